@@ -11,6 +11,12 @@
 // A workload's inputs take up to about 300 MiB. Prepare builds them for
 // one workload at a time; drop the Case before preparing the next one so
 // that the memory can be collected.
+//
+// Results are exchanged as JSON lists of Result (ReadResults reads and
+// checks one). Peers returns the bundled figures of NumPy, PyTorch and
+// ONNX Runtime, the medians reported in the speed issue (issue 4) for a 2-vCPU machine,
+// and Workload.BoundMS that machine's memory-bandwidth bound; NewChart
+// draws any results against those bounds, one panel per workload.
 package bench
 
 import (
@@ -53,6 +59,12 @@ type Workload struct {
 	// elements of data read (4 bytes each), plus indices read (8 bytes per
 	// index component).
 	Bytes int64
+	// BoundMS is the memory-bandwidth lower bound of one call, in
+	// milliseconds, on the 2-vCPU reference machine on which the bundled
+	// peers' figures were measured (see Peers), as given with those
+	// figures. It is not derived from Bytes: the two imply different
+	// bandwidths for the workloads that access memory at random.
+	BoundMS float64
 
 	spec *spec
 }
@@ -204,9 +216,10 @@ func workloads() []Workload {
 	const n = 4096
 	table := []struct {
 		id, name, op string
+		bound        float64 // BoundMS
 		s            *spec
 	}{
-		{"W1", "scatternd_elem_none", "onnx.ScatterND", &spec{
+		{"W1", "scatternd_elem_none", "onnx.ScatterND", 7.5, &spec{
 			seed: 1, data: tensor.Shape{n, n}, indices: tensor.Shape{1 << 20, 2}, updates: tensor.Shape{1 << 20}, out: tensor.Shape{n, n},
 			// Unique random positions, drawn before data.
 			gen: func(rng *rand.Rand, s *spec) inputs {
@@ -223,7 +236,7 @@ func workloads() []Workload {
 			},
 			op: scatterND("none"),
 		}},
-		{"W2", "scatternd_slice_none", "onnx.ScatterND", &spec{
+		{"W2", "scatternd_slice_none", "onnx.ScatterND", 4.2, &spec{
 			seed: 2, data: tensor.Shape{65536, 256}, indices: tensor.Shape{16384, 1}, updates: tensor.Shape{16384, 256}, out: tensor.Shape{65536, 256},
 			// Unique random rows.
 			gen: genScatter(func(rng *rand.Rand, s *spec) tensor.Tensor {
@@ -231,37 +244,37 @@ func workloads() []Workload {
 			}),
 			op: scatterND("none"),
 		}},
-		{"W3", "scatternd_add_dups", "onnx.ScatterND", &spec{
+		{"W3", "scatternd_add_dups", "onnx.ScatterND", 12.2, &spec{
 			seed: 3, data: tensor.Shape{1 << 20}, indices: tensor.Shape{4 << 20, 1}, updates: tensor.Shape{4 << 20}, out: tensor.Shape{1 << 20},
 			gen: genScatter(uniform(1 << 20)),
 			op:  scatterND("add"),
 		}},
-		{"W4", "scatter_elements_add_axis1", "onnx.ScatterElements", &spec{
+		{"W4", "scatter_elements_add_axis1", "onnx.ScatterElements", 5.8, &spec{
 			seed: 4, data: tensor.Shape{n, n}, indices: tensor.Shape{n, 1024}, updates: tensor.Shape{n, 1024}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
 			op:  scatterElements(1, "add"),
 		}},
-		{"W5", "gathernd_slice", "onnx.GatherND", &spec{
+		{"W5", "gathernd_slice", "onnx.GatherND", 4.2, &spec{
 			seed: 5, data: tensor.Shape{65536, 256}, indices: tensor.Shape{65536, 1}, out: tensor.Shape{65536, 256},
 			gen: genGather(65536),
 			op:  gatherND(),
 		}},
-		{"W6", "gathernd_elem", "onnx.GatherND", &spec{
+		{"W6", "gathernd_elem", "onnx.GatherND", 30.6, &spec{
 			seed: 6, data: tensor.Shape{n, n}, indices: tensor.Shape{4 << 20, 2}, out: tensor.Shape{4 << 20},
 			gen: genGather(n),
 			op:  gatherND(),
 		}},
-		{"W7", "gather_elements_axis1", "onnx.GatherElements", &spec{
+		{"W7", "gather_elements_axis1", "onnx.GatherElements", 8.4, &spec{
 			seed: 7, data: tensor.Shape{n, n}, indices: tensor.Shape{n, n}, out: tensor.Shape{n, n},
 			gen: genGather(n),
 			op:  gatherElements(1),
 		}},
-		{"W8", "gather_axis0", "onnx.Gather", &spec{
+		{"W8", "gather_axis0", "onnx.Gather", 4.2, &spec{
 			seed: 8, data: tensor.Shape{65536, 256}, indices: tensor.Shape{65536}, out: tensor.Shape{65536, 256},
 			gen: genGather(65536),
 			op:  gather(0),
 		}},
-		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", &spec{
+		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 30.2, &spec{
 			seed: 9, data: tensor.Shape{n, n}, indices: tensor.Shape{1024, n}, updates: tensor.Shape{1024, n}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
 			op:  scatterElements(0, "max"),
@@ -269,7 +282,7 @@ func workloads() []Workload {
 	}
 	ws := make([]Workload, len(table))
 	for i, t := range table {
-		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), spec: t.s}
+		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), BoundMS: t.bound, spec: t.s}
 	}
 	return ws
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"image"
+	"image/png"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scatter-dev/scatter/bench"
 )
 
 // benchTestWorkload is the workload the end-to-end test runs: about 100 MB
@@ -23,8 +27,9 @@ func TestBench(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
+	chart := filepath.Join(dir, "chart.png")
 	procs := runtime.GOMAXPROCS(0)
-	code, stdout, stderr := runArgs("bench", "--workload", benchTestWorkload, "--reps", "1", "--threads", "1", "--json", out)
+	code, stdout, stderr := runArgs("bench", "--workload", benchTestWorkload, "--reps", "1", "--threads", "1", "--json", out, "--plot", chart)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -61,6 +66,117 @@ func TestBench(t *testing.T) {
 	if !strings.HasPrefix(string(b), "[\n  {\n    \"workload\": \"W2\",\n") {
 		t.Errorf("not pretty-printed:\n%s", b)
 	}
+	// One panel, of 5 by 3 inches and 12-point margins, at 96 dpi.
+	checkPNG(t, chart, 512, 320)
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("stray files: %v", entries)
+	}
+}
+
+// checkPNG checks that path holds a PNG image of the given size.
+func checkPNG(t *testing.T, path string, width, height int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if got := img.Bounds(); got != image.Rect(0, 0, width, height) {
+		t.Errorf("%s: bounds %v, want %dx%d", path, got, width, height)
+	}
+}
+
+// writeResults writes rs as a JSON file in dir and returns its path.
+func writeResults(t *testing.T, dir, name string, rs []bench.Result) string {
+	t.Helper()
+	b, err := json.Marshal(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// fakeResult returns a result of median ms, as if measured.
+func fakeResult(workload, impl string, api bench.API, ms float64) bench.Result {
+	return bench.Result{Workload: workload, Impl: impl, API: api, MedianMS: ms, MinMS: ms, MaxMS: ms, Reps: 3, GBps: 1}
+}
+
+func TestLoadPeers(t *testing.T) {
+	dir := t.TempDir()
+	mine := []bench.Result{fakeResult("W2", "mine", bench.Reuse, 5), fakeResult("W7", "mine", bench.Fresh, 6)}
+	file := writeResults(t, dir, "mine.json", mine)
+	clash := writeResults(t, dir, "clash.json", []bench.Result{mine[0], fakeResult("W2", bench.Impl, bench.Reuse, 5)})
+	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W2", "mine", bench.Reuse, -5)})
+	for _, tc := range []struct {
+		arg     string
+		want    []bench.Result
+		wantErr string
+	}{
+		{"", bench.Peers(), ""},
+		{"none", nil, ""},
+		{file, mine, ""},
+		{clash, nil, `bench: --peers ` + clash + `: results[1] has impl "scatter", which is this run's`},
+		{bad, nil, "bench: " + bad + ": results[0]: W2 mine reuse: median_ms is -5"},
+		{filepath.Join(dir, "nope.json"), nil, "bench: open " + filepath.Join(dir, "nope.json")},
+	} {
+		got, err := loadPeers(tc.arg)
+		if tc.wantErr != "" {
+			if err == nil || got != nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("loadPeers(%q) = %v, %v; want error %q", tc.arg, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("loadPeers(%q) = %v, %v; want %v", tc.arg, got, err, tc.want)
+		}
+	}
+}
+
+func TestWriteBenchPlot(t *testing.T) {
+	dir := t.TempDir()
+	ours := []bench.Result{
+		fakeResult("W2", bench.Impl, bench.Reuse, 9), fakeResult("W2", bench.Impl, bench.Fresh, 30),
+		fakeResult("W5", bench.Impl, bench.Reuse, 8), fakeResult("W5", bench.Impl, bench.Fresh, 29),
+	}
+	// The chart has a panel per workload of ours: the peers' others are
+	// left out. Panels are 5 by 3 inches with 12-point margins, at 96 dpi.
+	for _, tc := range []struct {
+		name          string
+		ours, peers   []bench.Result
+		width, height int
+	}{
+		{"bundled peers", ours, bench.Peers(), 1008, 320},
+		{"no peers", ours[:2], nil, 512, 320},
+		{"peers elsewhere", ours[:2], []bench.Result{fakeResult("W7", "mine", bench.Reuse, 3)}, 512, 320},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".png")
+		if err := writeBenchPlot(path, tc.ours, tc.peers); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		checkPNG(t, path, tc.width, tc.height)
+	}
+	// A failure leaves an existing file as it was, and no other file.
+	dir = t.TempDir()
+	path := filepath.Join(dir, "chart.png")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := writeBenchPlot(path, []bench.Result{fakeResult("W2", bench.Impl, bench.Reuse, -1)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "median_ms is -1") {
+		t.Errorf("negative time: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("the file now holds %q", b)
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("stray files: %v", entries)
 	}
@@ -76,6 +192,12 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--threads", "0"},
 		{"bench", "--frobnicate"},
 		{"bench", "W1"},
+		{"bench", "--plot", "chart.jpg"},
+		{"bench", "--plot", "chart"},
+		{"bench", "--plot", "out.png", "--json", "./out.png"},
+		{"bench", "--peers", "none"},
+		{"bench", "--peers", "peers.json", "--json", "out.json"},
+		{"bench", "--plot", "chart.png", "--peers", ""},
 	} {
 		code, stdout, stderr := runArgs(args...)
 		if code != 2 || !strings.HasPrefix(stderr, "scatter: bench") || !strings.Contains(stderr, "scatter bench [") {
@@ -90,6 +212,26 @@ func TestBenchUsageErrors(t *testing.T) {
 	code, stdout, stderr := runArgs("bench", "--workload", "W1", "--json", filepath.Join(t.TempDir(), "no", "out.json"))
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "does not exist") {
 		t.Errorf("missing --json dir: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// So do a --plot file that cannot be written and a bad --peers file.
+	dir := t.TempDir()
+	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W10", "mine", bench.Reuse, 1)})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plot", filepath.Join(dir, "no", "chart.png")}, "does not exist"},
+		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", filepath.Join(dir, "nope.json")}, "no such file"},
+		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", bad}, `results[0]: unknown workload "W10"`},
+	} {
+		args := append([]string{"bench", "--workload", "W1"}, tc.args...)
+		code, stdout, stderr := runArgs(args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("stray files: %v", entries)
 	}
 	if code, stdout, _ := runArgs("bench", "-h"); code != 0 || !strings.Contains(stdout, "usage: scatter bench") {
 		t.Errorf("bench -h: exit %d, %q", code, stdout)
