@@ -34,16 +34,16 @@ type Tensor struct {
 }
 
 // New returns a tensor of the given type and shape with every element zero
-// (false, "", +0). The element count is checked for overflow before
-// anything is allocated.
+// (false, "", +0). Before anything is allocated, the element count is
+// checked for overflow and the size against the limit of SetMaxBytes.
 func New(dtype DType, shape Shape) (Tensor, error) {
 	if !dtype.Valid() {
 		return Tensor{}, fmt.Errorf("tensor: %w: %v", ErrDType, dtype)
 	}
-	n, err := shape.NumElements()
-	if err != nil {
+	if err := CheckSize(dtype, shape); err != nil {
 		return Tensor{}, err
 	}
+	n, _ := shape.NumElements()
 	return Tensor{dtype: dtype, shape: shape.Clone(), data: makeSlice(dtype, n)}, nil
 }
 

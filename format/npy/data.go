@@ -20,6 +20,9 @@ const chunkSize = 256 << 10
 
 // readData reads the data section that h describes and returns the tensor.
 func readData(r io.Reader, h *header) (tensor.Tensor, error) {
+	if err := tensor.CheckSize(h.elem.dtype, h.shape); err != nil {
+		return tensor.Tensor{}, formatErrorf("%w", err)
+	}
 	avail := remaining(r)
 	if avail >= 0 && avail < h.size {
 		return tensor.Tensor{}, formatErrorf("data section is truncated: shape %v of dtype %q needs %d bytes, the input has %d",

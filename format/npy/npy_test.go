@@ -813,27 +813,37 @@ func TestReadTruncated(t *testing.T) {
 }
 
 // TestReadHugeDeclared checks that a tiny file declaring a terabyte array
-// fails without allocating it.
+// fails without allocating it: over the size limit, as too large; with no
+// limit, as truncated.
 func TestReadHugeDeclared(t *testing.T) {
-	for _, descr := range []string{"<f4", "<U1000000000", "|b1"} {
-		dim := 1 << 40
-		if descr[1] == 'U' {
-			dim = 1000
-		}
-		text := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, dim)
-		b := file(1, text, make([]byte, 100))
-		for _, r := range []io.Reader{bytes.NewReader(b), unsized{bytes.NewReader(b)}} {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			_, err := Read(r)
-			runtime.ReadMemStats(&after)
-			if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "truncated") {
-				t.Errorf("%s (%T): error %v, want a truncation error", descr, r, err)
+	for _, limit := range []int64{tensor.DefaultMaxBytes, math.MaxInt64} {
+		prev := tensor.SetMaxBytes(limit)
+		for _, descr := range []string{"<f4", "<U1000000000", "|b1"} {
+			dim := 1 << 40
+			if descr[1] == 'U' {
+				dim = 1000 // 16 kB of string headers, 4 TB of text
 			}
-			if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
-				t.Errorf("%s (%T): allocated %d bytes", descr, r, n)
+			text := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, dim)
+			b := file(1, text, make([]byte, 100))
+			want, wantText := io.ErrUnexpectedEOF, "truncated"
+			if limit != math.MaxInt64 && dim == 1<<40 {
+				want, wantText = tensor.ErrTooLarge, "too large"
+			}
+			for _, r := range []io.Reader{bytes.NewReader(b), unsized{bytes.NewReader(b)}} {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				_, err := Read(r)
+				runtime.ReadMemStats(&after)
+				if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), wantText) ||
+					want == tensor.ErrTooLarge && !errors.Is(err, want) {
+					t.Errorf("%s (%T), limit %d: error %v, want %q", descr, r, limit, err, wantText)
+				}
+				if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
+					t.Errorf("%s (%T): allocated %d bytes", descr, r, n)
+				}
 			}
 		}
+		tensor.SetMaxBytes(prev)
 	}
 }
 

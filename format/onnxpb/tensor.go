@@ -100,6 +100,10 @@ func decodeTensorProto(p *pb.TensorProto, ctx string) (tensor.Tensor, error) {
 	if err != nil {
 		return tensor.Tensor{}, wrapf(err, "%s: invalid dims %v", ctx, dims)
 	}
+	dtype := tensor.DType(p.GetDataType())
+	if err := tensor.CheckSize(dtype, shape); dtype.Valid() && err != nil {
+		return tensor.Tensor{}, wrapf(err, "%s", ctx)
+	}
 	if p.Segment != nil {
 		return tensor.Tensor{}, errorf("%s is a segment of a larger tensor, which is not supported", ctx)
 	}
@@ -110,7 +114,6 @@ func decodeTensorProto(p *pb.TensorProto, ctx string) (tensor.Tensor, error) {
 		hasUnknownField(p, fieldTensorDataLocation) {
 		return tensor.Tensor{}, errorf("%s has an unknown data_location", ctx)
 	}
-	dtype := tensor.DType(p.GetDataType())
 	if !dtype.Valid() {
 		return tensor.Tensor{}, errorf("%s has unsupported data_type %d", ctx, p.GetDataType())
 	}

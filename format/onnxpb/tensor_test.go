@@ -362,7 +362,7 @@ func TestDecodeTensorErrors(t *testing.T) {
 			"raw_data has 0 bytes, want 32 bytes for complex128[2]"},
 		{"raw_data huge dims",
 			marshal(t, &pb.TensorProto{Name: name, Dims: dims(1 << 61), DataType: dt(tensor.Complex128), RawData: []byte{}}),
-			"want 2305843009213693952 elements of 16 bytes"},
+			"too large: complex128[2305843009213693952] takes more than 2^63 bytes"},
 		{"raw bool 2",
 			marshal(t, &pb.TensorProto{Name: name, Dims: dims(3), DataType: dt(tensor.Bool), RawData: []byte{0, 1, 2}}),
 			"raw_data byte 2 is 2; bool elements must be 0 or 1"},

@@ -1,0 +1,262 @@
+package tensor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/x448/float16"
+)
+
+// ErrSyntax is matched (with errors.Is) by every error of Parse about text
+// that is not a tensor literal.
+var ErrSyntax = errors.New("invalid tensor literal")
+
+// Parse reads a tensor literal: an element type, a colon and the elements
+// nested in brackets by dimension, the shape following from the nesting:
+//
+//	float32:[[1, 2], [3, 4]]     float32[2,2]
+//	int64:[4, 3, 1, 7]           int64[4]
+//	int64:[[], []]               int64[2,0]
+//	float16:2.5                  a scalar
+//	string:["a", "b c"]          Go-quoted strings
+//	complex64:[1+2i, (3-1i)]
+//	bool:[true, false]
+//
+// Elements are separated by commas or spaces, so Tensor.String's output
+// after its "type[shape] " prefix parses back. Numbers take Go's syntax
+// (0x1f, 1e-3, NaN, Inf, -Inf); an integer outside its type's range is an
+// error; floats round to nearest (float16 and bfloat16 by way of float32).
+func Parse(text string) (Tensor, error) {
+	name, body, ok := strings.Cut(text, ":")
+	if !ok {
+		return Tensor{}, fmt.Errorf("tensor: %w: %q: want TYPE:VALUES, e.g. int64:[1,2]", ErrSyntax, text)
+	}
+	dtype, err := ParseDType(name)
+	if err != nil {
+		return Tensor{}, err
+	}
+	p := literalParser{text: body}
+	shape, elems, err := p.parse()
+	if err != nil {
+		return Tensor{}, fmt.Errorf("tensor: %w: %q: %v", ErrSyntax, text, err)
+	}
+	t, err := New(dtype, shape)
+	if err != nil {
+		return Tensor{}, err
+	}
+	for i, e := range elems {
+		if err := setElem(t.data, i, e); err != nil {
+			return Tensor{}, fmt.Errorf("tensor: %w: %q: element %d: %v", ErrSyntax, text, i, err)
+		}
+	}
+	return t, nil
+}
+
+// literalParser splits a nested bracket literal into its shape and its
+// element tokens.
+type literalParser struct {
+	text  string
+	pos   int
+	shape Shape  // list lengths by depth, -1 until a list at that depth ends
+	lists []bool // by depth: whether its items are lists (true) or elements
+	elems []string
+}
+
+func (p *literalParser) parse() (Shape, []string, error) {
+	p.skipSpace()
+	if p.pos < len(p.text) && p.text[p.pos] == '[' {
+		if err := p.list(0); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		tok, err := p.token()
+		if err != nil {
+			return nil, nil, err
+		}
+		p.elems = append(p.elems, tok)
+		p.shape = Shape{}
+	}
+	p.skipSpace()
+	if p.pos < len(p.text) {
+		return nil, nil, fmt.Errorf("unexpected %q at offset %d", p.text[p.pos:], p.pos)
+	}
+	return p.shape, p.elems, nil
+}
+
+// list reads a bracketed list at nesting depth dim. Every list at one depth
+// must have as many items as the others, all lists or all elements.
+func (p *literalParser) list(dim int) error {
+	p.pos++ // '['
+	n := 0
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.text) {
+			return fmt.Errorf("missing ] at the end")
+		}
+		if p.text[p.pos] == ']' {
+			p.pos++
+			break
+		}
+		if n > 0 && p.text[p.pos] == ',' {
+			p.pos++
+			p.skipSpace()
+		}
+		nested := p.pos < len(p.text) && p.text[p.pos] == '['
+		if dim == len(p.lists) {
+			p.lists = append(p.lists, nested)
+		} else if p.lists[dim] != nested {
+			return fmt.Errorf("ragged: lists and elements mixed at depth %d", dim)
+		}
+		if nested {
+			if err := p.list(dim + 1); err != nil {
+				return err
+			}
+		} else {
+			tok, err := p.token()
+			if err != nil {
+				return err
+			}
+			p.elems = append(p.elems, tok)
+		}
+		n++
+	}
+	for len(p.shape) <= dim {
+		p.shape = append(p.shape, -1)
+	}
+	switch p.shape[dim] {
+	case -1:
+		p.shape[dim] = n
+	case n:
+	default:
+		return fmt.Errorf("ragged: a list at depth %d has %d items, another %d", dim, n, p.shape[dim])
+	}
+	return nil
+}
+
+// token reads one element: a quoted string or a run up to a separator.
+func (p *literalParser) token() (string, error) {
+	start := p.pos
+	if p.pos < len(p.text) && p.text[p.pos] == '"' {
+		for p.pos++; p.pos < len(p.text) && p.text[p.pos] != '"'; p.pos++ {
+			if p.text[p.pos] == '\\' {
+				p.pos++
+			}
+		}
+		if p.pos >= len(p.text) {
+			return "", fmt.Errorf("unterminated string at offset %d", start)
+		}
+		p.pos++
+		return p.text[start:p.pos], nil
+	}
+	for p.pos < len(p.text) && !strings.ContainsRune(",[] \t\n", rune(p.text[p.pos])) {
+		p.pos++
+	}
+	if p.pos == start {
+		return "", fmt.Errorf("missing element at offset %d", start)
+	}
+	return p.text[start:p.pos], nil
+}
+
+func (p *literalParser) skipSpace() {
+	for p.pos < len(p.text) && strings.ContainsRune(" \t\n", rune(p.text[p.pos])) {
+		p.pos++
+	}
+}
+
+// setElem parses tok as an element of data's type and stores it at i.
+func setElem(data any, i int, tok string) error {
+	switch s := data.(type) {
+	case []string:
+		v, err := strconv.Unquote(tok)
+		if err != nil {
+			return fmt.Errorf("%s is not a quoted string", tok)
+		}
+		s[i] = v
+	case []bool:
+		v, err := strconv.ParseBool(tok)
+		if err != nil {
+			return fmt.Errorf("%s is not true or false", tok)
+		}
+		s[i] = v
+	case []int8:
+		return parseInt(s, i, tok, 8)
+	case []int16:
+		return parseInt(s, i, tok, 16)
+	case []int32:
+		return parseInt(s, i, tok, 32)
+	case []int64:
+		return parseInt(s, i, tok, 64)
+	case []uint8:
+		return parseUint(s, i, tok, 8)
+	case []uint16:
+		return parseUint(s, i, tok, 16)
+	case []uint32:
+		return parseUint(s, i, tok, 32)
+	case []uint64:
+		return parseUint(s, i, tok, 64)
+	case []float32:
+		v, err := parseFloat(tok, 32)
+		s[i] = float32(v)
+		return err
+	case []float64:
+		v, err := parseFloat(tok, 64)
+		s[i] = v
+		return err
+	case []float16.Float16:
+		v, err := parseFloat(tok, 32)
+		s[i] = float16.Fromfloat32(float32(v))
+		return err
+	case []bfloat16.BFloat16:
+		v, err := parseFloat(tok, 32)
+		s[i] = bfloat16.FromFloat32(float32(v))
+		return err
+	case []complex64:
+		v, err := strconv.ParseComplex(tok, 64)
+		if err != nil {
+			return fmt.Errorf("%s is not a complex number", tok)
+		}
+		s[i] = complex64(v)
+	case []complex128:
+		v, err := strconv.ParseComplex(tok, 128)
+		if err != nil {
+			return fmt.Errorf("%s is not a complex number", tok)
+		}
+		s[i] = v
+	}
+	return nil
+}
+
+func parseInt[T int8 | int16 | int32 | int64](s []T, i int, tok string, bits int) error {
+	v, err := strconv.ParseInt(tok, 0, bits)
+	if err != nil {
+		return fmt.Errorf("%s is not an int%d", tok, bits)
+	}
+	s[i] = T(v)
+	return nil
+}
+
+func parseUint[T uint8 | uint16 | uint32 | uint64](s []T, i int, tok string, bits int) error {
+	v, err := strconv.ParseUint(tok, 0, bits)
+	if err != nil {
+		return fmt.Errorf("%s is not a uint%d", tok, bits)
+	}
+	s[i] = T(v)
+	return nil
+}
+
+// parseFloat accepts what strconv.ParseFloat does, and a signed NaN,
+// rounding values beyond the type's range to infinity as a conversion would.
+func parseFloat(tok string, bits int) (float64, error) {
+	if rest, neg := strings.CutPrefix(tok, "-"); neg && strings.EqualFold(rest, "nan") {
+		return math.Copysign(math.NaN(), -1), nil
+	}
+	v, err := strconv.ParseFloat(tok, bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s is not a number", tok)
+	}
+	return v, nil
+}
