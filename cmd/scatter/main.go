@@ -3,17 +3,42 @@
 //
 // Usage:
 //
-//	scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE]... --out FILE
+//	scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] --out FILE
+//	scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] --in NAME=FILE|TYPE:VALUES... [OP...]
+//	scatter explain OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--svg FILE | --png FILE] [--color auto|always|never]
 //	scatter conform [DIR...]
 //	scatter ops
-//	scatter bench [--workload ID[,ID]...] [--reps N] [--threads N] [--json FILE]
+//	scatter bench [--workload ID[,ID]...] [--reps N] [--threads N] [--json FILE] [--plot FILE.png [--peers FILE.json|none]]
 //
-// eval runs the operator OP ("onnx.ScatterND") on the input files (.npy or
-// .pb, by extension) given under the operator's own input names, and writes
-// its output to --out. It exits 0 on success; 1 when the inputs are
-// invalid, after one line on standard error that names the operator and
-// what is wrong, and without creating or changing the output file; 2 on a
-// usage error.
+// eval runs the operator OP ("onnx.ScatterND") on the inputs given under
+// the operator's own input names, and writes its output to --out. An input
+// is a file (.npy or .pb, by extension) or a literal such as
+// int64:[[4],[3]] (see tensor.Parse). It exits 0 on success; 1 when the
+// inputs are invalid, after one line on standard error that names the
+// operator and what is wrong, and without creating or changing the output
+// file; 2 on a usage error. --max-bytes (default 16GiB) bounds every input
+// and output tensor: a larger one is refused before it is allocated.
+//
+// explain runs OP as eval does and shows what it did: data, indices,
+// updates and output as grids of cells marked (on a terminal, coloured) by
+// what happened to them, one line per update or gathered element
+// ("updates[2] = 11 -> output[1] by indices[2,:] = [1]") and a legend;
+// with --svg or --png it draws the same as a picture into FILE instead. A
+// tensor of more than 400 elements is summarised (cells hit, duplicates,
+// the most-hit cells) and not drawn. When an index is out of range it
+// prints the inputs with the offending value marked, then the operator's
+// error, and exits 1.
+//
+// compare runs the same inputs through the operators named (all of one
+// family), or through every dialect's member of family F that can take
+// them and do what the attributes ask. Names may be any dialect's
+// spelling or the roles data, indices, updates, value, shape, axis,
+// batch_dims, reduction and include_self; a reduction may be spelled as
+// any dialect spells it. It prints each operator's call and outcome, the
+// operators left out and why, then where the outcomes, shapes or cells
+// differ, each with the rule of the operators' Behavior tables behind it.
+// It exits 0 when all agree, 1 when they differ, 2 on a usage error (an
+// unreadable input file included).
 //
 // conform runs ONNX node-test directories (or directories of them) and
 // prints one line per test and "N passed, M failed"; with no DIR it runs
@@ -28,6 +53,12 @@
 // calls (after one warm-up call) and the memory throughput that the median
 // implies, and with --json writes the results to FILE as a JSON list.
 // --threads sets GOMAXPROCS for the run (default: the number of CPUs).
+// --plot also draws the results as a PNG chart in FILE.png: one panel per
+// workload with this run's times, the peers' times and the workload's
+// memory-bandwidth bound. The peers are by default the bundled figures of
+// NumPy, PyTorch and ONNX Runtime measured on a 2-vCPU machine; --peers
+// FILE.json replaces them with results in the --json schema, and --peers
+// none leaves them out. The chart is written whole or not at all.
 package main
 
 import (
@@ -37,13 +68,17 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 const usage = `usage:
-  scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE]... --out FILE
+  scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] --out FILE
+  scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] --in NAME=FILE|TYPE:VALUES... [OP...]
+  scatter explain OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--svg FILE | --png FILE] [--color auto|always|never]
   scatter conform [DIR...]
   scatter ops
-  scatter bench [--workload ID[,ID]...] [--reps N] [--threads N] [--json FILE]
+  scatter bench [--workload ID[,ID]...] [--reps N] [--threads N] [--json FILE] [--plot FILE.png [--peers FILE.json|none]]
 
 Run 'scatter ops' for the operators, their inputs and attributes.
 `
@@ -84,6 +119,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = opsCmd(rest, stdout)
 	case "bench":
 		err = benchCmd(rest, stdout)
+	case "explain":
+		err = explainCmd(rest, stdout)
+	case "compare":
+		err = compareCmd(rest, stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -100,6 +139,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scatter: %s\n%s", oneLine(err), usage)
 		return exitUsage
 	case errors.Is(err, errFailed):
+		return exitInvalid
+	case errors.Is(err, tensor.ErrTooLarge):
+		fmt.Fprintf(stderr, "%s (raise the limit with --max-bytes)\n", oneLine(err))
 		return exitInvalid
 	default:
 		fmt.Fprintln(stderr, oneLine(err))

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/scatter-dev/scatter/compare"
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+const compareUsage = `usage: scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N]
+                       --in NAME=FILE|TYPE:VALUES... [OP...]
+
+Runs the same inputs through each operator named (all of one family), or
+through every dialect's member of family F, and prints where the results or
+errors differ, cell by cell, with the rule behind each difference.
+
+NAMEs are any dialect's spelling or the role they stand for:
+  data (params, tensor, input, input_x), indices (index), updates (src),
+  value, shape, axis (dim), batch_dims, reduction (reduce),
+  include_self (use_init_val).
+A reduction may be spelled as any dialect spells it (add, sum, mul, prod,
+amax, update, ...). shape and value may be given with --in or --attr.
+
+Exit status: 0 when all agree, 1 when they differ, 2 on a usage error
+(including an input file that cannot be read, or fewer than two operators
+that can take the inputs).
+`
+
+// compareCmd runs the compare command: it maps the inputs onto each
+// operator, runs them, and prints the comparison. Differences make it
+// return errFailed, after printing them.
+func compareCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	family := fs.String("family", "", "compare every dialect's member of family `F` (scatter_nd, scatter_elements, gather_nd, gather_elements, gather)")
+	cells := fs.Int("cells", 20, "list at most `N` differing cells (0: all)")
+	var opsets, attrs, ins pairs
+	fs.Var(&opsets, "opset", "run a dialect's operators at opset `DIALECT=N` (repeatable; default: the newest)")
+	fs.Var(&attrs, "attr", "an attribute `NAME=VALUE` (repeatable): ints, bools true/false, lists 4,4,4")
+	fs.Var(&ins, "in", "an input `NAME=FILE` (repeatable): a .npy or .pb file, or a literal such as int64:[[0],[2]]")
+	fs.Usage = func() {
+		fmt.Fprint(stdout, compareUsage)
+		fs.PrintDefaults()
+	}
+	ops, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(ops) == 0 && *family == "":
+		return usagef("compare: name two operators or more, or give --family")
+	case len(ops) > 0 && *family != "":
+		return usagef("compare: give operators or --family, not both")
+	case len(ops) == 1:
+		return usagef("compare: one operator, %s: name two or more", ops[0])
+	case len(ins.names) == 0:
+		return usagef("compare: no --in inputs")
+	}
+	req := compare.Request{Ops: ops, Family: *family, Opsets: map[string]int{},
+		Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
+	for i, d := range opsets.names {
+		n, err := strconv.Atoi(opsets.values[i])
+		if err != nil {
+			return usagef("compare: --opset %s=%s: not a number", d, opsets.values[i])
+		}
+		req.Opsets[d] = n
+	}
+	for i, name := range attrs.names {
+		role, ok := compare.RoleOf(name)
+		if !ok || role.Kind() == 0 {
+			return usagef("compare: --attr %s: not an attribute name (%s)", name, attrNames())
+		}
+		v, err := dialect.ParseValue(role.Kind(), attrs.values[i])
+		if err != nil {
+			return usagef("compare: --attr %s: %v", name, err)
+		}
+		req.Attrs[name] = v
+	}
+	for i, name := range ins.names {
+		if role, ok := compare.RoleOf(name); !ok || !role.IsInput() {
+			return usagef("compare: --in %s: not an input name (%s)", name, inputNames())
+		}
+		t, err := readInput(ins.values[i])
+		if err != nil {
+			return usagef("compare: --in %s: %v", name, err)
+		}
+		req.Inputs[name] = t
+	}
+	rep, err := compare.Run(req)
+	if errors.Is(err, compare.ErrRequest) {
+		return usagef("compare: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteText(stdout, *cells); err != nil {
+		return err
+	}
+	if !rep.Agree() {
+		return errFailed
+	}
+	return nil
+}
+
+// readInput reads an --in value: a tensor literal (TYPE:VALUES) or a .npy
+// or .pb file.
+func readInput(value string) (tensor.Tensor, error) {
+	if isLiteral(value) {
+		return tensor.Parse(value)
+	}
+	if err := format.Check(value); err != nil {
+		return tensor.Tensor{}, err
+	}
+	return format.ReadFile(value)
+}
+
+func inputNames() string {
+	var names []string
+	for _, r := range compare.Roles {
+		if r.IsInput() {
+			names = append(names, compare.Names(r)...)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func attrNames() string {
+	var names []string
+	for _, r := range compare.Roles {
+		if r.Kind() != 0 {
+			names = append(names, compare.Names(r)...)
+		}
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,415 @@
+// Package compare runs the same inputs through the equivalent operators of
+// several dialects and reports where their results or errors differ, cell
+// by cell, naming the rule behind each difference.
+//
+// It is for the converter author whose model gives other numbers after
+// going from PyTorch to ONNX or from ONNX to OpenVINO: the difference
+// usually hides in a corner (a negative index, a duplicate, a NaN,
+// include_self, an integer mean) where the frameworks define the same
+// operation differently.
+//
+// The operators of a family name their inputs and attributes differently
+// (ONNX's data is TensorFlow's params and PyTorch's input); Role is the
+// part each plays, and a Request may use any dialect's spelling. Values
+// are mapped too: a reduction is given in any dialect's spelling and each
+// operator gets its own ("add" for ONNX, "sum" for PyTorch's
+// scatter_reduce and OpenVINO; TensorFlow has an operator per reduction,
+// tf.tensor_scatter_nd_add).
+// Where an operator cannot take the request, it is left out, with the
+// reason: it lacks an input that was given, or a reduction that was asked
+// for. A family takes only the members that do exactly what was asked;
+// operators named one by one also run where they do something fixed of
+// their own (tf.scatter_nd always adds), and the difference is explained.
+//
+// Outcomes are compared first: success, or the kind of error (errors that
+// wrap the same sentinel, such as engine.ErrIndex, agree). Successful
+// results are compared by type and shape, then cell by cell: floating-point
+// and complex elements by their bits, so +0 and -0 differ, except that
+// every NaN equals every NaN.
+//
+// The explanations come from the operators' dialect.Behavior tables, the
+// same tables their evaluation and docs/dialects.md read, applied to the
+// inputs: which index lands on a differing cell and whether it is negative,
+// how many updates land there, whether the values there are NaN, and what
+// each operator's index rules, reduction, include_self and notes say
+// about that.
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// MaxCells is the number of differing cells a Report keeps (and
+// explains); Differing counts them all.
+const MaxCells = 1000
+
+// Report is the result of a comparison.
+type Report struct {
+	// Family is the family of the operators compared.
+	Family string
+	// Runs are the operators run, in the order named, or in the
+	// registry's order for a family.
+	Runs []*OpRun
+	// Skipped are the operators left out.
+	Skipped []Skipped
+	// Outcomes groups the runs by outcome: success, or the kind of error
+	// (errors of one kind agree). More than one group is a difference,
+	// and OutcomeWhy explains it.
+	Outcomes   []Outcome
+	OutcomeWhy []Rule
+	// Shapes groups the successful runs by their result's type and
+	// shape, the largest group first. More than one group is a
+	// difference, and ShapeWhy explains it.
+	Shapes   []ShapeGroup
+	ShapeWhy []Rule
+	// Compared is the number of cells compared: the elements of the
+	// results of Shapes[0], when it holds two runs or more.
+	Compared int
+	// Differing is the number of those cells in which the results
+	// differ; Cells holds the first MaxCells of them, grouped by the
+	// explanation of the difference.
+	Differing int
+	Cells     []CellGroup
+}
+
+// Outcome is a group of runs that ended alike.
+type Outcome struct {
+	// Kind is "ok", or the kind of error: the text of the sentinel it
+	// wraps ("index out of range", "invalid input").
+	Kind string
+	Runs []*OpRun
+}
+
+// ShapeGroup is a group of successful runs whose results have one type
+// and shape.
+type ShapeGroup struct {
+	DType tensor.DType
+	Shape tensor.Shape
+	Runs  []*OpRun
+	// SameElements reports, for a group after the first, whether its
+	// results hold the elements of the first group's in the same
+	// row-major order (only the shape differs).
+	SameElements bool
+}
+
+// Cell is one element in which the results differ.
+type Cell struct {
+	// Pos is the element's row-major position, and Coords its
+	// coordinates.
+	Pos    int
+	Coords []int
+	// Values groups the runs by the value they give, in run order.
+	Values []CellValue
+	// Sources names the index entries that land on the cell, for a
+	// scatter ("indices[0], indices[2] = [-1]"); "" for none or a gather.
+	Sources string
+}
+
+// CellValue is a value, formatted, and the runs that give it.
+type CellValue struct {
+	Text string
+	Runs []*OpRun
+}
+
+// CellGroup is a group of differing cells explained by the same rules.
+type CellGroup struct {
+	Cells []Cell
+	Why   []Rule
+}
+
+// Rule names a rule behind a difference: what in the inputs brings it
+// into play (Topic), and what each operator's table says about it.
+type Rule struct {
+	Topic string
+	Says  []Saying
+}
+
+// Saying is what the named operators' Behavior tables say on a topic.
+type Saying struct {
+	Ops  []string
+	Text string
+}
+
+// String formats the rule on one line: the topic, then what each group
+// of operators does.
+func (r Rule) String() string {
+	parts := make([]string, len(r.Says))
+	for i, s := range r.Says {
+		parts[i] = strings.Join(s.Ops, ", ") + ": " + s.Text
+	}
+	if len(parts) == 0 {
+		return r.Topic
+	}
+	return r.Topic + ": " + strings.Join(parts, "; ")
+}
+
+// Agree reports whether every run ended alike: all failed with errors of
+// one kind, or all succeeded with results of one type and shape and
+// equal cells.
+func (r *Report) Agree() bool {
+	return len(r.Outcomes) <= 1 && len(r.Shapes) <= 1 && r.Differing == 0
+}
+
+// Run runs the request's operators and compares their outcomes. An
+// error (wrapping ErrRequest) means the request could not be run: an
+// operator's own error is part of the Report.
+func Run(req Request) (*Report, error) {
+	ops, family, err := candidates(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpsets(req.Opsets); err != nil {
+		return nil, err
+	}
+	q, err := resolve(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoles(q, ops); err != nil {
+		return nil, err
+	}
+	rep := &Report{Family: family}
+	for _, op := range ops {
+		run, skipped := plan(q, op, req.Opsets)
+		if run == nil {
+			rep.Skipped = append(rep.Skipped, skipped)
+			continue
+		}
+		rep.Runs = append(rep.Runs, run)
+	}
+	if len(rep.Runs) < 2 {
+		return nil, tooFew(rep)
+	}
+	for _, run := range rep.Runs {
+		run.Out, run.Err = run.Op.Run(run.Call)
+	}
+	f := newFacts(q, family)
+	rep.outcomes(f)
+	rep.shapes(f)
+	rep.cells(f)
+	return rep, nil
+}
+
+func tooFew(rep *Report) error {
+	var b strings.Builder
+	if len(rep.Runs) == 1 {
+		fmt.Fprintf(&b, " (only %s can)", rep.Runs[0].Label())
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(&b, "; %s: %s", s.Op, s.Reason)
+	}
+	return fmt.Errorf("%w: fewer than two %s operators can take these inputs%s", ErrRequest, rep.Family, b.String())
+}
+
+// errKinds are the sentinels an operator error is classified by.
+var errKinds = []error{engine.ErrIndex, engine.ErrShape, engine.ErrType, engine.ErrArgument,
+	dialect.ErrVersion, dialect.ErrAttribute, dialect.ErrInput}
+
+func errKind(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	for _, k := range errKinds {
+		if errors.Is(err, k) {
+			return k.Error()
+		}
+	}
+	return "error"
+}
+
+func (rep *Report) outcomes(f *facts) {
+	for _, run := range rep.Runs {
+		kind := errKind(run.Err)
+		i := slices.IndexFunc(rep.Outcomes, func(o Outcome) bool { return o.Kind == kind })
+		if i < 0 {
+			rep.Outcomes = append(rep.Outcomes, Outcome{Kind: kind})
+			i = len(rep.Outcomes) - 1
+		}
+		rep.Outcomes[i].Runs = append(rep.Outcomes[i].Runs, run)
+	}
+	if len(rep.Outcomes) > 1 {
+		rep.OutcomeWhy = f.outcomeWhy(rep.Runs)
+	}
+}
+
+func (rep *Report) shapes(f *facts) {
+	for _, run := range rep.Runs {
+		if run.Err != nil {
+			continue
+		}
+		i := slices.IndexFunc(rep.Shapes, func(g ShapeGroup) bool {
+			return g.DType == run.Out.DType() && g.Shape.Equal(run.Out.Shape())
+		})
+		if i < 0 {
+			rep.Shapes = append(rep.Shapes, ShapeGroup{DType: run.Out.DType(), Shape: run.Out.Shape()})
+			i = len(rep.Shapes) - 1
+		}
+		rep.Shapes[i].Runs = append(rep.Shapes[i].Runs, run)
+	}
+	slices.SortStableFunc(rep.Shapes, func(a, b ShapeGroup) int { return len(b.Runs) - len(a.Runs) })
+	if len(rep.Shapes) < 2 {
+		return
+	}
+	first := rep.Shapes[0].Runs[0].Out
+	var all []*OpRun
+	for i := range rep.Shapes {
+		g := &rep.Shapes[i]
+		all = append(all, g.Runs...)
+		if i > 0 {
+			out := g.Runs[0].Out
+			g.SameElements = out.DType() == first.DType() && out.Len() == first.Len() && firstDiff(out, first) < 0
+		}
+	}
+	rep.ShapeWhy = f.shapeWhy(all)
+}
+
+// firstDiff returns the first position at which a and b, of one type and
+// length, differ by cellKey, or -1.
+func firstDiff(a, b tensor.Tensor) int {
+	for i := range a.Len() {
+		if cellKey(a, i) != cellKey(b, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (rep *Report) cells(f *facts) {
+	if len(rep.Shapes) == 0 || len(rep.Shapes[0].Runs) < 2 {
+		return
+	}
+	runs := rep.Shapes[0].Runs
+	shape := rep.Shapes[0].Shape
+	rep.Compared = runs[0].Out.Len()
+	if !slices.ContainsFunc(runs, func(r *OpRun) bool { return !tensor.Equal(r.Out, runs[0].Out) }) {
+		return // equal bits: no cell can differ
+	}
+	var diff []Cell
+	for i := range rep.Compared {
+		var values []CellValue
+		var keys []any
+		for _, run := range runs {
+			k := cellKey(run.Out, i)
+			j := slices.Index(keys, k)
+			if j < 0 {
+				keys = append(keys, k)
+				values = append(values, CellValue{Text: tensor.FormatElem(run.Out.At(i))})
+				j = len(values) - 1
+			}
+			values[j].Runs = append(values[j].Runs, run)
+		}
+		if len(values) == 1 {
+			continue
+		}
+		rep.Differing++
+		if len(diff) < MaxCells {
+			diff = append(diff, Cell{Pos: i, Coords: unravel(i, shape), Values: values})
+		}
+	}
+	if len(diff) == 0 {
+		return
+	}
+	positions := make([]int, len(diff))
+	for i, c := range diff {
+		positions[i] = c.Pos
+	}
+	var hits map[int][]hit
+	if shape.Equal(f.q.shape) {
+		hits = f.hitsAt(positions)
+	}
+	for _, c := range diff {
+		hs, known := hits[c.Pos]
+		c.Sources = f.sources(hs, known)
+		why := f.cellWhy(runs, c.Pos, hs, known)
+		key := rulesKey(why)
+		i := slices.IndexFunc(rep.Cells, func(g CellGroup) bool { return rulesKey(g.Why) == key })
+		if i < 0 {
+			rep.Cells = append(rep.Cells, CellGroup{Why: why})
+			i = len(rep.Cells) - 1
+		}
+		rep.Cells[i].Cells = append(rep.Cells[i].Cells, c)
+	}
+}
+
+func rulesKey(rules []Rule) string {
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// nanKey stands for every NaN in cellKey, so that NaN equals NaN whatever
+// its bits.
+type nanKey struct{}
+
+// cellKey returns a comparable key for element i of t: the bits of a
+// floating-point number (so +0 and -0 differ) or nanKey for any NaN, the
+// pair of such keys for a complex number, the value itself otherwise.
+func cellKey(t tensor.Tensor, i int) any {
+	switch v := t.At(i).(type) {
+	case float32:
+		return floatKey(float64(v), uint64(math.Float32bits(v)))
+	case float64:
+		return floatKey(v, math.Float64bits(v))
+	case float16.Float16:
+		if v.IsNaN() {
+			return nanKey{}
+		}
+		return v.Bits()
+	case bfloat16.BFloat16:
+		if v.IsNaN() {
+			return nanKey{}
+		}
+		return v.Bits()
+	case complex64:
+		return [2]any{floatKey(float64(real(v)), uint64(math.Float32bits(real(v)))),
+			floatKey(float64(imag(v)), uint64(math.Float32bits(imag(v))))}
+	case complex128:
+		return [2]any{floatKey(real(v), math.Float64bits(real(v))), floatKey(imag(v), math.Float64bits(imag(v)))}
+	default:
+		return v
+	}
+}
+
+func floatKey(v float64, bits uint64) any {
+	if math.IsNaN(v) {
+		return nanKey{}
+	}
+	return bits
+}
+
+// isNaN reports whether element i of t is a NaN (or a complex number
+// with a NaN part).
+func isNaN(t tensor.Tensor, i int) bool {
+	if t.IsZero() || i < 0 || i >= t.Len() {
+		return false
+	}
+	k := cellKey(t, i)
+	if pair, ok := k.([2]any); ok {
+		return pair[0] == nanKey{} || pair[1] == nanKey{}
+	}
+	return k == nanKey{}
+}
+
+// unravel returns the coordinates of row-major position i in shape.
+func unravel(i int, shape tensor.Shape) []int {
+	coords := make([]int, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		if shape[d] > 0 {
+			coords[d] = i % shape[d]
+			i /= shape[d]
+		}
+	}
+	return coords
+}

@@ -1,0 +1,707 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// noRule is the explanation of a difference that no rule of the Behavior
+// tables accounts for.
+const noRule = "no rule of the operators' Behavior tables accounts for this difference"
+
+// The shared rules, as docs/dialects.md states them, for the operators
+// whose notes say nothing else on a topic.
+const (
+	sharedNaN  = "max and min propagate NaN (the shared rule)"
+	sharedHalf = "each step is computed in float32 and rounded (the shared rule)"
+	sharedMean = "integer mean rounds toward negative infinity (the shared rule)"
+)
+
+// meanings say what each reduction does with the updates that land on a
+// position.
+var meanings = map[engine.Reduction]string{
+	engine.None: "the update replaces the value",
+	engine.Add:  "the updates are added to the value",
+	engine.Sub:  "the updates are subtracted from the value",
+	engine.Mul:  "the value is multiplied by the updates",
+	engine.Max:  "the largest value is kept",
+	engine.Min:  "the smallest value is kept",
+	engine.Mean: "the mean of the values is taken",
+}
+
+func meaning(r engine.Reduction, updates int) string {
+	if r == engine.None && updates > 1 {
+		return "the last update in index order replaces the value"
+	}
+	return meanings[r]
+}
+
+// facts are what the inputs say about the indices: which dimension of
+// data each index value addresses, and (for a scatter) where each entry
+// lands.
+type facts struct {
+	family  string
+	q       *resolved
+	indices tensor.Tensor
+	values  []int64 // the index values; nil when they cannot be read
+	k       int     // values per entry: the tuple length for the ND families, else 1
+	dims    []int   // the dimension of data that component j of an entry addresses
+	axis    int     // the normalised axis, for the element and gather families
+	// shape is data's shape, and updates the updates, as the indices
+	// address them: for the element families a 0-d tensor counts as 1-D
+	// of size 1, as PyTorch counts it (the others refuse it).
+	shape   tensor.Shape
+	updates tensor.Tensor
+}
+
+func newFacts(q *resolved, family string) *facts {
+	f := &facts{family: family, q: q, indices: q.inputs[Indices], shape: q.shape, updates: q.inputs[Updates]}
+	values, ok := int64s(f.indices)
+	if !ok || q.shape == nil || f.indices.Rank() == 0 && strings.HasSuffix(family, "_nd") {
+		return f
+	}
+	if strings.HasSuffix(family, "_elements") {
+		f.indices, f.updates = as1D(f.indices), as1D(f.updates)
+		if len(f.shape) == 0 {
+			f.shape = tensor.Shape{1}
+		}
+	}
+	rank := len(f.shape)
+	switch family {
+	case "scatter_nd", "gather_nd":
+		f.k = f.indices.Dim(f.indices.Rank() - 1)
+		batch := 0
+		if family == "gather_nd" {
+			batch = q.batchDims
+		}
+		if f.k < 1 || batch < 0 || batch+f.k > rank {
+			return f
+		}
+		for j := range f.k {
+			f.dims = append(f.dims, batch+j)
+		}
+	default:
+		axis, err := dialect.NormAxis(q.axis, rank, "data")
+		if err != nil {
+			return f
+		}
+		f.k, f.axis, f.dims = 1, axis, []int{axis}
+	}
+	f.values = values
+	return f
+}
+
+// as1D returns a 0-d tensor as a 1-D tensor of one element, and any other
+// tensor as it is.
+func as1D(t tensor.Tensor) tensor.Tensor {
+	if t.IsZero() || t.Rank() > 0 {
+		return t
+	}
+	return tensor.Must(t.Reshape(tensor.Shape{1}))
+}
+
+// int64s reads an integer tensor's elements; uint64 values above
+// math.MaxInt64 become math.MaxInt64, which is out of range anyway.
+func int64s(t tensor.Tensor) ([]int64, bool) {
+	if t.IsZero() || !t.DType().IsInteger() {
+		return nil, false
+	}
+	out := make([]int64, t.Len())
+	switch v := t.Data().(type) {
+	case []int8:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []int16:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []int32:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []int64:
+		copy(out, v)
+	case []uint8:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []uint16:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []uint32:
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+	case []uint64:
+		for i, x := range v {
+			out[i] = int64(min(x, math.MaxInt64))
+		}
+	default:
+		return nil, false
+	}
+	return out, true
+}
+
+// entries returns the number of index entries (tuples for the ND
+// families, single values otherwise).
+func (f *facts) entries() int {
+	if f.values == nil {
+		return 0
+	}
+	return len(f.values) / f.k
+}
+
+// entryName names entry e and its value: "indices[1] = [-1, 0]" for a
+// tuple, "indices[0,2] = -1" otherwise.
+func (f *facts) entryName(e int) string {
+	if f.k == 1 && !strings.HasSuffix(f.family, "_nd") {
+		return "indices" + coords(unravel(e, f.indices.Shape())) + " = " + strconv.FormatInt(f.values[e], 10)
+	}
+	outer := f.indices.Shape()
+	outer = outer[:len(outer)-1]
+	parts := make([]string, f.k)
+	for j := range parts {
+		parts[j] = strconv.FormatInt(f.values[e*f.k+j], 10)
+	}
+	return "indices" + coords(unravel(e, outer)) + " = [" + strings.Join(parts, ", ") + "]"
+}
+
+func coords(c []int) string {
+	if len(c) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c))
+	for i, x := range c {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// indexUse is one index value and the dimension of data it addresses.
+type indexUse struct {
+	entry, dim, size int
+	value            int64
+}
+
+// firstUse returns the first index value, in index order, for which
+// match holds.
+func (f *facts) firstUse(match func(u indexUse) bool) (indexUse, bool) {
+	for e := range f.entries() {
+		for j, d := range f.dims {
+			u := indexUse{entry: e, dim: d, size: f.shape[d], value: f.values[e*f.k+j]}
+			if match(u) {
+				return u, true
+			}
+		}
+	}
+	return indexUse{}, false
+}
+
+func isNegative(u indexUse) bool { return u.value < 0 && u.value >= -int64(u.size) }
+
+func isOutside(u indexUse) bool { return u.value < -int64(u.size) || u.value >= int64(u.size) }
+
+// hit is an index entry landing on a cell of a scatter's output, with
+// negative indices counted from the end.
+type hit struct {
+	entry    int
+	negative bool // a component of the entry is negative
+	update   int  // the position in updates of the value it brings; -1 when unknown
+}
+
+// hitsAt returns the entries landing on each of the given cells of a
+// scatter's output, in index order; nil when the indices or shapes do not
+// say (a gather, or inputs the operators refused).
+func (f *facts) hitsAt(cells []int) map[int][]hit {
+	if !strings.HasPrefix(f.family, "scatter") || f.values == nil {
+		return nil
+	}
+	want := slices.Clone(cells)
+	slices.Sort(want)
+	hits := make(map[int][]hit, len(want))
+	for _, c := range want {
+		hits[c] = nil
+	}
+	updates, shape := f.updates, f.shape
+	strides := shape.Strides()
+	if f.family == "scatter_nd" {
+		slice := 1
+		for _, d := range shape[f.k:] {
+			slice *= d
+		}
+		known := updates.Len() == f.entries()*slice
+		for e := range f.entries() {
+			base, negative, ok := 0, false, true
+			for j := range f.k {
+				v, size := f.values[e*f.k+j], int64(shape[j])
+				if v < -size || v >= size {
+					ok = false
+					break
+				}
+				if v < 0 {
+					v, negative = v+size, true
+				}
+				base += int(v) * strides[j]
+			}
+			if !ok {
+				continue
+			}
+			lo := sort.SearchInts(want, base)
+			for _, c := range want[lo:] {
+				if c >= base+slice {
+					break
+				}
+				h := hit{entry: e, negative: negative, update: -1}
+				if known {
+					h.update = e*slice + c - base
+				}
+				hits[c] = append(hits[c], h)
+			}
+		}
+		return hits
+	}
+	is := f.indices.Shape()
+	if len(is) != len(shape) {
+		return nil
+	}
+	var ustrides []int
+	if updates.Rank() == len(is) {
+		ustrides = updates.Shape().Strides()
+	}
+	for e := range f.entries() {
+		pos := unravel(e, is)
+		v, size := f.values[e], int64(shape[f.axis])
+		if v < -size || v >= size {
+			continue
+		}
+		negative := v < 0
+		if negative {
+			v += size
+		}
+		cell, upd, inside, inUpdates := 0, 0, true, ustrides != nil
+		for d, p := range pos {
+			if d != f.axis && p >= shape[d] {
+				inside = false
+				break
+			}
+			c := p
+			if d == f.axis {
+				c = int(v)
+			}
+			cell += c * strides[d]
+			if inUpdates && p < updates.Dim(d) {
+				upd += p * ustrides[d]
+			} else {
+				inUpdates = false
+			}
+		}
+		if _, wanted := hits[cell]; !inside || !wanted {
+			continue
+		}
+		h := hit{entry: e, negative: negative, update: -1}
+		if inUpdates {
+			h.update = upd
+		}
+		hits[cell] = append(hits[cell], h)
+	}
+	return hits
+}
+
+// sources names the entries landing on a cell, for Cell.Sources.
+func (f *facts) sources(hs []hit, known bool) string {
+	if !known {
+		return ""
+	}
+	if len(hs) == 0 {
+		return "no index lands here"
+	}
+	const shown = 4
+	names := make([]string, 0, shown+1)
+	for i, h := range hs {
+		if i == shown {
+			names = append(names, fmt.Sprintf("and %d more", len(hs)-shown))
+			break
+		}
+		names = append(names, f.entryName(h.entry))
+	}
+	return "from " + strings.Join(names, ", ")
+}
+
+// rule builds a Rule on topic from what say returns for each run: a key
+// (equal keys mean the runs do the same thing) and the text naming it.
+// It reports false when all keys are equal: the rule does not tell the
+// runs apart.
+func rule(topic string, runs []*OpRun, say func(r *OpRun) (key any, text string)) (Rule, bool) {
+	var keys []any
+	out := Rule{Topic: topic}
+	for _, r := range runs {
+		k, text := say(r)
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+		i := slices.IndexFunc(out.Says, func(s Saying) bool { return s.Text == text })
+		if i < 0 {
+			out.Says = append(out.Says, Saying{Text: text})
+			i = len(out.Says) - 1
+		}
+		out.Says[i].Ops = append(out.Says[i].Ops, r.Label())
+	}
+	return out, len(keys) > 1
+}
+
+func filterRuns(runs []*OpRun, keep func(r *OpRun) bool) []*OpRun {
+	var out []*OpRun
+	for _, r := range runs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (f *facts) scatter() bool { return strings.HasPrefix(f.family, "scatter") }
+
+// negativeRule says what the run's index rules do with a negative index.
+func (f *facts) negativeRule(r *OpRun) (any, string) {
+	idx := r.behavior.Index
+	switch {
+	case idx.Negative == engine.NegativeFromEnd:
+		return "end", "it counts from the end"
+	case idx.OutOfRange == engine.OutOfRangeSkip:
+		return "skip", f.skipped()
+	}
+	return "error", "a negative index is an error"
+}
+
+// outsideRule says what the run's index rules do with an index outside
+// [-size, size-1].
+func (f *facts) outsideRule(r *OpRun) (any, string) {
+	if r.behavior.Index.OutOfRange == engine.OutOfRangeSkip {
+		return "skip", f.skipped()
+	}
+	return "error", "an out-of-range index is an error"
+}
+
+func (f *facts) skipped() string {
+	if f.scatter() {
+		return "it is skipped: the update is ignored"
+	}
+	return "it is skipped: the output gets zeros"
+}
+
+// outcomeWhy explains why some runs fail and others do not, or fail
+// otherwise.
+func (f *facts) outcomeWhy(runs []*OpRun) []Rule {
+	var rules []Rule
+	add := func(r Rule, ok bool) {
+		if ok {
+			rules = append(rules, r)
+		}
+	}
+	if t := f.indices; !t.IsZero() {
+		add(rule(fmt.Sprintf("%v indices", t.DType()), runs, func(r *OpRun) (any, string) {
+			types := r.behavior.IndexTypes
+			if slices.Contains(types, t.DType()) {
+				return true, "accepts " + typeList(types)
+			}
+			return false, fmt.Sprintf("refuses %v (accepts %s)", t.DType(), typeList(types))
+		}))
+	}
+	if u, ok := f.firstUse(isNegative); ok {
+		add(rule(fmt.Sprintf("negative index %s (dimension %d of size %d)", f.entryName(u.entry), u.dim, u.size),
+			runs, f.negativeRule))
+	}
+	if u, ok := f.firstUse(isOutside); ok {
+		add(rule(fmt.Sprintf("index %s is outside [%d, %d] for dimension %d", f.entryName(u.entry), -u.size, u.size-1, u.dim),
+			runs, f.outsideRule))
+	}
+	add(f.batchRule(runs))
+	if !slices.ContainsFunc(runs, func(r *OpRun) bool {
+		return r.Err != nil && errKind(r.Err) != engine.ErrIndex.Error()
+	}) {
+		if len(rules) == 0 {
+			rules = append(rules, Rule{Topic: noRule + "; the errors name the cause"})
+		}
+		return rules
+	}
+	// Some run failed for another reason than an index value: its notes
+	// on the element type, or on shapes, may say why.
+	var words []string
+	d := f.q.data.DType()
+	if u := f.q.inputs[Updates]; f.q.data.IsZero() && !u.IsZero() {
+		d = u.DType()
+	}
+	for _, r := range runs {
+		switch kind := errKind(r.Err); {
+		case kind == engine.ErrType.Error() && d != tensor.Undefined:
+			words = append(words, typeWords(d)...)
+		case kind == dialect.ErrInput.Error():
+			if d != tensor.Undefined {
+				words = append(words, typeWords(d)...)
+			}
+			words = append(words, "shape")
+		case kind == engine.ErrShape.Error() || kind == dialect.ErrAttribute.Error():
+			words = append(words, "shape", "0-d", "1-D", "scalar")
+		}
+	}
+	if len(words) > 0 && (len(f.q.shape) == 0 || f.q.inputs[Indices].Rank() == 0) {
+		words = append(words, "0-d", "scalar")
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	add(f.notesRule(runs, words))
+	if len(rules) == 0 {
+		rules = append(rules, Rule{Topic: noRule + "; the errors name the cause"})
+	}
+	return rules
+}
+
+// batchRule tells apart runs that use the requested batch_dims from those
+// that have none.
+func (f *facts) batchRule(runs []*OpRun) (Rule, bool) {
+	if f.q.batchDims == 0 {
+		return Rule{}, false
+	}
+	return rule(fmt.Sprintf("batch_dims %d", f.q.batchDims), runs, func(r *OpRun) (any, string) {
+		if r.batchDims == 0 {
+			return 0, "has no batch_dims: 0"
+		}
+		return r.batchDims, fmt.Sprintf("batch_dims %d", r.batchDims)
+	})
+}
+
+// shapeWhy explains why successful runs give results of different types
+// or shapes.
+func (f *facts) shapeWhy(runs []*OpRun) []Rule {
+	var rules []Rule
+	if r, ok := f.batchRule(runs); ok {
+		rules = append(rules, r)
+	}
+	if r, ok := f.notesRule(runs, []string{"batch", "output", "0-d", "scalar"}); ok {
+		rules = append(rules, r)
+	}
+	if len(rules) == 0 {
+		rules = append(rules, Rule{Topic: noRule})
+	}
+	return rules
+}
+
+// notesRule sets side by side the notes of each run that mention one of
+// words and that the others do not share.
+func (f *facts) notesRule(runs []*OpRun, words []string) (Rule, bool) {
+	if len(words) == 0 {
+		return Rule{}, false
+	}
+	matching := make(map[*OpRun][]string, len(runs))
+	count := map[string]int{}
+	used := make([]bool, len(words))
+	for _, r := range runs {
+		for _, n := range r.behavior.Notes {
+			lower, match := strings.ToLower(n), false
+			for i, w := range words {
+				if strings.Contains(lower, strings.ToLower(w)) {
+					used[i], match = true, true
+				}
+			}
+			if match {
+				matching[r] = append(matching[r], n)
+				count[n]++
+			}
+		}
+	}
+	var mentioned []string
+	for i, w := range words {
+		if used[i] {
+			mentioned = append(mentioned, strconv.Quote(w))
+		}
+	}
+	topic := "notes that mention " + strings.Join(mentioned, ", ")
+	return rule(topic, runs, func(r *OpRun) (any, string) {
+		var own []string
+		for _, n := range matching[r] {
+			if count[n] < len(runs) {
+				own = append(own, n)
+			}
+		}
+		if len(own) == 0 {
+			return "", "no such note"
+		}
+		text := strings.Join(own, " ")
+		return text, text
+	})
+}
+
+// typeWords are the words with which notes name element type d.
+func typeWords(d tensor.DType) []string {
+	words := []string{d.String()}
+	switch {
+	case d.IsComplex():
+		words = append(words, "complex")
+	case d == tensor.Uint16 || d == tensor.Uint32 || d == tensor.Uint64:
+		words = append(words, "uint16-64")
+	}
+	return words
+}
+
+// noteOn returns the run's notes that mention word and apply to element
+// type d (a note naming bool, string or complex elements applies only to
+// those), or shared when there are none.
+func noteOn(r *OpRun, word string, d tensor.DType, shared string) string {
+	mine := typeWords(d)
+	var out []string
+	for _, n := range r.behavior.Notes {
+		if !strings.Contains(n, word) || !r.noteApplies(n) {
+			continue
+		}
+		other := slices.ContainsFunc([]string{"bool", "string", "complex"}, func(w string) bool {
+			return strings.Contains(n, w) && !slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, w) })
+		})
+		if !other {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return shared
+	}
+	return strings.Join(out, " ")
+}
+
+// cellWhy explains why the runs, all successful with results of one
+// shape, differ at cell pos. known says whether hs, the entries landing
+// there, could be worked out.
+func (f *facts) cellWhy(runs []*OpRun, pos int, hs []hit, known bool) []Rule {
+	var rules []Rule
+	add := func(r Rule, ok bool) {
+		if ok {
+			rules = append(rules, r)
+		}
+	}
+	if known {
+		f.scatterCellWhy(runs, pos, hs, add)
+	}
+	if len(rules) == 0 {
+		rules = append(rules, Rule{Topic: noRule})
+	}
+	return rules
+}
+
+func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, add func(Rule, bool)) {
+	data := f.q.data
+	d := runs[0].Out.DType()
+	// What the output starts from matters where no update lands, or
+	// where the existing value takes part.
+	starts := filterRuns(runs, func(r *OpRun) bool {
+		return len(hs) == 0 || r.reduction != engine.None && r.includeSelf
+	})
+	topic := "no index lands here"
+	if len(hs) > 0 {
+		topic = "the value already here"
+	}
+	add(rule(topic, starts, func(r *OpRun) (any, string) {
+		if r.zeros {
+			return true, "starts from zeros of the shape (it takes no data)"
+		}
+		if !data.IsZero() && pos < data.Len() {
+			return false, "starts from data, which holds " + tensor.FormatElem(data.At(pos)) + " here"
+		}
+		return false, "starts from data"
+	}))
+	if len(hs) == 0 {
+		return
+	}
+	if i := slices.IndexFunc(hs, func(h hit) bool { return h.negative }); i >= 0 {
+		add(rule("a negative index lands here: "+f.entryName(hs[i].entry), runs, f.negativeRule))
+	}
+	topic = "1 update lands here"
+	if len(hs) > 1 {
+		topic = fmt.Sprintf("%d updates land here (duplicate indices)", len(hs))
+	}
+	add(rule(topic, runs, func(r *OpRun) (any, string) {
+		return r.reduction, r.redText + ": " + meaning(r.reduction, len(hs))
+	}))
+	reducing := filterRuns(runs, func(r *OpRun) bool { return r.reduction != engine.None })
+	add(rule("the value already here", reducing, func(r *OpRun) (any, string) {
+		return r.includeSelf, r.selfText
+	}))
+	updates := f.updates
+	nanData := !data.IsZero() && isNaN(data, pos)
+	nanUpdate := slices.ContainsFunc(hs, func(h hit) bool { return isNaN(updates, h.update) })
+	if nanData || nanUpdate {
+		topic := "NaN in data here"
+		if nanUpdate {
+			topic = "NaN in an update landing here"
+		}
+		extremes := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Max || r.reduction == engine.Min })
+		add(rule(topic, extremes, func(r *OpRun) (any, string) {
+			text := noteOn(r, "NaN", d, sharedNaN)
+			return text, text
+		}))
+	}
+	if (d == tensor.Float16 || d == tensor.BFloat16) && len(hs) > 1 {
+		summing := filterRuns(runs, func(r *OpRun) bool {
+			return r.reduction == engine.Add || r.reduction == engine.Mul || r.reduction == engine.Mean
+		})
+		add(rule(fmt.Sprintf("%d %v updates accumulate here", len(hs), d), summing, func(r *OpRun) (any, string) {
+			text := noteOn(r, "float16", d, sharedHalf)
+			return text, text
+		}))
+	}
+	if d.IsInteger() {
+		means := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Mean })
+		add(rule(fmt.Sprintf("the mean of %v values", d), means, func(r *OpRun) (any, string) {
+			text := noteOn(r, "mean", d, sharedMean)
+			return text, text
+		}))
+	}
+}
+
+var allIntegers = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
+	tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+
+// typeList names a list of index types ("int32, int64", "any integer").
+func typeList(types []tensor.DType) string {
+	if len(types) == len(allIntegers) && !slices.ContainsFunc(allIntegers, func(d tensor.DType) bool { return !slices.Contains(types, d) }) {
+		return "any integer"
+	}
+	names := make([]string, len(types))
+	for i, d := range types {
+		names[i] = d.String()
+	}
+	if len(names) == 1 {
+		return names[0] + " only"
+	}
+	return strings.Join(names, ", ")
+}
+
+// noteApplies reports whether a note applies to the run as far as its
+// boolean attributes go: a note that speaks of "include_self false" does
+// not apply to a run with include_self true.
+func (r *OpRun) noteApplies(note string) bool {
+	for _, a := range r.Op.Attrs {
+		if a.Kind != dialect.Bool {
+			continue
+		}
+		v, ok := r.Call.Attrs[a.Name]
+		if !ok {
+			def, err := dialect.ParseValue(dialect.Bool, a.Default)
+			if err != nil {
+				continue
+			}
+			v = def
+		}
+		if strings.Contains(note, a.Name+" "+strconv.FormatBool(!v.Bool)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,755 @@
+// Package explain shows what one scatter or gather call did, element by
+// element: which output cell each update went to, or which data cell each
+// gathered element came from, and what happened to every cell on the way
+// (untouched, written once, overwritten by later duplicates, reduced with
+// several updates, gathered, read).
+//
+// Run evaluates the operator through its dialect, so the output shown is
+// always the framework-exact one, then traces the call:
+//
+//   - For a scatter, every update lands in the cell that the scatter's
+//     gather counterpart would read at the update's position (ScatterND
+//     and GatherND, ScatterElements and GatherElements on the same axis).
+//     Run gathers from a tensor of cell numbers shaped like the output,
+//     with the operator's own index rules (Behavior.Index), so each update
+//     learns its destination; an index the rules skip gives none.
+//   - For a gather, Run evaluates the operator a second time with its data
+//     replaced by a tensor of cell numbers, so the output holds, for each
+//     element, the number of the data cell it was copied from, however the
+//     framework arranges its batch dimensions, axes and shapes.
+//
+// A Trace renders as text (WriteText) or as a picture (Draw, WriteSVG,
+// WritePNG) while every tensor has at most MaxCells elements; beyond that,
+// WriteText prints a Summary and the picture is refused with ErrTooLarge.
+// A tensor of rank 3 or more is shown as its 2-D slices over the last two
+// dimensions.
+package explain
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// MaxCells is the largest number of elements of a tensor that is shown
+// cell by cell.
+const MaxCells = 400
+
+// ErrTooLarge is matched (with errors.Is) by the error of drawing a trace
+// that has a tensor with more than MaxCells elements.
+var ErrTooLarge = errors.New("too large to draw")
+
+// Role is what a tensor is to the call.
+type Role uint8
+
+// The roles.
+const (
+	// Data is the tensor a gather reads from, or the one a scatter
+	// updates a copy of.
+	Data Role = iota + 1
+	// Indices holds the index values.
+	Indices
+	// Updates holds the values a scatter writes: updates, src or value.
+	Updates
+	// Output is the result.
+	Output
+)
+
+var roleNames = [...]string{Data: "data", Indices: "indices", Updates: "updates", Output: "output"}
+
+// String returns the role's name in lower case.
+func (r Role) String() string {
+	if int(r) < len(roleNames) && roleNames[r] != "" {
+		return roleNames[r]
+	}
+	return "role(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Status is what happened to one cell of a tensor.
+type Status uint8
+
+// The statuses. A scatter's data cells and the index values that did their
+// work are Plain.
+const (
+	Plain Status = iota // nothing to say
+	// Untouched: an output cell of a scatter that no update reached, so
+	// it keeps its value (or zero); a data cell of a gather that no
+	// output element reads; a src cell beyond the index's extent.
+	Untouched
+	Written     // an output cell replaced by exactly one update
+	Overwritten // an output cell written by several updates: the last in index order wins
+	Reduced     // an output cell combined with its updates by the reduction
+	Gathered    // an output cell of a gather, copied from a data cell
+	Read        // a data cell of a gather that output elements copy
+	Applied     // an update that takes part in the output
+	Lost        // an update that a later update to the same cell overwrites
+	Skipped     // an update, an index value or a gathered element whose index the rules skip
+	Failed      // the index value the operator reported as out of range
+)
+
+var statusNames = [...]string{"plain", "untouched", "written", "overwritten", "reduced", "gathered", "read",
+	"applied", "lost", "skipped", "failed"}
+
+// String returns the status's name in lower case.
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "status(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Cell is the trace of one element of a tensor.
+type Cell struct {
+	Status Status
+	// Hits counts the updates that reached an output cell of a scatter,
+	// the output elements read from a data cell of a gather, and the
+	// links that start at an updates cell.
+	Hits int
+}
+
+// Operand is one tensor of the call with the trace of each of its
+// elements.
+type Operand struct {
+	Role Role
+	// Name is the framework's name of the input or output ("params",
+	// "src", "value", "out").
+	Name   string
+	Tensor tensor.Tensor
+	// Cells has one entry per element, in row-major order.
+	Cells []Cell
+}
+
+// Link is the move of one element, in the order the operator applies
+// them (row-major order of the indices): an update written to an output
+// cell (a scatter), or a data cell copied to an output cell (a gather).
+type Link struct {
+	// From is the flat offset of the element in Updates (a scatter) or
+	// Data (a gather), and To that of the cell it goes to in Output. A
+	// scatter's To, or a gather's From, is -1 when the index rules skip
+	// the index.
+	From, To int
+	// Index is the flat offset in Indices of the first index value that
+	// chose the cell, and IndexLen the number of consecutive values that
+	// did: the tuple length for the ND operators, 1 for the others, 0 for
+	// an empty index tuple.
+	Index, IndexLen int
+	// Lost is set on an update that a later update to the same cell
+	// overwrites (reduction none).
+	Lost bool
+}
+
+// Trace is the account of one operator call.
+type Trace struct {
+	Op      string // "onnx.ScatterND"
+	Family  string // one of dialect.Families
+	Version int    // the operator version the opset selected
+	// Versioned is false for the dialects whose operators have no
+	// versions (their single version is 1).
+	Versioned bool
+	Scatter   bool
+	// Reduction is a scatter's reduction in the framework's spelling
+	// ("none", "add", "amax", "update"), and Combine its meaning.
+	Reduction string
+	Combine   engine.Reduction
+	// ExcludeSelf is set when the destination's own value takes no part
+	// in the reduction (include_self=false, use_init_val=false).
+	ExcludeSelf bool
+	// FromZeros is set for the scatters that take a shape instead of
+	// data: their output starts as zeros, and Data is nil.
+	FromZeros bool
+	// Rules are the index rules of the operator version.
+	Rules engine.IndexRules
+	// The tensors of the call. Updates is nil for a gather, Data for a
+	// scatter that starts from zeros, Output when the call failed.
+	Data, Indices, Updates, Output *Operand
+	// Links are the element moves, in the order they are applied.
+	Links []Link
+	// Err is the operator's error when it failed on an index value,
+	// whose cell in Indices is then Failed.
+	Err error
+}
+
+// The framework names of the inputs, by role.
+var (
+	dataNames    = []string{"data", "params", "input", "input_x", "tensor"}
+	indicesNames = []string{"indices", "index"}
+	updatesNames = []string{"updates", "src", "value"}
+)
+
+// implicitReductions are the reductions of the scatters that have no
+// reduction parameter (so none in their Behavior table) but accumulate
+// duplicates all the same.
+var implicitReductions = map[string]engine.Reduction{
+	"torch.scatter_add":    engine.Add,
+	"mindspore.scatter_nd": engine.Add,
+}
+
+// Run evaluates op on call and traces it. When the operator fails, Run
+// returns its error unchanged; if the error is an index out of range
+// (*engine.IndexError), Run also returns a Trace of the inputs, without
+// Output or Links, whose offending index value is Failed.
+func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
+	out, runErr := op.Run(call)
+	version, err := op.Version(call.Opset)
+	if err != nil {
+		return nil, runErr
+	}
+	t, err := newTrace(op, version, call)
+	if runErr != nil {
+		var ie *engine.IndexError
+		if err != nil || !errors.As(runErr, &ie) {
+			return nil, runErr
+		}
+		t.Err = runErr
+		t.markFailed(ie)
+		return t, runErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Output = newOperand(Output, op.Output, out)
+	if t.Scatter {
+		err = t.linkScatter(op, call)
+	} else {
+		err = t.linkGather(op, call)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("explain: %s: tracing the call: %w", op.Name, err)
+	}
+	t.classify()
+	return t, nil
+}
+
+func newOperand(role Role, name string, x tensor.Tensor) *Operand {
+	return &Operand{Role: role, Name: name, Tensor: x, Cells: make([]Cell, x.Len())}
+}
+
+// newTrace sorts the call's inputs into roles and reads the reduction.
+func newTrace(op *dialect.Op, version int, call dialect.Call) (*Trace, error) {
+	t := &Trace{
+		Op:        op.Name,
+		Family:    op.Family,
+		Version:   version,
+		Versioned: !slices.Equal(op.Versions, []int{1}),
+		Scatter:   strings.HasPrefix(op.Family, "scatter"),
+	}
+	b := op.Behavior(version)
+	t.Rules = b.Index
+	in := inputs(op, call)
+	for _, p := range op.Inputs {
+		x, ok := in[p.Name]
+		if !ok || x.IsZero() {
+			continue
+		}
+		switch {
+		case slices.Contains(dataNames, p.Name):
+			t.Data = newOperand(Data, p.Name, x)
+		case slices.Contains(indicesNames, p.Name):
+			t.Indices = newOperand(Indices, p.Name, x)
+		case slices.Contains(updatesNames, p.Name) && t.Scatter:
+			t.Updates = newOperand(Updates, p.Name, x)
+		}
+	}
+	switch {
+	case t.Indices == nil:
+		return nil, fmt.Errorf("explain: %s: no indices among the inputs (%s)", op.Name, strings.Join(slices.Sorted(maps.Keys(in)), ", "))
+	case t.Scatter && t.Updates == nil:
+		return nil, fmt.Errorf("explain: %s: no updates among the inputs (%s)", op.Name, strings.Join(slices.Sorted(maps.Keys(in)), ", "))
+	case !t.Scatter && t.Data == nil:
+		return nil, fmt.Errorf("explain: %s: no data among the inputs (%s)", op.Name, strings.Join(slices.Sorted(maps.Keys(in)), ", "))
+	}
+	t.FromZeros = t.Scatter && t.Data == nil
+	if t.Scatter {
+		if err := t.readReduction(op, version, call, b); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// inputs returns the call's inputs, with those given as attributes turned
+// into tensors as dialect.Op.Run turns them.
+func inputs(op *dialect.Op, call dialect.Call) map[string]tensor.Tensor {
+	in := maps.Clone(call.Inputs)
+	if in == nil {
+		in = map[string]tensor.Tensor{}
+	}
+	for name, v := range call.Attrs {
+		if p, ok := op.Param(name); ok && p.AttrKind != 0 {
+			in[name] = v.Tensor()
+		}
+	}
+	return in
+}
+
+// readReduction sets the scatter's reduction from its attribute (or the
+// attribute's default), or from its Behavior when it has a single one.
+func (t *Trace) readReduction(op *dialect.Op, version int, call dialect.Call, b dialect.Behavior) error {
+	attr := ""
+	for _, name := range []string{"reduction", "reduce"} {
+		if a, ok := op.Attr(name); ok && version >= a.Since {
+			attr = name
+			break
+		}
+	}
+	t.Reduction, t.Combine = "none", engine.None
+	switch {
+	case attr != "":
+		a, _ := op.Attr(attr)
+		s := a.Default
+		if v, ok := call.Attrs[attr]; ok {
+			s = v.Str
+		}
+		if s == "" || s == "none" {
+			break // a plain write (PyTorch's scatter without reduce)
+		}
+		r, ok := b.Reductions[s]
+		if !ok {
+			return fmt.Errorf("explain: %s: reduction %q is not in the operator's table", op.Name, s)
+		}
+		t.Reduction, t.Combine = s, r
+	case len(b.Reductions) == 1:
+		for name, r := range b.Reductions {
+			t.Reduction, t.Combine = name, r
+		}
+	default:
+		if r, ok := implicitReductions[op.Name]; ok {
+			t.Reduction, t.Combine = r.String(), r
+		}
+	}
+	if b.IncludeSelf != "" && t.Combine != engine.None {
+		include := true
+		if a, ok := op.Attr(b.IncludeSelf); ok && a.Default != "" {
+			v, err := dialect.ParseValue(dialect.Bool, a.Default)
+			if err != nil {
+				return fmt.Errorf("explain: %s: default of %s: %w", op.Name, b.IncludeSelf, err)
+			}
+			include = v.Bool
+		}
+		if v, ok := call.Attrs[b.IncludeSelf]; ok {
+			include = v.Bool
+		}
+		t.ExcludeSelf = !include
+	}
+	return nil
+}
+
+// cellNumbers returns an int64 tensor of the given shape holding 1, 2, ...
+// in row-major order: 0 stays free for "nothing", which is what a gather
+// writes for an index its rules skip.
+func cellNumbers(shape tensor.Shape) (tensor.Tensor, error) {
+	ids, err := tensor.New(tensor.Int64, shape)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	for i, v := 0, ids.Data().([]int64); i < len(v); i++ {
+		v[i] = int64(i) + 1
+	}
+	return ids, nil
+}
+
+// atLeast1D views a 0-d tensor as a 1-D tensor of one element, as PyTorch
+// counts it.
+func atLeast1D(x tensor.Tensor) tensor.Tensor {
+	if x.Rank() > 0 {
+		return x
+	}
+	v, _ := x.Reshape(tensor.Shape{1}) // one element either way
+	return v
+}
+
+// linkScatter finds each update's destination by gathering from cell
+// numbers shaped like the output, with the operator's index rules.
+func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
+	out, ind := t.Output.Tensor, t.Indices.Tensor
+	if out.Len() == 0 || ind.Len() == 0 {
+		return nil // nothing is written
+	}
+	ids, err := cellNumbers(out.Shape())
+	if err != nil {
+		return err
+	}
+	if t.Family == "scatter_nd" {
+		shape, err := engine.GatherNDShape(out.Shape(), ind.Shape(), 0)
+		if err != nil {
+			return err
+		}
+		dst, err := tensor.New(tensor.Int64, shape)
+		if err != nil {
+			return err
+		}
+		if err := engine.GatherND(dst, ids, ind, 0, t.Rules); err != nil {
+			return err
+		}
+		k := ind.Dim(ind.Rank() - 1)
+		block, _ := out.Shape()[k:].NumElements()
+		for p, id := range dst.Data().([]int64) {
+			tuple := p / block
+			t.Links = append(t.Links, Link{From: p, To: int(id) - 1, Index: tuple * k, IndexLen: k})
+		}
+		return nil
+	}
+	axis, err := t.axis(op, call, max(out.Rank(), 1))
+	if err != nil {
+		return err
+	}
+	ind1 := atLeast1D(ind)
+	dst, err := tensor.New(tensor.Int64, ind1.Shape())
+	if err != nil {
+		return err
+	}
+	if err := engine.GatherElements(dst, atLeast1D(ids), ind1, axis, t.Rules); err != nil {
+		return err
+	}
+	value := t.Updates.Name == "value"
+	us := atLeast1D(t.Updates.Tensor).Shape()
+	is := ind1.Shape()
+	for q, id := range dst.Data().([]int64) {
+		from := 0
+		if !value {
+			from = offset(unravel(q, is), us)
+		}
+		t.Links = append(t.Links, Link{From: from, To: int(id) - 1, Index: q, IndexLen: 1})
+	}
+	return nil
+}
+
+// linkGather evaluates the operator again with its data replaced by cell
+// numbers: the output then names each element's source cell.
+func (t *Trace) linkGather(op *dialect.Op, call dialect.Call) error {
+	ids, err := cellNumbers(t.Data.Tensor.Shape())
+	if err != nil {
+		return err
+	}
+	numbered := dialect.Call{Opset: call.Opset, Inputs: maps.Clone(call.Inputs), Attrs: call.Attrs}
+	if numbered.Inputs == nil {
+		numbered.Inputs = map[string]tensor.Tensor{}
+	}
+	numbered.Inputs[t.Data.Name] = ids
+	src, err := op.Run(numbered)
+	if err != nil {
+		return err
+	}
+	sources, ok := src.Data().([]int64)
+	if !ok || src.Len() != t.Output.Tensor.Len() {
+		return fmt.Errorf("the gather of cell numbers gave %v%v, want int64%v", src.DType(), src.Shape(), t.Output.Tensor.Shape())
+	}
+	indexOf, err := t.gatherIndex(op, call)
+	if err != nil {
+		return err
+	}
+	for q, id := range sources {
+		at, n := indexOf(q)
+		t.Links = append(t.Links, Link{From: int(id) - 1, To: q, Index: at, IndexLen: n})
+	}
+	return nil
+}
+
+// gatherIndex returns the function that gives, for the flat position q of
+// a gather's output, the index values that chose its source.
+func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at, n int), error) {
+	ind, out := t.Indices.Tensor, t.Output.Tensor
+	switch t.Family {
+	case "gather_elements":
+		return func(q int) (int, int) { return q, 1 }, nil
+	case "gather_nd":
+		k := 1 // a 0-d indices tensor holds one tuple of one value
+		if ind.Rank() > 0 {
+			k = ind.Dim(ind.Rank() - 1)
+		}
+		if k == 0 {
+			return func(int) (int, int) { return 0, 0 }, nil
+		}
+		block := 0
+		if tuples := ind.Len() / k; tuples > 0 {
+			block = out.Len() / tuples
+		}
+		return func(q int) (int, int) { return q / block * k, k }, nil
+	}
+	// gather: the output is data.shape[:axis] + indices.shape[batch:] +
+	// data.shape[axis+1:], the batch dimensions leading both.
+	batch, err := intArg(op, call, "batch_dims")
+	if err != nil {
+		return nil, err
+	}
+	axis, given, err := axisArg(op, call)
+	if err != nil {
+		return nil, err
+	}
+	if !given {
+		axis = batch // TensorFlow's axis=None
+	}
+	if axis == 0 {
+		batch = 0 // no batch dimension can precede axis 0
+	}
+	dataRank := max(t.Data.Tensor.Rank(), 1)
+	if axis < 0 {
+		axis += dataRank
+	}
+	if batch < 0 {
+		batch += ind.Rank()
+	}
+	os := out.Shape()
+	if t.Data.Tensor.Rank() == 0 {
+		os = tensor.Shape{1} // a 0-d input counts as 1-D
+	}
+	// The number of output dimensions that come from indices, batch
+	// dimensions included; PyTorch's 0-d index counts as 1-D.
+	indexRank := len(os) - dataRank + 1 + batch
+	if axis+indexRank-batch > len(os) || batch > axis {
+		return nil, fmt.Errorf("output shape %v does not fit data %v, indices %v, axis %d and batch_dims %d",
+			out.Shape(), t.Data.Tensor.Shape(), ind.Shape(), axis, batch)
+	}
+	shape := append(os[:batch].Clone(), os[axis:axis+indexRank-batch]...)
+	return func(q int) (int, int) {
+		c := unravel(q, os)
+		pos := append(c[:batch:batch], c[axis:axis+indexRank-batch]...)
+		return offset(pos, shape), 1
+	}, nil
+}
+
+// axis returns the operator's axis (attribute axis or dim, or input axis)
+// in [0, rank).
+func (t *Trace) axis(op *dialect.Op, call dialect.Call, rank int) (int, error) {
+	axis, _, err := axisArg(op, call)
+	if err != nil {
+		return 0, err
+	}
+	return dialect.NormAxis(axis, rank, t.Op)
+}
+
+// axisArg reads the axis from the attributes axis or dim, or from the
+// input axis; given is false when none is there and the attribute has no
+// default.
+func axisArg(op *dialect.Op, call dialect.Call) (axis int, given bool, err error) {
+	for _, name := range []string{"axis", "dim"} {
+		if v, ok := call.Attrs[name]; ok && v.Kind == dialect.Int {
+			return int(v.Int), true, nil
+		}
+		if x, ok := call.Inputs[name]; ok && !x.IsZero() {
+			a, err := dialect.IntOf(x, name)
+			return a, err == nil, err
+		}
+		if a, ok := op.Attr(name); ok && a.Default != "" {
+			v, err := dialect.ParseValue(a.Kind, a.Default)
+			return int(v.Int), err == nil, err
+		}
+	}
+	return 0, false, nil
+}
+
+// intArg reads an integer attribute, its default, or 0.
+func intArg(op *dialect.Op, call dialect.Call, name string) (int, error) {
+	if v, ok := call.Attrs[name]; ok {
+		return int(v.Int), nil
+	}
+	if a, ok := op.Attr(name); ok && a.Default != "" {
+		v, err := dialect.ParseValue(dialect.Int, a.Default)
+		return int(v.Int), err
+	}
+	return 0, nil
+}
+
+// classify sets the status and hit count of every cell from the links.
+func (t *Trace) classify() {
+	out := t.Output.Cells
+	if !t.Scatter {
+		for _, l := range t.Links {
+			if l.From < 0 {
+				out[l.To].Status = Skipped
+				t.markIndex(l, Skipped)
+				continue
+			}
+			out[l.To] = Cell{Status: Gathered, Hits: 1}
+			t.Data.Cells[l.From].Hits++
+		}
+		for i := range t.Data.Cells {
+			c := &t.Data.Cells[i]
+			c.Status = Untouched
+			if c.Hits > 0 {
+				c.Status = Read
+			}
+		}
+		return
+	}
+	last := make([]int, len(out))
+	for i, l := range t.Links {
+		if l.To >= 0 {
+			out[l.To].Hits++
+			last[l.To] = i
+		}
+	}
+	for i := range out {
+		c := &out[i]
+		switch {
+		case c.Hits == 0:
+			c.Status = Untouched
+		case t.Combine != engine.None:
+			c.Status = Reduced
+		case c.Hits == 1:
+			c.Status = Written
+		default:
+			c.Status = Overwritten
+		}
+	}
+	upd := t.Updates.Cells
+	for i, l := range t.Links {
+		c := &upd[l.From]
+		c.Hits++
+		s := Applied
+		switch {
+		case l.To < 0:
+			s = Skipped
+			t.markIndex(l, Skipped)
+		case t.Combine == engine.None && last[l.To] != i:
+			s = Lost
+			t.Links[i].Lost = true
+		}
+		// A value shared by every index takes the strongest status of
+		// its links.
+		if c.Status == Plain || s == Applied || s == Lost && c.Status == Skipped {
+			c.Status = s
+		}
+	}
+	for i := range upd {
+		if upd[i].Status == Plain {
+			upd[i].Status = Untouched
+		}
+	}
+}
+
+// markIndex sets the status of the index values of l.
+func (t *Trace) markIndex(l Link, s Status) {
+	for j := l.Index; j < l.Index+l.IndexLen; j++ {
+		t.Indices.Cells[j].Status = s
+	}
+}
+
+// markFailed marks the index value that ie reports, when its position
+// lies in Indices.
+func (t *Trace) markFailed(ie *engine.IndexError) {
+	shape := t.Indices.Tensor.Shape()
+	if len(ie.Pos) != len(shape) {
+		return
+	}
+	for d, p := range ie.Pos {
+		if p < 0 || p >= shape[d] {
+			return
+		}
+	}
+	t.Indices.Cells[offset(ie.Pos, shape)].Status = Failed
+}
+
+// Operands returns the tensors of the trace in the order they are shown:
+// data, indices, updates, output, leaving out those that are nil.
+func (t *Trace) Operands() []*Operand {
+	var ops []*Operand
+	for _, o := range []*Operand{t.Data, t.Indices, t.Updates, t.Output} {
+		if o != nil {
+			ops = append(ops, o)
+		}
+	}
+	return ops
+}
+
+// Fits reports whether every tensor of t can be shown cell by cell: nil,
+// or an error matching ErrTooLarge that names the first tensor that
+// cannot.
+func (t *Trace) Fits() error {
+	for _, o := range t.Operands() {
+		if x := o.Tensor; x.Len() > MaxCells {
+			return fmt.Errorf("explain: %s: %w: %s %v%v has %d elements, more than %d",
+				t.Op, ErrTooLarge, o.Name, x.DType(), x.Shape(), x.Len(), MaxCells)
+		}
+	}
+	return nil
+}
+
+// Count is a cell and how many times it was hit.
+type Count struct {
+	Pos  []int
+	Hits int
+}
+
+// Summary counts what a call did, for tensors too large to show cell by
+// cell. The cells it counts are the output's for a scatter (where updates
+// go) and the data's for a gather (where elements come from).
+type Summary struct {
+	Moves   int // the updates of a scatter, or the elements of a gather's output
+	Skipped int // moves whose index the rules skip
+	Cells   int // the number of cells counted
+	Hit     int // the cells that at least one move reaches
+	// Duplicates counts the moves to (or from) a cell that an earlier
+	// move already reached.
+	Duplicates int
+	// Top holds the cells hit more than once, most hit first (ties in
+	// row-major order), at most TopCells of them.
+	Top []Count
+}
+
+// TopCells is the most cells Summary lists in Top.
+const TopCells = 5
+
+// Summary returns the counts of t; it is empty when the call failed.
+func (t *Trace) Summary() Summary {
+	var s Summary
+	if t.Output == nil {
+		return s
+	}
+	counted := t.Output
+	if !t.Scatter {
+		counted = t.Data
+	}
+	s.Moves = len(t.Links)
+	for _, l := range t.Links {
+		if l.From < 0 || l.To < 0 {
+			s.Skipped++
+		}
+	}
+	s.Cells = len(counted.Cells)
+	var many []int
+	for i, c := range counted.Cells {
+		if c.Hits > 0 {
+			s.Hit++
+		}
+		if c.Hits > 1 {
+			many = append(many, i)
+		}
+	}
+	s.Duplicates = s.Moves - s.Skipped - s.Hit
+	slices.SortStableFunc(many, func(a, b int) int { return cmp.Compare(counted.Cells[b].Hits, counted.Cells[a].Hits) })
+	shape := counted.Tensor.Shape()
+	for _, i := range many[:min(len(many), TopCells)] {
+		s.Top = append(s.Top, Count{Pos: unravel(i, shape), Hits: counted.Cells[i].Hits})
+	}
+	return s
+}
+
+// unravel returns the coordinates of flat position i in shape s.
+func unravel(i int, s tensor.Shape) []int {
+	pos := make([]int, len(s))
+	for d := len(s) - 1; d >= 0; d-- {
+		if s[d] > 0 {
+			pos[d] = i % s[d]
+			i /= s[d]
+		}
+	}
+	return pos
+}
+
+// offset returns the flat position of coordinates pos in shape s.
+func offset(pos []int, s tensor.Shape) int {
+	off := 0
+	for d, p := range pos {
+		off = off*s[d] + p
+	}
+	return off
+}

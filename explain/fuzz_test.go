@@ -1,0 +1,142 @@
+package explain
+
+import (
+	"errors"
+	"io"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/registry"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// fuzzCall builds a call of op from the fuzzer's bytes: small float32
+// tensors, int32 or int64 indices with values in [-5, 5], shapes that
+// mostly fit, and attributes from the operator's own tables.
+func fuzzCall(fz *tensortest.Fuzz, op *dialect.Op) dialect.Call {
+	v := op.Versions[fz.Pick(len(op.Versions))]
+	c := dialect.Call{Opset: v, Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
+	dataShape := fz.Shape()
+	indexType := tensor.Int64
+	if fz.Bool() {
+		indexType = tensor.Int32
+	}
+	var indexShape tensor.Shape
+	for _, p := range op.Inputs {
+		switch {
+		case slices.Contains(dataNames, p.Name):
+			c.Inputs[p.Name] = fz.Values(tensor.Float32, dataShape)
+		case slices.Contains(indicesNames, p.Name):
+			indexShape = fz.Fit(fz.Within(dataShape, 0))
+			if op.Family == "scatter_nd" || op.Family == "gather_nd" {
+				k := min(fz.Pick(3)+1, max(len(dataShape), 1))
+				indexShape = append(fz.Shape(), k)
+			}
+			c.Inputs[p.Name] = fz.Indices(indexType, indexShape)
+		case p.Name == "updates" || p.Name == "src":
+			want := indexShape
+			if op.Family == "scatter_nd" && len(indexShape) > 0 {
+				k := indexShape[len(indexShape)-1]
+				want = append(indexShape[:len(indexShape)-1].Clone(), dataShape[min(k, len(dataShape)):]...)
+			}
+			c.Inputs[p.Name] = fz.Values(tensor.Float32, fz.Fit(want))
+		case p.Name == "shape":
+			c.Attrs[p.Name] = dialect.Value{Kind: dialect.Ints, Ints: toInt64(dataShape)}
+		case p.Name == "axis":
+			c.Attrs[p.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Next() % 3)}
+		}
+	}
+	b := op.Behavior(v)
+	for _, a := range op.Attrs {
+		switch {
+		case a.Since > v:
+		case a.Name == "axis" || a.Name == "dim":
+			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Next() % 3)}
+		case a.Name == "batch_dims":
+			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Pick(2))}
+		case a.Name == "reduction" || a.Name == "reduce":
+			names := slices.Sorted(maps.Keys(b.Reductions))
+			if len(names) > 0 {
+				c.Attrs[a.Name] = dialect.Value{Kind: dialect.String, Str: names[fz.Pick(len(names))]}
+			}
+		case a.Kind == dialect.Bool:
+			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Bool, Bool: fz.Bool()}
+		}
+	}
+	return c
+}
+
+func toInt64(s tensor.Shape) []int64 {
+	v := make([]int64, len(s))
+	for i, d := range s {
+		v[i] = int64(d)
+	}
+	return v
+}
+
+// FuzzRun traces random calls of every operator and checks the trace
+// against the output the operator computed.
+func FuzzRun(f *testing.F) {
+	for i := range 40 {
+		f.Add([]byte{byte(i), 2, 2, 3, 1, 0, 2, 1, 1, 2, 2, 1, 0, 1, 2, 3, 4, 5, 6, 7})
+	}
+	ops := registry.Ops()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fz := tensortest.NewFuzz(b)
+		op := ops[fz.Pick(len(ops))]
+		tr, err := Run(op, fuzzCall(fz, op))
+		var ie *engine.IndexError
+		switch {
+		case err != nil && errors.As(err, &ie) && tr != nil:
+			if tr.Output != nil || tr.Err != err {
+				t.Fatalf("%s: failed trace %+v", op.Name, tr)
+			}
+		case err != nil:
+			if tr != nil {
+				t.Fatalf("%s: trace with error %v", op.Name, err)
+			}
+			return
+		default:
+			checkTrace(t, op, tr)
+		}
+		if err := tr.WriteText(io.Discard, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.WriteSVG(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// checkTrace checks a trace's links and statuses against its output.
+func checkTrace(t *testing.T, op *dialect.Op, tr *Trace) {
+	t.Helper()
+	hits := make([]int, tr.Output.Tensor.Len())
+	for _, l := range tr.Links {
+		if l.To >= 0 {
+			hits[l.To]++
+		}
+		switch {
+		case !tr.Scatter && l.From >= 0:
+			if got, want := tr.Output.Tensor.At(l.To), tr.Data.Tensor.At(l.From); got != want {
+				t.Fatalf("%s: output cell %d is %v, its source %d holds %v", op.Name, l.To, got, l.From, want)
+			}
+		case tr.Scatter && tr.Combine == engine.None && l.To >= 0 && !l.Lost && tr.Updates.Name != "value":
+			if got, want := tr.Output.Tensor.At(l.To), tr.Updates.Tensor.At(l.From); got != want {
+				t.Fatalf("%s: output cell %d is %v, its last update %d is %v", op.Name, l.To, got, l.From, want)
+			}
+		}
+	}
+	for i, c := range tr.Output.Cells {
+		if tr.Scatter && c.Hits != hits[i] || c.Status == Plain {
+			t.Fatalf("%s: output cell %d is %+v, with %d links", op.Name, i, c, hits[i])
+		}
+		if tr.Scatter && c.Hits == 0 && tr.Data != nil && tr.Output.Tensor.At(i) != tr.Data.Tensor.At(i) {
+			t.Fatalf("%s: untouched cell %d changed", op.Name, i)
+		}
+	}
+}
