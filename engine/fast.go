@@ -152,26 +152,20 @@ type fastScatter interface {
 const colBlock = 16
 
 func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
-	dst, src := m.dst, m.src
 	along, value := e.steps()
 	lim := e.lim
 	for r := r0; r < r1; r++ {
 		base, other := e.bases(r)
-		idx, upd := e.ind[r*e.last:(r+1)*e.last], src[other:other+e.last]
+		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
 			// The axis is the row itself, and the row of dst is in range.
-			row := dst[base : base+lim.size]
-			for j, v := range idx {
-				if p, ok := lim.pos(v); ok {
-					row[p] = upd[j]
-				}
-			}
+			setRow(m.dst[base:base+lim.size], idx, upd, lim.lo < 0)
 			continue
 		}
 		for j, v := range idx {
 			if p, ok := lim.pos(v); ok {
 				if d := base + j*along + p*value; d >= lo && d < hi {
-					dst[d] = upd[j]
+					m.dst[d] = upd[j]
 				}
 			}
 		}
@@ -179,32 +173,19 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 }
 
 func (m *wordMover[E]) scatterColumns(ind []int64, lim limit, rows, inner, c0, c1 int) {
-	dst, src := m.dst, m.src
 	for b := c0; b < c1; b += colBlock {
 		e := min(b+colBlock, c1)
 		for i := 0; i < rows; i++ {
-			upd := src[i*inner+b : i*inner+e]
-			for j, v := range ind[i*inner+b : i*inner+e] {
-				if p, ok := lim.pos(v); ok {
-					dst[p*inner+b+j] = upd[j]
-				}
-			}
+			setColumns(m.dst[b:], ind[i*inner+b:i*inner+e], m.src[i*inner+b:i*inner+e], lim.size, inner, lim.lo < 0)
 		}
 	}
 }
 
 func (r *numReducer[T]) scatterColumns(ind []int64, lim limit, rows, inner, c0, c1 int) {
-	dst, src, red := r.dst, r.src, r.red
 	for b := c0; b < c1; b += colBlock {
 		e := min(b+colBlock, c1)
 		for i := 0; i < rows; i++ {
-			upd := src[i*inner+b : i*inner+e]
-			for j, v := range ind[i*inner+b : i*inner+e] {
-				if p, ok := lim.pos(v); ok {
-					d := p*inner + b + j
-					dst[d] = combine(red, dst[d], upd[j])
-				}
-			}
+			reduceColumns(r.red, r.dst[b:], ind[i*inner+b:i*inner+e], r.src[i*inner+b:i*inner+e], lim.size, inner, lim.lo < 0)
 		}
 	}
 }
@@ -217,12 +198,7 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 		base, other := e.bases(row)
 		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
-			out := dst[base : base+lim.size]
-			for j, v := range idx {
-				if p, ok := lim.pos(v); ok {
-					out[p] = combine(red, out[p], upd[j])
-				}
-			}
+			reduceRow(red, dst[base:base+lim.size], idx, upd, lim.lo < 0)
 			continue
 		}
 		for j, v := range idx {
@@ -231,6 +207,89 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 					dst[d] = combine(red, dst[d], upd[j])
 				}
 			}
+		}
+	}
+}
+
+// The inner loops of the row and column kernels are functions of their
+// own, not inlined, with few live values, so that the compiler keeps loop
+// counters and indices in registers: inlined into the kernels they were
+// spilled to the stack on every element. A call per row, or per block of
+// columns, costs nothing next to its work.
+//
+// The scatters' indices have been validated; an index outside the limit
+// is one the rules skip. An index counts from the end of its dimension if
+// neg is set, and one unsigned test then rejects both ends: p is below
+// zero or past the dimension exactly when v is outside [-size, size-1]
+// (neg) or [0, size-1].
+
+// setRow sets row[idx[j]] = upd[j] for every j in order, skipping the
+// indices outside row.
+//
+//go:noinline
+func setRow[E any](row []E, idx []int64, upd []E, neg bool) {
+	upd = upd[:len(idx)]
+	size := int64(len(row))
+	for j, v := range idx {
+		p := v
+		if neg {
+			p += v >> 63 & size
+		}
+		if uint64(p) < uint64(size) {
+			row[p] = upd[j]
+		}
+	}
+}
+
+// reduceRow is setRow combining each update into its element by red.
+//
+//go:noinline
+func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, neg bool) {
+	upd = upd[:len(idx)]
+	size := int64(len(row))
+	for j, v := range idx {
+		p := v
+		if neg {
+			p += v >> 63 & size
+		}
+		if uint64(p) < uint64(size) {
+			row[p] = combine(red, row[p], upd[j])
+		}
+	}
+}
+
+// setColumns applies one row of updates of ScatterElements along axis 0
+// to the columns that dst starts at: dst[p*inner + j] = upd[j] for p =
+// idx[j] within [0, size), inner being the elements per index of axis 0.
+//
+//go:noinline
+func setColumns[E any](dst []E, idx []int64, upd []E, size, inner int, neg bool) {
+	upd = upd[:len(idx)]
+	for j, v := range idx {
+		p := v
+		if neg {
+			p += v >> 63 & int64(size)
+		}
+		if uint64(p) < uint64(size) {
+			dst[int(p)*inner+j] = upd[j]
+		}
+	}
+}
+
+// reduceColumns is setColumns combining each update into its element by
+// red.
+//
+//go:noinline
+func reduceColumns[T number](red Reduction, dst []T, idx []int64, upd []T, size, inner int, neg bool) {
+	upd = upd[:len(idx)]
+	for j, v := range idx {
+		p := v
+		if neg {
+			p += v >> 63 & int64(size)
+		}
+		if uint64(p) < uint64(size) {
+			d := int(p)*inner + j
+			dst[d] = combine(red, dst[d], upd[j])
 		}
 	}
 }
@@ -260,50 +319,96 @@ func combine[T number](red Reduction, v, u T) T {
 // zero for a skipped index. It returns the flat position of the first
 // rejected index, or -1.
 func (m *wordMover[E]) gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int) {
-	dst, src := m.dst, m.src
-	var zero E
 	along, value := e.steps()
 	lim := e.lim
-	// Positions within a row come in random order, which the hardware
-	// prefetcher cannot follow: reading the row first, a cache line at a
-	// time in order, brings it into cache at streaming speed.
-	step := max(1, 64/int(unsafe.Sizeof(zero)))
 	for r := r0; r < r1; r++ {
 		base, other := e.bases(r)
-		out := dst[other : other+e.last]
+		out := m.dst[other : other+e.last]
 		idx := e.ind[r*e.last : (r+1)*e.last]
+		j := -1
 		if along == 0 {
 			// The axis is the row itself: read from one row of data.
-			row := src[base : base+lim.size]
-			for k := 0; k < len(row); k += step {
-				if row[k] == zero {
-					touched++
-				}
-			}
-			for j, v := range idx {
-				p, ok := lim.pos(v)
-				if !ok {
-					if !skip {
-						return other + j, touched
-					}
-					out[j] = zero
-					continue
-				}
-				out[j] = row[p]
-			}
-			continue
+			row := m.src[base : base+lim.size]
+			touched += touchLines(row)
+			j = gatherRow(out, row, idx, lim.lo < 0, skip)
+		} else {
+			j = gatherStrided(out, m.src, idx, base, along, value, lim, skip)
 		}
-		for j, v := range idx {
-			p, ok := lim.pos(v)
-			switch {
-			case ok:
-				out[j] = src[base+j*along+p*value]
-			case skip:
-				out[j] = zero
-			default:
-				return other + j, touched
-			}
+		if j >= 0 {
+			return other + j, touched
 		}
 	}
 	return -1, touched
+}
+
+// The inner loops below are functions of their own, not inlined, with few
+// live values, so that the compiler keeps the loop counter and the index
+// in registers; inside gatherRows they were spilled to the stack on every
+// element. A call per row costs nothing next to a row's work.
+
+// touchLines reads s one cache line at a time, in order, and returns how
+// many of the elements read are zero (so that the reads are not
+// optimised away). Positions within a row come in random order, which the
+// hardware prefetcher cannot follow; this brings the row into cache at
+// streaming speed first.
+func touchLines[E comparable](s []E) (zeros int) {
+	var zero E
+	step := max(1, 64/int(unsafe.Sizeof(zero)))
+	for k := 0; k < len(s); k += step {
+		if s[k] == zero {
+			zeros++
+		}
+	}
+	return zeros
+}
+
+// gatherRow sets out[j] = row[idx[j]] for every j. An index counts from
+// the end of row if neg is set. It returns the first j whose index is
+// outside row, or -1; with skip it sets out[j] to zero there and goes on.
+//
+//go:noinline
+func gatherRow[E any](out, row []E, idx []int64, neg, skip bool) int {
+	var zero E
+	out = out[:len(idx)]
+	size := int64(len(row))
+	for j, v := range idx {
+		// One unsigned test for both ends: p is below zero or past
+		// the row exactly when v is outside [-size, size-1] (neg) or
+		// [0, size-1].
+		p := v
+		if neg {
+			p += v >> 63 & size
+		}
+		if uint64(p) >= uint64(size) {
+			if !skip {
+				return j
+			}
+			out[j] = zero
+			continue
+		}
+		out[j] = row[p]
+	}
+	return -1
+}
+
+// gatherStrided sets out[j] = src[base + j*along + p*value], p being
+// idx[j] within lim, for every j. It returns the first j whose index is outside
+// lim, or -1; with skip it sets out[j] to zero there and goes on.
+//
+//go:noinline
+func gatherStrided[E any](out, src []E, idx []int64, base, along, value int, lim limit, skip bool) int {
+	var zero E
+	out = out[:len(idx)]
+	for j, v := range idx {
+		p, ok := lim.pos(v)
+		switch {
+		case ok:
+			out[j] = src[base+j*along+p*value]
+		case skip:
+			out[j] = zero
+		default:
+			return j
+		}
+	}
+	return -1
 }
