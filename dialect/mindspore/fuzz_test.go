@@ -2,223 +2,335 @@ package mindspore_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
-
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
-	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// fuzzInput reads the fuzzer's bytes (tensortest.Fuzz), with the readers
-// only this dialect needs.
-type fuzzInput struct{ *tensortest.Fuzz }
+// The operators, element types, index types and reduction names the fuzz
+// target picks from; the lists also hold values that must be refused.
+var (
+	fuzzOps   = []string{"scatter_nd", "gather_nd", "tensor_scatter_elements"}
+	fuzzTypes = []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int32,
+		tensor.Int64, tensor.Bool, tensor.Complex64, tensor.Float64, tensor.String, tensor.Uint16}
+	fuzzIndex     = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int32, tensor.Int16}
+	fuzzReduction = []string{"", "none", "add", "mul"}
+)
 
-// ints returns int64 or int32 indices in [-5, 5].
-func (f fuzzInput) ints(s tensor.Shape) tensor.Tensor {
-	d := tensor.Int32
-	if f.Next()&1 == 0 {
-		d = tensor.Int64
-	}
-	return f.Indices(d, s)
+// fuzzCall is one operator call that the fuzz target decodes.
+type fuzzCall struct {
+	op string
+	// x is input_x (gather_nd, tensor_scatter_elements); for scatter_nd, a
+	// tensor of the output shape standing for the shape.
+	x                tensor.Tensor
+	shape            tensor.Shape // scatter_nd's shape
+	indices, updates tensor.Tensor
+	axis             int
+	reduction        string
+	// viaRun makes the call through the operator's dialect.Op. attrs then
+	// says which attributes of tensor_scatter_elements are given (bit 0
+	// axis, bit 1 reduction), or how scatter_nd's shape is given: bit 0 as
+	// an attribute, else as an int64 tensor, or with bit 1 an int32 one.
+	viaRun bool
+	attrs  int
 }
 
-func sum(t tensor.Tensor) float32 {
-	var s float32
-	for _, x := range t.Data().([]float32) {
-		s += x
-	}
-	return s
+func (c *fuzzCall) String() string {
+	return fmt.Sprintf("mindspore.%s axis %d reduction %q shape %v (via Run %v, attrs %b)\ninput_x %v\nindices %v\nupdates %v",
+		c.op, c.axis, c.reduction, c.shape, c.viaRun, c.attrs, c.x, c.indices, c.updates)
 }
 
-// indexValue reads element i of an int32 or int64 tensor.
-func indexValue(t tensor.Tensor, i int) int {
-	switch v := t.Data().(type) {
-	case []int32:
-		return int(v[i])
-	case []int64:
-		return int(v[i])
+// readCall decodes a call: the choices first, then input_x (or the shape),
+// then indices and updates shaped to fit most of the time.
+func readCall(in *tensortest.Fuzz) *fuzzCall {
+	c := &fuzzCall{
+		op:        fuzzOps[in.Pick(len(fuzzOps))],
+		axis:      in.Next() % 4,
+		reduction: fuzzReduction[in.Pick(len(fuzzReduction))],
+		viaRun:    in.Pick(4) == 1,
+		attrs:     in.Next() & 3,
 	}
-	panic("not an index tensor")
+	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
+	it := fuzzIndex[in.Pick(len(fuzzIndex))]
+	xs := in.Shape()
+	c.x = in.Elements(dt, xs)
+	if c.op == "tensor_scatter_elements" {
+		a := c.axis
+		if a < 0 {
+			a += len(xs)
+		}
+		is := in.Fit(in.Within(xs, a))
+		c.indices = in.IndicesFor(it, is, tensortest.Sizes(xs, a, 1))
+		c.updates = in.Elements(in.Mostly(dt, fuzzTypes), in.Fit(is))
+		return c
+	}
+	k := in.Pick(len(xs) + 2)
+	lead := in.Shape()
+	c.indices = in.IndicesFor(it, in.Fit(tensortest.Join(lead, tensor.Shape{k})), tensortest.Sizes(xs, 0, k))
+	if c.op == "scatter_nd" {
+		var us tensor.Shape
+		if k <= len(xs) {
+			us = in.Fit(tensortest.Join(lead, xs[k:]))
+		} else {
+			us = in.Shape()
+		}
+		c.updates = in.Elements(in.Mostly(dt, fuzzTypes), us)
+		// The shape of x, with now and then a negative dimension.
+		c.shape = xs.Clone()
+		if len(xs) > 0 && in.Pick(16) == 15 {
+			c.shape[0] = -1 - c.shape[0]
+		}
+	}
+	return c
 }
 
-// referenceTSE is tensor_scatter_elements written out directly.
-func referenceTSE(x, indices, updates tensor.Tensor, axis int, add bool) tensor.Tensor {
-	out := x.Clone()
-	o := out.Data().([]float32)
-	u := updates.Data().([]float32)
-	xs, is := x.Shape(), indices.Shape()
-	strides := xs.Strides()
+var errRefused = errors.New("refused by MindSpore")
+
+func refuse(why string) error { return fmt.Errorf("%w: %s", errRefused, why) }
+
+// The index rules: scatter_nd and gather_nd take [0, size-1];
+// tensor_scatter_elements counts negative indices from the end and skips
+// any outside [-size, size-1].
+var (
+	inRange  = reftest.Rules{}
+	skipping = reftest.Rules{Negative: reftest.NegativeFromEnd, OutOfRange: reftest.OutOfRangeSkip}
+)
+
+// numeric reports whether d is an integer or real floating-point type,
+// the types every operator takes.
+func numeric(d tensor.DType) bool { return d.IsInteger() || d.IsFloat() }
+
+// model returns what MindSpore defines for the call, made through the
+// typed API or (viaRun) the operator's dialect.Op: the output, or an
+// error. shape is the output's shape whenever the shapes fit (also for an
+// index error).
+func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
+		return want, nil, refuse("index type")
+	}
+	is := c.indices.Shape()
+	switch c.op {
+	case "scatter_nd":
+		if len(c.shape) == 0 || slices.ContainsFunc(c.shape, func(d int) bool { return d < 1 }) {
+			return want, nil, refuse("shape empty or with a dimension below 1")
+		}
+		dt := c.updates.DType()
+		if !numeric(dt) && !dt.IsComplex() {
+			return want, nil, refuse("element type")
+		}
+		if len(is) < 2 {
+			return want, nil, refuse("indices of rank below 2")
+		}
+		zeros := tensor.Must(tensor.New(dt, c.shape))
+		want, err = reftest.ScatterND(zeros, c.indices, c.updates, reftest.Options{Rules: inRange, Reduction: reftest.Add})
+		return want, c.shape, err
+	case "gather_nd":
+		dt := c.x.DType()
+		if !numeric(dt) && !dt.IsComplex() && dt != tensor.Bool {
+			return want, nil, refuse("element type")
+		}
+		indices := c.indices
+		if len(is) == 0 {
+			indices = tensor.Must(indices.Reshape(tensor.Shape{1}))
+			is = indices.Shape()
+		}
+		k, xs := is[len(is)-1], c.x.Shape()
+		want, err = reftest.GatherND(c.x, indices, 0, inRange)
+		return want, tensortest.Join(is[:len(is)-1], xs[min(k, len(xs)):]), err
+	}
+	axis, name := c.axis, c.reduction
+	if viaRun && c.attrs&1 == 0 {
+		axis = 0
+	}
+	if viaRun && c.attrs&2 == 0 {
+		name = ""
+	}
+	red, ok := map[string]reftest.Reduction{"": reftest.None, "none": reftest.None, "add": reftest.Add}[name]
+	if !ok {
+		return want, nil, refuse("reduction " + name)
+	}
+	dt, xs := c.x.DType(), c.x.Shape()
+	switch {
+	case !numeric(dt) && dt != tensor.Bool:
+		return want, nil, refuse("element type")
+	case len(xs) < 1:
+		return want, nil, refuse("scalar input_x")
+	case !is.Equal(c.updates.Shape()):
+		return want, nil, refuse("updates not shaped like indices")
+	case axis < -len(xs) || axis >= len(xs):
+		return want, nil, refuse("axis")
+	}
 	if axis < 0 {
 		axis += len(xs)
 	}
-	pos := make([]int, len(is))
-	for i := range u {
-		rem := i
-		for d := len(is) - 1; d >= 0; d-- {
-			pos[d] = rem % is[d]
-			rem /= is[d]
-		}
-		v := indexValue(indices, i)
-		if v < 0 {
-			v += xs[axis]
-		}
-		if v < 0 || v >= xs[axis] {
-			continue
-		}
-		off := 0
-		for d, p := range pos {
-			if d == axis {
-				p = v
-			}
-			off += p * strides[d]
-		}
-		if add {
-			o[off] += u[i]
-		} else {
-			o[off] = u[i]
-		}
-	}
-	return out
+	want, err = reftest.ScatterElements(c.x, c.indices, c.updates, axis, reftest.Options{Rules: skipping, Reduction: red})
+	return want, xs, err
 }
 
-// FuzzOps runs every MindSpore operator on fuzzer-chosen shapes, indices
-// and attributes. An operator may refuse its input, but only with an
-// *OpError naming it and never by panicking; on success the output has
-// the shape the operator defines and the values a direct computation
-// gives, and the Into forms agree with the allocating ones.
-func FuzzOps(f *testing.F) {
-	f.Add([]byte{0, 2, 2, 1, 1, 2, 2, 4, 4, 0, 2, 2, 1, 1, 1})
-	f.Add([]byte{0, 3, 2, 3, 3, 2, 2, 1, 0, 1, 1, 1, 2, 5, 6})
-	f.Add([]byte{1, 2, 2, 3, 2, 2, 2, 0, 0, 1, 1, 1, 0})
-	f.Add([]byte{1, 2, 3, 2, 0, 0, 9, 3, 1})
-	f.Add([]byte{2, 2, 3, 3, 2, 1, 3, 0, 1, 255, 2, 1, 0, 5, 6, 7})
-	f.Add([]byte{2, 1, 3, 1, 1, 0, 250, 255, 4, 1, 1})
-	f.Add([]byte{3, 2, 2, 2, 2, 1, 1, 0, 1, 2, 2, 2, 1, 1, 1})
-	reductions := []string{"none", "add", "", "mul"}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		in := fuzzInput{tensortest.NewFuzz(b)}
-		which := in.Next() & 3
-		var (
-			out  tensor.Tensor
-			want tensor.Tensor
-			err  error
-			name string
-		)
-		switch which {
-		case 0, 3: // scatter_nd, typed or through Op.Run with a shape input
-			name = "mindspore.scatter_nd"
-			shape := in.Shape()
-			if in.Next()&7 == 0 && len(shape) > 0 {
-				shape[0] = -shape[0]
-			}
-			indices := in.ints(in.Shape())
-			updates := in.Values(tensor.Float32, in.Shape())
-			if which == 0 {
-				out, err = mindspore.ScatterND(indices, updates, shape)
-			} else {
-				var op *dialect.Op
-				for _, o := range mindspore.Ops() {
-					if o.Name == name {
-						op = o
-					}
-				}
-				v := make([]int32, len(shape))
-				for i, d := range shape {
-					v[i] = int32(d)
-				}
-				st := tensor.Must(tensor.From(tensor.Shape{len(v)}, v))
-				out, err = op.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": st}})
-			}
-			if err == nil {
-				if !out.Shape().Equal(shape) || sum(out) != sum(updates) {
-					t.Fatalf("output %v for shape %v and updates %v", out, shape, updates)
-				}
-			}
-			// Into on a dirty dst: the same result, or the same error with
-			// dst unchanged.
-			if _, nerr := shape.NumElements(); nerr == nil {
-				dst := tensor.Must(tensor.New(tensor.Float32, shape))
-				for i := range dst.Data().([]float32) {
-					dst.Data().([]float32)[i] = 7
-				}
-				before := dst.Clone()
-				ierr := mindspore.ScatterNDInto(dst, indices, updates)
-				switch {
-				case (ierr == nil) != (err == nil):
-					t.Fatalf("ScatterNDInto: %v, ScatterND: %v", ierr, err)
-				case ierr != nil && !tensor.Equal(dst, before):
-					t.Fatalf("failed ScatterNDInto (%v) changed dst", ierr)
-				case ierr == nil && !tensor.Equal(dst, out):
-					t.Fatalf("ScatterNDInto gave %v, ScatterND %v", dst, out)
-				}
-			}
-		case 1:
-			name = "mindspore.gather_nd"
-			x := in.Values(tensor.Float32, in.Shape())
-			indices := in.ints(in.Shape())
-			out, err = mindspore.GatherND(x, indices)
-			if err == nil {
-				is := indices.Shape()
-				if len(is) == 0 {
-					is = tensor.Shape{1}
-				}
-				k := is[len(is)-1]
-				shape := append(is[:len(is)-1].Clone(), x.Shape()[k:]...)
-				if !out.Shape().Equal(shape) {
-					t.Fatalf("output shape %v, want %v", out.Shape(), shape)
-				}
-				dst := tensor.Must(tensor.New(tensor.Float32, shape))
-				if err := mindspore.GatherNDInto(dst, x, indices); err != nil || !tensor.Equal(dst, out) {
-					t.Fatalf("GatherNDInto: %v %v, want %v", dst, err, out)
-				}
-			}
+// call runs the allocating form, or the operator's dialect.Op.
+func (c *fuzzCall) call() (tensor.Tensor, error) {
+	if c.viaRun {
+		return c.run()
+	}
+	switch c.op {
+	case "scatter_nd":
+		return mindspore.ScatterND(c.indices, c.updates, c.shape)
+	case "gather_nd":
+		return mindspore.GatherND(c.x, c.indices)
+	}
+	return mindspore.TensorScatterElements(c.x, c.indices, c.updates, c.axis, c.reduction)
+}
+
+func (c *fuzzCall) run() (tensor.Tensor, error) {
+	var op *dialect.Op
+	for _, o := range mindspore.Ops() {
+		if o.Name == "mindspore."+c.op {
+			op = o
+		}
+	}
+	call := dialect.Call{Inputs: map[string]tensor.Tensor{"indices": c.indices}, Attrs: map[string]dialect.Value{}}
+	switch c.op {
+	case "scatter_nd":
+		call.Inputs["updates"] = c.updates
+		dims := make([]int64, len(c.shape))
+		for i, d := range c.shape {
+			dims[i] = int64(d)
+		}
+		v := dialect.Value{Kind: dialect.Ints, Ints: dims}
+		switch {
+		case c.attrs&1 != 0:
+			call.Attrs["shape"] = v
+		case c.attrs&2 != 0:
+			call.Inputs["shape"] = tensortest.FromInts(tensor.Int32, tensor.Shape{len(c.shape)}, c.shape...)
 		default:
-			name = "mindspore.tensor_scatter_elements"
-			x := in.Values(tensor.Float32, in.Shape())
-			indices := in.ints(in.Shape())
-			updates := in.Values(tensor.Float32, in.Shape())
-			if in.Next()&1 == 0 {
-				updates = in.Values(tensor.Float32, indices.Shape())
-			}
-			axis, red := in.Next()%4, reductions[in.Next()&3]
-			out, err = mindspore.TensorScatterElements(x, indices, updates, axis, red)
-			if err == nil {
-				want = referenceTSE(x, indices, updates, axis, red == "add")
-				if !tensor.Equal(out, want) {
-					t.Fatalf("got %v, want %v", out, want)
-				}
-				inPlace := x.Clone()
-				if err := mindspore.TensorScatterElementsInto(inPlace, inPlace, indices, updates, axis, red); err != nil || !tensor.Equal(inPlace, want) {
-					t.Fatalf("in place: %v %v, want %v", inPlace, err, want)
-				}
-			}
+			call.Inputs["shape"] = v.Tensor()
 		}
-		if err != nil {
-			var oe *dialect.OpError
-			if !errors.As(err, &oe) || oe.Op != name {
-				t.Fatalf("error %v is not an *OpError of %s", err, name)
-			}
-			if !slices.ContainsFunc([]error{dialect.ErrInput, dialect.ErrAttribute}, func(e error) bool { return errors.Is(err, e) }) &&
-				!isEngineErr(err) {
-				t.Fatalf("error %v wraps no sentinel", err)
-			}
-			return
+	case "gather_nd":
+		call.Inputs["input_x"] = c.x
+	default:
+		call.Inputs["input_x"], call.Inputs["updates"] = c.x, c.updates
+		if c.attrs&1 != 0 {
+			call.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
 		}
-		if out.DType() != tensor.Float32 {
-			t.Fatalf("output type %v", out.DType())
+		if c.attrs&2 != 0 {
+			call.Attrs["reduction"] = dialect.Value{Kind: dialect.String, Str: c.reduction}
+		}
+	}
+	return op.Run(call)
+}
+
+// into runs the Into form; x stands for input_x (dst itself, for in place)
+// and is unused by scatter_nd.
+func (c *fuzzCall) into(dst, x tensor.Tensor) error {
+	switch c.op {
+	case "scatter_nd":
+		return mindspore.ScatterNDInto(dst, c.indices, c.updates)
+	case "gather_nd":
+		return mindspore.GatherNDInto(dst, x, c.indices)
+	}
+	return mindspore.TensorScatterElementsInto(dst, x, c.indices, c.updates, c.axis, c.reduction)
+}
+
+// check fails t unless the outcome (got, err) agrees with the model's: an
+// error must be an *OpError naming the operator, and an index error an
+// *engine.IndexError.
+func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+	t.Helper()
+	optest.Check(t, form, "mindspore."+c.op, got, err, want, wantErr, c)
+}
+
+// FuzzOps runs every MindSpore operator (through the typed API and
+// through its dialect.Op, with every attribute and every way of giving
+// scatter_nd's shape) on fuzzer-chosen element types, index types, shapes
+// and values, and compares the outcome with the reference implementation
+// under MindSpore's rules: the same error or not (an index error where
+// MindSpore has one), and the same values, bit for bit but for NaN
+// payloads. The Into forms must agree with the allocating one: scatter_nd
+// into a dirty dst, which a failure leaves alone, and
+// tensor_scatter_elements in place too, which a failure leaves input_x
+// alone.
+func FuzzOps(f *testing.F) {
+	// A seed is an operator, a head of choices (axis, reduction, path: 1
+	// through Run, attributes, element type, index type; see readCall) and
+	// a tail of shapes and values that fit (plain values, or NaN, -0 and
+	// duplicate indices).
+	tails := map[bool][][]byte{
+		false: { // the ND operators
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 1, 2, 1, 8, 0, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 1, 1, 3, 1, 8, 8, 16, 1, 1, 124, 0x80, 127},
+		},
+		true: { // tensor_scatter_elements
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 2, 3, 1, 8, 0, 16, 13, 7, 2, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 3, 1, 8, 8, 15, 1, 1, 124, 0x80, 127},
+		},
+	}
+	seeds := []struct {
+		op   string
+		head []byte
+	}{
+		{"scatter_nd", []byte{0, 0, 0, 0, 0, 0}},
+		{"scatter_nd", []byte{0, 0, 1, 1, 1, 2}}, // float16, shape as an attribute
+		{"scatter_nd", []byte{0, 0, 1, 2, 3, 0}}, // int8, shape as an int32 tensor
+		{"scatter_nd", []byte{0, 0, 1, 0, 8, 0}}, // complex64, shape as an int64 tensor
+		{"scatter_nd", []byte{0, 0, 0, 0, 7, 0}}, // bools refused
+		{"gather_nd", []byte{0, 0, 0, 0, 0, 0}},
+		{"gather_nd", []byte{0, 0, 1, 0, 7, 2}},  // bools through Run
+		{"gather_nd", []byte{0, 0, 0, 0, 10, 0}}, // strings refused
+		{"tensor_scatter_elements", []byte{0, 0, 0, 0, 0, 0}},
+		{"tensor_scatter_elements", []byte{1, 2, 0, 0, 1, 2}},   // add on axis 1, float16
+		{"tensor_scatter_elements", []byte{255, 2, 1, 3, 7, 0}}, // add on axis -1, bools, through Run
+		{"tensor_scatter_elements", []byte{0, 1, 1, 2, 2, 3}},   // none, bfloat16, through Run
+		{"tensor_scatter_elements", []byte{0, 3, 0, 0, 0, 0}},   // mul refused
+		{"tensor_scatter_elements", []byte{0, 0, 0, 0, 8, 0}},   // complex refused
+	}
+	for _, s := range seeds {
+		op := byte(slices.Index(fuzzOps, s.op))
+		for _, tail := range tails[s.op == "tensor_scatter_elements"] {
+			f.Add(slices.Concat([]byte{op}, s.head, tail))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := readCall(tensortest.NewFuzz(b))
+		want, shape, wantErr := c.model(c.viaRun)
+		x := c.x.Clone()
+		got, err := c.call()
+		c.check(t, "call", got, err, want, wantErr)
+		if !tensor.Equal(c.x, x) {
+			t.Fatalf("the call changed input_x\n%v", c)
+		}
+		if c.viaRun {
+			want, shape, wantErr = c.model(false)
+		}
+		dt := c.x.DType()
+		switch {
+		case c.op == "scatter_nd":
+			if _, err := c.shape.NumElements(); err != nil {
+				return // no dst of that shape
+			}
+			shape, dt = c.shape, c.updates.DType()
+		case shape == nil:
+			shape = tensor.Shape{}
+		}
+		dst := tensortest.Junk(dt, shape)
+		err = c.into(dst, c.x)
+		if c.op == "scatter_nd" && err != nil && !tensor.Equal(dst, tensortest.Junk(dt, shape)) {
+			t.Fatalf("Into: the failed call (%v) changed dst to %v\n%v", err, dst, c)
+		}
+		c.check(t, "Into", dst, err, want, wantErr)
+		if c.op == "tensor_scatter_elements" {
+			x := c.x.Clone()
+			err := c.into(x, x)
+			if err != nil && !tensor.Equal(x, c.x) {
+				t.Fatalf("in place: the failed call (%v) changed input_x to %v\n%v", err, x, c)
+			}
+			c.check(t, "in place", x, err, want, wantErr)
 		}
 	})
-}
-
-func isEngineErr(err error) bool {
-	for _, e := range []error{engine.ErrIndex, engine.ErrShape, engine.ErrType, engine.ErrArgument} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,78 +2,419 @@ package onnx_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
-
-	"github.com/scatter-dev/scatter/internal/tensortest"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
+	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// FuzzOps runs every ONNX operator on fuzzer-chosen shapes, indices,
-// attributes and opsets. An operator may refuse its input, but only with an
-// *OpError naming it, and never by panicking; on success the output has the
-// shape the operator defines.
-func FuzzOps(f *testing.F) {
-	f.Add([]byte{0, 18, 1, 4, 1, 1, 2, 1, 1, 0, 1, 2, 3, 4})
-	f.Add([]byte{1, 13, 2, 2, 2, 2, 2, 2, 1, 0, 0, 1, 5, 6, 7, 8})
-	f.Add([]byte{2, 16, 2, 3, 3, 2, 2, 3, 0, 1, 0, 1, 2, 3})
-	f.Add([]byte{3, 11, 3, 2, 2, 2, 2, 1, 1, 0, 1})
-	f.Add([]byte{4, 13, 2, 2, 3, 1, 4, 255, 2, 1})
-	f.Add([]byte{5, 13, 2, 3, 3, 2, 2, 1, 0, 254, 1, 2})
-	f.Add([]byte{6, 10, 2, 3, 3, 2, 2, 3, 1, 0, 2, 0, 1, 2})
-	reductions := []string{"", "none", "add", "mul", "max", "min", "mean"}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		in := tensortest.NewFuzz(b)
-		which, opset := in.Next()&7, onnx.Opset(in.Next()&31)
-		data := in.Values(tensor.Float32, in.Shape())
-		indices := in.Indices(tensor.Int64, in.Shape())
-		axis, red := in.Next()%4, reductions[in.Next()&7%len(reductions)]
-		var (
-			out  tensor.Tensor
-			want tensor.Shape
-			err  error
-		)
-		switch which {
-		case 0, 1:
-			updates := in.Values(tensor.Float32, in.Shape())
-			if which == 0 {
-				out, err = opset.ScatterND(data, indices, updates, red)
+// The operators, element types, index types and reduction names the fuzz
+// target picks from; each list also holds values that must be refused.
+var (
+	fuzzOps       = []string{"ScatterND", "ScatterElements", "Scatter", "GatherND", "GatherElements", "Gather"}
+	fuzzTypes     = []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int32, tensor.Int64, tensor.Bool, tensor.Float64, tensor.Complex64, tensor.String, tensor.Uint64}
+	fuzzIndex     = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int32, tensor.Int16}
+	fuzzReduction = []string{"", "none", "add", "mul", "max", "min", "mean", "sum"}
+)
+
+// fuzzCall is one operator call that the fuzz target decodes.
+type fuzzCall struct {
+	op                     string
+	opset                  onnx.Opset
+	data, indices, updates tensor.Tensor
+	axis, batchDims        int
+	reduction              string
+	// viaRun makes the call through the operator's dialect.Op; attrs then
+	// says which attributes are given (bit 0 axis, bit 1 reduction, bit 2
+	// batch_dims), the others taking their defaults.
+	viaRun bool
+	attrs  int
+}
+
+func (c *fuzzCall) String() string {
+	return fmt.Sprintf("onnx.%s opset %d axis %d batch_dims %d reduction %q (via Run %v, attrs %b)\ndata %v\nindices %v\nupdates %v",
+		c.op, c.opset, c.axis, c.batchDims, c.reduction, c.viaRun, c.attrs, c.data, c.indices, c.updates)
+}
+
+func (c *fuzzCall) scatter() bool {
+	return c.op == "ScatterND" || c.op == "ScatterElements" || c.op == "Scatter"
+}
+
+// readCall decodes a call: the choices first, then data, then indices and
+// updates shaped to fit data most of the time.
+func readCall(in *tensortest.Fuzz) *fuzzCall {
+	c := &fuzzCall{
+		op:        fuzzOps[in.Pick(len(fuzzOps))],
+		opset:     onnx.Opset(in.Pick(20)),
+		reduction: fuzzReduction[in.Pick(len(fuzzReduction))],
+		axis:      in.Next() % 4,
+		batchDims: in.Next() % 3,
+		viaRun:    in.Pick(4) == 1,
+		attrs:     in.Next() & 7,
+	}
+	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
+	it := fuzzIndex[in.Pick(len(fuzzIndex))]
+	ds := in.Shape()
+	c.data = in.Elements(dt, ds)
+	switch c.op {
+	case "ScatterND", "GatherND":
+		b := 0
+		if c.op == "GatherND" {
+			b = min(max(c.batchDims, 0), len(ds))
+		}
+		k := in.Pick(len(ds) - b + 2) // up to one more than fits
+		lead := in.Shape()
+		is := in.Fit(tensortest.Join(ds[:b], lead, tensor.Shape{k}))
+		c.indices = in.IndicesFor(it, is, tensortest.Sizes(ds, b, k))
+		if c.op == "ScatterND" {
+			var us tensor.Shape
+			if k <= len(ds) {
+				us = in.Fit(tensortest.Join(lead, ds[k:]))
 			} else {
-				out, err = opset.ScatterElements(data, indices, updates, axis, red)
+				us = in.Shape()
 			}
-			want = data.Shape()
-		case 2:
-			out, err = opset.GatherND(data, indices, axis&1)
-			if err == nil {
-				is := indices.Shape()
-				want = append(is[:len(is)-1], data.Shape()[axis&1+is[len(is)-1]:]...)
-			}
-		case 3:
-			out, err = opset.GatherElements(data, indices, axis)
-			want = indices.Shape()
-		case 4:
-			out, err = opset.Gather(data, indices, axis)
-			if err == nil {
-				a := (axis + data.Rank()) % data.Rank()
-				ds := data.Shape()
-				want = append(append(ds[:a:a], indices.Shape()...), ds[a+1:]...)
-			}
-		default:
-			updates := in.Values(tensor.Float32, in.Shape())
-			out, err = opset.Scatter(data, indices, updates, axis)
-			want = data.Shape()
+			c.updates = in.Elements(in.Mostly(dt, fuzzTypes), us)
 		}
-		if err != nil {
-			var oe *dialect.OpError
-			if !errors.As(err, &oe) {
-				t.Fatalf("error %v is not an *OpError", err)
-			}
-			return
+	case "Gather":
+		a := tensortest.AxisOf(c.axis, len(ds))
+		c.indices = in.IndicesFor(it, in.Shape(), tensortest.Sizes(ds, a, 1))
+	default: // the Elements operators
+		a := tensortest.AxisOf(c.axis, len(ds))
+		is := in.Fit(in.Within(ds, a))
+		c.indices = in.IndicesFor(it, is, tensortest.Sizes(ds, a, 1))
+		if c.op != "GatherElements" {
+			c.updates = in.Elements(in.Mostly(dt, fuzzTypes), in.Fit(is))
 		}
-		if !out.Shape().Equal(want) || out.DType() != tensor.Float32 {
-			t.Fatalf("output %v%v, want float32%v", out.DType(), out.Shape(), want)
+	}
+	return c
+}
+
+// versions are the versions of each operator, and removedIn the opset
+// from which Scatter no longer exists.
+var versions = map[string][]int{
+	"Scatter": {9}, "ScatterElements": {11, 13, 16, 18}, "ScatterND": {11, 13, 16, 18},
+	"GatherND": {11, 12, 13}, "GatherElements": {11, 13}, "Gather": {1, 11, 13},
+}
+
+const removedIn = 11
+
+// attrSince holds the attributes of each operator, with the first version
+// that has each.
+var attrSince = map[string]map[string]int{
+	"ScatterND":       {"reduction": 16},
+	"ScatterElements": {"axis": 0, "reduction": 16},
+	"Scatter":         {"axis": 0},
+	"GatherND":        {"batch_dims": 12},
+	"GatherElements":  {"axis": 0},
+	"Gather":          {"axis": 0},
+}
+
+// version returns the version that opset selects: the newest not newer than
+// opset (the newest for 0); false when there is none.
+func version(op string, opset int) (int, bool) {
+	vs := versions[op]
+	if opset == 0 {
+		return vs[len(vs)-1], true
+	}
+	if op == "Scatter" && opset >= removedIn {
+		return 0, false
+	}
+	v := 0
+	for _, x := range vs {
+		if x <= opset {
+			v = x
+		}
+	}
+	return v, v > 0
+}
+
+// reduction returns the reduction named name at version v of the scatters:
+// none always, add and mul from 16, max and min from 18.
+func reduction(v int, name string) (reftest.Reduction, bool) {
+	switch name {
+	case "", "none":
+		return reftest.None, true
+	case "add":
+		return reftest.Add, v >= 16
+	case "mul":
+		return reftest.Mul, v >= 16
+	case "max":
+		return reftest.Max, v >= 18
+	case "min":
+		return reftest.Min, v >= 18
+	}
+	return 0, false
+}
+
+var errRefused = errors.New("refused by ONNX")
+
+func refuse(why string) error { return fmt.Errorf("%w: %s", errRefused, why) }
+
+// fromEnd are ONNX's index rules: negative values count from the end, and
+// anything outside [-size, size-1] is an error.
+var fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
+
+// model returns what ONNX defines for the call, made through the typed API
+// or (viaRun) the operator's dialect.Op: the output, or an error. shape is
+// the output's shape whenever the shapes fit (also for an index error).
+func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	v, ok := version(c.op, int(c.opset))
+	if !ok {
+		return want, nil, refuse("no version at this opset")
+	}
+	if viaRun {
+		for bit, name := range []string{"axis", "reduction", "batch_dims"} {
+			since, ok := attrSince[c.op][name]
+			if c.attrs&(1<<bit) != 0 && (!ok || v < since) {
+				return want, nil, refuse("attribute " + name)
+			}
+		}
+	}
+	dt, it := c.data.DType(), c.indices.DType()
+	ds, is := c.data.Shape(), c.indices.Shape()
+	if dt == tensor.BFloat16 && v < 13 {
+		return want, nil, refuse("bfloat16 before version 13")
+	}
+	if it != tensor.Int64 && (c.op == "ScatterND" || c.op == "GatherND" || it != tensor.Int32) {
+		return want, nil, refuse("index type")
+	}
+	axis := c.axis
+	if viaRun && c.attrs&1 == 0 {
+		axis = 0
+	}
+	a := tensortest.AxisOf(axis, len(ds))
+	var red reftest.Reduction
+	if c.scatter() {
+		name := c.reduction
+		if c.op == "Scatter" || viaRun && c.attrs&2 == 0 {
+			name = ""
+		}
+		if red, ok = reduction(v, name); !ok {
+			return want, nil, refuse("reduction " + name)
+		}
+		if dt == tensor.String && red != reftest.None {
+			return want, nil, refuse("arithmetic on strings")
+		}
+	}
+	switch c.op {
+	case "ScatterND":
+		if len(ds) < 1 {
+			return want, nil, refuse("scalar data")
+		}
+		want, err = reftest.ScatterND(c.data, c.indices, c.updates, reftest.Options{Rules: fromEnd, Reduction: red})
+		return want, ds, err
+	case "ScatterElements", "Scatter":
+		if !is.Equal(c.updates.Shape()) {
+			return want, nil, refuse("updates not shaped like indices")
+		}
+		if a < 0 {
+			return want, nil, refuse("axis")
+		}
+		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, reftest.Options{Rules: fromEnd, Reduction: red})
+		return want, ds, err
+	case "GatherND":
+		b := c.batchDims
+		if viaRun && c.attrs&4 == 0 {
+			b = 0
+		}
+		if v < 12 && b != 0 || b < 0 {
+			return want, nil, refuse("batch_dims")
+		}
+		if len(ds) < 1 || len(is) < 1 {
+			return want, nil, refuse("scalar data or indices")
+		}
+		k := is[len(is)-1]
+		if k < 1 || k > len(ds)-b {
+			return want, nil, refuse("indices.shape[-1] out of [1, rank-batch_dims]")
+		}
+		want, err = reftest.GatherND(c.data, c.indices, b, fromEnd)
+		return want, tensortest.Join(is[:len(is)-1], ds[b+k:]), err
+	case "GatherElements":
+		if a < 0 {
+			return want, nil, refuse("axis")
+		}
+		want, err = reftest.GatherElements(c.data, c.indices, a, fromEnd)
+		return want, is, err
+	}
+	if a < 0 { // Gather
+		return want, nil, refuse("axis")
+	}
+	want, err = reftest.Gather(c.data, c.indices, a, 0, fromEnd)
+	return want, tensortest.Join(ds[:a], is, ds[a+1:]), err
+}
+
+// call runs the allocating form, or the operator's dialect.Op.
+func (c *fuzzCall) call() (tensor.Tensor, error) {
+	if c.viaRun {
+		return c.run()
+	}
+	o := c.opset
+	switch c.op {
+	case "ScatterND":
+		return o.ScatterND(c.data, c.indices, c.updates, c.reduction)
+	case "ScatterElements":
+		return o.ScatterElements(c.data, c.indices, c.updates, c.axis, c.reduction)
+	case "Scatter":
+		return o.Scatter(c.data, c.indices, c.updates, c.axis)
+	case "GatherND":
+		return o.GatherND(c.data, c.indices, c.batchDims)
+	case "GatherElements":
+		return o.GatherElements(c.data, c.indices, c.axis)
+	}
+	return o.Gather(c.data, c.indices, c.axis)
+}
+
+func (c *fuzzCall) run() (tensor.Tensor, error) {
+	var op *dialect.Op
+	for _, o := range onnx.Ops() {
+		if o.Name == "onnx."+c.op {
+			op = o
+		}
+	}
+	call := dialect.Call{Opset: int(c.opset), Inputs: map[string]tensor.Tensor{"data": c.data, "indices": c.indices},
+		Attrs: map[string]dialect.Value{}}
+	if c.updates.DType() != tensor.Undefined {
+		call.Inputs["updates"] = c.updates
+	}
+	if c.attrs&1 != 0 {
+		call.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
+	}
+	if c.attrs&2 != 0 {
+		call.Attrs["reduction"] = dialect.Value{Kind: dialect.String, Str: c.reduction}
+	}
+	if c.attrs&4 != 0 {
+		call.Attrs["batch_dims"] = dialect.Value{Kind: dialect.Int, Int: int64(c.batchDims)}
+	}
+	return op.Run(call)
+}
+
+// into runs the Into form with data as given (dst itself, for in place).
+func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+	o := c.opset
+	switch c.op {
+	case "ScatterND":
+		return o.ScatterNDInto(dst, data, c.indices, c.updates, c.reduction)
+	case "ScatterElements":
+		return o.ScatterElementsInto(dst, data, c.indices, c.updates, c.axis, c.reduction)
+	case "Scatter":
+		return o.ScatterInto(dst, data, c.indices, c.updates, c.axis)
+	case "GatherND":
+		return o.GatherNDInto(dst, data, c.indices, c.batchDims)
+	case "GatherElements":
+		return o.GatherElementsInto(dst, data, c.indices, c.axis)
+	}
+	return o.GatherInto(dst, data, c.indices, c.axis)
+}
+
+// check fails t unless the outcome (got, err) agrees with the model's: an
+// error must be an *OpError naming the operator, and an index error an
+// *engine.IndexError.
+func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+	t.Helper()
+	optest.Check(t, form, "onnx."+c.op, got, err, want, wantErr, c)
+}
+
+// FuzzOps runs every ONNX operator (every version the opset picks, every
+// attribute, through the typed API and through its dialect.Op) on
+// fuzzer-chosen element types, index types, shapes and values, and
+// compares the outcome with the reference implementation under ONNX's
+// rules: the same error or not (an index error where ONNX has one), and
+// the same values, bit for bit but for NaN payloads. The Into forms must
+// agree with the allocating one, into a dirty dst and in place for the
+// scatters, which must leave data alone when they fail.
+func FuzzOps(f *testing.F) {
+	// A seed is an operator, a head of choices (opset, reduction, axis,
+	// batch_dims, path: 1 through Run, attributes given, element type,
+	// index type; see readCall) and a tail of shapes and values that fit
+	// (plain values, or NaN, -0 and duplicate indices).
+	tails := map[string][][]byte{
+		"nd": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 1, 2, 1, 8, 0, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 1, 1, 3, 1, 8, 8, 13, 1, 1, 124, 0x80, 127},
+		},
+		"elements": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 2, 3, 1, 8, 0, 16, 13, 1, 2, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 3, 1, 8, 8, 13, 1, 1, 124, 0x80, 127},
+		},
+		"gather": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 2, 2, 2, 8, 0, 16, 13},
+			{2, 3, 1, 127, 0x80, 5, 0, 13},
+		},
+	}
+	family := map[string]string{"ScatterND": "nd", "GatherND": "nd", "Scatter": "elements", "ScatterElements": "elements",
+		"GatherElements": "elements", "Gather": "gather"}
+	seeds := []struct {
+		op   string
+		head []byte
+	}{
+		{"ScatterND", []byte{18, 0, 0, 0, 0, 0, 0, 0}},         // float32
+		{"ScatterND", []byte{16, 2, 0, 0, 0, 0, 1, 0}},         // float16 add
+		{"ScatterND", []byte{18, 3, 0, 0, 0, 0, 3, 0}},         // int8 mul
+		{"ScatterND", []byte{18, 4, 0, 0, 1, 2, 0, 0}},         // max through Run
+		{"ScatterND", []byte{18, 5, 0, 0, 0, 0, 2, 1}},         // bfloat16 min
+		{"ScatterND", []byte{13, 1, 0, 0, 1, 0, 10, 0}},        // strings through Run
+		{"ScatterND", []byte{11, 0, 0, 0, 0, 0, 7, 0}},         // bool
+		{"ScatterND", []byte{16, 2, 0, 0, 0, 0, 9, 0}},         // complex64 add
+		{"ScatterND", []byte{16, 4, 0, 0, 0, 0, 0, 0}},         // max refused at 16
+		{"ScatterND", []byte{18, 0, 0, 0, 0, 0, 0, 3}},         // int32 indices refused
+		{"ScatterElements", []byte{18, 2, 0, 0, 0, 0, 0, 3}},   // add, int32 indices
+		{"ScatterElements", []byte{16, 3, 1, 0, 1, 3, 6, 0}},   // mul on axis 1 through Run
+		{"ScatterElements", []byte{18, 4, 255, 0, 0, 0, 1, 0}}, // float16 max on axis -1
+		{"ScatterElements", []byte{18, 5, 0, 0, 0, 0, 8, 4}},   // float64 min
+		{"ScatterElements", []byte{13, 0, 1, 0, 0, 0, 10, 0}},  // strings
+		{"ScatterElements", []byte{11, 1, 0, 0, 0, 0, 2, 0}},   // bfloat16 refused at 11
+		{"Scatter", []byte{9, 0, 0, 0, 0, 0, 0, 0}},
+		{"Scatter", []byte{10, 0, 1, 0, 1, 1, 5, 3}},  // axis 1 through Run
+		{"Scatter", []byte{11, 0, 0, 0, 0, 0, 0, 0}},  // removed
+		{"GatherND", []byte{12, 0, 0, 1, 0, 0, 0, 0}}, // batch_dims 1
+		{"GatherND", []byte{13, 0, 0, 0, 1, 4, 7, 0}}, // through Run
+		{"GatherND", []byte{11, 0, 0, 0, 0, 0, 4, 0}},
+		{"GatherND", []byte{11, 0, 0, 1, 0, 0, 0, 0}}, // batch_dims refused at 11
+		{"GatherElements", []byte{13, 0, 0, 0, 0, 0, 0, 3}},
+		{"GatherElements", []byte{11, 0, 1, 0, 1, 1, 3, 0}},
+		{"GatherElements", []byte{13, 0, 255, 0, 0, 0, 10, 0}},
+		{"Gather", []byte{1, 0, 0, 0, 0, 0, 0, 0}},
+		{"Gather", []byte{11, 0, 1, 0, 1, 1, 8, 4}},
+		{"Gather", []byte{13, 0, 255, 0, 0, 0, 2, 0}},
+		{"Gather", []byte{10, 0, 0, 0, 0, 0, 2, 0}}, // bfloat16 refused at 10
+	}
+	for _, s := range seeds {
+		op := byte(slices.Index(fuzzOps, s.op))
+		for _, tail := range tails[family[s.op]] {
+			f.Add(slices.Concat([]byte{op}, s.head, tail))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := readCall(tensortest.NewFuzz(b))
+		want, shape, wantErr := c.model(c.viaRun)
+		data := c.data.Clone()
+		got, err := c.call()
+		c.check(t, "call", got, err, want, wantErr)
+		if c.viaRun {
+			want, shape, wantErr = c.model(false)
+		}
+		if !tensor.Equal(c.data, data) {
+			t.Fatalf("the call changed data\n%v", c)
+		}
+		if shape == nil {
+			shape = tensor.Shape{}
+		}
+		dst := tensortest.Junk(c.data.DType(), shape)
+		err = c.into(dst, c.data)
+		c.check(t, "Into", dst, err, want, wantErr)
+		if c.scatter() {
+			x := c.data.Clone()
+			err := c.into(x, x)
+			if err != nil && !tensor.Equal(x, c.data) {
+				t.Fatalf("in place: the failed call (%v) changed data to %v\n%v", err, x, c)
+			}
+			c.check(t, "in place", x, err, want, wantErr)
 		}
 	})
 }

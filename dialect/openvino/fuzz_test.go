@@ -2,175 +2,431 @@ package openvino_test
 
 import (
 	"errors"
-	"strings"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
+	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-func nonNegative(t tensor.Tensor) bool {
-	for i := 0; i < t.Len(); i++ {
-		switch x := t.At(i).(type) {
-		case int8:
-			if x < 0 {
-				return false
+// The operations, element types, index types and reduction names the fuzz
+// target picks from; the lists also hold values that must be refused.
+var (
+	fuzzOps   = []string{"ScatterElementsUpdate", "ScatterNDUpdate", "GatherND", "GatherElements"}
+	fuzzTypes = []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int32,
+		tensor.Int64, tensor.Bool, tensor.String, tensor.Complex64, tensor.Float64, tensor.Uint64}
+	fuzzIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int32, tensor.Int8, tensor.Uint8,
+		tensor.Int16, tensor.Uint64, tensor.Uint16, tensor.Uint32, tensor.Float32}
+	fuzzReduction = []string{"", "none", "sum", "sub", "prod", "min", "max", "mean", "add"}
+)
+
+// fuzzCall is one operation call that the fuzz target decodes.
+type fuzzCall struct {
+	op                     string
+	opset                  openvino.Opset
+	data, indices, updates tensor.Tensor
+	axis, batchDims        int
+	reduction              string
+	useInitVal             bool
+	// viaRun makes the call through the operation's dialect.Op; attrs then
+	// says which optional attributes are given (bit 1 reduction, bit 2
+	// use_init_val for ScatterElementsUpdate, batch_dims for GatherND), and
+	// axisForm how ScatterElementsUpdate's axis is given: 0 as an
+	// attribute, 1 as a scalar and 2 as a 1-D tensor of the index type.
+	viaRun   bool
+	attrs    int
+	axisForm int
+}
+
+func (c *fuzzCall) String() string {
+	return fmt.Sprintf("openvino.%s opset %d axis %d batch_dims %d reduction %q use_init_val %v (via Run %v, attrs %b, axis form %d)\ndata %v\nindices %v\nupdates %v",
+		c.op, c.opset, c.axis, c.batchDims, c.reduction, c.useInitVal, c.viaRun, c.attrs, c.axisForm, c.data, c.indices, c.updates)
+}
+
+func (c *fuzzCall) scatter() bool {
+	return c.op == "ScatterElementsUpdate" || c.op == "ScatterNDUpdate"
+}
+
+// readCall decodes a call: the choices first, then data, then indices and
+// updates shaped to fit most of the time.
+func readCall(in *tensortest.Fuzz) *fuzzCall {
+	c := &fuzzCall{
+		op:         fuzzOps[in.Pick(len(fuzzOps))],
+		opset:      openvino.Opset(in.Pick(20)),
+		reduction:  fuzzReduction[in.Pick(len(fuzzReduction))],
+		axis:       in.Next() % 4,
+		batchDims:  in.Next() % 4,
+		useInitVal: in.Pick(2) == 0,
+		viaRun:     in.Pick(4) == 1,
+		attrs:      in.Next() & 7,
+		axisForm:   in.Pick(3),
+	}
+	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
+	it := fuzzIndex[in.Pick(len(fuzzIndex))]
+	ds := in.Shape()
+	c.data = in.Elements(dt, ds)
+	a := tensortest.AxisOf(c.axis, len(ds))
+	switch c.op {
+	case "ScatterElementsUpdate":
+		is := in.Fit(in.Within(ds, a))
+		c.indices = in.IndicesFor(it, is, tensortest.Sizes(ds, a, 1))
+		c.updates = in.Elements(in.Mostly(dt, fuzzTypes), in.Fit(is))
+	case "GatherElements":
+		is := ds.Clone()
+		if a >= 0 {
+			is[a] = in.Pick(4)
+		}
+		c.indices = in.IndicesFor(it, in.Fit(is), tensortest.Sizes(ds, a, 1))
+	default:
+		b := 0
+		if c.op == "GatherND" {
+			b = min(max(c.batchDims, 0), len(ds))
+		}
+		k := in.Pick(len(ds) - b + 2)
+		lead := in.Shape()
+		c.indices = in.IndicesFor(it, in.Fit(tensortest.Join(ds[:b], lead, tensor.Shape{k})), tensortest.Sizes(ds, b, k))
+		if c.op == "ScatterNDUpdate" {
+			var us tensor.Shape
+			if k <= len(ds) {
+				us = in.Fit(tensortest.Join(lead, ds[k:]))
+			} else {
+				us = in.Shape()
 			}
-		case int16:
-			if x < 0 {
-				return false
+			c.updates = in.Elements(in.Mostly(dt, fuzzTypes), us)
+		}
+	}
+	return c
+}
+
+// versions are the versions of each operation.
+var versions = map[string][]int{
+	"ScatterElementsUpdate": {3, 12}, "ScatterNDUpdate": {3, 15}, "GatherND": {5, 8}, "GatherElements": {6},
+}
+
+// version returns the version that opset selects: the newest not newer than
+// opset (the newest for 0); false when there is none.
+func version(op string, opset int) (int, bool) {
+	vs := versions[op]
+	if opset == 0 {
+		return vs[len(vs)-1], true
+	}
+	v := 0
+	for _, x := range vs {
+		if x <= opset {
+			v = x
+		}
+	}
+	return v, v > 0
+}
+
+var errRefused = errors.New("refused by OpenVINO")
+
+func refuse(why string) error { return fmt.Errorf("%w: %s", errRefused, why) }
+
+// The index rules: the first versions take [0, size-1]; ScatterElementsUpdate-12,
+// ScatterNDUpdate-15 and GatherND-8 count negative indices from the end.
+var (
+	inRange = reftest.Rules{}
+	fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
+)
+
+// reductions are the reductions of ScatterElementsUpdate-12 and
+// ScatterNDUpdate-15 by their OpenVINO names; the first versions have
+// none only.
+var reductions = map[string]map[string]reftest.Reduction{
+	"ScatterElementsUpdate": {"none": reftest.None, "sum": reftest.Add, "prod": reftest.Mul, "min": reftest.Min,
+		"max": reftest.Max, "mean": reftest.Mean},
+	"ScatterNDUpdate": {"none": reftest.None, "sum": reftest.Add, "sub": reftest.Sub, "prod": reftest.Mul,
+		"min": reftest.Min, "max": reftest.Max},
+}
+
+// model returns what OpenVINO defines for the call, made through the typed
+// API or (viaRun) the operation's dialect.Op: the output, or an error.
+// shape is the output's shape whenever the shapes fit (also for an index
+// error).
+func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	v, ok := version(c.op, int(c.opset))
+	if !ok {
+		return want, nil, refuse("no version at this opset")
+	}
+	newer := v >= 12 && c.op == "ScatterElementsUpdate" || v >= 15 || v >= 8 && c.op == "GatherND"
+	rules := inRange
+	if newer {
+		rules = fromEnd
+	}
+	dt, it := c.data.DType(), c.indices.DType()
+	ds, is := c.data.Shape(), c.indices.Shape()
+	name, useInitVal, b := c.reduction, c.useInitVal, c.batchDims
+	if viaRun {
+		if c.scatter() && c.attrs&2 != 0 && !newer || c.op == "ScatterElementsUpdate" && c.attrs&4 != 0 && !newer {
+			return want, nil, refuse("an attribute the version does not have")
+		}
+		if c.op == "ScatterElementsUpdate" && c.axisForm != 0 && it.IsUnsigned() && c.axis < 0 {
+			return want, nil, refuse("a negative axis in an unsigned tensor")
+		}
+		if c.attrs&2 == 0 {
+			name = ""
+		}
+		if c.attrs&4 == 0 {
+			useInitVal, b = true, 0
+		}
+	}
+	if dt.IsComplex() {
+		return want, nil, refuse("complex data")
+	}
+	if dt == tensor.String && (c.op == "ScatterNDUpdate" || c.op == "ScatterElementsUpdate" && !newer) {
+		return want, nil, refuse("strings where numbers only are taken")
+	}
+	if !it.IsInteger() || (c.op == "ScatterNDUpdate" || c.op == "GatherElements") && it != tensor.Int32 && it != tensor.Int64 {
+		return want, nil, refuse("index type")
+	}
+	if len(ds) < 1 {
+		return want, nil, refuse("scalar data")
+	}
+	a := tensortest.AxisOf(c.axis, len(ds))
+	switch c.op {
+	case "ScatterElementsUpdate", "ScatterNDUpdate":
+		if name == "" {
+			name = "none"
+		}
+		red, ok := reductions[c.op][name]
+		if !ok || !newer && red != reftest.None {
+			return want, nil, refuse("reduction " + name)
+		}
+		if dt == tensor.String && red != reftest.None {
+			return want, nil, refuse("arithmetic on strings")
+		}
+		opt := reftest.Options{Rules: rules, Reduction: red, ExcludeSelf: c.op == "ScatterElementsUpdate" && !useInitVal && red != reftest.None}
+		if c.op == "ScatterNDUpdate" {
+			return c.scatterND(opt)
+		}
+		if !is.Equal(c.updates.Shape()) {
+			return want, nil, refuse("updates not shaped like indices")
+		}
+		if a < 0 {
+			return want, nil, refuse("axis")
+		}
+		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, opt)
+		return want, ds, err
+	case "GatherND":
+		if b < 0 || len(is) < 1 || b >= len(ds) || b >= len(is) {
+			return want, nil, refuse("batch_dims, or scalar indices")
+		}
+		want, err = reftest.GatherND(c.data, c.indices, b, rules)
+		k := is[len(is)-1]
+		shape = tensortest.Join(is[:len(is)-1], ds[min(b+k, len(ds)):])
+		if v < 8 && b > 1 {
+			// Version 5 flattens the batch dimensions into one.
+			shape = tensortest.Join(tensor.Shape{tensortest.Count(is[:b])}, shape[b:])
+			if err == nil {
+				want = tensor.Must(want.Reshape(shape))
 			}
-		case int32:
-			if x < 0 {
-				return false
-			}
-		case int64:
-			if x < 0 {
-				return false
+		}
+		return want, shape, err
+	}
+	if a < 0 { // GatherElements
+		return want, nil, refuse("axis")
+	}
+	if len(is) == len(ds) {
+		for d := range ds {
+			if d != a && is[d] != ds[d] {
+				return want, nil, refuse("indices differ from data off the axis")
 			}
 		}
 	}
-	return true
+	want, err = reftest.GatherElements(c.data, c.indices, a, inRange)
+	return want, is, err
 }
 
-// FuzzOps runs every OpenVINO operation on fuzzer-chosen shapes, index
-// types and values, attributes and opsets. An operation may refuse its
-// input, but only with an *OpError naming it, and never by panicking; on
-// success the output has the shape the version defines. Where two
-// versions agree (the older one's indices are non-negative and it has no
-// reduction), they give the same result.
-func FuzzOps(f *testing.F) {
-	// Each seed decodes as: operation, opset, index type; data shape and
-	// values; indices shape and values; axis (or batch_dims), reduction,
-	// use_init_val; then, for the scatters, whether updates get a shape of
-	// their own (0) or the expected one (1), their values, and for the
-	// table call whether axis is an attribute (0) or a tensor (1).
-	f.Add([]byte{0, 12, 0, 1, 3, 2, 3, 4, 1, 3, 1, 0, 255, 0, 2, 0, 1, 10, 20, 30}) // sum, index -1
-	f.Add([]byte{1, 15, 1, 1, 3, 1, 2, 3, 2, 2, 1, 0, 254, 0, 3, 0, 1, 10, 20})     // sub, index -2
-	f.Add([]byte{2, 5, 3, 3, 2, 3, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-		3, 2, 3, 1, 0, 1, 2, 0, 1, 2, 2, 0, 0}) // batch_dims 2, flattened
-	f.Add([]byte{3, 6, 1, 2, 2, 2, 1, 7, 4, 3, 2, 2, 3, 1, 1, 0, 1, 0, 1, 1})
-	f.Add([]byte{4, 12, 2, 2, 2, 2, 1, 2, 3, 4, 2, 2, 1, 255, 0, 255, 6, 0, 1, 10, 20, 0})                        // axis -1 as an attribute
-	f.Add([]byte{4, 3, 4, 2, 2, 2, 1, 2, 3, 4, 2, 1, 2, 1, 0, 1, 0, 0, 1, 10, 20, 1})                             // axis as an int16 tensor
-	f.Add([]byte{5, 8, 0, 2, 2, 2, 1, 2, 3, 4, 2, 2, 1, 255, 0, 1, 0, 0})                                         // batch_dims 1, index -1
-	f.Add([]byte{1, 3, 0, 2, 2, 3, 1, 2, 3, 4, 5, 6, 2, 2, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) // k = 0
-	indexTypes := []tensor.DType{tensor.Int64, tensor.Int32, tensor.Int8, tensor.Uint8, tensor.Int16, tensor.Uint64}
-	reductions := []string{"", "none", "sum", "sub", "prod", "min", "max", "mean", "add"}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		in := tensortest.NewFuzz(b)
-		which, opset := in.Next()&7, openvino.Opset(in.Next()&31)
-		dt := indexTypes[(in.Next()&7)%len(indexTypes)]
-		data := in.Values(tensor.Float32, in.Shape())
-		indices := in.Indices(dt, in.Shape())
-		axis, red, init := in.Next()%4, reductions[(in.Next()&15)%len(reductions)], in.Next()&1 == 0
-		var (
-			name string
-			out  tensor.Tensor
-			want tensor.Shape
-			err  error
-		)
-		switch which {
-		case 0, 1, 4:
-			var updates tensor.Tensor
-			if in.Next()&1 == 0 {
-				updates = in.Values(tensor.Float32, in.Shape())
-			}
-			switch which {
-			case 0:
-				name = "ScatterElementsUpdate"
-				if updates.IsZero() {
-					updates = in.Values(tensor.Float32, indices.Shape())
-				}
-				out, err = opset.ScatterElementsUpdate(data, indices, updates, axis, red, init)
-				if err == nil && opset >= 3 && opset < 12 && red != "" && red != "none" {
-					t.Fatalf("reduction %q accepted at opset %d", red, opset)
-				}
-				if err == nil && (red == "" || red == "none") && nonNegative(indices) {
-					old, oerr := openvino.Opset(3).ScatterElementsUpdate(data, indices, updates, axis, red, init)
-					if oerr != nil || !tensor.Equal(old, out) {
-						t.Fatalf("versions 3 and %d differ: %v %v and %v", opset, old, oerr, out)
-					}
-				}
-			case 1:
-				name = "ScatterNDUpdate"
-				if updates.IsZero() && indices.Rank() > 0 {
-					k := indices.Dim(indices.Rank() - 1)
-					if k <= data.Rank() {
-						updates = in.Values(tensor.Float32, append(indices.Shape()[:indices.Rank()-1], data.Shape()[k:]...))
-					}
-				}
-				if updates.IsZero() {
-					updates = in.Values(tensor.Float32, in.Shape())
-				}
-				out, err = opset.ScatterNDUpdate(data, indices, updates, red)
-				if err == nil && (red == "" || red == "none") && nonNegative(indices) {
-					old, oerr := openvino.Opset(3).ScatterNDUpdate(data, indices, updates, red)
-					if oerr != nil || !tensor.Equal(old, out) {
-						t.Fatalf("versions 3 and %d differ: %v %v and %v", opset, old, oerr, out)
-					}
-				}
-			case 4:
-				// Through the table, with axis as an attribute or a tensor.
-				name = "ScatterElementsUpdate"
-				if updates.IsZero() {
-					updates = in.Values(tensor.Float32, indices.Shape())
-				}
-				c := dialect.Call{Opset: int(opset), Inputs: map[string]tensor.Tensor{"data": data, "indices": indices, "updates": updates},
-					Attrs: map[string]dialect.Value{}}
-				if in.Next()&1 == 0 {
-					c.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(axis)}
-				} else {
-					c.Inputs["axis"] = tensortest.FromInts(dt, tensor.Shape{1}, axis)
-				}
-				if opset >= 12 || opset == 0 {
-					c.Attrs["reduction"] = dialect.Value{Kind: dialect.String, Str: red}
-					c.Attrs["use_init_val"] = dialect.Value{Kind: dialect.Bool, Bool: init}
-				}
-				for _, o := range openvino.Ops() {
-					if o.Name == "openvino.ScatterElementsUpdate" {
-						out, err = o.Run(c)
-					}
-				}
-			}
-			want = data.Shape()
-		case 2, 5:
-			name = "GatherND"
-			batchDims := axis & 3
-			out, err = opset.GatherND(data, indices, batchDims)
-			out5, err5 := openvino.Opset(5).GatherND(data, indices, batchDims)
-			out8, err8 := openvino.Opset(8).GatherND(data, indices, batchDims)
-			switch {
-			case err5 == nil && err8 != nil:
-				t.Fatalf("version 5 accepts what version 8 refuses: %v", err8)
-			case err8 == nil && err5 == nil && !tensor.Equal(out5, tensor.Must(out8.Reshape(out5.Shape()))):
-				t.Fatalf("versions 5 and 8 differ: %v and %v", out5, out8)
-			case err8 == nil && err5 != nil && nonNegative(indices):
-				t.Fatalf("version 5 refuses non-negative indices that version 8 takes: %v", err5)
-			}
-			if err == nil {
-				is, ds := indices.Shape(), data.Shape()
-				want = append(is[:len(is)-1], ds[batchDims+is[len(is)-1]:]...)
-				if opset > 0 && opset < 8 && batchDims > 1 {
-					n, _ := want[:batchDims].NumElements()
-					want = append(tensor.Shape{n}, want[batchDims:]...)
-				}
-			}
+// scatterND is ScatterNDUpdate: where updates would be a scalar (one index
+// tuple of every dimension), any tensor of one element will do.
+func (c *fuzzCall) scatterND(opt reftest.Options) (tensor.Tensor, tensor.Shape, error) {
+	if c.indices.Rank() < 1 {
+		return tensor.Tensor{}, nil, refuse("scalar indices")
+	}
+	updates := c.updates
+	if c.indices.Rank() == 1 && c.indices.Dim(0) == c.data.Rank() && updates.Len() == 1 {
+		updates = tensor.Must(updates.Reshape(tensor.Shape{}))
+	}
+	want, err := reftest.ScatterND(c.data, c.indices, updates, opt)
+	return want, c.data.Shape(), err
+}
+
+// call runs the allocating form, or the operation's dialect.Op.
+func (c *fuzzCall) call() (tensor.Tensor, error) {
+	if c.viaRun {
+		return c.run()
+	}
+	o := c.opset
+	switch c.op {
+	case "ScatterElementsUpdate":
+		return o.ScatterElementsUpdate(c.data, c.indices, c.updates, c.axis, c.reduction, c.useInitVal)
+	case "ScatterNDUpdate":
+		return o.ScatterNDUpdate(c.data, c.indices, c.updates, c.reduction)
+	case "GatherND":
+		return o.GatherND(c.data, c.indices, c.batchDims)
+	}
+	return o.GatherElements(c.data, c.indices, c.axis)
+}
+
+func (c *fuzzCall) run() (tensor.Tensor, error) {
+	var op *dialect.Op
+	for _, o := range openvino.Ops() {
+		if o.Name == "openvino."+c.op {
+			op = o
+		}
+	}
+	call := dialect.Call{Opset: int(c.opset), Inputs: map[string]tensor.Tensor{"data": c.data, "indices": c.indices},
+		Attrs: map[string]dialect.Value{}}
+	switch c.op {
+	case "ScatterElementsUpdate":
+		call.Inputs["updates"] = c.updates
+		axis := dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
+		switch c.axisForm {
+		case 0:
+			call.Attrs["axis"] = axis
+		case 1:
+			call.Inputs["axis"] = tensortest.FromInts(c.indices.DType(), tensor.Shape{}, c.axis)
 		default:
-			name = "GatherElements"
-			out, err = opset.GatherElements(data, indices, axis)
-			want = indices.Shape()
+			call.Inputs["axis"] = tensortest.FromInts(c.indices.DType(), tensor.Shape{1}, c.axis)
 		}
-		if err != nil {
-			var oe *dialect.OpError
-			if !errors.As(err, &oe) || oe.Op != "openvino."+name || !strings.HasPrefix(err.Error(), oe.Op+": ") {
-				t.Fatalf("error %v does not name openvino.%s", err, name)
+		if c.attrs&4 != 0 {
+			call.Attrs["use_init_val"] = dialect.Value{Kind: dialect.Bool, Bool: c.useInitVal}
+		}
+	case "ScatterNDUpdate":
+		call.Inputs["updates"] = c.updates
+	case "GatherND":
+		if c.attrs&4 != 0 {
+			call.Attrs["batch_dims"] = dialect.Value{Kind: dialect.Int, Int: int64(c.batchDims)}
+		}
+	default:
+		call.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
+	}
+	if c.attrs&2 != 0 && c.scatter() {
+		call.Attrs["reduction"] = dialect.Value{Kind: dialect.String, Str: c.reduction}
+	}
+	return op.Run(call)
+}
+
+// into runs the Into form with data as given (dst itself, for in place).
+func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+	o := c.opset
+	switch c.op {
+	case "ScatterElementsUpdate":
+		return o.ScatterElementsUpdateInto(dst, data, c.indices, c.updates, c.axis, c.reduction, c.useInitVal)
+	case "ScatterNDUpdate":
+		return o.ScatterNDUpdateInto(dst, data, c.indices, c.updates, c.reduction)
+	case "GatherND":
+		return o.GatherNDInto(dst, data, c.indices, c.batchDims)
+	}
+	return o.GatherElementsInto(dst, data, c.indices, c.axis)
+}
+
+// check fails t unless the outcome (got, err) agrees with the model's: an
+// error must be an *OpError naming the operation, and an index error an
+// *engine.IndexError.
+func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+	t.Helper()
+	optest.Check(t, form, "openvino."+c.op, got, err, want, wantErr, c)
+}
+
+// FuzzOps runs every OpenVINO operation (every version the opset picks,
+// every reduction and use_init_val, through the typed API and through its
+// dialect.Op with ScatterElementsUpdate's axis as an attribute or a tensor)
+// on fuzzer-chosen element types, index types of every integer type,
+// shapes and values, and compares the outcome with the reference
+// implementation under OpenVINO's rules: the same error or not (an index
+// error where OpenVINO has one), and the same values, bit for bit but for
+// NaN payloads. The Into forms must agree with the allocating one, into a
+// dirty dst and in place for the scatters, which must leave data alone
+// when they fail.
+func FuzzOps(f *testing.F) {
+	// A seed is an operation, a head of choices (opset, reduction, axis,
+	// batch_dims, use_init_val: 0 true, path: 1 through Run, attributes,
+	// axis form, element type, index type; see readCall) and a tail of
+	// shapes and values that fit (plain values, or NaN, -0 and duplicate
+	// indices).
+	tails := map[string][][]byte{
+		"nd": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 1, 2, 1, 8, 0, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 1, 1, 3, 1, 8, 8, 13, 1, 1, 124, 0x80, 127},
+		},
+		"GatherND": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 1, 2, 1, 8, 0},
+			{3, 2, 2, 2, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 1, 8, 0, 8, 0}, // room for two batch dimensions
+		},
+		"ScatterElementsUpdate": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 2, 3, 1, 8, 0, 16, 13, 1, 2, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 3, 1, 8, 8, 13, 1, 1, 124, 0x80, 127},
+		},
+		"GatherElements": {
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 3, 1, 8, 0, 16, 1, 2, 8, 8, 0, 1},
+			{1, 3, 127, 0x80, 5, 2, 1, 16, 13},
+		},
+	}
+	family := map[string]string{"ScatterNDUpdate": "nd", "GatherND": "GatherND",
+		"ScatterElementsUpdate": "ScatterElementsUpdate", "GatherElements": "GatherElements"}
+	seeds := []struct {
+		op   string
+		head []byte
+	}{
+		{"ScatterElementsUpdate", []byte{12, 2, 0, 0, 0, 0, 0, 0, 0, 0}},   // sum
+		{"ScatterElementsUpdate", []byte{12, 2, 0, 0, 1, 0, 0, 0, 1, 2}},   // sum without use_init_val, float16
+		{"ScatterElementsUpdate", []byte{12, 7, 1, 0, 1, 0, 0, 0, 3, 4}},   // mean without use_init_val, int8
+		{"ScatterElementsUpdate", []byte{12, 6, 255, 0, 0, 1, 6, 0, 0, 5}}, // max through Run, axis attribute
+		{"ScatterElementsUpdate", []byte{12, 5, 0, 0, 1, 1, 6, 1, 2, 6}},   // min through Run, axis scalar tensor
+		{"ScatterElementsUpdate", []byte{3, 1, 0, 0, 0, 1, 0, 2, 7, 7}},    // version 3 through Run, axis 1-D tensor
+		{"ScatterElementsUpdate", []byte{3, 2, 0, 0, 0, 0, 0, 0, 0, 0}},    // sum refused at 3
+		{"ScatterElementsUpdate", []byte{12, 4, 0, 0, 0, 0, 0, 0, 8, 0}},   // prod on strings refused
+		{"ScatterElementsUpdate", []byte{12, 7, 0, 0, 0, 0, 0, 0, 7, 0}},   // mean of bools refused
+		{"ScatterNDUpdate", []byte{15, 3, 0, 0, 0, 0, 0, 0, 0, 0}},         // sub
+		{"ScatterNDUpdate", []byte{15, 4, 0, 0, 0, 1, 2, 0, 1, 2}},         // prod through Run, float16
+		{"ScatterNDUpdate", []byte{3, 0, 0, 0, 0, 0, 0, 0, 6, 3}},          // version 3, int32 indices
+		{"ScatterNDUpdate", []byte{0, 6, 0, 0, 0, 0, 0, 0, 2, 0}},          // max, bfloat16
+		{"ScatterNDUpdate", []byte{15, 0, 0, 0, 0, 0, 0, 0, 0, 4}},         // int8 indices refused
+		{"GatherND", []byte{8, 0, 0, 1, 0, 0, 0, 0, 0, 0}},                 // batch_dims 1
+		{"GatherND", []byte{5, 0, 0, 0, 0, 1, 4, 0, 8, 5}},                 // version 5 through Run, uint8 indices
+		{"GatherND", []byte{5, 0, 0, 2, 0, 0, 0, 0, 10, 7}},                // batch_dims 2 flattened, uint64 indices
+		{"GatherElements", []byte{6, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		{"GatherElements", []byte{0, 0, 1, 0, 0, 1, 0, 0, 8, 2}},   // strings through Run
+		{"GatherElements", []byte{6, 0, 255, 0, 0, 0, 0, 0, 9, 0}}, // complex refused
+	}
+	for _, s := range seeds {
+		op := byte(slices.Index(fuzzOps, s.op))
+		for _, tail := range tails[family[s.op]] {
+			f.Add(slices.Concat([]byte{op}, s.head, tail))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := readCall(tensortest.NewFuzz(b))
+		want, shape, wantErr := c.model(c.viaRun)
+		data := c.data.Clone()
+		got, err := c.call()
+		c.check(t, "call", got, err, want, wantErr)
+		if !tensor.Equal(c.data, data) {
+			t.Fatalf("the call changed data\n%v", c)
+		}
+		if c.viaRun {
+			want, shape, wantErr = c.model(false)
+		}
+		if shape == nil {
+			shape = tensor.Shape{}
+		}
+		dst := tensortest.Junk(c.data.DType(), shape)
+		err = c.into(dst, c.data)
+		c.check(t, "Into", dst, err, want, wantErr)
+		if c.scatter() {
+			x := c.data.Clone()
+			err := c.into(x, x)
+			if err != nil && !tensor.Equal(x, c.data) {
+				t.Fatalf("in place: the failed call (%v) changed data to %v\n%v", err, x, c)
 			}
-			return
-		}
-		if !out.Shape().Equal(want) || out.DType() != tensor.Float32 {
-			t.Fatalf("%s: output %v%v, want float32%v", name, out.DType(), out.Shape(), want)
+			c.check(t, "in place", x, err, want, wantErr)
 		}
 	})
 }

@@ -2,120 +2,499 @@ package tf_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
-
-	"github.com/scatter-dev/scatter/internal/tensortest"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// fuzzInput reads the fuzzer's bytes (tensortest.Fuzz), with the readers
-// only this dialect needs.
-type fuzzInput struct{ *tensortest.Fuzz }
+// The operators, element types and index types the fuzz target picks
+// from; the lists also hold values that must be refused.
+var (
+	fuzzOps = []string{"gather_nd", "gather", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
+		"tensor_scatter_nd_sub", "tensor_scatter_nd_min", "tensor_scatter_nd_max"}
+	fuzzTypes = []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int32,
+		tensor.Int64, tensor.Bool, tensor.Float64, tensor.Complex64, tensor.String, tensor.Uint16}
+	fuzzIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int32, tensor.Int16}
+)
 
-// ints returns int64 or int32 indices in [-5, 5].
-func (f fuzzInput) ints(s tensor.Shape) tensor.Tensor {
-	x := f.Indices(tensor.Int64, s)
-	if f.Next()&1 == 1 {
-		return asInt32(x)
-	}
-	return x
+// fuzzCall is one operator call that the fuzz target decodes.
+type fuzzCall struct {
+	op string
+	// params (gather_nd, gather) or tensor (the tensor scatters); for
+	// scatter_nd, a tensor of the output shape standing for the shape.
+	params           tensor.Tensor
+	shape            tensor.Shape // scatter_nd's shape
+	indices, updates tensor.Tensor
+	axis, batchDims  int
+	// viaRun makes the call through the operator's dialect.Op. attrs then
+	// says which attributes are given (bit 0 axis, bit 1 batch_dims), or
+	// for scatter_nd how shape is given: bit 0 as an attribute, else as an
+	// int64 tensor, or with bit 1 an int32 one.
+	viaRun bool
+	attrs  int
 }
 
-// FuzzOps runs every TensorFlow operator on fuzzer-chosen shapes, indices
-// and attributes. An operator may refuse its input, but only with an
-// *OpError naming it (an index error also being an *engine.IndexError),
-// and never by panicking; on success the output has the shape the
-// operator defines.
+func (c *fuzzCall) String() string {
+	return fmt.Sprintf("tf.%s axis %d batch_dims %d shape %v (via Run %v, attrs %b)\nparams %v\nindices %v\nupdates %v",
+		c.op, c.axis, c.batchDims, c.shape, c.viaRun, c.attrs, c.params, c.indices, c.updates)
+}
+
+// tensorScatter reports whether the operator is one of the
+// tensor_scatter_nd_* operators.
+func (c *fuzzCall) tensorScatter() bool {
+	return c.op != "gather_nd" && c.op != "gather" && c.op != "scatter_nd"
+}
+
+// readCall decodes a call: the choices first, then params (or the shape),
+// then indices and updates shaped to fit most of the time.
+func readCall(in *tensortest.Fuzz) *fuzzCall {
+	c := &fuzzCall{
+		op:        fuzzOps[in.Pick(len(fuzzOps))],
+		axis:      in.Next() % 5,
+		batchDims: in.Next() % 4,
+		viaRun:    in.Pick(4) == 1,
+		attrs:     in.Next() & 3,
+	}
+	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
+	it := fuzzIndex[in.Pick(len(fuzzIndex))]
+	ps := in.Shape()
+	c.params = in.Elements(dt, ps)
+	if c.op == "gather" {
+		a, b := c.axis, max(c.batchDims, 0)
+		if a < 0 {
+			a += len(ps)
+		}
+		c.indices = in.IndicesFor(it, in.Fit(tensortest.Join(ps[:min(b, len(ps))], in.Shape())), tensortest.Sizes(ps, a, 1))
+		return c
+	}
+	b := 0
+	if c.op == "gather_nd" {
+		b = min(max(c.batchDims, 0), len(ps))
+	}
+	k := in.Pick(len(ps) - b + 2)
+	lead := in.Shape()
+	c.indices = in.IndicesFor(it, in.Fit(tensortest.Join(ps[:b], lead, tensor.Shape{k})), tensortest.Sizes(ps, b, k))
+	if c.op != "gather_nd" {
+		var us tensor.Shape
+		if k <= len(ps) {
+			us = in.Fit(tensortest.Join(lead, ps[k:]))
+		} else {
+			us = in.Shape()
+		}
+		c.updates = in.Elements(in.Mostly(dt, fuzzTypes), us)
+	}
+	if c.op == "scatter_nd" {
+		// The shape of params, with now and then a negative dimension.
+		c.shape = ps.Clone()
+		if len(ps) > 0 && in.Pick(16) == 15 {
+			c.shape[0] = -1 - c.shape[0]
+		}
+	}
+	return c
+}
+
+var errRefused = errors.New("refused by TensorFlow")
+
+func refuse(why string) error { return fmt.Errorf("%w: %s", errRefused, why) }
+
+// inRange are TensorFlow's index rules on the CPU: an index must lie in
+// [0, size-1].
+var inRange = reftest.Rules{}
+
+// model returns what TensorFlow does with the call, made through the typed
+// API or (viaRun) the operator's dialect.Op: the output, or an error.
+// shape is the output's shape whenever the shapes fit (also for an index
+// error).
+func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
+		return want, nil, refuse("index type")
+	}
+	switch c.op {
+	case "gather_nd":
+		b := c.batchDims
+		if viaRun && c.attrs&2 == 0 {
+			b = 0
+		}
+		return c.gatherND(b)
+	case "gather":
+		b := c.batchDims
+		if viaRun && c.attrs&2 == 0 {
+			b = 0
+		}
+		axis := c.axis
+		if viaRun && c.attrs&1 == 0 {
+			axis = b // TensorFlow's axis=None
+		}
+		return c.gather(axis, b)
+	}
+	dt := c.updates.DType()
+	opt := reftest.Options{Rules: inRange}
+	data := c.params
+	switch c.op {
+	case "scatter_nd":
+		for _, d := range c.shape {
+			if d < 0 {
+				return want, nil, refuse("negative dimension")
+			}
+		}
+		data = tensor.Must(tensor.New(dt, c.shape))
+		opt.Reduction = reftest.Add
+	case "tensor_scatter_nd_add", "tensor_scatter_nd_sub":
+		if data.DType() == tensor.Bool || data.DType() == tensor.String {
+			return want, nil, refuse("element type")
+		}
+		opt.Reduction = reftest.Add
+		if c.op == "tensor_scatter_nd_sub" {
+			opt.Reduction = reftest.Sub
+		}
+	case "tensor_scatter_nd_min", "tensor_scatter_nd_max":
+		if d := data.DType(); d == tensor.Bool || d == tensor.String || d.IsComplex() {
+			return want, nil, refuse("element type")
+		}
+		opt.Reduction, opt.StdMinMax = reftest.Min, true
+		if c.op == "tensor_scatter_nd_max" {
+			opt.Reduction = reftest.Max
+		}
+	}
+	if data.DType() != dt {
+		return want, nil, refuse("updates of another type")
+	}
+	empty, err := scatterShapes(c.indices.Shape(), c.updates.Shape(), data.Shape())
+	switch {
+	case err != nil:
+		return want, nil, err
+	case empty:
+		return data.Clone(), data.Shape(), nil
+	}
+	want, err = reftest.ScatterND(data, c.indices, c.updates, opt)
+	return want, data.Shape(), err
+}
+
+// scatterShapes checks the shapes of a scatter as TensorFlow's kernels do;
+// empty is true when the output has no elements and there is nothing to
+// do. indices has rank >= 2 and updates the shape indices.shape[:-1] +
+// shape[k:] with k = indices.shape[-1], except that the kernels also read
+// 1-D indices as a list of 1-tuples and so take them only for an empty
+// output and empty updates shaped like it. indices and updates are both
+// empty, or both not empty with an output that is not empty. Then, unless
+// the output is empty, 1 <= k <= 7.
+func scatterShapes(is, us, shape tensor.Shape) (empty bool, err error) {
+	if len(is) < 1 || len(us) < 1 || len(shape) < 1 {
+		return false, refuse("a scalar indices, updates or output")
+	}
+	ni, nu, out := tensortest.Count(is), tensortest.Count(us), tensortest.Count(shape)
+	if !(ni == 0 && nu == 0 || out > 0 && ni > 0 && nu > 0) {
+		return false, refuse("indices and updates for an empty output, or one of them empty")
+	}
+	q, k := len(is), is[len(is)-1]
+	switch {
+	case q == 1:
+		if k != 0 || !us.Equal(shape) || shape[0] != 0 {
+			return false, refuse("1-D indices")
+		}
+	case k > len(shape) || !us.Equal(tensortest.Join(is[:q-1], shape[k:])):
+		return false, refuse("updates shape")
+	}
+	if out == 0 {
+		return true, nil
+	}
+	if k < 1 || k > 7 {
+		return false, refuse("indices.shape[-1] out of [1, 7]")
+	}
+	return false, nil
+}
+
+// gatherND is tf.gather_nd: with batch_dims b > 0 the batch dimensions of
+// indices need only hold as many elements as params' (TensorFlow reshapes
+// them); the index tuples are checked only when there are some.
+func (c *fuzzCall) gatherND(b int) (tensor.Tensor, tensor.Shape, error) {
+	ps, is := c.params.Shape(), c.indices.Shape()
+	indices := c.indices
+	if b != 0 {
+		if b < 0 || b >= len(is) || b >= len(ps) {
+			return tensor.Tensor{}, nil, refuse("batch_dims")
+		}
+		want := tensortest.Join(ps[:b], is[b:])
+		if tensortest.Count(want) != tensortest.Count(is) {
+			return tensor.Tensor{}, nil, refuse("batch dimensions of another size")
+		}
+		indices = tensor.Must(indices.Reshape(want))
+		is = want
+	}
+	if len(ps) < 1 || len(is) < 1 {
+		return tensor.Tensor{}, nil, refuse("scalar params or indices")
+	}
+	k := is[len(is)-1]
+	if b+k > len(ps) {
+		return tensor.Tensor{}, nil, refuse("indices.shape[-1] larger than the rank")
+	}
+	shape := tensortest.Join(is[:len(is)-1], ps[b+k:])
+	if tuples := tensortest.Count(is[:len(is)-1]); tuples == 0 {
+		return tensor.Must(tensor.New(c.params.DType(), shape)), shape, nil
+	} else if tensortest.Count(ps) == 0 {
+		return tensor.Tensor{}, nil, refuse("tuples into empty params")
+	}
+	want, err := reftest.GatherND(c.params, indices, b, inRange)
+	return want, shape, err
+}
+
+// gather is tf.gather: axis 0 ignores batch_dims; axis and batch_dims
+// count from the end when negative; indices are checked only when the
+// output has elements.
+func (c *fuzzCall) gather(axis, b int) (tensor.Tensor, tensor.Shape, error) {
+	ps, is := c.params.Shape(), c.indices.Shape()
+	if axis == 0 {
+		b = 0
+	}
+	if len(ps) < 1 || axis < -len(ps) || axis >= len(ps) {
+		return tensor.Tensor{}, nil, refuse("axis")
+	}
+	if axis < 0 {
+		axis += len(ps)
+	}
+	if b != 0 {
+		if b < -len(is) || b > len(is) {
+			return tensor.Tensor{}, nil, refuse("batch_dims out of [-rank, rank] of indices")
+		}
+		if b < 0 {
+			b += len(is)
+		}
+		if b >= len(ps) || axis < b || !ps[:b].Equal(is[:b]) {
+			return tensor.Tensor{}, nil, refuse("batch_dims")
+		}
+	}
+	shape := tensortest.Join(ps[:axis], is[b:], ps[axis+1:])
+	if tensortest.Count(shape) == 0 {
+		return tensor.Must(tensor.New(c.params.DType(), shape)), shape, nil
+	}
+	want, err := reftest.Gather(c.params, c.indices, axis, b, inRange)
+	return want, shape, err
+}
+
+// call runs the allocating form, or the operator's dialect.Op.
+func (c *fuzzCall) call() (tensor.Tensor, error) {
+	if c.viaRun {
+		return c.run()
+	}
+	switch c.op {
+	case "gather_nd":
+		return tf.GatherND(c.params, c.indices, c.batchDims)
+	case "gather":
+		return tf.Gather(c.params, c.indices, c.axis, c.batchDims)
+	case "scatter_nd":
+		return tf.ScatterND(c.indices, c.updates, c.shape)
+	case "tensor_scatter_nd_update":
+		return tf.TensorScatterUpdate(c.params, c.indices, c.updates)
+	case "tensor_scatter_nd_add":
+		return tf.TensorScatterAdd(c.params, c.indices, c.updates)
+	case "tensor_scatter_nd_sub":
+		return tf.TensorScatterSub(c.params, c.indices, c.updates)
+	case "tensor_scatter_nd_min":
+		return tf.TensorScatterMin(c.params, c.indices, c.updates)
+	}
+	return tf.TensorScatterMax(c.params, c.indices, c.updates)
+}
+
+func (c *fuzzCall) run() (tensor.Tensor, error) {
+	var op *dialect.Op
+	for _, o := range tf.Ops() {
+		if o.Name == "tf."+c.op {
+			op = o
+		}
+	}
+	call := dialect.Call{Inputs: map[string]tensor.Tensor{"indices": c.indices}, Attrs: map[string]dialect.Value{}}
+	switch {
+	case c.op == "scatter_nd":
+		call.Inputs["updates"] = c.updates
+		dims := make([]int64, len(c.shape))
+		for i, d := range c.shape {
+			dims[i] = int64(d)
+		}
+		v := dialect.Value{Kind: dialect.Ints, Ints: dims}
+		switch {
+		case c.attrs&1 != 0:
+			call.Attrs["shape"] = v
+		case c.attrs&2 != 0:
+			call.Inputs["shape"] = tensortest.FromInts(tensor.Int32, tensor.Shape{len(c.shape)}, c.shape...)
+		default:
+			call.Inputs["shape"] = v.Tensor()
+		}
+	case c.tensorScatter():
+		call.Inputs["tensor"], call.Inputs["updates"] = c.params, c.updates
+	default:
+		call.Inputs["params"] = c.params
+		if c.attrs&1 != 0 && c.op == "gather" {
+			call.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
+		}
+		if c.attrs&2 != 0 {
+			call.Attrs["batch_dims"] = dialect.Value{Kind: dialect.Int, Int: int64(c.batchDims)}
+		}
+	}
+	return op.Run(call)
+}
+
+// into runs the Into form; data stands for tensor (dst itself, for in
+// place) and is unused by the others.
+func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+	switch c.op {
+	case "gather_nd":
+		return tf.GatherNDInto(dst, c.params, c.indices, c.batchDims)
+	case "gather":
+		return tf.GatherInto(dst, c.params, c.indices, c.axis, c.batchDims)
+	case "scatter_nd":
+		return tf.ScatterNDInto(dst, c.indices, c.updates)
+	case "tensor_scatter_nd_update":
+		return tf.TensorScatterUpdateInto(dst, data, c.indices, c.updates)
+	case "tensor_scatter_nd_add":
+		return tf.TensorScatterAddInto(dst, data, c.indices, c.updates)
+	case "tensor_scatter_nd_sub":
+		return tf.TensorScatterSubInto(dst, data, c.indices, c.updates)
+	case "tensor_scatter_nd_min":
+		return tf.TensorScatterMinInto(dst, data, c.indices, c.updates)
+	}
+	return tf.TensorScatterMaxInto(dst, data, c.indices, c.updates)
+}
+
+// check fails t unless the outcome (got, err) agrees with the model's. An
+// error must be an *OpError naming the operator, and an index error an
+// *engine.IndexError that names what TensorFlow names: the first bad index
+// for gather, and for the others the last bad index tuple (by its first
+// bad component).
+func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+	t.Helper()
+	optest.Check(t, form, "tf."+c.op, got, err, want, wantErr, c)
+	var ie *engine.IndexError
+	var re *reftest.IndexError
+	if !errors.As(err, &ie) || !errors.As(wantErr, &re) {
+		return
+	}
+	named := re.Bad[0]
+	if c.op != "gather" {
+		k := c.indices.Dim(c.indices.Rank() - 1)
+		last := re.Bad[len(re.Bad)-1] / k // the last bad tuple
+		named = re.Bad[slices.IndexFunc(re.Bad, func(p int) bool { return p/k == last })]
+	}
+	if at := offset(ie.Pos, c.indices.Shape()); at != named {
+		t.Fatalf("%s: error %v names indices%v (flat %d), want flat position %d\n%v", form, err, ie.Pos, at, named, c)
+	}
+}
+
+// offset returns the flat row-major position of coordinates p in shape s.
+func offset(p []int, s tensor.Shape) int {
+	f := 0
+	for d := range s {
+		f = f*s[d] + p[d]
+	}
+	return f
+}
+
+// FuzzOps runs every TensorFlow operator (through the typed API and
+// through its dialect.Op, with every attribute and every way of giving
+// scatter_nd's shape) on fuzzer-chosen element types, index types, shapes
+// and values, and compares the outcome with the reference implementation
+// under TensorFlow's rules: the same error or not (an index error naming
+// the index TensorFlow names, where TensorFlow has one), and the same
+// values, bit for bit but for NaN payloads. The Into forms must agree
+// with the allocating one, into a dirty dst and in place for the tensor
+// scatters; a failed scatter leaves its dst alone.
 func FuzzOps(f *testing.F) {
-	f.Add([]byte{0, 2, 2, 2, 1, 2, 3, 4, 2, 2, 2, 0, 1, 1, 0, 0, 0, 0})
-	f.Add([]byte{0, 3, 2, 2, 2, 1, 2, 3, 4, 5, 6, 7, 8, 2, 2, 1, 1, 0, 0, 1, 1})
-	f.Add([]byte{1, 2, 3, 2, 1, 2, 3, 4, 5, 6, 1, 2, 2, 0, 1, 1, 0, 1})
-	f.Add([]byte{1, 3, 2, 3, 2, 1, 2, 3, 4, 5, 6, 2, 2, 2, 1, 0, 1, 255, 0, 2, 1})
-	f.Add([]byte{2, 2, 2, 2, 0, 0, 0, 0, 2, 2, 1, 1, 0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8})
-	f.Add([]byte{3, 2, 2, 2, 1, 2, 3, 4, 2, 2, 2, 0, 1, 1, 1, 0, 0, 0, 1, 1, 2, 9, 9})
-	f.Add([]byte{4, 1, 3, 1, 2, 3, 2, 2, 1, 0, 2, 0, 0, 0, 1, 2, 5, 6})
-	f.Add([]byte{6, 2, 2, 2, 1, 2, 3, 4, 2, 1, 1, 1, 0, 0, 0, 1, 1, 7})
-	f.Add([]byte{7, 2, 2, 2, 1, 2, 3, 4, 2, 2, 2, 0, 1, 1, 1, 0, 0, 0, 1, 2, 9, 9})
-	scatters := []func(t, indices, updates tensor.Tensor) (tensor.Tensor, error){
-		tf.TensorScatterUpdate, tf.TensorScatterAdd, tf.TensorScatterSub, tf.TensorScatterMin, tf.TensorScatterMax,
+	// A seed is an operator, a head of choices (axis, batch_dims, path: 1
+	// through Run, attributes, element type, index type; see readCall) and
+	// a tail of shapes and values that fit (plain values, or NaN, -0 and
+	// duplicate indices).
+	tails := map[bool][][]byte{
+		false: { // the ND operators
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 1, 2, 1, 8, 0, 1, 1, 7, 8, 9, 10, 11, 12},
+			{1, 3, 127, 0x80, 5, 1, 1, 3, 1, 8, 8, 16, 1, 1, 124, 0x80, 127},
+		},
+		true: { // gather
+			{2, 2, 3, 1, 2, 3, 4, 5, 6, 1, 2, 2, 2, 8, 0, 16, 13},
+			{2, 3, 1, 127, 0x80, 5, 0, 1, 8},
+		},
+	}
+	seeds := []struct {
+		op   string
+		head []byte
+	}{
+		{"gather_nd", []byte{0, 0, 0, 0, 0, 0}},
+		{"gather_nd", []byte{0, 1, 0, 0, 3, 2}},  // batch_dims 1, int8, int32 indices
+		{"gather_nd", []byte{0, 1, 1, 2, 10, 0}}, // strings through Run with batch_dims
+		{"gather_nd", []byte{0, 0, 0, 0, 0, 4}},  // int16 indices refused
+		{"gather", []byte{1, 0, 0, 0, 0, 0}},
+		{"gather", []byte{1, 1, 0, 0, 1, 2}},   // axis 1, batch_dims 1
+		{"gather", []byte{0, 1, 0, 0, 7, 0}},   // axis 0 ignores batch_dims
+		{"gather", []byte{255, 0, 1, 1, 9, 0}}, // axis -1 through Run
+		{"gather", []byte{0, 1, 1, 2, 2, 0}},   // axis defaults to batch_dims
+		{"scatter_nd", []byte{0, 0, 0, 0, 0, 0}},
+		{"scatter_nd", []byte{0, 0, 1, 1, 10, 0}}, // strings, shape as an attribute
+		{"scatter_nd", []byte{0, 0, 1, 2, 7, 2}},  // bools, shape as an int32 tensor
+		{"scatter_nd", []byte{0, 0, 1, 0, 1, 3}},  // float16, shape as an int64 tensor
+		{"tensor_scatter_nd_update", []byte{0, 0, 0, 0, 0, 0}},
+		{"tensor_scatter_nd_update", []byte{0, 0, 1, 0, 10, 2}},
+		{"tensor_scatter_nd_add", []byte{0, 0, 0, 0, 3, 0}},
+		{"tensor_scatter_nd_add", []byte{0, 0, 0, 0, 7, 0}}, // bools refused
+		{"tensor_scatter_nd_sub", []byte{0, 0, 0, 0, 4, 2}},
+		{"tensor_scatter_nd_sub", []byte{0, 0, 1, 0, 9, 0}},
+		{"tensor_scatter_nd_min", []byte{0, 0, 0, 0, 0, 0}},
+		{"tensor_scatter_nd_min", []byte{0, 0, 0, 0, 2, 0}},
+		{"tensor_scatter_nd_max", []byte{0, 0, 0, 0, 1, 3}},
+		{"tensor_scatter_nd_max", []byte{0, 0, 0, 0, 9, 0}}, // complex refused
+	}
+	for _, s := range seeds {
+		op := byte(slices.Index(fuzzOps, s.op))
+		for _, tail := range tails[s.op == "gather"] {
+			f.Add(slices.Concat([]byte{op}, s.head, tail))
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in := fuzzInput{tensortest.NewFuzz(b)}
-		which := in.Next() & 7
-		data := in.Values(tensor.Float32, in.Shape())
-		indices := in.ints(in.Shape())
-		axis, batchDims := in.Next()%4, in.Next()%3
-		ds, is := data.Shape(), indices.Shape()
-		var (
-			out  tensor.Tensor
-			want tensor.Shape
-			err  error
-		)
-		switch which {
-		case 0:
-			out, err = tf.GatherND(data, indices, batchDims)
-			if err == nil {
-				k := is[len(is)-1]
-				want = append(ds[:batchDims:batchDims], is[batchDims:len(is)-1]...)
-				want = append(want, ds[batchDims+k:]...)
-			}
-		case 1:
-			out, err = tf.Gather(data, indices, axis, batchDims)
-			if err == nil {
-				a, bd := axis, batchDims
-				if a == 0 {
-					bd = 0
-				}
-				if a < 0 {
-					a += len(ds)
-				}
-				if bd < 0 {
-					bd += len(is)
-				}
-				want = append(append(ds[:a:a], is[bd:]...), ds[a+1:]...)
-			}
-		case 2:
-			updates := in.Values(tensor.Float32, in.Shape())
-			shape := in.Shape()
-			if axis&1 == 0 {
-				out, err = tf.ScatterND(indices, updates, shape)
-			} else {
-				ints := make([]int64, len(shape))
-				for i, d := range shape {
-					ints[i] = int64(d)
-				}
-				var op *dialect.Op
-				for _, o := range tf.Ops() {
-					if o.Name == "tf.scatter_nd" {
-						op = o
-					}
-				}
-				out, err = op.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates},
-					Attrs: map[string]dialect.Value{"shape": {Kind: dialect.Ints, Ints: ints}}})
-			}
-			want = shape
-		default:
-			updates := in.Values(tensor.Float32, in.Shape())
-			out, err = scatters[which-3](data, indices, updates)
-			want = ds
+		c := readCall(tensortest.NewFuzz(b))
+		want, shape, wantErr := c.model(c.viaRun)
+		var params tensor.Tensor
+		if c.op != "scatter_nd" {
+			params = c.params.Clone()
 		}
-		if err != nil {
-			var oe *dialect.OpError
-			if !errors.As(err, &oe) {
-				t.Fatalf("error %v is not an *OpError", err)
-			}
-			var ie *engine.IndexError
-			if errors.Is(err, engine.ErrIndex) && !errors.As(err, &ie) {
-				t.Fatalf("index error %v is not an *engine.IndexError", err)
-			}
-			return
+		got, err := c.call()
+		c.check(t, "call", got, err, want, wantErr)
+		if c.op != "scatter_nd" && !tensor.Equal(c.params, params) {
+			t.Fatalf("the call changed its input\n%v", c)
 		}
-		if !out.Shape().Equal(want) || out.DType() != tensor.Float32 {
-			t.Fatalf("output %v%v, want float32%v", out.DType(), out.Shape(), want)
+		if c.viaRun {
+			want, shape, wantErr = c.model(false)
+		}
+		switch {
+		case c.op == "scatter_nd":
+			if _, err := c.shape.NumElements(); err != nil {
+				return // no dst of that shape
+			}
+			shape = c.shape
+		case shape == nil:
+			shape = tensor.Shape{}
+		}
+		dt := c.params.DType()
+		if c.op == "scatter_nd" {
+			dt = c.updates.DType()
+		}
+		dst := tensortest.Junk(dt, shape)
+		err = c.into(dst, c.params)
+		if c.op == "scatter_nd" && err != nil && !tensor.Equal(dst, tensortest.Junk(dt, shape)) {
+			t.Fatalf("Into: the failed call (%v) changed dst to %v\n%v", err, dst, c)
+		}
+		c.check(t, "Into", dst, err, want, wantErr)
+		if c.tensorScatter() {
+			x := c.params.Clone()
+			err := c.into(x, x)
+			if err != nil && !tensor.Equal(x, c.params) {
+				t.Fatalf("in place: the failed call (%v) changed tensor to %v\n%v", err, x, c)
+			}
+			c.check(t, "in place", x, err, want, wantErr)
 		}
 	})
 }

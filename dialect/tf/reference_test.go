@@ -4,15 +4,19 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// A direct, loop-by-loop reading of TensorFlow's definitions, to check the
-// dialect against on random inputs.
+// The dialect against the reference implementation (internal/reftest)
+// under TensorFlow's index rules, on random shapes, values and indices with
+// now and then a bad one: the same values, and an index error naming the
+// index TensorFlow names.
 
 func randShape(rng *rand.Rand, minRank, maxRank int) tensor.Shape {
 	s := make(tensor.Shape, minRank+rng.IntN(maxRank-minRank+1))
@@ -46,58 +50,13 @@ func randIndex(rng *rand.Rand, size int) int64 {
 	return int64(rng.IntN(size))
 }
 
-func coords(i int, s tensor.Shape) []int {
-	c := make([]int, len(s))
-	for d := len(s) - 1; d >= 0; d-- {
-		c[d] = i % s[d]
-		i /= s[d]
-	}
-	return c
-}
+func isIndexErr(err error) bool { return errors.Is(err, engine.ErrIndex) }
 
-func flat(c []int, s tensor.Shape) int {
-	o := 0
-	for d := range s {
-		o = o*s[d] + c[d]
-	}
-	return o
-}
-
-// refGatherND gathers, or returns the last bad tuple (with its batch
-// position prefixed, as TensorFlow shows it).
-func refGatherND(p []float64, ps tensor.Shape, ix []int64, is tensor.Shape, b int) (out []float64, bad []int64) {
-	k := is[len(is)-1]
-	tuples, _ := is[:len(is)-1].NumElements()
-	block, _ := ps[b+k:].NumElements()
-	perBatch, _ := is[b : len(is)-1].NumElements()
-	for t := 0; t < tuples; t++ {
-		c := coords(t/max(perBatch, 1), ps[:b])
-		ok := true
-		for j := 0; j < k; j++ {
-			v := ix[t*k+j]
-			if v < 0 || v >= int64(ps[b+j]) {
-				ok = false
-			}
-			c = append(c, int(v))
-		}
-		if !ok {
-			bad = nil
-			for _, x := range c[:b] {
-				bad = append(bad, int64(x))
-			}
-			bad = append(bad, ix[t*k:t*k+k]...)
-			continue
-		}
-		for len(c) < len(ps) {
-			c = append(c, 0)
-		}
-		start := flat(c, ps)
-		out = append(out, p[start:start+block]...)
-	}
-	if bad != nil {
-		return nil, bad
-	}
-	return out, nil
+// lastBadTuple returns the last index tuple (of k values) of ix that holds
+// a value the reference refused.
+func lastBadTuple(re *reftest.IndexError, ix []int64, k int) []int64 {
+	t := re.Bad[len(re.Bad)-1] / k
+	return ix[t*k : t*k+k]
 }
 
 func TestGatherNDAgainstReference(t *testing.T) {
@@ -113,38 +72,19 @@ func TestGatherNDAgainstReference(t *testing.T) {
 		for i := range ix {
 			ix[i] = randIndex(rng, ps[b+i%k])
 		}
-		p := randFloats(rng, ps, false)
-		got, err := tf.GatherND(f64(ps, p...), i64(is, ix...), b)
-		want, bad := refGatherND(p, ps, ix, is, b)
-		if bad != nil {
-			var ie *engine.IndexError
-			if !errors.As(err, &ie) || !errors.Is(err, engine.ErrIndex) {
-				t.Fatalf("params %v indices %v=%v b %d: got %v, want an index error for %v", ps, is, ix, b, err, bad)
-			}
-			if !sameInt64s(bad[b:], ie.Tuple) {
-				t.Fatalf("params %v indices %v=%v b %d: error %v, want tuple %v", ps, is, ix, b, err, bad)
-			}
-			continue
+		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
+		got, err := tf.GatherND(params, indices, b)
+		want, wantErr := reftest.GatherND(params, indices, b, inRange)
+		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+			t.Fatalf("params %v indices %v batch_dims %d: %s", params, indices, b, d)
 		}
-		if err != nil {
-			t.Fatalf("params %v indices %v=%v b %d: %v", ps, is, ix, b, err)
-		}
-		if !tensor.Equal(got, f64(got.Shape(), want...)) {
-			t.Fatalf("params %v=%v indices %v=%v b %d: got %v, want %v", ps, p, is, ix, b, got, want)
+		var re *reftest.IndexError
+		var ie *engine.IndexError
+		if errors.As(wantErr, &re) && (!errors.As(err, &ie) || !slices.Equal(ie.Tuple, lastBadTuple(re, ix, k))) {
+			t.Fatalf("params %v indices %v batch_dims %d: error %v, want one naming %v",
+				ps, indices, b, err, lastBadTuple(re, ix, k))
 		}
 	}
-}
-
-func sameInt64s(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestGatherAgainstReference(t *testing.T) {
@@ -159,7 +99,7 @@ func TestGatherAgainstReference(t *testing.T) {
 		for i := range ix {
 			ix[i] = randIndex(rng, ps[axis])
 		}
-		p := randFloats(rng, ps, false)
+		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
 		// Pass axis and batch_dims counted from the end now and then.
 		a, bd := axis, b
 		if axis > 0 && rng.IntN(2) == 0 {
@@ -168,38 +108,19 @@ func TestGatherAgainstReference(t *testing.T) {
 		if b > 0 && b < len(is) && rng.IntN(2) == 0 {
 			bd -= len(is)
 		}
-		got, err := tf.Gather(f64(ps, p...), i64(is, ix...), a, bd)
-		// The reference: out[batch, outer, i, inner] = p[batch, outer, ix[batch, i], inner].
-		batch, _ := ps[:b].NumElements()
-		outer, _ := ps[b:axis].NumElements()
-		inner, _ := ps[axis+1:].NumElements()
-		per, _ := is[b:].NumElements()
-		var want []float64
-		firstBad := -1
-		for bi := 0; bi < batch; bi++ {
-			for o := 0; o < outer; o++ {
-				for i := 0; i < per; i++ {
-					v := ix[bi*per+i]
-					if v < 0 || v >= int64(ps[axis]) {
-						if firstBad < 0 || bi*per+i < firstBad {
-							firstBad = bi*per + i
-						}
-						continue
-					}
-					start := ((bi*outer+o)*ps[axis] + int(v)) * inner
-					want = append(want, p[start:start+inner]...)
-				}
-			}
+		got, err := tf.Gather(params, indices, a, bd)
+		want, wantErr := reftest.Gather(params, indices, axis, b, inRange)
+		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+			t.Fatalf("params %v indices %v axis %d batch_dims %d: %s", params, indices, a, bd, d)
 		}
-		if firstBad >= 0 {
-			var ie *engine.IndexError
-			if !errors.As(err, &ie) || ie.Value != ix[firstBad] || flat(ie.Pos, is) != firstBad {
-				t.Fatalf("params %v indices %v=%v axis %d b %d: got %v, want index %d bad", ps, is, ix, a, bd, err, firstBad)
+		var re *reftest.IndexError
+		var ie *engine.IndexError
+		if errors.As(wantErr, &re) {
+			first := re.Bad[0]
+			if !errors.As(err, &ie) || ie.Value != ix[first] || offset(ie.Pos, is) != first {
+				t.Fatalf("params %v indices %v axis %d batch_dims %d: error %v, want one naming indices[%d] (flat)",
+					ps, indices, a, bd, err, first)
 			}
-			continue
-		}
-		if err != nil || got.Len() != len(want) || !tensor.Equal(got, f64(got.Shape(), want...)) {
-			t.Fatalf("params %v indices %v=%v axis %d(%d) b %d(%d): got %v, %v; want %v (%d %d %d %d)", ps, is, ix, a, axis, bd, b, got, err, want, batch, outer, inner, per)
 		}
 	}
 }
@@ -207,26 +128,16 @@ func TestGatherAgainstReference(t *testing.T) {
 func TestTensorScatterAgainstReference(t *testing.T) {
 	type op func(t, indices, updates tensor.Tensor) (tensor.Tensor, error)
 	ops := []struct {
-		name    string
-		f       op
-		combine func(v, u float64) float64
+		name string
+		f    op
+		opt  reftest.Options
 	}{
-		{"update", tf.TensorScatterUpdate, func(_, u float64) float64 { return u }},
-		{"add", tf.TensorScatterAdd, func(v, u float64) float64 { return v + u }},
-		{"sub", tf.TensorScatterSub, func(v, u float64) float64 { return v - u }},
+		{"update", tf.TensorScatterUpdate, reftest.Options{}},
+		{"add", tf.TensorScatterAdd, reftest.Options{Reduction: reftest.Add}},
+		{"sub", tf.TensorScatterSub, reftest.Options{Reduction: reftest.Sub}},
 		// std::min(v, u) and std::max(v, u).
-		{"min", tf.TensorScatterMin, func(v, u float64) float64 {
-			if u < v {
-				return u
-			}
-			return v
-		}},
-		{"max", tf.TensorScatterMax, func(v, u float64) float64 {
-			if v < u {
-				return u
-			}
-			return v
-		}},
+		{"min", tf.TensorScatterMin, reftest.Options{Reduction: reftest.Min, StdMinMax: true}},
+		{"max", tf.TensorScatterMax, reftest.Options{Reduction: reftest.Max, StdMinMax: true}},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for iter := 0; iter < 3000; iter++ {
@@ -240,38 +151,16 @@ func TestTensorScatterAgainstReference(t *testing.T) {
 			ix[i] = randIndex(rng, ts[i%k])
 		}
 		us := append(is[:len(is)-1].Clone(), ts[k:]...)
-		tv := randFloats(rng, ts, true)
-		uv := randFloats(rng, us, true)
-		got, err := op.f(f64(ts, tv...), i64(is, ix...), f64(us, uv...))
-		want := append([]float64(nil), tv...)
-		block, _ := ts[k:].NumElements()
-		var bad []int64
-		for t := 0; t < n/k; t++ {
-			c := make([]int, len(ts))
-			ok := true
-			for j := 0; j < k; j++ {
-				v := ix[t*k+j]
-				ok = ok && v >= 0 && v < int64(ts[j])
-				c[j] = int(v)
-			}
-			if !ok {
-				bad = ix[t*k : t*k+k]
-				continue
-			}
-			start := flat(c, ts)
-			for j := 0; j < block; j++ {
-				want[start+j] = op.combine(want[start+j], uv[t*block+j])
-			}
+		tt, indices, updates := f64(ts, randFloats(rng, ts, true)...), i64(is, ix...), f64(us, randFloats(rng, us, true)...)
+		got, err := op.f(tt, indices, updates)
+		want, wantErr := reftest.ScatterND(tt, indices, updates, op.opt)
+		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+			t.Fatalf("%s tensor %v indices %v updates %v: %s", op.name, tt, indices, updates, d)
 		}
-		if bad != nil {
-			var ie *engine.IndexError
-			if !errors.As(err, &ie) || !sameInt64s(ie.Tuple, bad) {
-				t.Fatalf("%s tensor %v indices %v=%v: got %v, want an error for %v", op.name, ts, is, ix, err, bad)
-			}
-			continue
-		}
-		if err != nil || !tensor.Equal(got, f64(ts, want...)) {
-			t.Fatalf("%s tensor %v=%v indices %v=%v updates %v: got %v, %v; want %v", op.name, ts, tv, is, ix, uv, got, err, want)
+		var re *reftest.IndexError
+		var ie *engine.IndexError
+		if errors.As(wantErr, &re) && (!errors.As(err, &ie) || !slices.Equal(ie.Tuple, lastBadTuple(re, ix, k))) {
+			t.Fatalf("%s tensor %v indices %v: error %v, want one naming %v", op.name, ts, indices, err, lastBadTuple(re, ix, k))
 		}
 	}
 }

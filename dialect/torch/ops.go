@@ -33,7 +33,7 @@ const (
 var (
 	noteTypes = "Element types: bool, uint8, int8-64, float16, bfloat16, float32, float64, complex64, complex128; " +
 		"uint16-64 only with an empty index; no strings."
-	noteEmpty  = "An empty index is accepted with any rank and element type and returns input unchanged."
+	noteEmpty  = "An empty index is accepted with any rank and element type and returns input unchanged (scatter_reduce mean still divides every element by 1, which turns a complex value with a NaN or infinite part into NaN, as PyTorch does)."
 	noteRank   = "A 0-d tensor counts as 1-D of size 1; index.size(d) <= src.size(d) for every d, and <= input.size(d) for d != dim."
 	noteHalf   = "float16 and bfloat16 sums and products accumulate in float32 and round once, at the end."
 	noteValue  = "value is cast to input's type as PyTorch casts a Python number: out of the type's range is an error, a float truncates toward zero into an integer type."

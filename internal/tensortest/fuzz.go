@@ -1,6 +1,12 @@
 package tensortest
 
-import "github.com/scatter-dev/scatter/tensor"
+import (
+	"math"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
 
 // Fuzz reads a fuzzer's bytes as small numbers, shapes and tensors, for
 // the operators' fuzz targets. When the bytes run out it reads zeros, so
@@ -49,4 +55,203 @@ func (f *Fuzz) ints(s tensor.Shape, conv func(int) int) []int {
 		v[i] = conv(f.Next())
 	}
 	return v
+}
+
+// Pick returns the next byte as an unsigned number modulo n, for a choice
+// among n things; n must be positive.
+func (f *Fuzz) Pick(n int) int { return int(uint8(f.Next())) % n }
+
+// Bool returns the low bit of the next byte.
+func (f *Fuzz) Bool() bool { return f.Next()&1 == 1 }
+
+// Fit returns s, or one time in eight another shape (Shape), so that
+// shapes derived to fit each other now and then do not.
+func (f *Fuzz) Fit(s tensor.Shape) tensor.Shape {
+	if f.Pick(8) == 0 {
+		return f.Shape()
+	}
+	return s
+}
+
+// Within returns a shape of s's rank whose dimension d is at most s[d],
+// except dimension axis (when it is one of s's), which is 0 to 3.
+func (f *Fuzz) Within(s tensor.Shape, axis int) tensor.Shape {
+	out := make(tensor.Shape, len(s))
+	for d := range out {
+		if d == axis {
+			out[d] = f.Pick(4)
+		} else {
+			out[d] = f.Pick(s[d] + 1)
+		}
+	}
+	return out
+}
+
+// Elements returns a tensor of type d and shape s whose elements come one
+// byte each and include the values the arithmetic has corners for. A
+// floating-point element is NaN, +Inf, -Inf, -0, 65504 (the largest
+// float16) or 1000 for the bytes 127, 126, -127, -128, 125 and 124, and
+// otherwise the byte divided by 3, rounded to the type (so that sums
+// round). An integer element is the byte, converted as Go converts; a bool
+// is the byte's low bit; a complex element has the floating-point value as
+// its real part and the byte's low two bits as its imaginary part; a
+// string is "" or one of the letters a to g.
+func (f *Fuzz) Elements(d tensor.DType, s tensor.Shape) tensor.Tensor {
+	x := tensor.Must(tensor.New(d, s))
+	for i := 0; i < x.Len(); i++ {
+		v := f.Next()
+		r := real64(v)
+		switch e := x.Data().(type) {
+		case []bool:
+			e[i] = v&1 == 1
+		case []int8:
+			e[i] = int8(v)
+		case []int16:
+			e[i] = int16(v)
+		case []int32:
+			e[i] = int32(v)
+		case []int64:
+			e[i] = int64(v)
+		case []uint8:
+			e[i] = uint8(v)
+		case []uint16:
+			e[i] = uint16(v)
+		case []uint32:
+			e[i] = uint32(v)
+		case []uint64:
+			e[i] = uint64(v)
+		case []float16.Float16:
+			e[i] = float16.Fromfloat32(float32(r))
+		case []bfloat16.BFloat16:
+			e[i] = bfloat16.FromFloat32(float32(r))
+		case []float32:
+			e[i] = float32(r)
+		case []float64:
+			e[i] = r
+		case []complex64:
+			e[i] = complex(float32(r), float32(v&3))
+		case []complex128:
+			e[i] = complex(r, float64(v&3))
+		case []string:
+			if v&7 != 0 {
+				e[i] = string(rune('a' + v&7 - 1))
+			}
+		}
+	}
+	return x
+}
+
+// real64 is the floating-point value Elements reads from byte v.
+func real64(v int) float64 {
+	switch v {
+	case 127:
+		return math.NaN()
+	case 126:
+		return math.Inf(1)
+	case -127:
+		return math.Inf(-1)
+	case -128:
+		return math.Copysign(0, -1)
+	case 125:
+		return 65504
+	case 124:
+		return 1000
+	}
+	return float64(v) / 3
+}
+
+// IndicesFor returns a tensor of integer type d and shape s whose elements
+// are index values for dimensions of the given sizes: element i addresses
+// a dimension of size sizes[i%len(sizes)] (3 when sizes is empty). Five
+// bytes in eight give a value in [0, size-1], two a negative one in
+// [-size, -1], and one a value just outside [-size, size-1]. Values are
+// converted to d as Go converts, so a negative one wraps in an unsigned
+// type.
+func (f *Fuzz) IndicesFor(d tensor.DType, s tensor.Shape, sizes []int) tensor.Tensor {
+	n, _ := s.NumElements()
+	v := make([]int, n)
+	for i := range v {
+		size := 3
+		if len(sizes) > 0 {
+			size = sizes[i%len(sizes)]
+		}
+		u := int(uint8(f.Next()))
+		step := u / 8
+		switch {
+		case u%8 == 7 && step&1 == 0:
+			v[i] = size + step/2%3
+		case u%8 == 7:
+			v[i] = -size - 1 - step/2%3
+		case size == 0:
+			v[i] = step % 3
+		case u%8 >= 5:
+			v[i] = -1 - step%size
+		default:
+			v[i] = step % size
+		}
+	}
+	return FromInts(d, s, v...)
+}
+
+// Junk returns a tensor of type d and shape s whose elements are all 7
+// (true, "sssssss"): a destination whose old contents must not show
+// through what an operator writes into it. s must be a valid shape.
+func Junk(d tensor.DType, s tensor.Shape) tensor.Tensor {
+	n, _ := s.NumElements()
+	v := make([]int, n)
+	for i := range v {
+		v[i] = 7
+	}
+	return FromInts(d, s, v...)
+}
+
+// Mostly returns dt, or one time in sixteen one of others, so that a
+// target also tries mismatched element types.
+func (f *Fuzz) Mostly(dt tensor.DType, others []tensor.DType) tensor.DType {
+	if f.Pick(16) == 0 {
+		return others[f.Pick(len(others))]
+	}
+	return dt
+}
+
+// Sizes returns the sizes of dimensions from to from+n-1 of s, 3 for
+// those s does not have.
+func Sizes(s tensor.Shape, from, n int) []int {
+	out := make([]int, n)
+	for j := range out {
+		out[j] = 3
+		if d := from + j; d >= 0 && d < len(s) {
+			out[j] = s[d]
+		}
+	}
+	return out
+}
+
+// Join returns the shapes one after the other as one shape.
+func Join(parts ...tensor.Shape) tensor.Shape {
+	out := tensor.Shape{}
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// Count returns the number of elements of shape s, which must be small.
+func Count(s tensor.Shape) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
+}
+
+// AxisOf returns axis in [0, rank) when it is in [-rank, rank-1], else -1.
+func AxisOf(axis, rank int) int {
+	if axis < -rank || axis >= rank {
+		return -1
+	}
+	if axis < 0 {
+		axis += rank
+	}
+	return axis
 }

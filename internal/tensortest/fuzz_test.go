@@ -1,6 +1,7 @@
 package tensortest
 
 import (
+	"math"
 	"testing"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -22,5 +23,77 @@ func TestFuzzReader(t *testing.T) {
 	v := NewFuzz([]byte{0xfe, 7}).Values(tensor.Float32, tensor.Shape{2})
 	if got := v.Data().([]float32); got[0] != -2 || got[1] != 7 {
 		t.Errorf("Values = %v", got)
+	}
+}
+
+func TestFuzzChoices(t *testing.T) {
+	f := NewFuzz([]byte{0xff, 7, 2, 0, 2, 2, 5, 6})
+	if got := f.Pick(10); got != 5 {
+		t.Errorf("Pick(10) of 0xff = %d, want 5", got)
+	}
+	if !f.Bool() || f.Bool() {
+		t.Error("Bool does not read the low bit")
+	}
+	// The first byte (0) says "another shape": rank 2, [2, 5&3].
+	if got := f.Fit(tensor.Shape{3}); !got.Equal(tensor.Shape{2, 1}) {
+		t.Errorf("Fit = %v, want [2,1]", got)
+	}
+	if got := f.Fit(tensor.Shape{3}); !got.Equal(tensor.Shape{3}) {
+		t.Errorf("Fit = %v, want [3]", got)
+	}
+	// Dimension 0 is at most 2 (9 % 3 = 0), dimension 1 the axis: 0 to 3.
+	g := NewFuzz([]byte{9, 7})
+	if got := g.Within(tensor.Shape{2, 1}, 1); !got.Equal(tensor.Shape{0, 3}) {
+		t.Errorf("Within = %v, want [0,3]", got)
+	}
+}
+
+func TestFuzzElements(t *testing.T) {
+	f := NewFuzz([]byte{127, 126, 0x81, 0x80, 125, 124, 6, 1})
+	v := f.Elements(tensor.Float32, tensor.Shape{8}).Data().([]float32)
+	if v[0] == v[0] || !math.IsInf(float64(v[1]), 1) || !math.IsInf(float64(v[2]), -1) ||
+		v[3] != 0 || !math.Signbit(float64(v[3])) || v[4] != 65504 || v[5] != 1000 || v[6] != 2 || v[7] != float32(1.0/3) {
+		t.Errorf("float32 elements %v", v)
+	}
+	b := NewFuzz([]byte{2, 3}).Elements(tensor.Bool, tensor.Shape{2}).Data().([]bool)
+	if b[0] || !b[1] {
+		t.Errorf("bool elements %v", b)
+	}
+	s := NewFuzz([]byte{8, 1, 7}).Elements(tensor.String, tensor.Shape{3}).Data().([]string)
+	if s[0] != "" || s[1] != "a" || s[2] != "g" {
+		t.Errorf("string elements %q", s)
+	}
+	u := NewFuzz([]byte{0xff}).Elements(tensor.Uint8, tensor.Shape{1}).Data().([]uint8)
+	if u[0] != 255 {
+		t.Errorf("uint8 element %v", u)
+	}
+}
+
+func TestFuzzIndicesFor(t *testing.T) {
+	// Bytes: 8*2+0 -> 2 % 3 = 2; 8*1+5 -> -1-1 = -2; 8*0+7 -> size;
+	// 8*1+7 -> -size-1; for a dimension of size 0, 8*4+0 -> 4 % 3 = 1.
+	f := NewFuzz([]byte{16, 13, 7, 15, 32})
+	got := f.IndicesFor(tensor.Int64, tensor.Shape{5}, []int{3, 3, 3, 3, 0}).Data().([]int64)
+	want := []int64{2, -2, 3, -4, 1}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("IndicesFor = %v, want %v", got, want)
+		}
+	}
+	w := NewFuzz([]byte{13}).IndicesFor(tensor.Uint8, tensor.Shape{1}, nil).Data().([]uint8)
+	if w[0] != 254 {
+		t.Errorf("a negative index in uint8 is %d, want 254", w[0])
+	}
+}
+
+func TestJunk(t *testing.T) {
+	if got := Junk(tensor.Int8, tensor.Shape{2}).Data().([]int8); got[0] != 7 || got[1] != 7 {
+		t.Errorf("Junk int8 = %v", got)
+	}
+	if got := Junk(tensor.String, tensor.Shape{1}).Data().([]string); got[0] != "sssssss" {
+		t.Errorf("Junk string = %q", got)
+	}
+	if got := Junk(tensor.Float32, tensor.Shape{}); got.Rank() != 0 || got.Len() != 1 {
+		t.Errorf("Junk of a scalar's shape = %v", got)
 	}
 }

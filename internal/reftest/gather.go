@@ -1,0 +1,157 @@
+package reftest
+
+import (
+	"fmt"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// GatherND returns the slices of data that the index tuples of indices
+// select. indices has shape batch + lead + [k], where batch is
+// data.shape[:batchDims]: the tuple at position (b, p) addresses
+// dimensions batchDims to batchDims+k-1 of the batch entry b of data. The
+// output has shape batch + lead + data.shape[batchDims+k:]; a tuple with a
+// skipped component gives zero values. Every tuple is checked, even when
+// the slices it selects are empty.
+func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.Tensor, error) {
+	ds, is := data.Shape(), indices.Shape()
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if len(is) == 0 {
+		return tensor.Tensor{}, fmt.Errorf("%w: indices must have rank >= 1", ErrShape)
+	}
+	b := batchDims
+	if b < 0 || b >= len(is) || b > len(ds) {
+		return tensor.Tensor{}, fmt.Errorf("%w: batch_dims %d for data %v and indices %v", ErrArgument, b, ds, is)
+	}
+	if !ds[:b].Equal(is[:b]) {
+		return tensor.Tensor{}, fmt.Errorf("%w: batch dimensions of data %v and indices %v differ", ErrShape, ds, is)
+	}
+	k := is[len(is)-1]
+	if b+k > len(ds) {
+		return tensor.Tensor{}, fmt.Errorf("%w: %d batch dimensions and tuples of %d components for data of rank %d",
+			ErrShape, b, k, len(ds))
+	}
+	tuples := is[:len(is)-1] // batch + lead
+	slice := ds[b+k:]
+	// First resolve every tuple: the data coordinates its slices start at,
+	// and whether it is skipped.
+	starts := make([][]int, count(tuples))
+	skipped := make([]bool, count(tuples))
+	var refused []int
+	each(tuples, func(p []int) {
+		start := append([]int(nil), p[:b]...)
+		dropped := false
+		for j := 0; j < k; j++ {
+			at := offset(join(p, []int{j}), is)
+			pos, v := rules.resolve(indexValue(indices, at), ds[b+j])
+			switch v {
+			case bad:
+				refused = append(refused, at)
+				dropped = true
+			case skip:
+				dropped = true
+			}
+			start = append(start, pos)
+		}
+		starts[offset(p, tuples)] = start
+		skipped[offset(p, tuples)] = dropped
+	})
+	if refused != nil {
+		return tensor.Tensor{}, &IndexError{Bad: refused}
+	}
+	outShape := append(tuples.Clone(), slice...)
+	out := make([]any, count(outShape))
+	each(outShape, func(c []int) {
+		p, s := c[:len(tuples)], c[len(tuples):]
+		t := offset(p, tuples)
+		v := zero(data.DType())
+		if !skipped[t] {
+			v = data.At(offset(join(starts[t], s), ds))
+		}
+		out[offset(c, outShape)] = v
+	})
+	return build(data.DType(), outShape, out), nil
+}
+
+// GatherElements returns, for every position p of indices, the element of
+// data at p with p[axis] replaced by the index value at p (the zero value
+// when the value is skipped). indices has data's rank and
+// indices.shape[d] <= data.shape[d] for d != axis; axis is in [0, rank).
+func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.Tensor, error) {
+	ds, is := data.Shape(), indices.Shape()
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if err := checkElements(ds, is, axis); err != nil {
+		return tensor.Tensor{}, err
+	}
+	out := make([]any, count(is))
+	var refused []int
+	each(is, func(p []int) {
+		at := offset(p, is)
+		pos, v := rules.resolve(indexValue(indices, at), ds[axis])
+		switch v {
+		case bad:
+			refused = append(refused, at)
+		case skip:
+			out[at] = zero(data.DType())
+		case use:
+			out[at] = data.At(offset(replaced(p, axis, pos), ds))
+		}
+	})
+	if refused != nil {
+		return tensor.Tensor{}, &IndexError{Bad: refused}
+	}
+	return build(data.DType(), is, out), nil
+}
+
+// Gather returns the slices of data along axis that the values of indices
+// select, per batch entry: with batch = data.shape[:batchDims] =
+// indices.shape[:batchDims], the output has shape data.shape[:axis] +
+// indices.shape[batchDims:] + data.shape[axis+1:], and its element at
+// (outer, i, inner) is data at (outer, index, inner), where index is the
+// value of indices at (outer[:batchDims], i); zero when it is skipped.
+// batchDims <= axis < rank(data). Every index value is checked, even when
+// the output is empty.
+func Gather(data, indices tensor.Tensor, axis, batchDims int, rules Rules) (tensor.Tensor, error) {
+	ds, is := data.Shape(), indices.Shape()
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if len(ds) == 0 {
+		return tensor.Tensor{}, fmt.Errorf("%w: data must have rank >= 1", ErrShape)
+	}
+	b := batchDims
+	if axis < 0 || axis >= len(ds) || b < 0 || b > axis || b > len(is) {
+		return tensor.Tensor{}, fmt.Errorf("%w: axis %d and batch_dims %d for data %v and indices %v",
+			ErrArgument, axis, b, ds, is)
+	}
+	if !ds[:b].Equal(is[:b]) {
+		return tensor.Tensor{}, fmt.Errorf("%w: batch dimensions of data %v and indices %v differ", ErrShape, ds, is)
+	}
+	var refused []int
+	for at := 0; at < count(is); at++ {
+		if _, v := rules.resolve(indexValue(indices, at), ds[axis]); v == bad {
+			refused = append(refused, at)
+		}
+	}
+	if refused != nil {
+		return tensor.Tensor{}, &IndexError{Bad: refused}
+	}
+	q := len(is) - b // the output dimensions that come from indices
+	outShape := join(ds[:axis], is[b:], ds[axis+1:])
+	out := make([]any, count(outShape))
+	each(outShape, func(c []int) {
+		outer, i, inner := c[:axis], c[axis:axis+q], c[axis+q:]
+		pos, v := rules.resolve(indexValue(indices, offset(join(outer[:b], i), is)), ds[axis])
+		at := offset(c, outShape)
+		if v == skip {
+			out[at] = zero(data.DType())
+			return
+		}
+		out[at] = data.At(offset(join(outer, []int{pos}, inner), ds))
+	})
+	return build(data.DType(), outShape, out), nil
+}

@@ -1,0 +1,152 @@
+package reftest
+
+import (
+	"fmt"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// ScatterND returns a copy of data updated at the index tuples of indices.
+// indices has shape lead + [k]: the tuple at position p of lead addresses
+// the first k dimensions of data, and the slice of data it selects (one
+// element when k is data's rank, the whole of data when k is 0) receives
+// the slice of updates at p. updates has shape lead + data.shape[k:].
+//
+// The outcome of the updates that land on one position follows opt; an
+// index tuple with a skipped component is dropped whole.
+func ScatterND(data, indices, updates tensor.Tensor, opt Options) (tensor.Tensor, error) {
+	ds, is, us := data.Shape(), indices.Shape(), updates.Shape()
+	if err := checkScatterTypes(data, indices, updates, opt); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if len(is) == 0 {
+		return tensor.Tensor{}, fmt.Errorf("%w: indices must have rank >= 1", ErrShape)
+	}
+	k := is[len(is)-1]
+	if k > len(ds) {
+		return tensor.Tensor{}, fmt.Errorf("%w: tuples of %d components for data of rank %d", ErrShape, k, len(ds))
+	}
+	lead, slice := is[:len(is)-1], ds[k:]
+	if want := append(lead.Clone(), slice...); !us.Equal(want) {
+		return tensor.Tensor{}, fmt.Errorf("%w: updates %v, want %v", ErrShape, us, want)
+	}
+	hits := make([][]any, count(ds)) // the updates that land on each position of data, in order
+	var refused []int
+	each(lead, func(p []int) {
+		target := make([]int, k)
+		dropped := false
+		for j := 0; j < k; j++ {
+			at := offset(join(p, []int{j}), is)
+			pos, v := opt.Rules.resolve(indexValue(indices, at), ds[j])
+			switch v {
+			case bad:
+				refused = append(refused, at)
+				dropped = true
+			case skip:
+				dropped = true
+			}
+			target[j] = pos
+		}
+		if dropped {
+			return
+		}
+		each(slice, func(s []int) {
+			dst := offset(join(target, s), ds)
+			hits[dst] = append(hits[dst], updates.At(offset(join(p, s), us)))
+		})
+	})
+	if refused != nil {
+		return tensor.Tensor{}, &IndexError{Bad: refused}
+	}
+	return fold(data, hits, opt)
+}
+
+// ScatterElements returns a copy of data in which, for every position p of
+// indices, the element of data at p with p[axis] replaced by the index
+// value at p receives the element of updates at p. data, indices and
+// updates have the same rank; indices.shape[d] <= data.shape[d] for d !=
+// axis and indices.shape[d] <= updates.shape[d] for every d. axis is in
+// [0, rank).
+func ScatterElements(data, indices, updates tensor.Tensor, axis int, opt Options) (tensor.Tensor, error) {
+	ds, is, us := data.Shape(), indices.Shape(), updates.Shape()
+	if err := checkScatterTypes(data, indices, updates, opt); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if err := checkElements(ds, is, axis); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if len(us) != len(is) {
+		return tensor.Tensor{}, fmt.Errorf("%w: updates %v and indices %v differ in rank", ErrShape, us, is)
+	}
+	for d := range is {
+		if is[d] > us[d] {
+			return tensor.Tensor{}, fmt.Errorf("%w: indices %v exceed updates %v", ErrShape, is, us)
+		}
+	}
+	hits := make([][]any, count(ds))
+	var refused []int
+	each(is, func(p []int) {
+		at := offset(p, is)
+		pos, v := opt.Rules.resolve(indexValue(indices, at), ds[axis])
+		switch v {
+		case bad:
+			refused = append(refused, at)
+		case use:
+			dst := offset(replaced(p, axis, pos), ds)
+			hits[dst] = append(hits[dst], updates.At(offset(p, us)))
+		}
+	})
+	if refused != nil {
+		return tensor.Tensor{}, &IndexError{Bad: refused}
+	}
+	return fold(data, hits, opt)
+}
+
+// checkElements checks the shapes that ScatterElements and GatherElements
+// share.
+func checkElements(ds, is tensor.Shape, axis int) error {
+	if len(ds) == 0 {
+		return fmt.Errorf("%w: data must have rank >= 1", ErrShape)
+	}
+	if axis < 0 || axis >= len(ds) {
+		return fmt.Errorf("%w: axis %d for data of rank %d", ErrArgument, axis, len(ds))
+	}
+	if len(is) != len(ds) {
+		return fmt.Errorf("%w: indices %v and data %v differ in rank", ErrShape, is, ds)
+	}
+	for d := range is {
+		if d != axis && is[d] > ds[d] {
+			return fmt.Errorf("%w: indices %v exceed data %v in dimension %d", ErrShape, is, ds, d)
+		}
+	}
+	return nil
+}
+
+// checkScatterTypes checks the element types of a scatter and whether the
+// reduction has a meaning for them.
+func checkScatterTypes(data, indices, updates tensor.Tensor, opt Options) error {
+	if err := checkIndexType(indices); err != nil {
+		return err
+	}
+	if data.DType() != updates.DType() {
+		return fmt.Errorf("%w: data is %v, updates %v", ErrType, data.DType(), updates.DType())
+	}
+	return checkReduction(data.DType(), opt)
+}
+
+// fold returns data with every position that received updates replaced by
+// the outcome of its updates (hits, in order), and with DivideAll, every
+// other position divided by 1 for Mean.
+func fold(data tensor.Tensor, hits [][]any, opt Options) (tensor.Tensor, error) {
+	out := make([]any, data.Len())
+	for i := range out {
+		out[i] = data.At(i)
+		switch {
+		case len(hits[i]) > 0:
+			out[i] = reduce(data.DType(), out[i], hits[i], opt)
+		case opt.Reduction == Mean && opt.DivideAll:
+			out[i] = mean(out[i], 1, opt.CountInType)
+		}
+	}
+	return build(data.DType(), data.Shape(), out), nil
+}
