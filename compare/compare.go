@@ -156,8 +156,8 @@ func (r Rule) String() string {
 // Agree reports whether every run ended alike: all failed with errors of
 // one kind, or all succeeded with results of one type and shape and
 // equal cells.
-func (r *Report) Agree() bool {
-	return len(r.Outcomes) <= 1 && len(r.Shapes) <= 1 && r.Differing == 0
+func (rep *Report) Agree() bool {
+	return len(rep.Outcomes) <= 1 && len(rep.Shapes) <= 1 && rep.Differing == 0
 }
 
 // Run runs the request's operators and compares their outcomes. An

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +45,7 @@ func conformCmd(args []string, stdout io.Writer) error {
 		}
 		// Root the file system at the parent so that a test directory
 		// given directly keeps its name.
-		var fsys fs.FS = os.DirFS(filepath.Dir(abs))
+		fsys := os.DirFS(filepath.Dir(abs))
 		results, err := conformance.Run(fsys, filepath.Base(abs))
 		if err != nil {
 			return err

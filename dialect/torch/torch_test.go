@@ -597,7 +597,7 @@ func TestScalarConversion(t *testing.T) {
 		{torch.Float(math.Inf(1)), tensor.Int64, nil},
 		{torch.Float(255), tensor.Uint8, uint8(255)},
 		{torch.Float(255.5), tensor.Uint8, nil},
-		{torch.Float(-0.0), tensor.Uint8, uint8(0)},
+		{torch.Float(math.Copysign(0, -1)), tensor.Uint8, uint8(0)},
 		{torch.Float(-0.5), tensor.Uint8, nil},
 		{torch.Float(9.223372036854775807e18), tensor.Int64, int64(math.MinInt64)},
 		{torch.Int(-1), tensor.Uint8, uint8(255)},
