@@ -30,20 +30,8 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 	k, count, ind := w.k, w.n, w.ind
 	switch k {
 	case 1:
-		l, st := w.lims[0], w.strides[0]
-		for i, v := range ind[t0:count] {
-			if n == len(buf) {
-				return n, t0 + i
-			}
-			d := -1
-			if p, ok := l.pos(v); ok {
-				d = p * st
-			}
-			buf[n] = pair{d, (t0 + i) * block}
-			if uint(d-lo) < width {
-				n++
-			}
-		}
+		n, i := scatterPairs1(buf, ind[t0:count], w.lims[0], w.strides[0], lo, width, t0*block, block)
+		return n, t0 + i
 	case 2:
 		l0, l1, s0, s1 := w.lims[0], w.lims[1], w.strides[0], w.strides[1]
 		for t := t0; t < count; t++ {
@@ -74,6 +62,37 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 		}
 	}
 	return n, count
+}
+
+// scatterPairs1 is scatterPairs for tuples of one component, ind holding
+// them from the first one on, whose other offset is s0: a function of its
+// own, not inlined, with few live values, so that the loop keeps its
+// counters in registers. It returns the number of pairs and of tuples
+// read.
+//
+//go:noinline
+func scatterPairs1(buf []pair, ind []int64, l limit, stride, lo int, width uint, s0, block int) (n, read int) {
+	size := int64(l.size)
+	var fromEnd int64 // what a negative value adds: 0 leaves it out of range
+	if l.lo < 0 {
+		fromEnd = size
+	}
+	s := s0
+	for i, v := range ind {
+		if n == len(buf) {
+			return n, i
+		}
+		d := -1
+		if p := v + v>>63&fromEnd; uint64(p) < uint64(size) {
+			d = int(p) * stride
+		}
+		buf[n] = pair{d, s}
+		s += block
+		if uint(d-lo) < width {
+			n++
+		}
+	}
+	return n, len(ind)
 }
 
 // gatherPairs fills buf with the pairs (t*block, data offset) of tuples
