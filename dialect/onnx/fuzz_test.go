@@ -42,7 +42,7 @@ func (c *fuzzCall) String() string {
 		c.op, c.opset, c.axis, c.batchDims, c.reduction, c.viaRun, c.attrs, c.data, c.indices, c.updates)
 }
 
-func (c *fuzzCall) scatter() bool {
+func (c *fuzzCall) Scatter() bool {
 	return c.op == "ScatterND" || c.op == "ScatterElements" || c.op == "Scatter"
 }
 
@@ -163,7 +163,7 @@ var fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
 // model returns what ONNX defines for the call, made through the typed API
 // or (viaRun) the operator's dialect.Op: the output, or an error. shape is
 // the output's shape whenever the shapes fit (also for an index error).
-func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	v, ok := version(c.op, int(c.opset))
 	if !ok {
 		return want, nil, refuse("no version at this opset")
@@ -190,7 +190,7 @@ func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	}
 	a := tensortest.AxisOf(axis, len(ds))
 	var red reftest.Reduction
-	if c.scatter() {
+	if c.Scatter() {
 		name := c.reduction
 		if c.op == "Scatter" || viaRun && c.attrs&2 == 0 {
 			name = ""
@@ -250,7 +250,7 @@ func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 }
 
 // call runs the allocating form, or the operator's dialect.Op.
-func (c *fuzzCall) call() (tensor.Tensor, error) {
+func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	if c.viaRun {
 		return c.run()
 	}
@@ -295,7 +295,7 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 }
 
 // into runs the Into form with data as given (dst itself, for in place).
-func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+func (c *fuzzCall) Into(dst, data tensor.Tensor) error {
 	o := c.opset
 	switch c.op {
 	case "ScatterND":
@@ -310,14 +310,6 @@ func (c *fuzzCall) into(dst, data tensor.Tensor) error {
 		return o.GatherElementsInto(dst, data, c.indices, c.axis)
 	}
 	return o.GatherInto(dst, data, c.indices, c.axis)
-}
-
-// check fails t unless the outcome (got, err) agrees with the model's: an
-// error must be an *OpError naming the operator, and an index error an
-// *engine.IndexError.
-func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
-	t.Helper()
-	optest.Check(t, form, "onnx."+c.op, got, err, want, wantErr, c)
 }
 
 // FuzzOps runs every ONNX operator (every version the opset picks, every
@@ -391,30 +383,13 @@ func FuzzOps(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := readCall(tensortest.NewFuzz(b))
-		want, shape, wantErr := c.model(c.viaRun)
-		data := c.data.Clone()
-		got, err := c.call()
-		c.check(t, "call", got, err, want, wantErr)
-		if c.viaRun {
-			want, shape, wantErr = c.model(false)
-		}
-		if !tensor.Equal(c.data, data) {
-			t.Fatalf("the call changed data\n%v", c)
-		}
-		if shape == nil {
-			shape = tensor.Shape{}
-		}
-		dst := tensortest.Junk(c.data.DType(), shape)
-		err = c.into(dst, c.data)
-		c.check(t, "Into", dst, err, want, wantErr)
-		if c.scatter() {
-			x := c.data.Clone()
-			err := c.into(x, x)
-			if err != nil && !tensor.Equal(x, c.data) {
-				t.Fatalf("in place: the failed call (%v) changed data to %v\n%v", err, x, c)
-			}
-			c.check(t, "in place", x, err, want, wantErr)
-		}
+		optest.Forms(t, readCall(tensortest.NewFuzz(b)))
 	})
 }
+
+// Name, ViaRun and Input make fuzzCall an optest.Call.
+func (c *fuzzCall) Name() string { return "onnx." + c.op }
+
+func (c *fuzzCall) ViaRun() bool { return c.viaRun }
+
+func (c *fuzzCall) Input() tensor.Tensor { return c.data }

@@ -48,7 +48,7 @@ func (c *fuzzCall) String() string {
 		c.op, c.opset, c.axis, c.batchDims, c.reduction, c.useInitVal, c.viaRun, c.attrs, c.axisForm, c.data, c.indices, c.updates)
 }
 
-func (c *fuzzCall) scatter() bool {
+func (c *fuzzCall) Scatter() bool {
 	return c.op == "ScatterElementsUpdate" || c.op == "ScatterNDUpdate"
 }
 
@@ -149,7 +149,7 @@ var reductions = map[string]map[string]reftest.Reduction{
 // API or (viaRun) the operation's dialect.Op: the output, or an error.
 // shape is the output's shape whenever the shapes fit (also for an index
 // error).
-func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	v, ok := version(c.op, int(c.opset))
 	if !ok {
 		return want, nil, refuse("no version at this opset")
@@ -163,7 +163,7 @@ func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	ds, is := c.data.Shape(), c.indices.Shape()
 	name, useInitVal, b := c.reduction, c.useInitVal, c.batchDims
 	if viaRun {
-		if c.scatter() && c.attrs&2 != 0 && !newer || c.op == "ScatterElementsUpdate" && c.attrs&4 != 0 && !newer {
+		if c.Scatter() && c.attrs&2 != 0 && !newer || c.op == "ScatterElementsUpdate" && c.attrs&4 != 0 && !newer {
 			return want, nil, refuse("an attribute the version does not have")
 		}
 		if c.op == "ScatterElementsUpdate" && c.axisForm != 0 && it.IsUnsigned() && c.axis < 0 {
@@ -258,7 +258,7 @@ func (c *fuzzCall) scatterND(opt reftest.Options) (tensor.Tensor, tensor.Shape, 
 }
 
 // call runs the allocating form, or the operation's dialect.Op.
-func (c *fuzzCall) call() (tensor.Tensor, error) {
+func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	if c.viaRun {
 		return c.run()
 	}
@@ -307,14 +307,14 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 	default:
 		call.Attrs["axis"] = dialect.Value{Kind: dialect.Int, Int: int64(c.axis)}
 	}
-	if c.attrs&2 != 0 && c.scatter() {
+	if c.attrs&2 != 0 && c.Scatter() {
 		call.Attrs["reduction"] = dialect.Value{Kind: dialect.String, Str: c.reduction}
 	}
 	return op.Run(call)
 }
 
 // into runs the Into form with data as given (dst itself, for in place).
-func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+func (c *fuzzCall) Into(dst, data tensor.Tensor) error {
 	o := c.opset
 	switch c.op {
 	case "ScatterElementsUpdate":
@@ -325,14 +325,6 @@ func (c *fuzzCall) into(dst, data tensor.Tensor) error {
 		return o.GatherNDInto(dst, data, c.indices, c.batchDims)
 	}
 	return o.GatherElementsInto(dst, data, c.indices, c.axis)
-}
-
-// check fails t unless the outcome (got, err) agrees with the model's: an
-// error must be an *OpError naming the operation, and an index error an
-// *engine.IndexError.
-func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
-	t.Helper()
-	optest.Check(t, form, "openvino."+c.op, got, err, want, wantErr, c)
 }
 
 // FuzzOps runs every OpenVINO operation (every version the opset picks,
@@ -403,30 +395,13 @@ func FuzzOps(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := readCall(tensortest.NewFuzz(b))
-		want, shape, wantErr := c.model(c.viaRun)
-		data := c.data.Clone()
-		got, err := c.call()
-		c.check(t, "call", got, err, want, wantErr)
-		if !tensor.Equal(c.data, data) {
-			t.Fatalf("the call changed data\n%v", c)
-		}
-		if c.viaRun {
-			want, shape, wantErr = c.model(false)
-		}
-		if shape == nil {
-			shape = tensor.Shape{}
-		}
-		dst := tensortest.Junk(c.data.DType(), shape)
-		err = c.into(dst, c.data)
-		c.check(t, "Into", dst, err, want, wantErr)
-		if c.scatter() {
-			x := c.data.Clone()
-			err := c.into(x, x)
-			if err != nil && !tensor.Equal(x, c.data) {
-				t.Fatalf("in place: the failed call (%v) changed data to %v\n%v", err, x, c)
-			}
-			c.check(t, "in place", x, err, want, wantErr)
-		}
+		optest.Forms(t, readCall(tensortest.NewFuzz(b)))
 	})
 }
+
+// Name, ViaRun and Input make fuzzCall an optest.Call.
+func (c *fuzzCall) Name() string { return "openvino." + c.op }
+
+func (c *fuzzCall) ViaRun() bool { return c.viaRun }
+
+func (c *fuzzCall) Input() tensor.Tensor { return c.data }

@@ -93,7 +93,7 @@ func (c *fuzzCall) name() string {
 	return "torch." + c.op
 }
 
-func (c *fuzzCall) scatter() bool { return c.op != "gather" && c.op != "index_select" }
+func (c *fuzzCall) Scatter() bool { return c.op != "gather" && c.op != "index_select" }
 
 // readCall decodes a call: the choices first, then input, then index and
 // src shaped to fit most of the time.
@@ -209,7 +209,7 @@ func rank1(t tensor.Tensor) int { return max(t.Rank(), 1) }
 // API or (viaRun) the operator's dialect.Op: the output, or an error.
 // shape is the output's shape whenever the shapes fit (also for an index
 // error).
-func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	reduce, includeSelf := c.reduce, c.includeSelf
 	if viaRun && c.attrs&2 == 0 {
 		reduce = ""
@@ -475,7 +475,7 @@ func filled(d tensor.DType, shape tensor.Shape, v any) tensor.Tensor {
 }
 
 // call runs the allocating form, or the operator's dialect.Op.
-func (c *fuzzCall) call() (tensor.Tensor, error) {
+func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	if c.viaRun {
 		return c.run()
 	}
@@ -519,7 +519,7 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 }
 
 // into runs the Into form with input as given (dst itself, for in place).
-func (c *fuzzCall) into(dst, input tensor.Tensor) error {
+func (c *fuzzCall) Into(dst, input tensor.Tensor) error {
 	switch c.op {
 	case "scatter":
 		return torch.ScatterInto(dst, input, c.dim, c.index, c.src, c.reduce)
@@ -533,14 +533,6 @@ func (c *fuzzCall) into(dst, input tensor.Tensor) error {
 		return torch.GatherInto(dst, input, c.dim, c.index)
 	}
 	return torch.IndexSelectInto(dst, input, c.dim, c.index)
-}
-
-// check fails t unless the outcome (got, err) agrees with the model's: an
-// error must be an *OpError naming the operator, and an index error an
-// *engine.IndexError.
-func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
-	t.Helper()
-	optest.Check(t, form, c.name(), got, err, want, wantErr, c)
 }
 
 // FuzzOps runs every PyTorch operator (scatter with src and with value,
@@ -604,30 +596,13 @@ func FuzzOps(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := readCall(tensortest.NewFuzz(b))
-		want, shape, wantErr := c.model(c.viaRun)
-		input := c.input.Clone()
-		got, err := c.call()
-		c.check(t, "call", got, err, want, wantErr)
-		if !tensor.Equal(c.input, input) {
-			t.Fatalf("the call changed input\n%v", c)
-		}
-		if c.viaRun {
-			want, shape, wantErr = c.model(false)
-		}
-		if shape == nil {
-			shape = tensor.Shape{}
-		}
-		dst := tensortest.Junk(c.input.DType(), shape)
-		err = c.into(dst, c.input)
-		c.check(t, "Into", dst, err, want, wantErr)
-		if c.scatter() {
-			x := c.input.Clone()
-			err := c.into(x, x)
-			if err != nil && !tensor.Equal(x, c.input) {
-				t.Fatalf("in place: the failed call (%v) changed input to %v\n%v", err, x, c)
-			}
-			c.check(t, "in place", x, err, want, wantErr)
-		}
+		optest.Forms(t, readCall(tensortest.NewFuzz(b)))
 	})
 }
+
+// Name, ViaRun and Input make fuzzCall an optest.Call.
+func (c *fuzzCall) Name() string { return c.name() }
+
+func (c *fuzzCall) ViaRun() bool { return c.viaRun }
+
+func (c *fuzzCall) Input() tensor.Tensor { return c.input }
