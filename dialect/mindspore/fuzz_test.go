@@ -111,7 +111,7 @@ func numeric(d tensor.DType) bool { return d.IsInteger() || d.IsFloat() }
 // typed API or (viaRun) the operator's dialect.Op: the output, or an
 // error. shape is the output's shape whenever the shapes fit (also for an
 // index error).
-func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
 		return want, nil, refuse("index type")
 	}
@@ -175,7 +175,7 @@ func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 }
 
 // call runs the allocating form, or the operator's dialect.Op.
-func (c *fuzzCall) call() (tensor.Tensor, error) {
+func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	if c.viaRun {
 		return c.run()
 	}
@@ -228,7 +228,7 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 
 // into runs the Into form; x stands for input_x (dst itself, for in place)
 // and is unused by scatter_nd.
-func (c *fuzzCall) into(dst, x tensor.Tensor) error {
+func (c *fuzzCall) Into(dst, x tensor.Tensor) error {
 	switch c.op {
 	case "scatter_nd":
 		return mindspore.ScatterNDInto(dst, c.indices, c.updates)
@@ -236,14 +236,6 @@ func (c *fuzzCall) into(dst, x tensor.Tensor) error {
 		return mindspore.GatherNDInto(dst, x, c.indices)
 	}
 	return mindspore.TensorScatterElementsInto(dst, x, c.indices, c.updates, c.axis, c.reduction)
-}
-
-// check fails t unless the outcome (got, err) agrees with the model's: an
-// error must be an *OpError naming the operator, and an index error an
-// *engine.IndexError.
-func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
-	t.Helper()
-	optest.Check(t, form, "mindspore."+c.op, got, err, want, wantErr, c)
 }
 
 // FuzzOps runs every MindSpore operator (through the typed API and
@@ -297,40 +289,20 @@ func FuzzOps(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := readCall(tensortest.NewFuzz(b))
-		want, shape, wantErr := c.model(c.viaRun)
-		x := c.x.Clone()
-		got, err := c.call()
-		c.check(t, "call", got, err, want, wantErr)
-		if !tensor.Equal(c.x, x) {
-			t.Fatalf("the call changed input_x\n%v", c)
-		}
-		if c.viaRun {
-			want, shape, wantErr = c.model(false)
-		}
-		dt := c.x.DType()
-		switch {
-		case c.op == "scatter_nd":
-			if _, err := c.shape.NumElements(); err != nil {
-				return // no dst of that shape
-			}
-			shape, dt = c.shape, c.updates.DType()
-		case shape == nil:
-			shape = tensor.Shape{}
-		}
-		dst := tensortest.Junk(dt, shape)
-		err = c.into(dst, c.x)
-		if c.op == "scatter_nd" && err != nil && !tensor.Equal(dst, tensortest.Junk(dt, shape)) {
-			t.Fatalf("Into: the failed call (%v) changed dst to %v\n%v", err, dst, c)
-		}
-		c.check(t, "Into", dst, err, want, wantErr)
-		if c.op == "tensor_scatter_elements" {
-			x := c.x.Clone()
-			err := c.into(x, x)
-			if err != nil && !tensor.Equal(x, c.x) {
-				t.Fatalf("in place: the failed call (%v) changed input_x to %v\n%v", err, x, c)
-			}
-			c.check(t, "in place", x, err, want, wantErr)
-		}
+		optest.Forms(t, readCall(tensortest.NewFuzz(b)))
 	})
+}
+
+// Name, ViaRun, Input, Scatter and Zeros make fuzzCall an optest.Call and
+// optest.ZeroScatter.
+func (c *fuzzCall) Name() string { return "mindspore." + c.op }
+
+func (c *fuzzCall) ViaRun() bool { return c.viaRun }
+
+func (c *fuzzCall) Input() tensor.Tensor { return c.x }
+
+func (c *fuzzCall) Scatter() bool { return c.op == "tensor_scatter_elements" }
+
+func (c *fuzzCall) Zeros() (tensor.DType, tensor.Shape, bool) {
+	return c.updates.DType(), c.shape, c.op == "scatter_nd"
 }

@@ -47,9 +47,9 @@ func (c *fuzzCall) String() string {
 		c.op, c.axis, c.batchDims, c.shape, c.viaRun, c.attrs, c.params, c.indices, c.updates)
 }
 
-// tensorScatter reports whether the operator is one of the
-// tensor_scatter_nd_* operators.
-func (c *fuzzCall) tensorScatter() bool {
+// Scatter reports whether the operator is one of the
+// tensor_scatter_nd_* operators, which may run in place.
+func (c *fuzzCall) Scatter() bool {
 	return c.op != "gather_nd" && c.op != "gather" && c.op != "scatter_nd"
 }
 
@@ -113,7 +113,7 @@ var inRange = reftest.Rules{}
 // API or (viaRun) the operator's dialect.Op: the output, or an error.
 // shape is the output's shape whenever the shapes fit (also for an index
 // error).
-func (c *fuzzCall) model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
 		return want, nil, refuse("index type")
 	}
@@ -280,7 +280,7 @@ func (c *fuzzCall) gather(axis, b int) (tensor.Tensor, tensor.Shape, error) {
 }
 
 // call runs the allocating form, or the operator's dialect.Op.
-func (c *fuzzCall) call() (tensor.Tensor, error) {
+func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	if c.viaRun {
 		return c.run()
 	}
@@ -327,7 +327,7 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 		default:
 			call.Inputs["shape"] = v.Tensor()
 		}
-	case c.tensorScatter():
+	case c.Scatter():
 		call.Inputs["tensor"], call.Inputs["updates"] = c.params, c.updates
 	default:
 		call.Inputs["params"] = c.params
@@ -343,7 +343,7 @@ func (c *fuzzCall) run() (tensor.Tensor, error) {
 
 // into runs the Into form; data stands for tensor (dst itself, for in
 // place) and is unused by the others.
-func (c *fuzzCall) into(dst, data tensor.Tensor) error {
+func (c *fuzzCall) Into(dst, data tensor.Tensor) error {
 	switch c.op {
 	case "gather_nd":
 		return tf.GatherNDInto(dst, c.params, c.indices, c.batchDims)
@@ -363,12 +363,12 @@ func (c *fuzzCall) into(dst, data tensor.Tensor) error {
 	return tf.TensorScatterMaxInto(dst, data, c.indices, c.updates)
 }
 
-// check fails t unless the outcome (got, err) agrees with the model's. An
+// Check fails t unless the outcome (got, err) agrees with the model's. An
 // error must be an *OpError naming the operator, and an index error an
 // *engine.IndexError that names what TensorFlow names: the first bad index
 // for gather, and for the others the last bad index tuple (by its first
 // bad component).
-func (c *fuzzCall) check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+func (c *fuzzCall) Check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
 	t.Helper()
 	optest.Check(t, form, "tf."+c.op, got, err, want, wantErr, c)
 	var ie *engine.IndexError
@@ -455,46 +455,18 @@ func FuzzOps(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := readCall(tensortest.NewFuzz(b))
-		want, shape, wantErr := c.model(c.viaRun)
-		var params tensor.Tensor
-		if c.op != "scatter_nd" {
-			params = c.params.Clone()
-		}
-		got, err := c.call()
-		c.check(t, "call", got, err, want, wantErr)
-		if c.op != "scatter_nd" && !tensor.Equal(c.params, params) {
-			t.Fatalf("the call changed its input\n%v", c)
-		}
-		if c.viaRun {
-			want, shape, wantErr = c.model(false)
-		}
-		switch {
-		case c.op == "scatter_nd":
-			if _, err := c.shape.NumElements(); err != nil {
-				return // no dst of that shape
-			}
-			shape = c.shape
-		case shape == nil:
-			shape = tensor.Shape{}
-		}
-		dt := c.params.DType()
-		if c.op == "scatter_nd" {
-			dt = c.updates.DType()
-		}
-		dst := tensortest.Junk(dt, shape)
-		err = c.into(dst, c.params)
-		if c.op == "scatter_nd" && err != nil && !tensor.Equal(dst, tensortest.Junk(dt, shape)) {
-			t.Fatalf("Into: the failed call (%v) changed dst to %v\n%v", err, dst, c)
-		}
-		c.check(t, "Into", dst, err, want, wantErr)
-		if c.tensorScatter() {
-			x := c.params.Clone()
-			err := c.into(x, x)
-			if err != nil && !tensor.Equal(x, c.params) {
-				t.Fatalf("in place: the failed call (%v) changed tensor to %v\n%v", err, x, c)
-			}
-			c.check(t, "in place", x, err, want, wantErr)
-		}
+		optest.Forms(t, readCall(tensortest.NewFuzz(b)))
 	})
+}
+
+// Name, ViaRun, Input and Zeros make fuzzCall an optest.Call and
+// optest.ZeroScatter.
+func (c *fuzzCall) Name() string { return "tf." + c.op }
+
+func (c *fuzzCall) ViaRun() bool { return c.viaRun }
+
+func (c *fuzzCall) Input() tensor.Tensor { return c.params }
+
+func (c *fuzzCall) Zeros() (tensor.DType, tensor.Shape, bool) {
+	return c.updates.DType(), c.shape, c.op == "scatter_nd"
 }

@@ -65,34 +65,80 @@ type Call interface {
 	Scatter() bool
 }
 
-// Forms runs c in each of its forms and checks each outcome with Check:
-// allocating (which must leave the input alone), Into a dst full of junk,
-// and for a scatter in place, where a failed call must leave the input as
-// it was.
+// ZeroScatter is implemented by a Call whose operator may scatter onto
+// zeros of a shape it is given (tf.scatter_nd, mindspore.scatter_nd)
+// rather than read an input tensor.
+type ZeroScatter interface {
+	// Zeros reports the type and shape of the output when the call is
+	// such a scatter.
+	Zeros() (dt tensor.DType, shape tensor.Shape, ok bool)
+}
+
+// Checker is implemented by a Call that checks more of an outcome than
+// Check does (which index an error names, say); its Check replaces
+// optest.Check for it.
+type Checker interface {
+	Check(t *testing.T, form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error)
+}
+
+// Forms runs c in each of its forms and checks each outcome with Check
+// (or c's own, if c is a Checker): allocating, which must leave the input
+// alone; Into a dst full of junk, which a failed scatter onto zeros must
+// leave as it was; and for a scatter in place, where a failed call must
+// leave the input as it was.
 func Forms(t *testing.T, c Call) {
 	t.Helper()
+	check := func(form string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error) {
+		t.Helper()
+		if ck, ok := c.(Checker); ok {
+			ck.Check(t, form, got, err, want, wantErr)
+			return
+		}
+		Check(t, form, c.Name(), got, err, want, wantErr, c)
+	}
+	var (
+		zeros bool
+		dt    tensor.DType
+		zs    tensor.Shape
+	)
+	if z, ok := c.(ZeroScatter); ok {
+		dt, zs, zeros = z.Zeros()
+	}
 	want, shape, wantErr := c.Model(c.ViaRun())
-	input := c.Input().Clone()
+	var input tensor.Tensor
+	if !zeros {
+		input = c.Input().Clone()
+		dt = input.DType()
+	}
 	got, err := c.Call()
-	Check(t, "call", c.Name(), got, err, want, wantErr, c)
-	if !tensor.Equal(c.Input(), input) {
+	check("call", got, err, want, wantErr)
+	if !zeros && !tensor.Equal(c.Input(), input) {
 		t.Fatalf("the call changed its input\n%v", c)
 	}
 	if c.ViaRun() {
 		want, shape, wantErr = c.Model(false)
 	}
-	if shape == nil {
+	switch {
+	case zeros:
+		if _, err := zs.NumElements(); err != nil {
+			return // no dst of that shape
+		}
+		shape = zs
+	case shape == nil:
 		shape = tensor.Shape{}
 	}
-	dst := tensortest.Junk(input.DType(), shape)
+	dst := tensortest.Junk(dt, shape)
 	err = c.Into(dst, c.Input())
-	Check(t, "Into", c.Name(), dst, err, want, wantErr, c)
+	if zeros && err != nil && !tensor.Equal(dst, tensortest.Junk(dt, shape)) {
+		t.Fatalf("Into: the failed call (%v) changed dst to %v\n%v", err, dst, c)
+	}
+	check("Into", dst, err, want, wantErr)
 	if c.Scatter() {
 		x := input.Clone()
 		err := c.Into(x, x)
 		if err != nil && !tensor.Equal(x, input) {
 			t.Fatalf("in place: the failed call (%v) changed the input to %v\n%v", err, x, c)
 		}
-		Check(t, "in place", c.Name(), x, err, want, wantErr, c)
+		check("in place", x, err, want, wantErr)
 	}
 }
