@@ -313,7 +313,7 @@ func (rep *Report) cells(f *facts) {
 		}
 		rep.Differing++
 		if len(diff) < MaxCells {
-			diff = append(diff, Cell{Pos: i, Coords: unravel(i, shape), Values: values})
+			diff = append(diff, Cell{Pos: i, Coords: shape.Coords(i), Values: values})
 		}
 	}
 	if len(diff) == 0 {
@@ -400,16 +400,4 @@ func isNaN(t tensor.Tensor, i int) bool {
 		return pair[0] == nanKey{} || pair[1] == nanKey{}
 	}
 	return k == nanKey{}
-}
-
-// unravel returns the coordinates of row-major position i in shape.
-func unravel(i int, shape tensor.Shape) []int {
-	coords := make([]int, len(shape))
-	for d := len(shape) - 1; d >= 0; d-- {
-		if shape[d] > 0 {
-			coords[d] = i % shape[d]
-			i /= shape[d]
-		}
-	}
-	return coords
 }

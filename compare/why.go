@@ -165,7 +165,7 @@ func (f *facts) entries() int {
 // tuple, "indices[0,2] = -1" otherwise.
 func (f *facts) entryName(e int) string {
 	if f.k == 1 && !strings.HasSuffix(f.family, "_nd") {
-		return "indices" + coords(unravel(e, f.indices.Shape())) + " = " + strconv.FormatInt(f.values[e], 10)
+		return "indices" + coords(f.indices.Shape().Coords(e)) + " = " + strconv.FormatInt(f.values[e], 10)
 	}
 	outer := f.indices.Shape()
 	outer = outer[:len(outer)-1]
@@ -173,7 +173,7 @@ func (f *facts) entryName(e int) string {
 	for j := range parts {
 		parts[j] = strconv.FormatInt(f.values[e*f.k+j], 10)
 	}
-	return "indices" + coords(unravel(e, outer)) + " = [" + strings.Join(parts, ", ") + "]"
+	return "indices" + coords(outer.Coords(e)) + " = [" + strings.Join(parts, ", ") + "]"
 }
 
 func coords(c []int) string {
@@ -279,7 +279,7 @@ func (f *facts) hitsAt(cells []int) map[int][]hit {
 		ustrides = updates.Shape().Strides()
 	}
 	for e := range f.entries() {
-		pos := unravel(e, is)
+		pos := is.Coords(e)
 		v, size := f.values[e], int64(shape[f.axis])
 		if v < -size || v >= size {
 			continue

@@ -92,18 +92,6 @@ func formatTuple(t []int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// unravel returns the coordinates of flat position i in shape s.
-func unravel(i int, s tensor.Shape) []int {
-	pos := make([]int, len(s))
-	for d := len(s) - 1; d >= 0; d-- {
-		if s[d] > 0 {
-			pos[d] = i % s[d]
-			i /= s[d]
-		}
-	}
-	return pos
-}
-
 func shapeErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrShape}, args...)...)
 }

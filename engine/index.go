@@ -112,7 +112,7 @@ func firstBad(ind []int64, lims []limit, rules IndexRules) int {
 func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shape, dim, k int) error {
 	shape := indices.Shape()
 	e := &IndexError{
-		Pos:       unravel(flat, shape),
+		Pos:       shape.Coords(flat),
 		Value:     valueAt(indices, flat),
 		Dim:       dim,
 		Size:      data[dim],

@@ -415,7 +415,7 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 	for q, id := range dst.Data().([]int64) {
 		from := 0
 		if !value {
-			from = offset(unravel(q, is), us)
+			from = us.Offset(is.Coords(q))
 		}
 		t.Links = append(t.Links, Link{From: from, To: int(id) - 1, Index: q, IndexLen: 1})
 	}
@@ -510,9 +510,9 @@ func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at,
 	}
 	shape := append(os[:batch].Clone(), os[axis:axis+indexRank-batch]...)
 	return func(q int) (int, int) {
-		c := unravel(q, os)
+		c := os.Coords(q)
 		pos := append(c[:batch:batch], c[axis:axis+indexRank-batch]...)
-		return offset(pos, shape), 1
+		return shape.Offset(pos), 1
 	}, nil
 }
 
@@ -645,7 +645,7 @@ func (t *Trace) markFailed(ie *engine.IndexError) {
 			return
 		}
 	}
-	t.Indices.Cells[offset(ie.Pos, shape)].Status = Failed
+	t.Indices.Cells[shape.Offset(ie.Pos)].Status = Failed
 }
 
 // Operands returns the tensors of the trace in the order they are shown:
@@ -728,28 +728,7 @@ func (t *Trace) Summary() Summary {
 	slices.SortStableFunc(many, func(a, b int) int { return cmp.Compare(counted.Cells[b].Hits, counted.Cells[a].Hits) })
 	shape := counted.Tensor.Shape()
 	for _, i := range many[:min(len(many), TopCells)] {
-		s.Top = append(s.Top, Count{Pos: unravel(i, shape), Hits: counted.Cells[i].Hits})
+		s.Top = append(s.Top, Count{Pos: shape.Coords(i), Hits: counted.Cells[i].Hits})
 	}
 	return s
-}
-
-// unravel returns the coordinates of flat position i in shape s.
-func unravel(i int, s tensor.Shape) []int {
-	pos := make([]int, len(s))
-	for d := len(s) - 1; d >= 0; d-- {
-		if s[d] > 0 {
-			pos[d] = i % s[d]
-			i /= s[d]
-		}
-	}
-	return pos
-}
-
-// offset returns the flat position of coordinates pos in shape s.
-func offset(pos []int, s tensor.Shape) int {
-	off := 0
-	for d, p := range pos {
-		off = off*s[d] + p
-	}
-	return off
 }

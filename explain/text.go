@@ -234,7 +234,7 @@ func sliceTitle(s int, lead tensor.Shape) string {
 	if len(lead) == 0 {
 		return ""
 	}
-	return strings.TrimSuffix(formatPos(unravel(s, lead)), "]") + ",:,:]"
+	return strings.TrimSuffix(formatPos(lead.Coords(s)), "]") + ",:,:]"
 }
 
 func seq(lo, hi int) []int {
@@ -326,7 +326,7 @@ func pad(s string, width int) string {
 // ref names the cell at flat offset i of o: "output[1,3]", or just the
 // name for a 0-d tensor.
 func ref(o *Operand, i int) string {
-	pos := unravel(i, o.Tensor.Shape())
+	pos := o.Tensor.Shape().Coords(i)
 	if len(pos) == 0 {
 		return o.Name
 	}
@@ -352,7 +352,7 @@ func (t *Trace) indexRef(l Link) string {
 		return ref(ind, l.Index) + " = " + elemText(ind.Tensor, l.Index)
 	}
 	name := ind.Name
-	if pos := unravel(l.Index, ind.Tensor.Shape()); len(pos) > 0 {
+	if pos := ind.Tensor.Shape().Coords(l.Index); len(pos) > 0 {
 		parts := make([]string, len(pos))
 		for i, p := range pos[:len(pos)-1] {
 			parts[i] = strconv.Itoa(p)

@@ -46,6 +46,29 @@ func (s Shape) NumElements() (int, error) {
 	return int(n), nil
 }
 
+// Coords returns the coordinates of the element at row-major position i
+// of a tensor of shape s. Dimensions of size zero get coordinate zero.
+func (s Shape) Coords(i int) []int {
+	c := make([]int, len(s))
+	for d := len(s) - 1; d >= 0; d-- {
+		if s[d] > 0 {
+			c[d] = i % s[d]
+			i /= s[d]
+		}
+	}
+	return c
+}
+
+// Offset returns the row-major position of the element at coordinates c
+// (one per dimension) of a tensor of shape s: the inverse of Coords.
+func (s Shape) Offset(c []int) int {
+	off := 0
+	for d, v := range c {
+		off = off*s[d] + v
+	}
+	return off
+}
+
 // Rank returns the number of dimensions.
 func (s Shape) Rank() int { return len(s) }
 

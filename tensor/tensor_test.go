@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/bfloat16"
@@ -182,6 +183,29 @@ func TestParseShape(t *testing.T) {
 	for _, text := range []string{"a", "1,,2", "-1", "4294967296,4294967296"} {
 		if _, err := tensor.ParseShape(text); err == nil {
 			t.Errorf("ParseShape(%q) succeeded", text)
+		}
+	}
+}
+
+func TestShapeCoordsOffset(t *testing.T) {
+	tests := []struct {
+		shape  tensor.Shape
+		i      int
+		coords []int
+	}{
+		{tensor.Shape{}, 0, []int{}},
+		{tensor.Shape{5}, 3, []int{3}},
+		{tensor.Shape{2, 3, 4}, 23, []int{1, 2, 3}},
+		{tensor.Shape{2, 3, 4}, 13, []int{1, 0, 1}},
+		{tensor.Shape{3, 0, 2}, 0, []int{0, 0, 0}},
+	}
+	for _, tt := range tests {
+		c := tt.shape.Coords(tt.i)
+		if !slices.Equal(c, tt.coords) {
+			t.Errorf("%v.Coords(%d) = %v, want %v", tt.shape, tt.i, c, tt.coords)
+		}
+		if n, _ := tt.shape.NumElements(); n > 0 && tt.shape.Offset(c) != tt.i {
+			t.Errorf("%v.Offset(%v) = %d, want %d", tt.shape, c, tt.shape.Offset(c), tt.i)
 		}
 	}
 }

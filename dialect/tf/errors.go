@@ -59,7 +59,7 @@ func ndIndexError(indices tensor.Tensor, dims []int, first int, at tensor.Shape,
 			tuple[j] = indexAt(indices, t*k+j)
 		}
 		ie := &engine.IndexError{
-			Pos:       unravel(t*k+bad, indices.Shape()),
+			Pos:       indices.Shape().Coords(t*k + bad),
 			Tuple:     tuple,
 			Value:     tuple[bad],
 			Dim:       first + bad,
@@ -78,7 +78,7 @@ func ndIndexError(indices tensor.Tensor, dims []int, first int, at tensor.Shape,
 		}
 		return &indexError{
 			msg: fmt.Sprintf("indices%s = [%s] does not index into %s %v",
-				slicePos(unravel(t, at)), strings.Join(parts, ", "), into, shape),
+				slicePos(at.Coords(t)), strings.Join(parts, ", "), into, shape),
 			err: ie,
 		}
 	}
@@ -103,18 +103,6 @@ func indexValueString(ie *engine.IndexError) string {
 		return strconv.FormatUint(uint64(ie.Value), 10)
 	}
 	return strconv.FormatInt(ie.Value, 10)
-}
-
-// unravel returns the coordinates of flat position i in shape s.
-func unravel(i int, s tensor.Shape) []int {
-	pos := make([]int, len(s))
-	for d := len(s) - 1; d >= 0; d-- {
-		if s[d] > 0 {
-			pos[d] = i % s[d]
-			i /= s[d]
-		}
-	}
-	return pos
 }
 
 // indexAt reads element i of an int32 or int64 tensor.

@@ -382,18 +382,9 @@ func (c *fuzzCall) Check(t *testing.T, form string, got tensor.Tensor, err error
 		last := re.Bad[len(re.Bad)-1] / k // the last bad tuple
 		named = re.Bad[slices.IndexFunc(re.Bad, func(p int) bool { return p/k == last })]
 	}
-	if at := offset(ie.Pos, c.indices.Shape()); at != named {
+	if at := c.indices.Shape().Offset(ie.Pos); at != named {
 		t.Fatalf("%s: error %v names indices%v (flat %d), want flat position %d\n%v", form, err, ie.Pos, at, named, c)
 	}
-}
-
-// offset returns the flat row-major position of coordinates p in shape s.
-func offset(p []int, s tensor.Shape) int {
-	f := 0
-	for d := range s {
-		f = f*s[d] + p[d]
-	}
-	return f
 }
 
 // FuzzOps runs every TensorFlow operator (through the typed API and

@@ -117,7 +117,7 @@ func TestGatherAgainstReference(t *testing.T) {
 		var ie *engine.IndexError
 		if errors.As(wantErr, &re) {
 			first := re.Bad[0]
-			if !errors.As(err, &ie) || ie.Value != ix[first] || offset(ie.Pos, is) != first {
+			if !errors.As(err, &ie) || ie.Value != ix[first] || is.Offset(ie.Pos) != first {
 				t.Fatalf("params %v indices %v axis %d batch_dims %d: error %v, want one naming indices[%d] (flat)",
 					ps, indices, a, bd, err, first)
 			}

@@ -182,7 +182,7 @@ func (g *gatherND) run(dst, params tensor.Tensor) error {
 			at = append(tensor.Shape{batch}, is[b:len(is)-1]...)
 			prefix = func(t int) []int64 {
 				var p []int64
-				for _, c := range unravel(t/perBatch, ps[:b]) {
+				for _, c := range ps[:b].Coords(t / perBatch) {
 					p = append(p, int64(c))
 				}
 				return p
