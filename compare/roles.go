@@ -199,14 +199,3 @@ func scanReductions() (map[string]engine.Reduction, []string) {
 	}
 	return m, conflicts
 }
-
-// implicit is what the operators whose Behavior table does not say do
-// when no reduction is chosen: torch.scatter writes without reduce, and
-// torch.scatter_add and mindspore.scatter_nd have no reduction to choose
-// but always add. A test checks each entry against a run with duplicate
-// indices.
-var implicit = map[string]engine.Reduction{
-	"torch.scatter":        engine.None,
-	"torch.scatter_add":    engine.Add,
-	"mindspore.scatter_nd": engine.Add,
-}

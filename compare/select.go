@@ -448,20 +448,20 @@ func spellingOf(reductions map[string]engine.Reduction, r engine.Reduction) (str
 }
 
 // absentReduction returns what op does at version when no reduction is
-// passed: its attribute's default, its one fixed reduction, or the
-// implicit table; ok is false when the operator requires one.
+// passed: its attribute's default (a plain write when the default names
+// none, as PyTorch's scatter without reduce), or its one fixed reduction;
+// ok is false when the operator requires one.
 func (r *OpRun) absentReduction(attr string, hasAttr bool) (engine.Reduction, bool) {
 	b := r.behavior
 	if hasAttr {
-		if a, ok := r.Op.Attr(attr); ok && a.Default != "" {
-			red, ok := b.Reductions[a.Default]
-			return red, ok
+		a, _ := r.Op.Attr(attr)
+		if a.Default == "" {
+			return engine.None, !a.Required
 		}
+		red, ok := b.Reductions[a.Default]
+		return red, ok
 	}
-	if red, ok := implicit[r.Op.Name]; ok {
-		return red, true
-	}
-	if !hasAttr && len(b.Reductions) == 1 {
+	if len(b.Reductions) == 1 {
 		for _, red := range b.Reductions {
 			return red, true
 		}

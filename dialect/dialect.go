@@ -167,7 +167,10 @@ type Behavior struct {
 	// Index says what negative and out-of-range indices do.
 	Index engine.IndexRules
 	// Reductions maps the framework's reduction names to the engine's;
-	// nil for an operator that has none.
+	// nil for an operator that has none. An operator without a reduction
+	// attribute whose table has one entry always does that reduction
+	// (tf.scatter_nd, torch.scatter_add and mindspore.scatter_nd add
+	// duplicates), under the name its framework's documentation uses.
 	Reductions map[string]engine.Reduction
 	// IncludeSelf names the attribute that says whether the destination's
 	// existing value takes part in a reduction ("include_self",
@@ -184,9 +187,13 @@ type Behavior struct {
 type Attr struct {
 	Name    string
 	Kind    Kind
-	Default string // the default, as ParseValue reads it; "" when required or none
-	Doc     string
-	Since   int // the first version that has the attribute; 0 for all
+	Default string // the default, as ParseValue reads it; "" when it has none
+	// Required says that a call must give the attribute. An attribute
+	// with neither a default nor Required may be left out, and then
+	// means what its Doc says (PyTorch's scatter without reduce writes).
+	Required bool
+	Doc      string
+	Since    int // the first version that has the attribute; 0 for all
 }
 
 // Call holds the arguments of one generic operator call.

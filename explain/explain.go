@@ -184,13 +184,6 @@ var (
 	updatesNames = []string{"updates", "src", "value"}
 )
 
-// implicitReductions are the reductions of the scatters that have no
-// reduction parameter (so none in their Behavior table) but accumulate
-// duplicates all the same.
-var implicitReductions = map[string]engine.Reduction{
-	"torch.scatter_add":    engine.Add,
-	"mindspore.scatter_nd": engine.Add,
-}
 
 // Run evaluates op on call and traces it. When the operator fails, Run
 // returns its error unchanged; if the error is an index out of range
@@ -319,10 +312,6 @@ func (t *Trace) readReduction(op *dialect.Op, version int, call dialect.Call, b 
 	case len(b.Reductions) == 1:
 		for name, r := range b.Reductions {
 			t.Reduction, t.Combine = name, r
-		}
-	default:
-		if r, ok := implicitReductions[op.Name]; ok {
-			t.Reduction, t.Combine = r.String(), r
 		}
 	}
 	if b.IncludeSelf != "" && t.Combine != engine.None {

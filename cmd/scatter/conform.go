@@ -90,8 +90,11 @@ func opsCmd(args []string, stdout io.Writer) error {
 		}
 		for _, a := range op.Attrs {
 			def := ""
-			if a.Default != "" {
+			switch {
+			case a.Default != "":
 				def = " = " + a.Default
+			case a.Required:
+				def = ", required"
 			}
 			since := ""
 			if a.Since != 0 {

@@ -2,6 +2,7 @@ package mindspore
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -16,6 +17,7 @@ const version = 1
 func scatterNDBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
 		Index:      ndRules,
+		Reductions: map[string]engine.Reduction{"add": engine.Add},
 		IndexTypes: indexTypes,
 		Notes: []string{
 			"The output starts as zeros of the given shape; shape must be non-empty with every dimension >= 1.",

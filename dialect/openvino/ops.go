@@ -187,8 +187,8 @@ func init() {
 			Inputs: []dialect.Param{data,
 				{Name: "indices", Types: "int32 or int64", Doc: "positions along axis, of data's rank"}},
 			Output: "output",
-			Attrs: []dialect.Attr{{Name: "axis", Kind: dialect.Int,
-				Doc: "the axis, in [-rank, rank-1]; required"}},
+			Attrs: []dialect.Attr{{Name: "axis", Kind: dialect.Int, Required: true,
+				Doc: "the axis, in [-rank, rank-1]"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				a, ok := c.Attrs["axis"]
 				if !ok {

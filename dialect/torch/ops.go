@@ -61,6 +61,7 @@ func behavior(op string) func(int) dialect.Behavior {
 			b.Notes = []string{noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
 				noteHalf, noteRank, noteEmpty, noteTypes}
 		case opScatterAdd:
+			b.Reductions = map[string]engine.Reduction{"add": engine.Add}
 			b.Notes = []string{"Duplicate indices are summed.", noteHalf, noteRank, noteEmpty, noteTypes}
 		case opScatterReduce:
 			b.IncludeSelf = "include_self"
@@ -86,7 +87,7 @@ func behavior(op string) func(int) dialect.Behavior {
 var (
 	inputParam = dialect.Param{Name: "input", Types: elemTypes, Doc: "the tensor to read or update"}
 	srcParam   = dialect.Param{Name: "src", Types: "input's type", Doc: "the values to scatter, at least as large as index"}
-	dimAttr    = dialect.Attr{Name: "dim", Kind: dialect.Int, Doc: "required: the dimension to index, in [-rank, rank-1]"}
+	dimAttr    = dialect.Attr{Name: "dim", Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
 )
 
 func scatterIndex(what string) dialect.Param {
@@ -160,7 +161,7 @@ func init() {
 			Inputs:   []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Output:   "out",
 			Attrs: []dialect.Attr{dimAttr,
-				{Name: "reduce", Kind: dialect.String, Doc: "required: sum, prod, mean, amax or amin"},
+				{Name: "reduce", Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
 				{Name: "include_self", Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				dim, err := dimOf(c)
