@@ -30,6 +30,7 @@ var ErrSyntax = errors.New("invalid tensor literal")
 // after its "type[shape] " prefix parses back. Numbers take Go's syntax
 // (0x1f, 1e-3, NaN, Inf, -Inf); an integer outside its type's range is an
 // error; floats round to nearest (float16 and bfloat16 by way of float32).
+// Lists nest at most 64 deep, and the tensor is held to SetMaxBytes.
 func Parse(text string) (Tensor, error) {
 	name, body, ok := strings.Cut(text, ":")
 	if !ok {
@@ -87,9 +88,16 @@ func (p *literalParser) parse() (Shape, []string, error) {
 	return p.shape, p.elems, nil
 }
 
+// maxLiteralRank bounds the nesting of a literal, as the file formats
+// bound the rank they read.
+const maxLiteralRank = 64
+
 // list reads a bracketed list at nesting depth dim. Every list at one depth
 // must have as many items as the others, all lists or all elements.
 func (p *literalParser) list(dim int) error {
+	if dim >= maxLiteralRank {
+		return fmt.Errorf("more than %d nested lists", maxLiteralRank)
+	}
 	p.pos++ // '['
 	n := 0
 	for {

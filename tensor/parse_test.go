@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/bfloat16"
@@ -86,6 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{`string:["abc]`, tensor.ErrSyntax},
 		{"complex64:[1+]", tensor.ErrSyntax},
 		{"int64:", tensor.ErrSyntax},
+		{"int64:" + strings.Repeat("[", 65) + "1" + strings.Repeat("]", 65), tensor.ErrSyntax},
+		{"int64:" + strings.Repeat("[", 1<<20), tensor.ErrSyntax},
 	}
 	for _, tt := range tests {
 		if _, err := tensor.Parse(tt.text); !errors.Is(err, tt.want) {
