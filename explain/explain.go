@@ -184,7 +184,6 @@ var (
 	updatesNames = []string{"updates", "src", "value"}
 )
 
-
 // Run evaluates op on call and traces it. When the operator fails, Run
 // returns its error unchanged; if the error is an index out of range
 // (*engine.IndexError), Run also returns a Trace of the inputs, without
