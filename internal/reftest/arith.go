@@ -39,8 +39,11 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 	vals := append([]any{self}, ups...)
 	if opt.ExcludeSelf {
 		vals = ups
-		if opt.ZeroStart && (r == Add || r == Mean) {
+		switch {
+		case opt.ZeroStart && (r == Add || r == Mean):
 			vals = append([]any{zero(d)}, ups...)
+		case opt.ZeroStart && r == Mul:
+			vals = append([]any{unit(d)}, ups...)
 		}
 	}
 	n := len(ups)
@@ -258,4 +261,42 @@ func narrow(d tensor.DType, f float32) any {
 		return float16.Fromfloat32(f)
 	}
 	return bfloat16.FromFloat32(f)
+}
+
+// unit returns the element 1 of type d (true for bool), the start of
+// ZeroStart's product.
+func unit(d tensor.DType) any {
+	switch zero(d).(type) {
+	case bool:
+		return true
+	case int8:
+		return int8(1)
+	case int16:
+		return int16(1)
+	case int32:
+		return int32(1)
+	case int64:
+		return int64(1)
+	case uint8:
+		return uint8(1)
+	case uint16:
+		return uint16(1)
+	case uint32:
+		return uint32(1)
+	case uint64:
+		return uint64(1)
+	case float32:
+		return float32(1)
+	case float64:
+		return float64(1)
+	case float16.Float16:
+		return float16.Fromfloat32(1)
+	case bfloat16.BFloat16:
+		return bfloat16.FromFloat32(1)
+	case complex64:
+		return complex64(1)
+	case complex128:
+		return complex128(1)
+	}
+	panic(fmt.Sprintf("reftest: no one of type %v", d))
 }

@@ -135,8 +135,11 @@ type Options struct {
 	// cannot exclude the existing value (ErrArgument).
 	ExcludeSelf bool
 	// ZeroStart makes ExcludeSelf's Add and Mean start from the zero value
-	// of the element type (+0, false, ""), as PyTorch does, rather than
-	// from the first update: a sum of -0 updates then ends as +0.
+	// of the element type (+0, false, ""), and Mul from one, as PyTorch
+	// does (it first fills the positions with the reduction's identity),
+	// rather than from the first update: a sum of -0 updates then ends as
+	// +0, and a complex product goes through (1+0i)*u, which turns a
+	// value with a NaN or infinite part into NaN+NaNi.
 	ZeroStart bool
 	// HalfOnce makes float16 and bfloat16 Add, Mul and Mean accumulate in
 	// float32 and round once, at the end, as PyTorch's float32 buffer does.

@@ -14,11 +14,12 @@ import (
 
 type shape = tensor.Shape
 
-func f32(s shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
-func f64(s shape, v ...float64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
-func i64(s shape, v ...int64) tensor.Tensor   { return tensor.Must(tensor.From(s, v)) }
-func str(s shape, v ...string) tensor.Tensor  { return tensor.Must(tensor.From(s, v)) }
-func bools(s shape, v ...bool) tensor.Tensor  { return tensor.Must(tensor.From(s, v)) }
+func f32(s shape, v ...float32) tensor.Tensor   { return tensor.Must(tensor.From(s, v)) }
+func c64(s shape, v ...complex64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
+func f64(s shape, v ...float64) tensor.Tensor   { return tensor.Must(tensor.From(s, v)) }
+func i64(s shape, v ...int64) tensor.Tensor     { return tensor.Must(tensor.From(s, v)) }
+func str(s shape, v ...string) tensor.Tensor    { return tensor.Must(tensor.From(s, v)) }
+func bools(s shape, v ...bool) tensor.Tensor    { return tensor.Must(tensor.From(s, v)) }
 func ints(d tensor.DType, s shape, v ...int) tensor.Tensor {
 	return tensortest.FromInts(d, s, v...)
 }
@@ -397,6 +398,8 @@ func TestReductions(t *testing.T) {
 			want: f32(shape{1}, 0)},
 		{name: "a zero start does not change a product", run: one(f32(shape{1}, 5), f32(shape{2}, 2, 3), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
 			want: f32(shape{1}, 6)},
+		{name: "a complex product without self starts from 1+0i", run: one(c64(shape{1}, 16), c64(shape{1}, complex(float32(math.NaN()), 3)), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
+			want: c64(shape{1}, complex(float32(math.NaN()), float32(math.NaN())))},
 		{name: "a position without updates keeps its value", run: func() (tensor.Tensor, error) {
 			return ScatterElements(f32(shape{2}, 5, 6), i64(shape{1}, 1), f32(shape{1}, 1), 0, Options{Reduction: Min, ExcludeSelf: true})
 		}, want: f32(shape{2}, 5, 1)},
