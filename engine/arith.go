@@ -12,7 +12,9 @@ import (
 type ops[T any] struct {
 	combine func(v, u T) T // the reduction of value v with update u
 	// identity is the value i with combine(i, u) == u, bit for bit, for
-	// every u; ExcludeSelf starts each updated position from it.
+	// every u, but for the complex product: (1+0i)*u turns a u with a NaN
+	// or infinite part into NaN+NaNi, as PyTorch's complex product does.
+	// ExcludeSelf starts each updated position from it.
 	identity T
 	mean     func(sum T, n int) T // sum / n, rounded as the type rounds
 }
@@ -133,17 +135,13 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 		for _, p := range ps {
 			dst[p.d] *= src[p.s]
 		}
-	case Max: // as maxNaN: a NaN on either side wins, the existing first
+	case Max:
 		for _, p := range ps {
-			if v, u := dst[p.d], src[p.s]; v == v && (u > v || u != u) {
-				dst[p.d] = u
-			}
+			dst[p.d] = maxNaN(dst[p.d], src[p.s])
 		}
 	case Min:
 		for _, p := range ps {
-			if v, u := dst[p.d], src[p.s]; v == v && (u < v || u != u) {
-				dst[p.d] = u
-			}
+			dst[p.d] = minNaN(dst[p.d], src[p.s])
 		}
 	}
 }
@@ -166,15 +164,11 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		}
 	case Max:
 		for j, u := range src {
-			if v := dst[j]; v == v && (u > v || u != u) {
-				dst[j] = u
-			}
+			dst[j] = maxNaN(dst[j], u)
 		}
 	case Min:
 		for j, u := range src {
-			if v := dst[j]; v == v && (u < v || u != u) {
-				dst[j] = u
-			}
+			dst[j] = minNaN(dst[j], u)
 		}
 	}
 }
@@ -291,26 +285,34 @@ func floatOps[T float](r Reduction) ops[T] {
 	}
 }
 
-// maxNaN returns the larger of v and u, or the NaN if either is one.
-func maxNaN[T float](v, u T) T {
-	switch {
-	case v != v:
-		return v
-	case u != u, u > v:
-		return u
-	}
-	return v
+// maxNaN returns the larger of v and u, or the NaN if either is one: v
+// when they are equal (so -0 stays -0 against +0), and v when both are
+// NaN. It has no branch, which random data would mispredict half the
+// time: u <= v is false exactly when u is larger or either is NaN.
+func maxNaN[T number](v, u T) T {
+	return choose(b2i(!(u <= v))&^b2i(v != v), v, u)
 }
 
-// minNaN returns the smaller of v and u, or the NaN if either is one.
-func minNaN[T float](v, u T) T {
-	switch {
-	case v != v:
-		return v
-	case u != u, u < v:
-		return u
+// minNaN returns the smaller of v and u, or the NaN if either is one, as
+// maxNaN does.
+func minNaN[T number](v, u T) T {
+	return choose(b2i(!(u >= v))&^b2i(v != v), v, u)
+}
+
+// choose returns v for i == 0 and u for i == 1. It indexes a pair where
+// an if would be a jump: Go selects between floats with a branch.
+func choose[T any](i int, v, u T) T {
+	pair := [2]T{v, u}
+	return pair[i&1]
+}
+
+// b2i returns 1 for true and 0 for false, which compiles to a set-on-
+// condition instruction.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return v
+	return 0
 }
 
 // halfOps computes every step in float32 and rounds the result back to the

@@ -341,3 +341,25 @@ func TestScatterOntoZeros(t *testing.T) {
 		t.Errorf("updates of another type: %v", err)
 	}
 }
+
+// TestColumnWidth: blocks of four cache lines while the buffer holds them,
+// then narrower down to one line, then none.
+func TestColumnWidth(t *testing.T) {
+	for _, c := range []struct{ rows, size, want int }{
+		{4096, 4, 64}, // exactly colBuffer
+		{4097, 4, 32},
+		{8192, 4, 32},
+		{8193, 4, 16},
+		{16384, 4, 16},
+		{16385, 4, 0},
+		{10, 1, 256},
+		{10, 8, 32},
+		{10, 16, 16},
+		{10, 0, 16}, // strings: 16-byte headers
+		{1 << 20, 8, 0},
+	} {
+		if got := columnWidth(c.rows, c.size); got != c.want {
+			t.Errorf("columnWidth(%d, %d) = %d, want %d", c.rows, c.size, got, c.want)
+		}
+	}
+}

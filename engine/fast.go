@@ -1,6 +1,10 @@
 package engine
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
 
 // The kernels walk indices into batches of pairs of offsets and hand each
 // batch to a typed applier. Where the destinations are scattered over
@@ -158,17 +162,67 @@ type fastScatter interface {
 	// scatterRows applies, in order, the updates of rows r0 to r1 of
 	// ScatterElements whose offsets lie in [lo, hi).
 	scatterRows(e *elemWalk, r0, r1, lo, hi int)
-	// scatterColumns applies the updates of ScatterElements along axis 0
-	// to columns c0 to c1 of dst, indices and updates being [rows][inner]
-	// and dst [size][inner]: a block of colBlock columns at a time, every
-	// row of indices in order, so that the block's lines of dst stay in
-	// cache.
-	scatterColumns(ind []int64, lim limit, rows, inner, c0, c1 int)
+	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
+	// [inner], to those of data (zeros for the zero Tensor) with the
+	// updates of ScatterElements along axis 0 applied, indices and
+	// updates being [rows][inner]. It works a block of width columns at
+	// a time (see columnBlocks).
+	scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int)
 }
 
-// colBlock is the width of the column blocks of scatterColumns: a cache
-// line of 4-byte elements.
-const colBlock = 16
+// Column blocks. Along axis 0, consecutive updates of a column land in
+// rows of dst far apart: applied to dst itself, nearly every one costs a
+// cache and a TLB miss. scatterColumns instead copies a block of columns
+// of data into a dense buffer, applies every row of updates to it there,
+// and copies it out to dst. The buffer holds at most colBuffer bytes, so
+// that it stays in cache; blocks are colBytes wide, four cache lines, so
+// that every line read or written is used whole and each strided step
+// moves enough to pay for itself.
+const (
+	colBytes  = 256
+	colBuffer = 1 << 20
+)
+
+// columnWidth returns how many columns of elements of the given size (0
+// for strings, whose headers take 16 bytes) a block of scatterColumns
+// holds for dst of the given number of rows, or 0 when a block of at least
+// a cache line would not fit in the buffer.
+func columnWidth(rows, size int) int {
+	if size == 0 {
+		size = int(unsafe.Sizeof(""))
+	}
+	w := colBytes / size
+	for w*size > 64 && rows*w*size > colBuffer {
+		w /= 2
+	}
+	if w*size < 64 || rows*w*size > colBuffer {
+		return 0
+	}
+	return w
+}
+
+// columnBlocks is scatterColumns for one element type. For each block of
+// width columns it fills buf from data, calls apply to update the block,
+// which buf holds as [size][w] starting at column b, and copies buf out
+// to dst.
+func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply func(buf []E, b, w int)) {
+	buf := make([]E, size*width)
+	for b := c0; b < c1; b += width {
+		w := min(width, c1-b)
+		buf := buf[:size*w]
+		for p := range size {
+			if data == nil {
+				clear(buf[p*w : (p+1)*w])
+			} else {
+				copy(buf[p*w:(p+1)*w], data[p*inner+b:][:w])
+			}
+		}
+		apply(buf, b, w)
+		for p := range size {
+			copy(dst[p*inner+b:][:w], buf[p*w:(p+1)*w])
+		}
+	}
+}
 
 func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 	along, value := e.steps()
@@ -191,22 +245,21 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 	}
 }
 
-func (m *wordMover[E]) scatterColumns(ind []int64, lim limit, rows, inner, c0, c1 int) {
-	for b := c0; b < c1; b += colBlock {
-		e := min(b+colBlock, c1)
-		for i := 0; i < rows; i++ {
-			setColumns(m.dst[b:], ind[i*inner+b:i*inner+e], m.src[i*inner+b:i*inner+e], lim.size, inner, lim.lo < 0)
+func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
+		for i := range rows {
+			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.lo < 0)
 		}
-	}
+	})
 }
 
-func (r *numReducer[T]) scatterColumns(ind []int64, lim limit, rows, inner, c0, c1 int) {
-	for b := c0; b < c1; b += colBlock {
-		e := min(b+colBlock, c1)
-		for i := 0; i < rows; i++ {
-			reduceColumns(r.red, r.dst[b:], ind[i*inner+b:i*inner+e], r.src[i*inner+b:i*inner+e], lim.size, inner, lim.lo < 0)
+func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	from, _ := data.Data().([]T)
+	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
+		for i := range rows {
+			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.lo < 0)
 		}
-	}
+	})
 }
 
 func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
@@ -322,14 +375,14 @@ func combine[T number](red Reduction, v, u T) T {
 		return v - u
 	case Mul:
 		return v * u
-	case Max:
-		if v == v && (u > v || u != u) {
-			return u
+	case Max, Min:
+		// maxNaN or minNaN, in one piece to stay small.
+		a, b := u, v
+		if red == Min {
+			a, b = v, u
 		}
-	case Min:
-		if v == v && (u < v || u != u) {
-			return u
-		}
+		pair := [2]T{v, u}
+		return pair[b2i(!(a <= b))&^b2i(v != v)&1]
 	}
 	return v
 }

@@ -382,18 +382,38 @@ func testScatterElementsMatchesReference(t *testing.T) {
 			}
 			us[d] = is[d] + rng.IntN(2)*rng.IntN(2) // updates sometimes larger
 		}
-		data, upd := randValues(rng, prod(ds)), randValues(rng, prod(us))
-		ind := randIndices(rng, prod(is), ds[axis], rng.IntN(3) == 0)
-		opt := randOptions(rng)
-		want, ok := refScatterElements(data, ds, ind, is, upd, us, axis, opt)
-		// Also in place: dst is data itself.
-		inPlace := append([]float64(nil), data...)
-		err := ScatterElements(f64(t, ds, inPlace), f64(t, ds, inPlace), i64(t, is, ind), f64(t, us, upd), axis, opt)
-		if err != nil {
-			inPlace = nil
-		}
-		check(t, "ScatterElements", err, inPlace, want, ok, opt, data, ind, upd, is, us, axis)
+		checkScatterElements(t, rng, ds, is, us, axis)
 	}
+	// Along axis 0 with indices and updates as wide as data: the column
+	// blocks, several of them, the last one partial.
+	for iter := 0; iter < 300; iter++ {
+		ds := []int{1 + rng.IntN(40), 1 + rng.IntN(100)}
+		is := []int{rng.IntN(60), ds[1]}
+		checkScatterElements(t, rng, ds, is, is, 0)
+	}
+}
+
+// checkScatterElements runs ScatterElements on random values and indices
+// of the given shapes, in one of three ways (into a junk-filled dst, in
+// place, onto zeros), and compares it with the reference.
+func checkScatterElements(t *testing.T, rng *rand.Rand, ds, is, us []int, axis int) {
+	t.Helper()
+	data, upd := randValues(rng, prod(ds)), randValues(rng, prod(us))
+	ind := randIndices(rng, prod(is), ds[axis], rng.IntN(3) == 0)
+	opt := randOptions(rng)
+	dst := randValues(rng, len(data))
+	from := f64(t, ds, data)
+	switch rng.IntN(3) {
+	case 0: // in place
+		copy(dst, data)
+		from = f64(t, ds, dst)
+	case 1: // onto zeros
+		clear(data)
+		from = tensor.Tensor{}
+	}
+	want, ok := refScatterElements(data, ds, ind, is, upd, us, axis, opt)
+	err := ScatterElements(f64(t, ds, dst), from, i64(t, is, ind), f64(t, us, upd), axis, opt)
+	check(t, "ScatterElements", err, dst, want, ok, opt, data, ind, upd, is, us, axis)
 }
 
 func TestGatherNDMatchesReference(t *testing.T) { eachMode(t, testGatherNDMatchesReference) }

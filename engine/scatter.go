@@ -145,14 +145,14 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 				}
 			}
 		})
-	} else if run.fast != nil && len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) {
-		// Along axis 0 an update keeps its column: fill dst, then let each
-		// worker own blocks of columns.
-		parallel(dst.Len(), parts(dst.Len()), func(_, lo, hi int) { run.fill(lo, hi) })
+	} else if width := columnWidth(ds[0], dst.DType().Size()); run.fast != nil && width > 0 &&
+		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) {
+		// Along axis 0 an update keeps its column: each worker owns
+		// blocks of columns, from data to dst.
 		inner := dst.Len() / ds[0]
-		blocks := (inner + colBlock - 1) / colBlock
-		parallel(blocks, parts(len(ind)), func(_, lo, hi int) {
-			run.fast.scatterColumns(ind, lim[0], is[0], inner, lo*colBlock, min(hi*colBlock, inner))
+		blocks := (inner + width - 1) / width
+		parallel(blocks, parts(work), func(_, lo, hi int) {
+			run.fast.scatterColumns(data, ind, lim[0], is[0], inner, width, lo*width, min(hi*width, inner))
 		})
 	} else {
 		// Each worker owns a range of dst and applies, in index order, the
