@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -22,50 +23,117 @@ type ndWalk struct {
 	strides    []int   // per tuple component, in the data-shaped tensor
 	perBatch   int     // tuples per batch entry (GatherND batch_dims)
 	batchBlock int     // elements per batch entry in data
+	// offs, when set, holds each tuple's offset (-1 for one the rules
+	// skip), computed once for scatters whose workers would each compute
+	// every tuple's offset again (see tupleOffsets).
+	offs []int32
 }
 
 // scatterPairs fills buf with the pairs (offset, t*block) of the tuples t
 // from t0 on whose offsets lie in [lo, hi), until buf is full or the tuples
 // end. It returns the number of pairs and the next tuple.
 func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
-	// Fields are copied into locals: the stores into buf would otherwise
-	// make the compiler reload them on every tuple.
 	width := uint(hi - lo)
-	k, count, ind := w.k, w.n, w.ind
-	switch k {
-	case 1:
-		n, i := scatterPairs1(buf, ind[t0:count], w.lims[0], w.strides[0], lo, width, t0*block, block)
+	if w.offs != nil {
+		n, i := scatterPairsOffs(buf, w.offs[t0:w.n], lo, width, t0*block, block)
 		return n, t0 + i
-	case 2:
-		l0, l1, s0, s1 := w.lims[0], w.lims[1], w.strides[0], w.strides[1]
-		for t := t0; t < count; t++ {
-			if n == len(buf) {
-				return n, t
-			}
-			d := -1
-			p0, ok0 := l0.pos(ind[2*t])
-			p1, ok1 := l1.pos(ind[2*t+1])
-			if ok0 && ok1 {
-				d = p0*s0 + p1*s1
-			}
-			buf[n] = pair{d, t * block}
-			if uint(d-lo) < width {
-				n++
-			}
+	}
+	if w.k == 1 {
+		n, i := scatterPairs1(buf, w.ind[t0:w.n], w.lims[0], w.strides[0], lo, width, t0*block, block)
+		return n, t0 + i
+	}
+	for t := t0; t < w.n; t++ {
+		if n == len(buf) {
+			return n, t
 		}
-	default:
-		for t := t0; t < count; t++ {
-			if n == len(buf) {
-				return n, t
-			}
-			d := w.offset(t)
-			buf[n] = pair{d, t * block}
-			if uint(d-lo) < width {
-				n++
-			}
+		d := w.offset(t)
+		buf[n] = pair{d, t * block}
+		if uint(d-lo) < width {
+			n++
 		}
 	}
-	return n, count
+	return n, w.n
+}
+
+// scatterPairsOffs is scatterPairs1 for offsets computed beforehand.
+//
+//go:noinline
+func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block int) (n, read int) {
+	s := s0
+	for i, o := range offs {
+		if n == len(buf) {
+			return n, i
+		}
+		d := int(o)
+		buf[n] = pair{d, s}
+		s += block
+		if uint(d-lo) < width {
+			n++
+		}
+	}
+	return n, len(offs)
+}
+
+// tupleOffsets validates the index tuples of w, k >= 2 components each,
+// and returns their offsets (-1 for a tuple the rules skip), computed in
+// parallel, and the flat position in indices of the first value outside
+// its limit, or -1. Every worker of a scatter would otherwise compute
+// every offset again, to pick the tuples that land in its range; this
+// does it once, and checks the tuples in the same pass. It returns nil
+// offsets, and checks nothing, when an offset might not fit in an int32.
+func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
+	if w.k < 2 || size > math.MaxInt32 {
+		return nil, firstBad(w.ind, w.lims, rules)
+	}
+	offs = make([]int32, w.n)
+	skip := rules.OutOfRange == OutOfRangeSkip
+	p := parts(len(w.ind))
+	found := noneFound(p)
+	parallel(w.n, p, func(part, lo, hi int) {
+		if w.k == 2 {
+			t := offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+			if t < 0 {
+				return
+			}
+			lo += t // the bad tuple: tupleOffset says which component
+		}
+		for t := lo; t < hi; t++ {
+			d, j := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+			if j >= 0 && !skip {
+				found[part] = t*w.k + j
+				return
+			}
+			offs[t] = int32(d)
+		}
+	})
+	return offs, firstOf(found)
+}
+
+// offsets2 sets offs[t] to the offset of the pair ind[2t], ind[2t+1],
+// with the limits and strides of its two components, or to -1 if the
+// rules skip it. It stops at the first pair outside the limits, unless
+// skip, and returns its position, or -1.
+//
+//go:noinline
+func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
+	ind = ind[:2*len(offs)]
+	n0, n1 := uint64(l0.size), uint64(l1.size)
+	var e0, e1 int64 // what a negative value adds: 0 leaves it out of range
+	if l0.lo < 0 {
+		e0, e1 = int64(l0.size), int64(l1.size)
+	}
+	for t := range offs {
+		v0, v1 := ind[2*t], ind[2*t+1]
+		p0, p1 := v0+v0>>63&e0, v1+v1>>63&e1
+		d := -1
+		if uint64(p0) < n0 && uint64(p1) < n1 {
+			d = int(p0)*s0 + int(p1)*s1
+		} else if !skip {
+			return t
+		}
+		offs[t] = int32(d)
+	}
+	return -1
 }
 
 // scatterPairs1 is scatterPairs for tuples of one component, ind holding

@@ -37,15 +37,17 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 		return err
 	}
 	lims := opt.Rules.limits(ds[:k])
-	if bad := firstBad(ind, lims, opt.Rules); bad >= 0 {
+	n, _ := is[:len(is)-1].NumElements()
+	walk := &ndWalk{ind: ind, k: k, n: n, lims: lims, strides: ds.Strides()[:k]}
+	offs, bad := tupleOffsets(walk, dst.Len(), opt.Rules)
+	if bad >= 0 {
 		return indexErr(opt.Rules, indices, bad, ds, bad%k, k)
 	}
 	if dst.Len() == 0 {
 		return nil
 	}
+	walk.offs = offs
 	block, _ := ds[k:].NumElements()
-	n, _ := is[:len(is)-1].NumElements()
-	walk := &ndWalk{ind: ind, k: k, n: n, lims: lims, strides: ds.Strides()[:k]}
 	// tuples hands over the pairs of the tuples whose slices start in
 	// [lo, hi), a batch at a time.
 	tuples := func(lo, hi int) func(emit func([]pair)) {
