@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -74,29 +75,32 @@ func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block in
 	return n, len(offs)
 }
 
-// tupleOffsets validates the index tuples of w, k >= 2 components each,
-// and returns their offsets (-1 for a tuple the rules skip), computed in
-// parallel, and the flat position in indices of the first value outside
-// its limit, or -1. Every worker of a scatter would otherwise compute
-// every offset again, to pick the tuples that land in its range; this
-// does it once, and checks the tuples in the same pass. It returns nil
-// offsets, and checks nothing, when an offset might not fit in an int32.
+// tupleOffsets validates the index tuples of w and returns their offsets
+// (-1 for a tuple the rules skip), computed in parallel, and the flat
+// position in indices of the first value outside its limit, or -1.
+// Every worker of a scatter would otherwise compute every offset again,
+// to pick the tuples that land in its range; this does it once, checks
+// the tuples in the same pass, and leaves the workers half the bytes to
+// read. It returns nil offsets, having only checked the tuples, when an
+// offset might not fit in an int32 or tuples have no component. The
+// offsets come from a pool: give them back with putOffsets.
 func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
-	if w.k < 2 || size > math.MaxInt32 {
+	if w.k == 0 || size > maxOffset {
 		return nil, firstBad(w.ind, w.lims, rules)
 	}
-	offs = make([]int32, w.n)
+	offs = getOffsets(w.n)
 	skip := rules.OutOfRange == OutOfRangeSkip
 	p := parts(len(w.ind))
 	found := noneFound(p)
 	parallel(w.n, p, func(part, lo, hi int) {
-		if w.k == 2 {
-			t := offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
-			if t < 0 {
-				return
-			}
-			lo += t // the bad tuple: tupleOffset says which component
+		switch w.k {
+		case 1:
+			lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
+		case 2:
+			lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
 		}
+		// Longer tuples; for one or two components, the bad tuple they
+		// stopped at (tupleOffset says which component), if any.
 		for t := lo; t < hi; t++ {
 			d, j := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
 			if j >= 0 && !skip {
@@ -109,10 +113,54 @@ func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int)
 	return offs, firstOf(found)
 }
 
-// offsets2 sets offs[t] to the offset of the pair ind[2t], ind[2t+1],
-// with the limits and strides of its two components, or to -1 if the
-// rules skip it. It stops at the first pair outside the limits, unless
-// skip, and returns its position, or -1.
+// maxOffset is the largest offset tupleOffsets computes. Tests lower it
+// to take the path that larger tensors take.
+var maxOffset = math.MaxInt32
+
+// offsetPool keeps the offsets of earlier calls, so that repeated calls do
+// not allocate (and clear) them each time.
+var offsetPool sync.Pool
+
+func getOffsets(n int) []int32 {
+	if p, ok := offsetPool.Get().(*[]int32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]int32, n)
+}
+
+func putOffsets(offs []int32) {
+	if offs != nil {
+		offsetPool.Put(&offs)
+	}
+}
+
+// offsets1 sets offs[t] to the offset ind[t]*stride, or to -1 if the rules
+// skip it. It stops at the first value outside the limit, unless skip,
+// and returns its position; len(offs) if there is none.
+//
+//go:noinline
+func offsets1(offs []int32, ind []int64, l limit, stride int, skip bool) int {
+	ind = ind[:len(offs)]
+	n := uint64(l.size)
+	var e int64 // what a negative value adds: 0 leaves it out of range
+	if l.lo < 0 {
+		e = int64(l.size)
+	}
+	for t, v := range ind {
+		p := v + v>>63&e
+		d := -1
+		if uint64(p) < n {
+			d = int(p) * stride
+		} else if !skip {
+			return t
+		}
+		offs[t] = int32(d)
+	}
+	return len(offs)
+}
+
+// offsets2 is offsets1 for pairs ind[2t], ind[2t+1], with the limits and
+// strides of their two components.
 //
 //go:noinline
 func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
@@ -133,7 +181,7 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 		}
 		offs[t] = int32(d)
 	}
-	return -1
+	return len(offs)
 }
 
 // scatterPairs1 is scatterPairs for tuples of one component, ind holding

@@ -229,14 +229,21 @@ func refGatherElements(data []float64, ds []int, ind []int64, is []int, axis int
 }
 
 // eachMode runs a test as the kernels run by default (small inputs on one
-// goroutine) and with every kernel split over 8 goroutines, however small
-// its input.
+// goroutine), with every kernel split over 8 goroutines however small its
+// input, and split so again with the path of tensors too large for
+// precomputed offsets.
 func eachMode(t *testing.T, test func(t *testing.T)) {
 	t.Run("default", test)
 	t.Run("split", func(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 		defer func(w int) { minWork = w }(minWork)
 		minWork = 1
+		test(t)
+	})
+	t.Run("split/no-offsets", func(t *testing.T) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+		defer func(w, o int) { minWork, maxOffset = w, o }(minWork, maxOffset)
+		minWork, maxOffset = 1, -1
 		test(t)
 	})
 }

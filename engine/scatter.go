@@ -40,6 +40,7 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	n, _ := is[:len(is)-1].NumElements()
 	walk := &ndWalk{ind: ind, k: k, n: n, lims: lims, strides: ds.Strides()[:k]}
 	offs, bad := tupleOffsets(walk, dst.Len(), opt.Rules)
+	defer putOffsets(offs)
 	if bad >= 0 {
 		return indexErr(opt.Rules, indices, bad, ds, bad%k, k)
 	}
