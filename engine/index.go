@@ -92,6 +92,12 @@ func firstBad(ind []int64, lims []limit, rules IndexRules) int {
 	p := parts(len(ind))
 	found := noneFound(p)
 	parallel(len(ind), p, func(w, lo, hi int) {
+		if len(lims) == 1 {
+			if i := outside(ind[lo:hi], lims[0]); i >= 0 {
+				found[w] = lo + i
+			}
+			return
+		}
 		k, j := len(lims), lo%len(lims)
 		for i := lo; i < hi; i++ {
 			if v := ind[i]; v < lims[j].lo || v > lims[j].hi {
@@ -104,6 +110,22 @@ func firstBad(ind []int64, lims []limit, rules IndexRules) int {
 		}
 	})
 	return firstOf(found)
+}
+
+// outside returns the position of the first value of ind outside l, or
+// -1: one unsigned test per value, v-lo wrapping around for a value below
+// lo. A dimension of size 0 admits no value.
+func outside(ind []int64, l limit) int {
+	if l.size == 0 && len(ind) > 0 {
+		return 0
+	}
+	span := uint64(l.hi - l.lo)
+	for i, v := range ind {
+		if uint64(v-l.lo) > span {
+			return i
+		}
+	}
+	return -1
 }
 
 // indexErr builds the error for the element at flat position flat of
