@@ -223,6 +223,17 @@ func scatterPairs1(buf []pair, ind []int64, l limit, stride, lo int, width uint,
 func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next, bad int) {
 	// The batch entry's base offset, advanced as t crosses into the next.
 	base, end := t0/w.perBatch*w.batchBlock, (t0/w.perBatch+1)*w.perBatch
+	if w.k == 2 {
+		// Pairs, up to the end of the batch entry, in a loop of their own.
+		t1 = min(t1, end, t0+len(buf))
+		n, ok := gatherPairs2(buf, w.ind[2*t0:2*t1], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip, base, t0*block, block)
+		if !ok {
+			t := t0 + n
+			_, j := tupleOffset(w.ind[2*t:2*t+2], w.lims, w.strides)
+			return n, t, 2*t + j
+		}
+		return n, t0 + n, -1
+	}
 	for t := t0; t < t1 && n < len(buf); t++ {
 		if t == end {
 			base += w.batchBlock
@@ -233,12 +244,6 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 		case 1:
 			if p, ok := w.lims[0].pos(w.ind[t]); ok {
 				d = p * w.strides[0]
-			}
-		case 2:
-			p0, ok0 := w.lims[0].pos(w.ind[2*t])
-			p1, ok1 := w.lims[1].pos(w.ind[2*t+1])
-			if ok0 && ok1 {
-				d = p0*w.strides[0] + p1*w.strides[1]
 			}
 		default:
 			d = w.offset(t)
@@ -257,6 +262,35 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 		n++
 	}
 	return n, t0 + n, -1
+}
+
+// gatherPairs2 fills buf with the pairs (s, base + offset of the pair
+// ind[2t], ind[2t+1]) for each t, s starting at s0 and stepping by block,
+// the offset being -1 for a pair the rules skip, until buf is full or the
+// pairs end. It returns the number of pairs, and false if it stopped at a
+// pair outside the limits, which it does unless skip.
+//
+//go:noinline
+func gatherPairs2(buf []pair, ind []int64, l0, l1 limit, s0, s1 int, skip bool, base, s, block int) (n int, ok bool) {
+	n0, n1 := uint64(l0.size), uint64(l1.size)
+	var e0, e1 int64 // what a negative value adds: 0 leaves it out of range
+	if l0.lo < 0 {
+		e0, e1 = int64(l0.size), int64(l1.size)
+	}
+	buf = buf[:min(len(buf), len(ind)/2)]
+	for t := range buf {
+		v0, v1 := ind[2*t], ind[2*t+1]
+		p0, p1 := v0+v0>>63&e0, v1+v1>>63&e1
+		d := -1
+		if uint64(p0) < n0 && uint64(p1) < n1 {
+			d = base + int(p0)*s0 + int(p1)*s1
+		} else if !skip {
+			return t, false
+		}
+		buf[t] = pair{s, d}
+		s += block
+	}
+	return len(buf), true
 }
 
 // offset returns the data offset of tuple t, or -1 when a component lies
