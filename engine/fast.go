@@ -117,16 +117,24 @@ func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int)
 // to take the path that larger tensors take.
 var maxOffset = math.MaxInt32
 
-// offsetPool keeps the offsets of earlier calls, so that repeated calls do
-// not allocate (and clear) them each time.
-var offsetPool sync.Pool
+// The working memory of earlier calls, kept so that repeated calls do not
+// allocate (and clear) it each time: ScatterND's offsets, and the column
+// buffers of ScatterElements along axis 0 (a *[]E of any E; one of another
+// type than the caller wants is dropped).
+var offsetPool, columnPool sync.Pool
 
-func getOffsets(n int) []int32 {
-	if p, ok := offsetPool.Get().(*[]int32); ok && cap(*p) >= n {
-		return (*p)[:n]
+// getBuffer returns a buffer of n elements from pool, or a new one. Its
+// contents are whatever they were: callers write before they read.
+func getBuffer[E any](pool *sync.Pool, n int) *[]E {
+	if p, ok := pool.Get().(*[]E); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
 	}
-	return make([]int32, n)
+	b := make([]E, n)
+	return &b
 }
+
+func getOffsets(n int) []int32 { return *getBuffer[int32](&offsetPool, n) }
 
 func putOffsets(offs []int32) {
 	if offs != nil {
@@ -356,7 +364,9 @@ func columnWidth(rows, size int) int {
 // which buf holds as [size][w] starting at column b, and copies buf out
 // to dst.
 func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply func(buf []E, b, w int)) {
-	buf := make([]E, size*width)
+	scratch := getBuffer[E](&columnPool, size*width)
+	defer columnPool.Put(scratch)
+	buf := *scratch
 	for b := c0; b < c1; b += width {
 		w := min(width, c1-b)
 		buf := buf[:size*w]
