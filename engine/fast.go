@@ -273,9 +273,9 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 }
 
 // gatherPairs2 fills buf with the pairs (s, base + offset of the pair
-// ind[2t], ind[2t+1]) for each t, s starting at s0 and stepping by block,
-// the offset being -1 for a pair the rules skip, until buf is full or the
-// pairs end. It returns the number of pairs, and false if it stopped at a
+// ind[2t], ind[2t+1]) for each t, s starting at the given value and
+// stepping by block, the offset being -1 for a pair the rules skip, until
+// buf is full or the pairs end. It returns the number of pairs, and false if it stopped at a
 // pair outside the limits, which it does unless skip.
 //
 //go:noinline
@@ -536,7 +536,8 @@ func combine[T number](red Reduction, v, u T) T {
 	case Mul:
 		return v * u
 	case Max, Min:
-		// maxNaN or minNaN, in one piece to stay small.
+		// maxNaN or minNaN, written out (u wins when !(a <= b) and v is
+		// not NaN) so that combine stays within the inliner's budget.
 		a, b := u, v
 		if red == Min {
 			a, b = v, u
