@@ -10,8 +10,26 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
+
+// lookupOp returns the operator that the positional arguments pos of
+// command cmd name: exactly one, known to the registry.
+func lookupOp(cmd string, pos []string) (*dialect.Op, error) {
+	switch len(pos) {
+	case 0:
+		return nil, usagef("%s: missing OP (run 'scatter ops' for the list)", cmd)
+	case 1:
+	default:
+		return nil, usagef("%s: one OP expected, got %s", cmd, strings.Join(pos, " "))
+	}
+	op, err := registry.Lookup(pos[0])
+	if err != nil {
+		return nil, usagef("%s: %v", cmd, err)
+	}
+	return op, nil
+}
 
 // callFlags are the flags that describe one operator call, shared by the
 // commands that run operators: --opset, --attr and --in.

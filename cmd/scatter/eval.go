@@ -4,10 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/scatter-dev/scatter/format"
-	"github.com/scatter-dev/scatter/registry"
 )
 
 func evalCmd(args []string, stdout io.Writer) error {
@@ -23,17 +21,12 @@ func evalCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(pos) == 0:
-		return usagef("eval: missing OP (run 'scatter ops' for the list)")
-	case len(pos) > 1:
-		return usagef("eval: one OP expected, got %s", strings.Join(pos, " "))
-	case *out == "":
-		return usagef("eval: missing --out FILE")
-	}
-	op, err := registry.Lookup(pos[0])
+	op, err := lookupOp("eval", pos)
 	if err != nil {
-		return usagef("eval: %v", err)
+		return err
+	}
+	if *out == "" {
+		return usagef("eval: missing --out FILE")
 	}
 	if err := format.Check(*out); err != nil {
 		return usagef("eval: --out: %v", err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/scatter-dev/scatter/explain"
 	"github.com/scatter-dev/scatter/internal/atomicfile"
-	"github.com/scatter-dev/scatter/registry"
 )
 
 // explainCmd runs one operator and shows what it did: in the terminal, or
@@ -31,11 +30,11 @@ func explainCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	op, err := lookupOp("explain", pos)
+	if err != nil {
+		return err
+	}
 	switch {
-	case len(pos) == 0:
-		return usagef("explain: missing OP (run 'scatter ops' for the list)")
-	case len(pos) > 1:
-		return usagef("explain: one OP expected, got %s", strings.Join(pos, " "))
 	case *svg != "" && *png != "":
 		return usagef("explain: give --svg or --png, not both")
 	case *svg != "" && !strings.EqualFold(filepath.Ext(*svg), ".svg"):
@@ -46,10 +45,6 @@ func explainCmd(args []string, stdout io.Writer) error {
 	colored, err := useColor(*color, stdout)
 	if err != nil {
 		return err
-	}
-	op, err := registry.Lookup(pos[0])
-	if err != nil {
-		return usagef("explain: %v", err)
 	}
 	call, err := cf.call("explain", op)
 	if err != nil {
