@@ -73,15 +73,13 @@ func (e *IndexError) Error() string {
 // Unwrap returns ErrIndex.
 func (e *IndexError) Unwrap() error { return ErrIndex }
 
+// formatPos formats a position in indices: "" for a scalar's, "[i,j]"
+// otherwise.
 func formatPos(pos []int) string {
 	if len(pos) == 0 {
 		return ""
 	}
-	parts := make([]string, len(pos))
-	for i, p := range pos {
-		parts[i] = strconv.Itoa(p)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return tensor.Shape(pos).String()
 }
 
 func formatTuple(t []int64) string {

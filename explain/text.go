@@ -234,7 +234,7 @@ func sliceTitle(s int, lead tensor.Shape) string {
 	if len(lead) == 0 {
 		return ""
 	}
-	return strings.TrimSuffix(formatPos(lead.Coords(s)), "]") + ",:,:]"
+	return strings.TrimSuffix(tensor.Shape(lead.Coords(s)).String(), "]") + ",:,:]"
 }
 
 func seq(lo, hi int) []int {
@@ -330,15 +330,7 @@ func ref(o *Operand, i int) string {
 	if len(pos) == 0 {
 		return o.Name
 	}
-	return o.Name + formatPos(pos)
-}
-
-func formatPos(pos []int) string {
-	parts := make([]string, len(pos))
-	for i, p := range pos {
-		parts[i] = strconv.Itoa(p)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return o.Name + tensor.Shape(pos).String()
 }
 
 // indexRef describes the index values of l: "indices[2,:] = [1, 0]" for a
@@ -535,7 +527,7 @@ func (t *Trace) writeSummary(b *strings.Builder) {
 	}
 	parts := make([]string, len(s.Top))
 	for i, c := range s.Top {
-		parts[i] = fmt.Sprintf("%s%s %d times", t.countedName(), formatPos(c.Pos), c.Hits)
+		parts[i] = fmt.Sprintf("%s%s %d times", t.countedName(), tensor.Shape(c.Pos), c.Hits)
 	}
 	b.WriteString("  most hit: " + strings.Join(parts, ", ") + "\n")
 }

@@ -91,11 +91,7 @@ func slicePos(pos []int) string {
 	if len(pos) == 0 {
 		return ""
 	}
-	parts := make([]string, len(pos))
-	for i, p := range pos {
-		parts[i] = strconv.Itoa(p)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return tensor.Shape(pos).String()
 }
 
 func indexValueString(ie *engine.IndexError) string {
