@@ -160,6 +160,19 @@ type Param struct {
 	AttrKind Kind
 }
 
+// ReductionNames returns the names of reductions in the engine's order of
+// the reductions they stand for (none, add, sub, mul, max, min, mean),
+// names of the same reduction alphabetically: the order in which error
+// messages and documents list them.
+func ReductionNames(reductions map[string]engine.Reduction) []string {
+	return slices.SortedFunc(maps.Keys(reductions), func(x, y string) int {
+		if d := int(reductions[x]) - int(reductions[y]); d != 0 {
+			return d
+		}
+		return strings.Compare(x, y)
+	})
+}
+
 // Behavior is what one version of an operator does at the corners where
 // frameworks disagree. A dialect's Eval applies it, and the comparison
 // document is generated from it, so the two cannot drift apart.

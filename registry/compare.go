@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -98,12 +97,7 @@ func renderBehavior(b dialect.Behavior) string {
 	}
 	reductions := "-"
 	if len(b.Reductions) > 0 {
-		names := slices.SortedFunc(maps.Keys(b.Reductions), func(x, y string) int {
-			if d := int(b.Reductions[x]) - int(b.Reductions[y]); d != 0 {
-				return d
-			}
-			return strings.Compare(x, y)
-		})
+		names := dialect.ReductionNames(b.Reductions)
 		for i, name := range names {
 			if meaning := b.Reductions[name].String(); meaning != name {
 				names[i] = fmt.Sprintf("%s (%s)", name, meaning)

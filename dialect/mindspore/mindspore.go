@@ -58,7 +58,6 @@ package mindspore
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -332,11 +331,8 @@ func parseReduction(s string) (engine.Reduction, error) {
 	}
 	r, ok := elemsReductions[s]
 	if !ok {
-		names := slices.SortedFunc(maps.Keys(elemsReductions), func(a, b string) int {
-			return int(elemsReductions[a]) - int(elemsReductions[b])
-		})
 		return 0, fmt.Errorf("%w: reduction %q is not supported (supported: %s)",
-			dialect.ErrAttribute, s, strings.Join(names, ", "))
+			dialect.ErrAttribute, s, strings.Join(dialect.ReductionNames(elemsReductions), ", "))
 	}
 	return r, nil
 }

@@ -23,8 +23,6 @@ package onnx
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -314,9 +312,8 @@ func parseReduction(v int, s string) (engine.Reduction, error) {
 	red := reductions(v)
 	r, ok := red[s]
 	if !ok {
-		names := slices.SortedFunc(maps.Keys(red), func(a, b string) int { return int(red[a]) - int(red[b]) })
 		return 0, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, s, v, strings.Join(names, ", "))
+			dialect.ErrAttribute, s, v, strings.Join(dialect.ReductionNames(red), ", "))
 	}
 	return r, nil
 }

@@ -32,7 +32,6 @@ package openvino
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -304,11 +303,8 @@ func scatterOptions(name string, v int, b dialect.Behavior, reduction string, us
 			return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q: version %d has no reduction (the attribute is defined from version %d)",
 				dialect.ErrAttribute, reduction, v, a.Since)
 		}
-		names := slices.SortedFunc(maps.Keys(b.Reductions), func(x, y string) int {
-			return int(b.Reductions[x]) - int(b.Reductions[y])
-		})
 		return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, reduction, v, strings.Join(names, ", "))
+			dialect.ErrAttribute, reduction, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
 	}
 	return engine.ScatterOptions{
 		Reduction:   r,
