@@ -149,13 +149,9 @@ func putOffsets(offs []int32) {
 //go:noinline
 func offsets1(offs []int32, ind []int64, l limit, stride int, skip bool) int {
 	ind = ind[:len(offs)]
-	n := uint64(l.size)
-	var e int64 // what a negative value adds: 0 leaves it out of range
-	if l.lo < 0 {
-		e = int64(l.size)
-	}
+	n, e := uint64(l.size), l.fromEnd()
 	for t, v := range ind {
-		p := v + v>>63&e
+		p := wrap(v, e)
 		d := -1
 		if uint64(p) < n {
 			d = int(p) * stride
@@ -173,14 +169,9 @@ func offsets1(offs []int32, ind []int64, l limit, stride int, skip bool) int {
 //go:noinline
 func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
 	ind = ind[:2*len(offs)]
-	n0, n1 := uint64(l0.size), uint64(l1.size)
-	var e0, e1 int64 // what a negative value adds: 0 leaves it out of range
-	if l0.lo < 0 {
-		e0, e1 = int64(l0.size), int64(l1.size)
-	}
+	n0, n1, e0, e1 := uint64(l0.size), uint64(l1.size), l0.fromEnd(), l1.fromEnd()
 	for t := range offs {
-		v0, v1 := ind[2*t], ind[2*t+1]
-		p0, p1 := v0+v0>>63&e0, v1+v1>>63&e1
+		p0, p1 := wrap(ind[2*t], e0), wrap(ind[2*t+1], e1)
 		d := -1
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = int(p0)*s0 + int(p1)*s1
@@ -200,18 +191,14 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 //
 //go:noinline
 func scatterPairs1(buf []pair, ind []int64, l limit, stride, lo int, width uint, s0, block int) (n, read int) {
-	size := int64(l.size)
-	var fromEnd int64 // what a negative value adds: 0 leaves it out of range
-	if l.lo < 0 {
-		fromEnd = size
-	}
+	size, e := uint64(l.size), l.fromEnd()
 	s := s0
 	for i, v := range ind {
 		if n == len(buf) {
 			return n, i
 		}
 		d := -1
-		if p := v + v>>63&fromEnd; uint64(p) < uint64(size) {
+		if p := wrap(v, e); uint64(p) < size {
 			d = int(p) * stride
 		}
 		buf[n] = pair{d, s}
@@ -275,20 +262,15 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 // gatherPairs2 fills buf with the pairs (s, base + offset of the pair
 // ind[2t], ind[2t+1]) for each t, s starting at the given value and
 // stepping by block, the offset being -1 for a pair the rules skip, until
-// buf is full or the pairs end. It returns the number of pairs, and false if it stopped at a
-// pair outside the limits, which it does unless skip.
+// buf is full or the pairs end. It returns the number of pairs, and false
+// if it stopped at a pair outside the limits, which it does unless skip.
 //
 //go:noinline
 func gatherPairs2(buf []pair, ind []int64, l0, l1 limit, s0, s1 int, skip bool, base, s, block int) (n int, ok bool) {
-	n0, n1 := uint64(l0.size), uint64(l1.size)
-	var e0, e1 int64 // what a negative value adds: 0 leaves it out of range
-	if l0.lo < 0 {
-		e0, e1 = int64(l0.size), int64(l1.size)
-	}
+	n0, n1, e0, e1 := uint64(l0.size), uint64(l1.size), l0.fromEnd(), l1.fromEnd()
 	buf = buf[:min(len(buf), len(ind)/2)]
 	for t := range buf {
-		v0, v1 := ind[2*t], ind[2*t+1]
-		p0, p1 := v0+v0>>63&e0, v1+v1>>63&e1
+		p0, p1 := wrap(ind[2*t], e0), wrap(ind[2*t+1], e1)
 		d := -1
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = base + int(p0)*s0 + int(p1)*s1
@@ -392,7 +374,7 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
 			// The axis is the row itself, and the row of dst is in range.
-			setRow(m.dst[base:base+lim.size], idx, upd, lim.lo < 0)
+			setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd())
 			continue
 		}
 		for j, v := range idx {
@@ -408,7 +390,7 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
-			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.lo < 0)
+			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.fromEnd())
 		}
 	})
 }
@@ -417,7 +399,7 @@ func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limi
 	from, _ := data.Data().([]T)
 	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
-			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.lo < 0)
+			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.fromEnd())
 		}
 	})
 }
@@ -430,7 +412,7 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 		base, other := e.bases(row)
 		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
-			reduceRow(red, dst[base:base+lim.size], idx, upd, lim.lo < 0)
+			reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd())
 			continue
 		}
 		for j, v := range idx {
@@ -450,24 +432,18 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 // columns, costs nothing next to its work.
 //
 // The scatters' indices have been validated; an index outside the limit
-// is one the rules skip. An index counts from the end of its dimension if
-// neg is set, and one unsigned test then rejects both ends: p is below
-// zero or past the dimension exactly when v is outside [-size, size-1]
-// (neg) or [0, size-1].
+// is one the rules skip. fromEnd is what a negative index adds (see
+// limit.fromEnd and wrap).
 
 // setRow sets row[idx[j]] = upd[j] for every j in order, skipping the
 // indices outside row.
 //
 //go:noinline
-func setRow[E any](row []E, idx []int64, upd []E, neg bool) {
+func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64) {
 	upd = upd[:len(idx)]
-	size := int64(len(row))
+	size := uint64(len(row))
 	for j, v := range idx {
-		p := v
-		if neg {
-			p += v >> 63 & size
-		}
-		if uint64(p) < uint64(size) {
+		if p := wrap(v, fromEnd); uint64(p) < size {
 			row[p] = upd[j]
 		}
 	}
@@ -476,15 +452,11 @@ func setRow[E any](row []E, idx []int64, upd []E, neg bool) {
 // reduceRow is setRow combining each update into its element by red.
 //
 //go:noinline
-func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, neg bool) {
+func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, fromEnd int64) {
 	upd = upd[:len(idx)]
-	size := int64(len(row))
+	size := uint64(len(row))
 	for j, v := range idx {
-		p := v
-		if neg {
-			p += v >> 63 & size
-		}
-		if uint64(p) < uint64(size) {
+		if p := wrap(v, fromEnd); uint64(p) < size {
 			row[p] = combine(red, row[p], upd[j])
 		}
 	}
@@ -495,14 +467,10 @@ func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, neg bool)
 // idx[j] within [0, size), inner being the elements per index of axis 0.
 //
 //go:noinline
-func setColumns[E any](dst []E, idx []int64, upd []E, size, inner int, neg bool) {
+func setColumns[E any](dst []E, idx []int64, upd []E, size, inner int, fromEnd int64) {
 	upd = upd[:len(idx)]
 	for j, v := range idx {
-		p := v
-		if neg {
-			p += v >> 63 & int64(size)
-		}
-		if uint64(p) < uint64(size) {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
 			dst[int(p)*inner+j] = upd[j]
 		}
 	}
@@ -512,14 +480,10 @@ func setColumns[E any](dst []E, idx []int64, upd []E, size, inner int, neg bool)
 // red.
 //
 //go:noinline
-func reduceColumns[T number](red Reduction, dst []T, idx []int64, upd []T, size, inner int, neg bool) {
+func reduceColumns[T number](red Reduction, dst []T, idx []int64, upd []T, size, inner int, fromEnd int64) {
 	upd = upd[:len(idx)]
 	for j, v := range idx {
-		p := v
-		if neg {
-			p += v >> 63 & int64(size)
-		}
-		if uint64(p) < uint64(size) {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
 			d := int(p)*inner + j
 			dst[d] = combine(red, dst[d], upd[j])
 		}
@@ -563,7 +527,7 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touc
 			// The axis is the row itself: read from one row of data.
 			row := m.src[base : base+lim.size]
 			touched += touchLines(row)
-			j = gatherRow(out, row, idx, lim.lo < 0, skip)
+			j = gatherRow(out, row, idx, lim.fromEnd(), skip)
 		} else {
 			j = gatherStrided(out, m.src, idx, base, along, value, lim, skip)
 		}
@@ -595,24 +559,18 @@ func touchLines[E comparable](s []E) (zeros int) {
 	return zeros
 }
 
-// gatherRow sets out[j] = row[idx[j]] for every j. An index counts from
-// the end of row if neg is set. It returns the first j whose index is
-// outside row, or -1; with skip it sets out[j] to zero there and goes on.
+// gatherRow sets out[j] = row[idx[j]] for every j, a negative index
+// adding fromEnd (see wrap). It returns the first j whose index is outside
+// row, or -1; with skip it sets out[j] to zero there and goes on.
 //
 //go:noinline
-func gatherRow[E any](out, row []E, idx []int64, neg, skip bool) int {
+func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
 	var zero E
 	out = out[:len(idx)]
-	size := int64(len(row))
+	size := uint64(len(row))
 	for j, v := range idx {
-		// One unsigned test for both ends: p is below zero or past
-		// the row exactly when v is outside [-size, size-1] (neg) or
-		// [0, size-1].
-		p := v
-		if neg {
-			p += v >> 63 & size
-		}
-		if uint64(p) >= uint64(size) {
+		p := wrap(v, fromEnd)
+		if uint64(p) >= size {
 			if !skip {
 				return j
 			}

@@ -51,6 +51,22 @@ type limit struct {
 	size   int
 }
 
+// fromEnd returns what a negative index value adds under l: the size of
+// the dimension where negative values count from its end, 0 where they
+// are out of range (and stay so, below zero).
+func (l limit) fromEnd() int64 {
+	if l.lo < 0 {
+		return int64(l.size)
+	}
+	return 0
+}
+
+// wrap returns the position that index value v names, fromEnd being what
+// a negative value adds (limit.fromEnd). One unsigned test then checks
+// both ends: v is in range exactly when uint64(wrap(v, fromEnd)) is below
+// the dimension's size.
+func wrap(v, fromEnd int64) int64 { return v + v>>63&fromEnd }
+
 // limits returns the limit of each of the given dimension sizes.
 func (r IndexRules) limits(sizes []int) []limit {
 	l := make([]limit, len(sizes))
