@@ -149,9 +149,10 @@ func outside(ind []int64, l limit) int {
 // ND operators k is the tuple length; 0 otherwise.
 func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shape, dim, k int) error {
 	shape := indices.Shape()
+	value, _ := indices.IntAt(flat) // a uint64 as its bits; Unsigned says so
 	e := &IndexError{
 		Pos:       shape.Coords(flat),
-		Value:     valueAt(indices, flat),
+		Value:     value,
 		Dim:       dim,
 		Size:      data[dim],
 		DataShape: data.Clone(),
@@ -164,33 +165,10 @@ func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Sha
 		start := flat - flat%k
 		e.Tuple = make([]int64, k)
 		for j := range e.Tuple {
-			e.Tuple[j] = valueAt(indices, start+j)
+			e.Tuple[j], _ = indices.IntAt(start + j)
 		}
 	}
 	return e
-}
-
-// valueAt reads one integer element as int64 (uint64 as its bits).
-func valueAt(t tensor.Tensor, i int) int64 {
-	switch v := t.At(i).(type) {
-	case int8:
-		return int64(v)
-	case int16:
-		return int64(v)
-	case int32:
-		return int64(v)
-	case int64:
-		return v
-	case uint8:
-		return int64(v)
-	case uint16:
-		return int64(v)
-	case uint32:
-		return int64(v)
-	case uint64:
-		return int64(v)
-	}
-	return 0
 }
 
 // tupleOffset returns the offset, by strides, of the slice that tuple

@@ -155,6 +155,31 @@ func (t Tensor) Clone() Tensor {
 // the tensor's element type.
 func (t Tensor) At(i int) any { return reflect.ValueOf(t.data).Index(i).Interface() }
 
+// IntAt returns element i of an integer tensor as an int64, widened (a
+// uint64 as its bits, so that one above MaxInt64 reads as negative), with
+// ok set; 0 and false for a tensor of another type.
+func (t Tensor) IntAt(i int) (v int64, ok bool) {
+	switch d := t.data.(type) {
+	case []int64:
+		return d[i], true
+	case []int32:
+		return int64(d[i]), true
+	case []int16:
+		return int64(d[i]), true
+	case []int8:
+		return int64(d[i]), true
+	case []uint64:
+		return int64(d[i]), true
+	case []uint32:
+		return int64(d[i]), true
+	case []uint16:
+		return int64(d[i]), true
+	case []uint8:
+		return int64(d[i]), true
+	}
+	return 0, false
+}
+
 // Equal reports whether a and b have the same type, shape and elements.
 // Floating-point and complex elements are compared by their bits, so NaN
 // equals a NaN with the same bits and +0 differs from -0.

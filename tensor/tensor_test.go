@@ -209,3 +209,28 @@ func TestShapeCoordsOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestIntAt: every integer type widens (uint64 by its bits); other types
+// are refused.
+func TestIntAt(t *testing.T) {
+	for _, c := range []struct {
+		t    tensor.Tensor
+		want int64
+		ok   bool
+	}{
+		{tensor.Must(tensor.From(tensor.Shape{2}, []int8{3, -128})), -128, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []int16{3, -300})), -300, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []int32{3, -70000})), -70000, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []int64{3, math.MinInt64})), math.MinInt64, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []uint8{3, 255})), 255, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []uint16{3, 65535})), 65535, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []uint32{3, math.MaxUint32})), math.MaxUint32, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []uint64{3, math.MaxUint64})), -1, true},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []float32{3, 4})), 0, false},
+		{tensor.Must(tensor.From(tensor.Shape{2}, []bool{true, false})), 0, false},
+	} {
+		if got, ok := c.t.IntAt(1); got != c.want || ok != c.ok {
+			t.Errorf("%v.IntAt(1) = %d, %v; want %d, %v", c.t.DType(), got, ok, c.want, c.ok)
+		}
+	}
+}

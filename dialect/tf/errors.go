@@ -47,7 +47,7 @@ func ndIndexError(indices tensor.Tensor, dims []int, first int, at tensor.Shape,
 	for t := indices.Len()/k - 1; t >= 0; t-- {
 		bad := -1
 		for j := k - 1; j >= 0; j-- {
-			if v := indexAt(indices, t*k+j); v < 0 || v >= int64(dims[j]) {
+			if v, _ := indices.IntAt(t*k + j); v < 0 || v >= int64(dims[j]) {
 				bad = j
 			}
 		}
@@ -56,7 +56,7 @@ func ndIndexError(indices tensor.Tensor, dims []int, first int, at tensor.Shape,
 		}
 		tuple := make([]int64, k)
 		for j := range tuple {
-			tuple[j] = indexAt(indices, t*k+j)
+			tuple[j], _ = indices.IntAt(t*k + j)
 		}
 		ie := &engine.IndexError{
 			Pos:       indices.Shape().Coords(t*k + bad),
@@ -99,17 +99,6 @@ func indexValueString(ie *engine.IndexError) string {
 		return strconv.FormatUint(uint64(ie.Value), 10)
 	}
 	return strconv.FormatInt(ie.Value, 10)
-}
-
-// indexAt reads element i of an int32 or int64 tensor.
-func indexAt(t tensor.Tensor, i int) int64 {
-	switch v := t.Data().(type) {
-	case []int32:
-		return int64(v[i])
-	case []int64:
-		return v[i]
-	}
-	return 0
 }
 
 // wrap names the operator in err, unless err is nil or already names one.

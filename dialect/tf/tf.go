@@ -689,7 +689,8 @@ func concatStrings(dst, indices, updates tensor.Tensor) {
 	offs := make([]int, n)
 	for t := range offs {
 		for j := 0; j < k; j++ {
-			offs[t] += int(indexAt(indices, t*k+j)) * strides[j]
+			v, _ := indices.IntAt(t*k + j)
+			offs[t] += int(v) * strides[j]
 		}
 	}
 	for _, o := range offs {

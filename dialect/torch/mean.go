@@ -44,7 +44,8 @@ func lastNaN[T float32 | float64](out, src []T, os, ss tensor.Shape, index tenso
 		oo := 0
 		for d, c := range coord {
 			if d == dim {
-				c = int(indexAt(index, i))
+				v, _ := index.IntAt(i)
+				c = int(v)
 			}
 			oo += c * ostr[d]
 		}
@@ -55,17 +56,6 @@ func lastNaN[T float32 | float64](out, src []T, os, ss tensor.Shape, index tenso
 			out[oo] = src[so]
 		}
 	}
-}
-
-// indexAt reads element i of an int32 or int64 index.
-func indexAt(index tensor.Tensor, i int) int64 {
-	switch v := index.Data().(type) {
-	case []int32:
-		return int64(v[i])
-	case []int64:
-		return v[i]
-	}
-	return 0
 }
 
 // divide finishes scatter_reduce's mean: it divides each element of t, a
