@@ -569,15 +569,22 @@ func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
 	out = out[:len(idx)]
 	size := uint64(len(row))
 	for j, v := range idx {
-		p := wrap(v, fromEnd)
-		if uint64(p) >= size {
-			if !skip {
-				return j
-			}
-			out[j] = zero
+		// A non-negative index in range first: one compare, and no jump
+		// taken on this path. Wrapping every index first, as the
+		// scatters' loops above do, cost W7 about a fifth of its time
+		// here; for those loops the change measured nothing.
+		if uint64(v) < size {
+			out[j] = row[v]
 			continue
 		}
-		out[j] = row[p]
+		if p := wrap(v, fromEnd); uint64(p) < size {
+			out[j] = row[p]
+			continue
+		}
+		if !skip {
+			return j
+		}
+		out[j] = zero
 	}
 	return -1
 }
