@@ -300,8 +300,11 @@ func (w *ndWalk) offset(t int) int {
 // reducers of Go's own number types.
 type fastScatter interface {
 	// scatterRows applies, in order, the updates of rows r0 to r1 of
-	// ScatterElements whose offsets lie in [lo, hi).
-	scatterRows(e *elemWalk, r0, r1, lo, hi int)
+	// ScatterElements whose offsets lie in [lo, hi). An index outside
+	// the limit is skipped with skip; without, scatterRows stops there
+	// and returns its flat position in indices. It returns -1 when it
+	// did not stop.
+	scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) (bad int)
 	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
 	// [inner], to those of data (zeros for the zero Tensor) with the
 	// updates of ScatterElements along axis 0 applied, indices and
@@ -366,7 +369,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	}
 }
 
-func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
+func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
 	for r := r0; r < r1; r++ {
@@ -374,17 +377,24 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
 			// The axis is the row itself, and the row of dst is in range.
-			setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd())
+			if j := setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd(), skip); j >= 0 {
+				return r*e.last + j
+			}
 			continue
 		}
 		for j, v := range idx {
-			if p, ok := lim.pos(v); ok {
+			p, ok := lim.pos(v)
+			switch {
+			case ok:
 				if d := base + j*along + p*value; d >= lo && d < hi {
 					m.dst[d] = upd[j]
 				}
+			case !skip:
+				return r*e.last + j
 			}
 		}
 	}
+	return -1
 }
 
 func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
@@ -404,7 +414,7 @@ func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limi
 	})
 }
 
-func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
+func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) int {
 	dst, src, red := r.dst, r.src, r.red
 	along, value := e.steps()
 	lim := e.lim
@@ -412,17 +422,24 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 		base, other := e.bases(row)
 		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
 		if along == 0 && base >= lo && base+lim.size <= hi {
-			reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd())
+			if j := reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd(), skip); j >= 0 {
+				return row*e.last + j
+			}
 			continue
 		}
 		for j, v := range idx {
-			if p, ok := lim.pos(v); ok {
+			p, ok := lim.pos(v)
+			switch {
+			case ok:
 				if d := base + j*along + p*value; d >= lo && d < hi {
 					dst[d] = combine(red, dst[d], upd[j])
 				}
+			case !skip:
+				return row*e.last + j
 			}
 		}
 	}
+	return -1
 }
 
 // The inner loops of the row and column kernels are functions of their
@@ -431,36 +448,44 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int) {
 // spilled to the stack on every element. A call per row, or per block of
 // columns, costs nothing next to its work.
 //
-// The scatters' indices have been validated; an index outside the limit
-// is one the rules skip. fromEnd is what a negative index adds (see
-// limit.fromEnd and wrap).
+// fromEnd is what a negative index adds (see limit.fromEnd and wrap).
 
-// setRow sets row[idx[j]] = upd[j] for every j in order, skipping the
-// indices outside row.
+// setRow sets row[idx[j]] = upd[j] for every j in order. At an index
+// outside row it stops and returns j, or with skip goes on; it returns
+// -1 when it did not stop.
 //
 //go:noinline
-func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64) {
+func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64, skip bool) int {
 	upd = upd[:len(idx)]
 	size := uint64(len(row))
 	for j, v := range idx {
 		if p := wrap(v, fromEnd); uint64(p) < size {
 			row[p] = upd[j]
+		} else if !skip {
+			return j
 		}
 	}
+	return -1
 }
 
 // reduceRow is setRow combining each update into its element by red.
 //
 //go:noinline
-func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, fromEnd int64) {
+func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, fromEnd int64, skip bool) int {
 	upd = upd[:len(idx)]
 	size := uint64(len(row))
 	for j, v := range idx {
 		if p := wrap(v, fromEnd); uint64(p) < size {
 			row[p] = combine(red, row[p], upd[j])
+		} else if !skip {
+			return j
 		}
 	}
+	return -1
 }
+
+// The column loops' indices have been validated; an index outside the
+// limit is one the rules skip.
 
 // setColumns applies one row of updates of ScatterElements along axis 0
 // to the columns that dst starts at: dst[p*inner + j] = upd[j] for p =

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -402,7 +403,9 @@ func testScatterElementsMatchesReference(t *testing.T) {
 
 // checkScatterElements runs ScatterElements on random values and indices
 // of the given shapes, in one of three ways (into a junk-filled dst, in
-// place, onto zeros), and compares it with the reference.
+// place, onto zeros), and compares it with the reference. An error must
+// name the first bad index in index order, and in place leave data as it
+// was.
 func checkScatterElements(t *testing.T, rng *rand.Rand, ds, is, us []int, axis int) {
 	t.Helper()
 	data, upd := randValues(rng, prod(ds)), randValues(rng, prod(us))
@@ -410,7 +413,8 @@ func checkScatterElements(t *testing.T, rng *rand.Rand, ds, is, us []int, axis i
 	opt := randOptions(rng)
 	dst := randValues(rng, len(data))
 	from := f64(t, ds, data)
-	switch rng.IntN(3) {
+	mode := rng.IntN(3)
+	switch mode {
 	case 0: // in place
 		copy(dst, data)
 		from = f64(t, ds, dst)
@@ -421,6 +425,20 @@ func checkScatterElements(t *testing.T, rng *rand.Rand, ds, is, us []int, axis i
 	want, ok := refScatterElements(data, ds, ind, is, upd, us, axis, opt)
 	err := ScatterElements(f64(t, ds, dst), from, i64(t, is, ind), f64(t, us, upd), axis, opt)
 	check(t, "ScatterElements", err, dst, want, ok, opt, data, ind, upd, is, us, axis)
+	if err == nil {
+		return
+	}
+	first := slices.IndexFunc(ind, func(v int64) bool {
+		_, ok := refResolve(v, ds[axis], opt.Rules)
+		return !ok
+	})
+	var ie *IndexError
+	if errors.As(err, &ie); !slices.Equal(ie.Pos, tensor.Shape(is).Coords(first)) {
+		t.Fatalf("ScatterElements: error at %v, want the first bad index, at %v: %v", ie.Pos, tensor.Shape(is).Coords(first), err)
+	}
+	if mode == 0 && !sameBits(dst, data) {
+		t.Fatalf("ScatterElements in place: data written before the error %v:\n got %v\nwant %v", err, dst, data)
+	}
 }
 
 func TestGatherNDMatchesReference(t *testing.T) { eachMode(t, testGatherNDMatchesReference) }

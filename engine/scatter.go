@@ -81,8 +81,10 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 // data's type and shape, and may be data itself; a zero data tensor stands
 // for zeros, as for ScatterND.
 //
-// Elements are applied in row-major order of indices with opt.Reduction;
-// all of them are validated before dst is written.
+// Elements are applied in row-major order of indices with opt.Reduction.
+// In place every index is validated before dst is written; into another
+// dst, an error (naming the first bad index) may leave it partly
+// written.
 func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
 	if err := checkScatter(dst, data, indices, updates, opt); err != nil {
 		return err
@@ -104,8 +106,17 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 		return err
 	}
 	lim := opt.Rules.limits(ds[axis : axis+1])
-	if bad := firstBad(ind, lim, opt.Rules); bad >= 0 {
-		return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+	run := newScatterRun(dst, data, updates, 1, opt)
+	// Along a later axis, into a dst that is not data, the one-loop path
+	// checks each row of indices as it applies it: the separate pass
+	// over every index would take a fifth of the time. An error may then
+	// leave dst partly written, as a gather's does; in place, nothing is
+	// written before every index has passed.
+	asItGoes := axis != 0 && run.fast != nil && dst.Len() > 0 && !SameMemory(dst, data)
+	if !asItGoes {
+		if bad := firstBad(ind, lim, opt.Rules); bad >= 0 {
+			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+		}
 	}
 	if dst.Len() == 0 {
 		return nil
@@ -123,7 +134,6 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 			}
 		}
 	}
-	run := newScatterRun(dst, data, updates, 1, opt)
 	work := dst.Len() + len(ind)
 	if axis != 0 {
 		// The slab of dst at d0 along dimension 0 receives only the updates
@@ -134,20 +144,27 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 		if is[0] > 0 {
 			perSlab = walk.rows() / is[0]
 		}
-		parallel(ds[0], parts(work), func(_, lo, hi int) {
+		skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
+		p := parts(work)
+		found := noneFound(p)
+		parallel(ds[0], p, func(w, lo, hi int) {
 			for d0 := lo; d0 < hi; d0++ {
 				run.fill(d0*slab, (d0+1)*slab)
 				if d0 >= is[0] {
 					continue
 				}
 				r0, r1 := d0*perSlab, (d0+1)*perSlab
-				if run.fast != nil {
-					run.fast.scatterRows(walk, r0, r1, 0, dst.Len())
-				} else {
+				if run.fast == nil {
 					run.each(rows(r0, r1, 0, dst.Len()))
+				} else if bad := run.fast.scatterRows(walk, r0, r1, 0, dst.Len(), skip); bad >= 0 {
+					found[w] = bad
+					return
 				}
 			}
 		})
+		if bad := firstOf(found); bad >= 0 {
+			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+		}
 	} else if width := columnWidth(ds[0], dst.DType().Size()); run.fast != nil && width > 0 &&
 		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) {
 		// Along axis 0 an update keeps its column: each worker owns

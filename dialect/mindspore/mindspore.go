@@ -52,8 +52,10 @@
 // ("mindspore.scatter_nd") and wrapping one of engine.ErrIndex,
 // engine.ErrShape, engine.ErrType, engine.ErrArgument,
 // dialect.ErrAttribute or dialect.ErrInput; a scatter_nd shape whose
-// element count overflows int also wraps tensor.ErrShape. All indices are
-// checked before anything is written.
+// element count overflows int also wraps tensor.ErrShape. scatter_nd,
+// and tensor_scatter_elements in place, check all indices before
+// anything is written; gather_nd, and tensor_scatter_elements into
+// another dst, may have written part of dst when they fail.
 package mindspore
 
 import (

@@ -19,6 +19,11 @@
 //
 // With duplicate indices, reduction none keeps the last update in
 // row-major index order, and the reductions accumulate in that order.
+//
+// An error names the first bad index in index order. A scatter in place
+// (dst is data) checks every index before it writes anything, so data is
+// left as it was; an Into form writing into another dst may have written
+// part of it when it fails.
 package onnx
 
 import (

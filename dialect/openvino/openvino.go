@@ -20,7 +20,9 @@
 //     type.
 //   - GatherElements-6 takes int32 or int64 indices in [0, size-1].
 //
-// Any other index value is an error, reported before anything is written.
+// Any other index value is an error. A scatter in place (dst is data)
+// reports it before anything is written; into another dst, an error may
+// leave dst partly written.
 // OpenVINO has no complex element type, so complex data is refused; the
 // operations whose specification allows numeric types only
 // (ScatterElementsUpdate-3 and ScatterNDUpdate) refuse strings too.

@@ -10,8 +10,9 @@
 //     PyTorch also takes int32, which this dialect refuses, as the
 //     documentation does) for the scatters and gather, int32 or int64 for
 //     index_select. Values lie in [0, size-1]; a negative or larger value
-//     is an error. All index values are checked before anything is
-//     written.
+//     is an error. In place (dst is input) every index value is checked
+//     before anything is written; into another dst, an error may leave
+//     dst partly written.
 //   - For the scatters and gather, input, index and src have the same
 //     rank, a 0-d tensor counting as a 1-D tensor of size 1;
 //     index.size(d) <= src.size(d) for every d and index.size(d) <=
