@@ -433,7 +433,8 @@ func checkScatterElements(t *testing.T, rng *rand.Rand, ds, is, us []int, axis i
 		return !ok
 	})
 	var ie *IndexError
-	if errors.As(err, &ie); !slices.Equal(ie.Pos, tensor.Shape(is).Coords(first)) {
+	errors.As(err, &ie) // check has made sure it is one
+	if !slices.Equal(ie.Pos, tensor.Shape(is).Coords(first)) {
 		t.Fatalf("ScatterElements: error at %v, want the first bad index, at %v: %v", ie.Pos, tensor.Shape(is).Coords(first), err)
 	}
 	if mode == 0 && !sameBits(dst, data) {
