@@ -300,11 +300,10 @@ func (w *ndWalk) offset(t int) int {
 // reducers of Go's own number types.
 type fastScatter interface {
 	// scatterRows applies, in order, the updates of rows r0 to r1 of
-	// ScatterElements whose offsets lie in [lo, hi). An index outside
-	// the limit is skipped with skip; without, scatterRows stops there
-	// and returns its flat position in indices. It returns -1 when it
-	// did not stop.
-	scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) (bad int)
+	// ScatterElements. An index outside the limit is skipped with skip;
+	// without, scatterRows stops there and returns its flat position in
+	// indices. It returns -1 when it did not stop.
+	scatterRows(e *elemWalk, r0, r1 int, skip bool) (bad int)
 	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
 	// [inner], to those of data (zeros for the zero Tensor) with the
 	// updates of ScatterElements along axis 0 applied, indices and
@@ -369,14 +368,14 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	}
 }
 
-func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) int {
+func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
 	for r := r0; r < r1; r++ {
 		base, other := e.bases(r)
 		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
-		if along == 0 && base >= lo && base+lim.size <= hi {
-			// The axis is the row itself, and the row of dst is in range.
+		if along == 0 {
+			// The axis is the row itself.
 			if j := setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd(), skip); j >= 0 {
 				return r*e.last + j
 			}
@@ -386,9 +385,7 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) i
 			p, ok := lim.pos(v)
 			switch {
 			case ok:
-				if d := base + j*along + p*value; d >= lo && d < hi {
-					m.dst[d] = upd[j]
-				}
+				m.dst[base+j*along+p*value] = upd[j]
 			case !skip:
 				return r*e.last + j
 			}
@@ -414,14 +411,14 @@ func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limi
 	})
 }
 
-func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) int {
+func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
 	dst, src, red := r.dst, r.src, r.red
 	along, value := e.steps()
 	lim := e.lim
 	for row := r0; row < r1; row++ {
 		base, other := e.bases(row)
 		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
-		if along == 0 && base >= lo && base+lim.size <= hi {
+		if along == 0 {
 			if j := reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd(), skip); j >= 0 {
 				return row*e.last + j
 			}
@@ -431,9 +428,8 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1, lo, hi int, skip bool) 
 			p, ok := lim.pos(v)
 			switch {
 			case ok:
-				if d := base + j*along + p*value; d >= lo && d < hi {
-					dst[d] = combine(red, dst[d], upd[j])
-				}
+				d := base + j*along + p*value
+				dst[d] = combine(red, dst[d], upd[j])
 			case !skip:
 				return row*e.last + j
 			}

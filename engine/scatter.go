@@ -156,7 +156,7 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 				r0, r1 := d0*perSlab, (d0+1)*perSlab
 				if run.fast == nil {
 					run.each(rows(r0, r1, 0, dst.Len()))
-				} else if bad := run.fast.scatterRows(walk, r0, r1, 0, dst.Len(), skip); bad >= 0 {
+				} else if bad := run.fast.scatterRows(walk, r0, r1, skip); bad >= 0 {
 					found[w] = bad
 					return
 				}
