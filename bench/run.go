@@ -77,11 +77,11 @@ func (w Workload) Prepare() (*Case, error) {
 // Reuse runs the workload's operator once through its ...Into form, into
 // the destination allocated by Prepare. A scatter copies data into the
 // destination first, as part of the call.
-func (c *Case) Reuse() error { return c.reuse() }
+func (c *Case) Reuse() error { return c.Call(Reuse) }
 
 // Fresh runs the workload's operator once through its allocating form,
 // which returns a new output.
-func (c *Case) Fresh() error { return c.fresh() }
+func (c *Case) Fresh() error { return c.Call(Fresh) }
 
 // Call runs the operator once through the given API.
 func (c *Case) Call(api API) error {

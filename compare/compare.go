@@ -284,6 +284,24 @@ func firstDiff(a, b tensor.Tensor) int {
 	return -1
 }
 
+// cellValues groups the runs by their value at cell i, in the order of
+// the runs, each value with its text.
+func cellValues(runs []*OpRun, i int) []CellValue {
+	var values []CellValue
+	var keys []any
+	for _, run := range runs {
+		k := cellKey(run.Out, i)
+		j := slices.Index(keys, k)
+		if j < 0 {
+			keys = append(keys, k)
+			values = append(values, CellValue{Text: tensor.FormatElem(run.Out.At(i))})
+			j = len(values) - 1
+		}
+		values[j].Runs = append(values[j].Runs, run)
+	}
+	return values
+}
+
 func (rep *Report) cells(f *facts) {
 	if len(rep.Shapes) == 0 || len(rep.Shapes[0].Runs) < 2 {
 		return
@@ -296,24 +314,13 @@ func (rep *Report) cells(f *facts) {
 	}
 	var diff []Cell
 	for i := range rep.Compared {
-		var values []CellValue
-		var keys []any
-		for _, run := range runs {
-			k := cellKey(run.Out, i)
-			j := slices.Index(keys, k)
-			if j < 0 {
-				keys = append(keys, k)
-				values = append(values, CellValue{Text: tensor.FormatElem(run.Out.At(i))})
-				j = len(values) - 1
-			}
-			values[j].Runs = append(values[j].Runs, run)
-		}
-		if len(values) == 1 {
+		first := cellKey(runs[0].Out, i)
+		if !slices.ContainsFunc(runs[1:], func(r *OpRun) bool { return cellKey(r.Out, i) != first }) {
 			continue
 		}
 		rep.Differing++
 		if len(diff) < MaxCells {
-			diff = append(diff, Cell{Pos: i, Coords: shape.Coords(i), Values: values})
+			diff = append(diff, Cell{Pos: i, Coords: shape.Coords(i), Values: cellValues(runs, i)})
 		}
 	}
 	if len(diff) == 0 {

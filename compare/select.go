@@ -262,9 +262,10 @@ func newestOpset(d string) int {
 
 // checkOpsets checks that every dialect given an opset exists.
 func checkOpsets(opsets map[string]int) error {
-	for d, n := range opsets {
+	for _, d := range slices.Sorted(maps.Keys(opsets)) {
+		n := opsets[d]
 		if newestOpset(d) == 0 {
-			return fmt.Errorf("%w: --opset for unknown dialect %q", ErrRequest, d)
+			return fmt.Errorf("%w: opset for unknown dialect %q", ErrRequest, d)
 		}
 		if n <= 0 {
 			return fmt.Errorf("%w: opset %d for %s is not positive", ErrRequest, n, d)
@@ -491,7 +492,7 @@ func (r *OpRun) mapReduction(q *resolved) skip {
 			r.redText = fmt.Sprintf("%v (no %s)", want, name)
 			return ""
 		}
-		return skip(fmt.Sprintf("has no %s %v (its %s: %s)", name, want, name, reductionList(r.behavior.Reductions)))
+		return skip(fmt.Sprintf("has no %s %v (its %s: %s)", name, want, name, strings.Join(dialect.ReductionNames(r.behavior.Reductions), ", ")))
 	}
 	if !known {
 		return skip("its Behavior table does not say what it does without a reduction")
@@ -505,16 +506,6 @@ func (r *OpRun) mapReduction(q *resolved) skip {
 		r.Fixed = append(r.Fixed, fmt.Sprintf("always %s, not %v", r.redText, want))
 	}
 	return ""
-}
-
-func reductionList(reds map[string]engine.Reduction) string {
-	names := slices.SortedFunc(maps.Keys(reds), func(a, b string) int {
-		if d := int(reds[a]) - int(reds[b]); d != 0 {
-			return d
-		}
-		return strings.Compare(a, b)
-	})
-	return strings.Join(names, ", ")
 }
 
 func (r *OpRun) mapIncludeSelf(q *resolved) skip {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // shownElements is the most elements a result line shows; larger results
@@ -106,11 +108,7 @@ func writeCell(b *strings.Builder, c Cell) {
 	for i, v := range c.Values {
 		values[i] = runLabels(v.Runs) + ": " + v.Text
 	}
-	pos := coords(c.Coords)
-	if pos == "" {
-		pos = "[]"
-	}
-	fmt.Fprintf(b, "  %s  %s", pos, strings.Join(values, " | "))
+	fmt.Fprintf(b, "  %s  %s", tensor.Shape(c.Coords), strings.Join(values, " | "))
 	if c.Sources != "" {
 		fmt.Fprintf(b, "  (%s)", c.Sources)
 	}

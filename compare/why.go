@@ -115,39 +115,12 @@ func int64s(t tensor.Tensor) ([]int64, bool) {
 		return nil, false
 	}
 	out := make([]int64, t.Len())
-	switch v := t.Data().(type) {
-	case []int8:
-		for i, x := range v {
-			out[i] = int64(x)
+	for i := range out {
+		v, _ := t.IntAt(i) // a uint64 as its bits
+		if v < 0 && t.DType() == tensor.Uint64 {
+			v = math.MaxInt64
 		}
-	case []int16:
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-	case []int32:
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-	case []int64:
-		copy(out, v)
-	case []uint8:
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-	case []uint16:
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-	case []uint32:
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-	case []uint64:
-		for i, x := range v {
-			out[i] = int64(min(x, math.MaxInt64))
-		}
-	default:
-		return nil, false
+		out[i] = v
 	}
 	return out, true
 }
@@ -176,15 +149,13 @@ func (f *facts) entryName(e int) string {
 	return "indices" + coords(outer.Coords(e)) + " = [" + strings.Join(parts, ", ") + "]"
 }
 
+// coords formats a position in indices as tensor.Shape does: "[1,2]",
+// and "" for a scalar's.
 func coords(c []int) string {
 	if len(c) == 0 {
 		return ""
 	}
-	parts := make([]string, len(c))
-	for i, x := range c {
-		parts[i] = strconv.Itoa(x)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return tensor.Shape(c).String()
 }
 
 // indexUse is one index value and the dimension of data it addresses.
