@@ -9,6 +9,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -50,8 +51,6 @@ func randIndex(rng *rand.Rand, size int) int64 {
 	return int64(rng.IntN(size))
 }
 
-func isIndexErr(err error) bool { return errors.Is(err, engine.ErrIndex) }
-
 // lastBadTuple returns the last index tuple (of k values) of ix that holds
 // a value the reference refused.
 func lastBadTuple(re *reftest.IndexError, ix []int64, k int) []int64 {
@@ -75,7 +74,7 @@ func TestGatherNDAgainstReference(t *testing.T) {
 		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
 		got, err := tf.GatherND(params, indices, b)
 		want, wantErr := reftest.GatherND(params, indices, b, inRange)
-		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
 			t.Fatalf("params %v indices %v batch_dims %d: %s", params, indices, b, d)
 		}
 		var re *reftest.IndexError
@@ -110,7 +109,7 @@ func TestGatherAgainstReference(t *testing.T) {
 		}
 		got, err := tf.Gather(params, indices, a, bd)
 		want, wantErr := reftest.Gather(params, indices, axis, b, inRange)
-		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
 			t.Fatalf("params %v indices %v axis %d batch_dims %d: %s", params, indices, a, bd, d)
 		}
 		var re *reftest.IndexError
@@ -154,7 +153,7 @@ func TestTensorScatterAgainstReference(t *testing.T) {
 		tt, indices, updates := f64(ts, randFloats(rng, ts, true)...), i64(is, ix...), f64(us, randFloats(rng, us, true)...)
 		got, err := op.f(tt, indices, updates)
 		want, wantErr := reftest.ScatterND(tt, indices, updates, op.opt)
-		if d := reftest.Disagreement(got, err, want, wantErr, isIndexErr); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
 			t.Fatalf("%s tensor %v indices %v updates %v: %s", op.name, tt, indices, updates, d)
 		}
 		var re *reftest.IndexError

@@ -498,7 +498,7 @@ func prepareTensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (ski
 }
 
 func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
-	red := op.behavior(1).Reductions[op.reduction]
+	red := op.red
 	if red == engine.Max || red == engine.Min {
 		updates = withoutNaN(updates, red)
 	}

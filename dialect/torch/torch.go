@@ -59,7 +59,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/scatter-dev/scatter/bfloat16"
@@ -615,11 +614,7 @@ func (e *indexError) Error() string {
 	ie := e.ie
 	pos := ""
 	if len(ie.Pos) > 0 {
-		parts := make([]string, len(ie.Pos))
-		for i, p := range ie.Pos {
-			parts[i] = strconv.Itoa(p)
-		}
-		pos = "[" + strings.Join(parts, ",") + "]"
+		pos = tensor.Shape(ie.Pos).String()
 	}
 	if ie.Max < ie.Min {
 		return fmt.Sprintf("index out of range: index%s = %d is out of bounds for dimension %d with size 0 (input %v)",

@@ -566,7 +566,7 @@ func TestErrorMessages(t *testing.T) {
 	}
 }
 
-// Nothing is written when an index is out of range, even in place.
+// In place, nothing is written when an index is out of range.
 func TestNothingWrittenOnError(t *testing.T) {
 	buf := []float32{1, 2, 3, 4}
 	x := tensor.Must(tensor.From(tensor.Shape{4}, buf))
