@@ -238,7 +238,9 @@ type Op struct {
 	// Behavior returns the corner rules of a version.
 	Behavior func(version int) Behavior
 	// Eval runs the operator on a call whose opset is already resolved
-	// to one of Versions and whose attributes were checked by Check.
+	// to one of Versions, whose attributes and inputs Run has checked
+	// (known names, kinds, versions; every required one present) and
+	// whose missing attributes have their defaults.
 	Eval func(version int, c Call) (tensor.Tensor, error)
 }
 
@@ -335,6 +337,11 @@ func (op *Op) check(version int, c Call) error {
 			return fmt.Errorf("%w: attribute %q is defined from version %d, this is version %d", ErrAttribute, name, a.Since, version)
 		case v.Kind != a.Kind:
 			return fmt.Errorf("%w: attribute %q must be %v, got %v", ErrAttribute, name, a.Kind, v.Kind)
+		}
+	}
+	for _, a := range op.Attrs {
+		if _, ok := c.Attrs[a.Name]; a.Required && version >= a.Since && !ok {
+			return fmt.Errorf("%w: missing attribute %q, which has no default", ErrAttribute, a.Name)
 		}
 	}
 	for name := range c.Inputs {

@@ -1,7 +1,6 @@
 package openvino
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -190,12 +189,7 @@ func init() {
 			Attrs: []dialect.Attr{{Name: "axis", Kind: dialect.Int, Required: true,
 				Doc: "the axis, in [-rank, rank-1]"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				a, ok := c.Attrs["axis"]
-				if !ok {
-					return tensor.Tensor{}, wrap(nameGatherElements,
-						fmt.Errorf("%w: missing attribute \"axis\", which has no default", dialect.ErrAttribute))
-				}
-				return Opset(v).GatherElements(c.Inputs["data"], c.Inputs["indices"], int(a.Int))
+				return Opset(v).GatherElements(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["axis"].Int))
 			},
 		},
 	}

@@ -116,10 +116,7 @@ func init() {
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim, err := dimOf(c)
-				if err != nil {
-					return tensor.Tensor{}, err
-				}
+				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
 				reduce := c.Attrs["reduce"].Str
 				switch {
@@ -146,10 +143,7 @@ func init() {
 			Output:   "out",
 			Attrs:    []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim, err := dimOf(c)
-				if err != nil {
-					return tensor.Tensor{}, err
-				}
+				dim := int(c.Attrs["dim"].Int)
 				return ScatterAdd(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"])
 			},
 		},
@@ -164,10 +158,7 @@ func init() {
 				{Name: "reduce", Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
 				{Name: "include_self", Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim, err := dimOf(c)
-				if err != nil {
-					return tensor.Tensor{}, err
-				}
+				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
 					c.Attrs["reduce"].Str, c.Attrs["include_self"].Bool)
 			},
@@ -182,10 +173,7 @@ func init() {
 			Output: "out",
 			Attrs:  []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim, err := dimOf(c)
-				if err != nil {
-					return tensor.Tensor{}, err
-				}
+				dim := int(c.Attrs["dim"].Int)
 				return Gather(c.Inputs["input"], dim, c.Inputs["index"])
 			},
 		},
@@ -199,10 +187,7 @@ func init() {
 			Output: "out",
 			Attrs:  []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim, err := dimOf(c)
-				if err != nil {
-					return tensor.Tensor{}, err
-				}
+				dim := int(c.Attrs["dim"].Int)
 				return IndexSelect(c.Inputs["input"], dim, c.Inputs["index"])
 			},
 		},
@@ -217,12 +202,3 @@ func init() {
 // command line. Each has the single version 1; dim is a required
 // attribute.
 func Ops() []*dialect.Op { return ops }
-
-// dimOf reads the required dim attribute.
-func dimOf(c dialect.Call) (int, error) {
-	v, ok := c.Attrs["dim"]
-	if !ok {
-		return 0, fmt.Errorf("%w: missing attribute \"dim\"", dialect.ErrAttribute)
-	}
-	return int(v.Int), nil
-}
