@@ -221,6 +221,19 @@ func TestIndexErrorSaysWhereAndWhat(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
+	// A uint64 tuple prints unsigned, the bad component and the others.
+	pairs := tensor.Must(tensor.From(tensor.Shape{1, 2}, []uint64{1, math.MaxUint64}))
+	err = GatherND(tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1})), data, pairs, 0, IndexRules{})
+	want = "index out of range: indices[0] = [1, 18446744073709551615]: component 1 is 18446744073709551615, allowed range [0, 3] for dimension 1 of data [4,4]"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	pairs = tensor.Must(tensor.From(tensor.Shape{1, 2}, []uint64{7, math.MaxUint64}))
+	err = GatherND(tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1})), data, pairs, 0, IndexRules{})
+	want = "index out of range: indices[0] = [7, 18446744073709551615]: component 0 is 7, allowed range [0, 3] for dimension 0 of data [4,4]"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
 	empty := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{0, 2}))
 	err = Gather(tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1, 2})), empty,
 		tensor.Must(tensor.From(tensor.Shape{1}, []int32{0})), 0, 0, IndexRules{})

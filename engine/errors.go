@@ -34,8 +34,9 @@ type IndexError struct {
 	// belongs to (the last coordinate of Pos says which component); nil
 	// for the other operators.
 	Tuple []int64
-	// Value is the index value. When Unsigned is set it holds the bits of
-	// a uint64 index too large for int64.
+	// Value is the index value. Unsigned says the indices are uint64:
+	// Value and Tuple then hold their bits, which may be too large for
+	// int64.
 	Value    int64
 	Unsigned bool
 	// Dim is the dimension of data the value indexes, and Size its size.
@@ -47,11 +48,14 @@ type IndexError struct {
 	Min, Max int64
 }
 
-func (e *IndexError) value() string {
+// ValueString formats Value, as unsigned when Unsigned is set.
+func (e *IndexError) ValueString() string { return e.format(e.Value) }
+
+func (e *IndexError) format(v int64) string {
 	if e.Unsigned {
-		return strconv.FormatUint(uint64(e.Value), 10)
+		return strconv.FormatUint(uint64(v), 10)
 	}
-	return strconv.FormatInt(e.Value, 10)
+	return strconv.FormatInt(v, 10)
 }
 
 func (e *IndexError) allowed() string {
@@ -65,9 +69,9 @@ func (e *IndexError) allowed() string {
 func (e *IndexError) Error() string {
 	if e.Tuple != nil {
 		return fmt.Sprintf("index out of range: indices%s = %s: component %d is %s, %s",
-			formatPos(e.Pos[:len(e.Pos)-1]), formatTuple(e.Tuple), e.Pos[len(e.Pos)-1], e.value(), e.allowed())
+			formatPos(e.Pos[:len(e.Pos)-1]), e.formatTuple(), e.Pos[len(e.Pos)-1], e.ValueString(), e.allowed())
 	}
-	return fmt.Sprintf("index out of range: indices%s = %s, %s", formatPos(e.Pos), e.value(), e.allowed())
+	return fmt.Sprintf("index out of range: indices%s = %s, %s", formatPos(e.Pos), e.ValueString(), e.allowed())
 }
 
 // Unwrap returns ErrIndex.
@@ -82,10 +86,10 @@ func formatPos(pos []int) string {
 	return tensor.Shape(pos).String()
 }
 
-func formatTuple(t []int64) string {
-	parts := make([]string, len(t))
-	for i, v := range t {
-		parts[i] = strconv.FormatInt(v, 10)
+func (e *IndexError) formatTuple() string {
+	parts := make([]string, len(e.Tuple))
+	for i, v := range e.Tuple {
+		parts[i] = e.format(v)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -157,9 +157,7 @@ func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Sha
 		Size:      data[dim],
 		DataShape: data.Clone(),
 	}
-	if u, ok := indices.Data().([]uint64); ok && u[flat] > math.MaxInt64 {
-		e.Unsigned = true
-	}
+	e.Unsigned = indices.DType() == tensor.Uint64
 	e.Min, e.Max = rules.bounds(e.Size)
 	if k > 0 {
 		start := flat - flat%k

@@ -94,13 +94,6 @@ func slicePos(pos []int) string {
 	return tensor.Shape(pos).String()
 }
 
-func indexValueString(ie *engine.IndexError) string {
-	if ie.Unsigned {
-		return strconv.FormatUint(uint64(ie.Value), 10)
-	}
-	return strconv.FormatInt(ie.Value, 10)
-}
-
 // wrap names the operator in err, unless err is nil or already names one.
 func wrap(name string, err error) error { return dialect.Wrap(name, err) }
 

@@ -298,7 +298,7 @@ func (g *gather) run(dst, params, indices tensor.Tensor) error {
 	err := engine.Gather(dst, params, indices, g.axis, g.batchDims, rules)
 	if ie, ok := asIndexErr(err); ok {
 		return &indexError{
-			msg: fmt.Sprintf("indices%s = %s is not in [0, %d)", slicePos(ie.Pos), indexValueString(ie), ie.Size),
+			msg: fmt.Sprintf("indices%s = %s is not in [0, %d)", slicePos(ie.Pos), ie.ValueString(), ie.Size),
 			err: ie,
 		}
 	}
