@@ -97,7 +97,7 @@ func RunTest(fsys fs.FS, dir string) error {
 	}
 	m, err := onnxpb.DecodeModel(b)
 	if err != nil {
-		return err
+		return fmt.Errorf("model.onnx: %w", err)
 	}
 	sets, err := fs.Glob(fsys, path.Join(dir, "test_data_set_*"))
 	if err != nil {
@@ -120,7 +120,10 @@ func readTensor(fsys fs.FS, name string) (tensor.Tensor, error) {
 		return tensor.Tensor{}, err
 	}
 	t, _, err := onnxpb.DecodeTensor(b)
-	return t, err
+	if err != nil {
+		return tensor.Tensor{}, fmt.Errorf("%s: %w", path.Base(name), err)
+	}
+	return t, nil
 }
 
 func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {

@@ -33,9 +33,18 @@ func Write(path string, write func(w io.Writer) error) error {
 		os.Remove(f.Name())
 		return err
 	}
+	done := false
+	defer func() {
+		if !done { // write panicked: no temporary file stays behind
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
 	if err := write(f); err != nil {
+		done = true
 		return fail(err)
 	}
+	done = true
 	for _, step := range []func() error{func() error { return f.Chmod(perm) }, f.Sync, f.Close} {
 		if err := step(); err != nil {
 			return fail(fmt.Errorf("writing %s: %w", path, err))

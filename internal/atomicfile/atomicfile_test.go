@@ -56,3 +56,24 @@ func TestWrite(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// TestWritePanics: a write that panics leaves neither the target nor a
+// temporary file behind, and the panic goes on to the caller.
+func TestWritePanics(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.npy")
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic did not reach the caller")
+			}
+		}()
+		Write(path, func(w io.Writer) error {
+			io.WriteString(w, "partial")
+			panic("boom")
+		})
+	}()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("left behind: %v", names)
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 // FromInts returns a tensor of type d and the given shape whose elements
 // are vals converted to d: bool is v != 0, complex has v as its real part
-// and string is v repeated letters "s". It panics if the shape is invalid
+// and string is v letters "s" (none for v <= 0). It panics if the shape is invalid
 // or does not hold len(vals) elements.
 func FromInts(d tensor.DType, shape tensor.Shape, vals ...int) tensor.Tensor {
 	x := tensor.Must(tensor.New(d, shape))
@@ -52,7 +52,7 @@ func FromInts(d tensor.DType, shape tensor.Shape, vals ...int) tensor.Tensor {
 		case []complex128:
 			s[i] = complex(float64(v), 0)
 		case []string:
-			s[i] = strings.Repeat("s", v)
+			s[i] = strings.Repeat("s", max(v, 0))
 		}
 	}
 	return x
