@@ -3,8 +3,6 @@ package dialect
 import (
 	"errors"
 	"fmt"
-	"math"
-	"reflect"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -21,17 +19,30 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 	}
 	out := make([]int, t.Len())
 	for i := range out {
-		v := reflect.ValueOf(t.At(i))
-		if v.CanUint() {
-			if v.Uint() > math.MaxInt {
-				return nil, fmt.Errorf("%w: %s[%d] = %d is too large", ErrInput, name, i, v.Uint())
-			}
-			out[i] = int(v.Uint())
-		} else {
-			out[i] = int(v.Int())
+		v, _ := t.IntAt(i) // a uint64 as its bits
+		if v < 0 && t.DType() == tensor.Uint64 {
+			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", ErrInput, name, i, uint64(v))
 		}
+		out[i] = int(v)
 	}
 	return out, nil
+}
+
+// ShapeOf reads a shape given as a tensor, the input called name: a 1-D
+// int32 or int64 tensor, as TensorFlow's and MindSpore's scatter_nd take
+// it. Whether its dimensions are valid is the caller's to check.
+func ShapeOf(t tensor.Tensor, name string) (tensor.Shape, error) {
+	if t.IsZero() {
+		return nil, fmt.Errorf("%w: missing input %q", ErrInput, name)
+	}
+	if t.Rank() != 1 {
+		return nil, fmt.Errorf("%w: %s must be a vector, got a tensor of shape %v", ErrInput, name, t.Shape())
+	}
+	if d := t.DType(); d != tensor.Int32 && d != tensor.Int64 {
+		return nil, fmt.Errorf("%w: %s must be int32 or int64, got %v", ErrInput, name, d)
+	}
+	dims, err := IntsOf(t, name)
+	return tensor.Shape(dims), err
 }
 
 // IntOf reads an integer tensor holding exactly one element (a scalar, or a

@@ -196,21 +196,6 @@ func checkShape(shape tensor.Shape) error {
 	return nil
 }
 
-// shapeOf reads scatter_nd's shape input: a 1-D int32 or int64 tensor.
-func shapeOf(t tensor.Tensor) (tensor.Shape, error) {
-	if t.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"shape\"", dialect.ErrInput)
-	}
-	if t.Rank() != 1 {
-		return nil, fmt.Errorf("%w: shape must be a 1-D tensor, got shape %v", dialect.ErrInput, t.Shape())
-	}
-	v, err := dialect.IntsOf(t, "shape")
-	if err != nil {
-		return nil, err
-	}
-	return tensor.Shape(v), nil
-}
-
 // GatherND returns the slices of inputX that the index tuples in the last
 // dimension of indices select: its shape is indices.shape[:-1] +
 // inputX.shape[indices.shape[-1]:]. indices is int32 or int64, with

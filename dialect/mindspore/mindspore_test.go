@@ -642,6 +642,7 @@ func TestScatterNDShapeAttrAndInput(t *testing.T) {
 		{"2-D input", dialect.Call{Inputs: in(i64(tensor.Shape{3, 1}, 4, 4, 4))}, dialect.ErrInput},
 		{"scalar input", dialect.Call{Inputs: in(tensor.Scalar(int64(4)))}, dialect.ErrInput},
 		{"float input", dialect.Call{Inputs: in(f32(tensor.Shape{3}, 4, 4, 4))}, dialect.ErrInput},
+		{"uint8 input", dialect.Call{Inputs: in(tensor.Must(tensor.From(tensor.Shape{3}, []uint8{4, 4, 4})))}, dialect.ErrInput},
 		{"both", dialect.Call{Inputs: in(i64(tensor.Shape{3}, 4, 4, 4)), Attrs: attr("4,4,4")}, dialect.ErrInput},
 		{"missing", dialect.Call{Inputs: in()}, dialect.ErrInput},
 		{"attribute of the wrong kind", dialect.Call{Inputs: in(), Attrs: map[string]dialect.Value{"shape": {Kind: dialect.Int, Int: 4}}}, dialect.ErrAttribute},

@@ -70,7 +70,7 @@ var ops = []*dialect.Op{
 		},
 		Output: "output",
 		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-			shape, err := shapeOf(c.Inputs["shape"])
+			shape, err := dialect.ShapeOf(c.Inputs["shape"], "shape")
 			if err != nil {
 				return tensor.Tensor{}, wrap(scatterNDName, err)
 			}

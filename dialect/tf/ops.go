@@ -173,7 +173,7 @@ func init() {
 			},
 			Output: "output",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				shape, err := shapeOf(c.Inputs["shape"])
+				shape, err := dialect.ShapeOf(c.Inputs["shape"], "shape")
 				if err != nil {
 					return tensor.Tensor{}, wrap(opScatterND, err)
 				}
@@ -203,24 +203,6 @@ func init() {
 
 var summaries = map[string]string{
 	"update": "write", "add": "add", "sub": "subtract", "min": "take the minimum with", "max": "take the maximum with",
-}
-
-// shapeOf reads scatter_nd's shape input: a 1-D int32 or int64 tensor.
-func shapeOf(t tensor.Tensor) (tensor.Shape, error) {
-	if t.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"shape\"", dialect.ErrInput)
-	}
-	if t.Rank() != 1 {
-		return nil, fmt.Errorf("%w: Shape must be a vector, got a tensor of shape %v", dialect.ErrInput, t.Shape())
-	}
-	if d := t.DType(); d != tensor.Int32 && d != tensor.Int64 {
-		return nil, fmt.Errorf("%w: shape must be int32 or int64, got %v", dialect.ErrInput, d)
-	}
-	dims, err := dialect.IntsOf(t, "shape")
-	if err != nil {
-		return nil, err
-	}
-	return tensor.Shape(dims), nil
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

@@ -791,7 +791,7 @@ func TestScatterNDShapeAttrOrInput(t *testing.T) {
 		{dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": i64(shape{3}, 4, 4, 4)},
 			Attrs: map[string]dialect.Value{"shape": attr}}, dialect.ErrInput, "given both"},
 		{dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": i64(shape{1, 3}, 4, 4, 4)}},
-			dialect.ErrInput, "Shape must be a vector"},
+			dialect.ErrInput, "shape must be a vector"},
 		{dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": f32(shape{3}, 4, 4, 4)}},
 			dialect.ErrInput, "int32 or int64"},
 		{dialect.Call{Inputs: in, Attrs: map[string]dialect.Value{"shape": {Kind: dialect.Ints, Ints: []int64{-4, 4, 4}}}},
