@@ -202,6 +202,10 @@ func checkGatherND(v int, data, indices tensor.Tensor, batchDims int) error {
 		return fmt.Errorf("%w: data and indices must have rank >= 1, got %v and %v",
 			engine.ErrShape, data.Shape(), indices.Shape())
 	}
+	if batchDims >= min(data.Rank(), indices.Rank()) {
+		return fmt.Errorf("%w: batch_dims %d must be less than the ranks of data %v and indices %v",
+			dialect.ErrAttribute, batchDims, data.Shape(), indices.Shape())
+	}
 	if k := indices.Dim(indices.Rank() - 1); k < 1 || k > data.Rank()-batchDims {
 		return fmt.Errorf("%w: indices.shape[-1] = %d must be in [1, %d] (rank of data %v minus batch_dims %d)",
 			engine.ErrShape, k, data.Rank()-batchDims, data.Shape(), batchDims)
