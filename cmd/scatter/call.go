@@ -45,9 +45,14 @@ func addCallFlags(fs *flag.FlagSet) *callFlags {
 	c := &callFlags{opset: fs.Int("opset", 0, "the dialect's opset `N` (default: the newest)")}
 	fs.Var(&c.attrs, "attr", "an attribute `NAME=VALUE` (repeatable): ints, bools true/false, lists 4,4,4")
 	fs.Var(&c.ins, "in", "an input `NAME=FILE` (repeatable): a .npy or .pb file, or a literal such as int64:[[0],[2]]")
-	c.maxBytes = tensor.DefaultMaxBytes
-	fs.Var(&c.maxBytes, "max-bytes", "refuse any input or output tensor larger than `SIZE` bytes (suffixes KiB, MiB, GiB, TiB, KB, MB, GB, TB)")
+	addMaxBytes(fs, &c.maxBytes)
 	return c
+}
+
+// addMaxBytes defines --max-bytes on fs, into size.
+func addMaxBytes(fs *flag.FlagSet, size *byteSize) {
+	*size = tensor.DefaultMaxBytes
+	fs.Var(size, "max-bytes", "refuse any input or output tensor larger than `SIZE` bytes (suffixes KiB, MiB, GiB, TiB, KB, MB, GB, TB)")
 }
 
 // call checks the flags against op's attributes and inputs, then reads the

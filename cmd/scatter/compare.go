@@ -14,7 +14,7 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-const compareUsage = `usage: scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N]
+const compareUsage = `usage: scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] [--max-bytes SIZE]
                        --in NAME=FILE|TYPE:VALUES... [OP...]
 
 Runs the same inputs through each operator named (all of one family), or
@@ -45,6 +45,8 @@ func compareCmd(args []string, stdout io.Writer) error {
 	fs.Var(&opsets, "opset", "run a dialect's operators at opset `DIALECT=N` (repeatable; default: the newest)")
 	fs.Var(&attrs, "attr", "an attribute `NAME=VALUE` (repeatable): ints, bools true/false, lists 4,4,4")
 	fs.Var(&ins, "in", "an input `NAME=FILE` (repeatable): a .npy or .pb file, or a literal such as int64:[[0],[2]]")
+	var maxBytes byteSize
+	addMaxBytes(fs, &maxBytes)
 	fs.Usage = func() {
 		fmt.Fprint(stdout, compareUsage)
 		fs.PrintDefaults()
@@ -63,6 +65,7 @@ func compareCmd(args []string, stdout io.Writer) error {
 	case len(ins.names) == 0:
 		return usagef("compare: no --in inputs")
 	}
+	tensor.SetMaxBytes(int64(maxBytes))
 	req := compare.Request{Ops: ops, Family: *family, Opsets: map[string]int{},
 		Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
 	for i, d := range opsets.names {

@@ -252,6 +252,7 @@ func TestCompareUsage(t *testing.T) {
 		{"unknown dialect", append([]string{"--family", "scatter_nd", "--opset", "jax=1"}, ins...), `unknown dialect "jax"`},
 		{"unreadable file", []string{"--family", "scatter_nd", "--in", "data=missing.npy"}, "--in data"},
 		{"bad literal", []string{"--family", "scatter_nd", "--in", "data=float32:[1,"}, "--in data"},
+		{"input over --max-bytes", append([]string{"--family", "scatter_nd", "--max-bytes", "4B"}, ins...), "over the limit of 4 bytes"},
 		{"unknown operator", append([]string{"onnx.ScatterND", "onnx.scatternd"}, ins...), "did you mean onnx.ScatterND"},
 		{"no operator takes it", append([]string{"--family", "gather_nd", "--attr", "reduce=sum"}, ins...), "no gather_nd operator takes"},
 	}

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] --out FILE
-//	scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] --in NAME=FILE|TYPE:VALUES... [OP...]
+//	scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] [--max-bytes SIZE] --in NAME=FILE|TYPE:VALUES... [OP...]
 //	scatter explain OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--svg FILE | --png FILE] [--color auto|always|never]
 //	scatter conform [DIR...]
 //	scatter ops
@@ -74,7 +74,7 @@ import (
 
 const usage = `usage:
   scatter eval OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] --out FILE
-  scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] --in NAME=FILE|TYPE:VALUES... [OP...]
+  scatter compare [--family F] [--opset DIALECT=N]... [--attr NAME=VALUE]... [--cells N] [--max-bytes SIZE] --in NAME=FILE|TYPE:VALUES... [OP...]
   scatter explain OP [--opset N] [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--svg FILE | --png FILE] [--color auto|always|never]
   scatter conform [DIR...]
   scatter ops
