@@ -39,6 +39,10 @@ func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules)
 	if err != nil {
 		return err
 	}
+	if forceGeneral {
+		dims := GatherNDDims(ds, indices.Shape(), batchDims)
+		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
+	}
 	ind, err := gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err
@@ -102,6 +106,10 @@ func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules
 	if err != nil {
 		return err
 	}
+	if forceGeneral {
+		dims := GatherElementsDims(ds, axis)
+		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
+	}
 	ind, err := gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err
@@ -156,6 +164,10 @@ func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRu
 	shape, err := GatherShape(ds, is, axis, batchDims)
 	if err != nil {
 		return err
+	}
+	if forceGeneral {
+		dims := GatherAxisDims(ds, len(is), axis, batchDims)
+		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
 	}
 	ind, err := gatherIndices(dst, data, indices, shape)
 	if err != nil {

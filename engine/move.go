@@ -43,6 +43,9 @@ type mover interface {
 	// gatherRows returns the first rejected index, or -1, and a count
 	// that only keeps its cache-warming reads from being optimised away.
 	gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int)
+	// setFill makes move fill a block whose s < 0 with the one element of
+	// fill, a scalar of dst's type, instead of zeros.
+	setFill(fill tensor.Tensor)
 }
 
 // newMover returns a mover of blocks of the given size from src to dst,
@@ -51,44 +54,57 @@ type mover interface {
 func newMover(dst, src tensor.Tensor, block int) mover {
 	switch dst.DType().Size() {
 	case 1:
-		return &wordMover[word8]{words[word8](dst), words[word8](src), block}
+		return &wordMover[word8]{dst: words[word8](dst), src: words[word8](src), block: block}
 	case 2:
-		return &wordMover[word16]{words[word16](dst), words[word16](src), block}
+		return &wordMover[word16]{dst: words[word16](dst), src: words[word16](src), block: block}
 	case 4:
-		return &wordMover[word32]{words[word32](dst), words[word32](src), block}
+		return &wordMover[word32]{dst: words[word32](dst), src: words[word32](src), block: block}
 	case 8:
-		return &wordMover[word64]{words[word64](dst), words[word64](src), block}
+		return &wordMover[word64]{dst: words[word64](dst), src: words[word64](src), block: block}
 	case 16:
-		return &wordMover[word128]{words[word128](dst), words[word128](src), block}
+		return &wordMover[word128]{dst: words[word128](dst), src: words[word128](src), block: block}
 	}
 	s, _ := src.Data().([]string)
-	return &wordMover[string]{dst.Data().([]string), s, block}
+	return &wordMover[string]{dst: dst.Data().([]string), src: s, block: block}
 }
 
 type wordMover[E comparable] struct {
 	dst, src []E
 	block    int
+	fill     E // what a skipped block is filled with
 }
 
 func (m *wordMover[E]) move(ps []pair) {
 	dst, src, b := m.dst, m.src, m.block
-	var zero E
+	fill := m.fill
 	if b == 1 {
 		for _, p := range ps {
 			if p.s < 0 {
-				dst[p.d] = zero
+				dst[p.d] = fill
 			} else {
 				dst[p.d] = src[p.s]
 			}
 		}
 		return
 	}
+	var zero E
 	for _, p := range ps {
-		if p.s < 0 {
-			clear(dst[p.d : p.d+b])
-		} else {
+		switch {
+		case p.s >= 0:
 			copy(dst[p.d:p.d+b], src[p.s:p.s+b])
+		case fill == zero:
+			clear(dst[p.d : p.d+b])
+		default:
+			for j := range dst[p.d : p.d+b] {
+				dst[p.d+j] = fill
+			}
 		}
+	}
+}
+
+func (m *wordMover[E]) setFill(fill tensor.Tensor) {
+	if w := words[E](fill); len(w) > 0 {
+		m.fill = w[0]
 	}
 }
 

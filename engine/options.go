@@ -25,7 +25,11 @@
 //     only the reductions' arithmetic is typed.
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
 
 // Reduction says how an update combines with the value already at its
 // destination.
@@ -71,9 +75,15 @@ type OutOfRange uint8
 const (
 	// OutOfRangeError makes the whole call fail with an *IndexError.
 	OutOfRangeError OutOfRange = iota
-	// OutOfRangeSkip drops the index: a scatter ignores that update, a
-	// gather writes zero values for it.
+	// OutOfRangeSkip drops the index: a scatter ignores that update (the
+	// whole window of the general scatter), a gather writes zero values
+	// (or GatherOptions.Fill) for it.
 	OutOfRangeSkip
+	// OutOfRangeClamp moves the start index to the nearest position at
+	// which the window fits: StableHLO's gather and dynamic_slice, and
+	// JAX's mode "clip". Only the general kernels (Gather, Scatter with
+	// dimension numbers) take it.
+	OutOfRangeClamp
 )
 
 // IndexRules are the rules an operator applies to index values.
@@ -93,4 +103,12 @@ type ScatterOptions struct {
 	// It has no effect with reduction None.
 	ExcludeSelf bool
 	Rules       IndexRules
+}
+
+// GatherOptions are the knobs of the general gather.
+type GatherOptions struct {
+	Rules IndexRules
+	// Fill is a scalar of the operand's element type that fills a slice
+	// the rules skip; the zero Tensor fills with zero values.
+	Fill tensor.Tensor
 }

@@ -32,6 +32,10 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
 			us, want, k, is, ds)
 	}
+	if forceGeneral {
+		dims := ScatterNDDims(len(ds), is)
+		return ScatterGeneral(dst, data, indices, updates, &dims, opt)
+	}
 	ind, err := indexInts(indices)
 	if err != nil {
 		return err
@@ -99,6 +103,10 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 		if is[d] > us[d] {
 			return shapeErr("indices %v is larger than updates %v in dimension %d", is, us, d)
 		}
+	}
+	if forceGeneral {
+		dims := ScatterElementsDims(len(ds), axis)
+		return ScatterGeneral(dst, data, indices, updates, &dims, opt)
 	}
 	ind, err := indexInts(indices)
 	if err != nil {

@@ -1,0 +1,347 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// GatherDims are the dimension numbers of the general gather, StableHLO's
+// (and XLA's) gather, of which every framework's gather is a case. For
+// each position of the result, the start index read from indices along
+// IndexVectorDim places a slice of SliceSizes in operand; the result
+// holds the slices, with the slice dimensions listed in
+// CollapsedSliceDims and OperandBatchingDims (all of size 1) left out.
+//
+// The engine accepts one thing StableHLO does not: a batching dimension
+// of indices may be smaller than the operand's dimension it pairs with
+// (ONNX's GatherElements reads only the corner of data that indices
+// covers). The stablehlo dialect refuses that itself.
+type GatherDims struct {
+	// OffsetDims are the dimensions of the result that hold the slice's
+	// dimensions that remain, in increasing order.
+	OffsetDims []int
+	// CollapsedSliceDims are the operand dimensions, of slice size at
+	// most 1, that the result leaves out, in increasing order.
+	CollapsedSliceDims []int
+	// OperandBatchingDims are operand dimensions, in increasing order,
+	// indexed by the position of the result along the matching
+	// StartIndicesBatchingDims instead of by an index value.
+	OperandBatchingDims      []int
+	StartIndicesBatchingDims []int
+	// StartIndexMap says which operand dimension each component of a
+	// start index addresses.
+	StartIndexMap []int
+	// IndexVectorDim is the dimension of indices that holds the start
+	// index vectors; rank(indices) for vectors of one component, one per
+	// element.
+	IndexVectorDim int
+	// SliceSizes is the size of the slice in every operand dimension.
+	SliceSizes []int
+}
+
+// ScatterDims are the dimension numbers of the general scatter,
+// StableHLO's (and XLA's) scatter, of which every framework's scatter is a
+// case. Each position of updates outside UpdateWindowDims names a start
+// index, read from indices along IndexVectorDim; the window of updates
+// there is combined into the operand at that start, the operand
+// dimensions in InsertedWindowDims and InputBatchingDims having window
+// size 1 and no dimension in updates.
+//
+// The engine accepts two things StableHLO does not: a batching dimension
+// of indices may be smaller than the operand's dimension it pairs with,
+// and updates may be larger than indices in the dimensions that pair with
+// indices' (PyTorch reads only the corner of src that index covers). The
+// stablehlo dialect refuses both itself.
+type ScatterDims struct {
+	// UpdateWindowDims are the dimensions of updates that hold the
+	// window, in increasing order.
+	UpdateWindowDims []int
+	// InsertedWindowDims are the operand dimensions, of window size 1,
+	// that have no dimension in updates, in increasing order.
+	InsertedWindowDims []int
+	// InputBatchingDims are operand dimensions, in increasing order,
+	// addressed by the position along the matching
+	// ScatterIndicesBatchingDims instead of by an index value.
+	InputBatchingDims          []int
+	ScatterIndicesBatchingDims []int
+	// ScatterDimsToOperandDims says which operand dimension each component
+	// of a start index addresses.
+	ScatterDimsToOperandDims []int
+	// IndexVectorDim is the dimension of indices that holds the start
+	// index vectors; rank(indices) for vectors of one component.
+	IndexVectorDim int
+}
+
+// String formats the dimension numbers as StableHLO prints them.
+func (d *GatherDims) String() string {
+	return fmt.Sprintf("offset_dims = %v, collapsed_slice_dims = %v, operand_batching_dims = %v, "+
+		"start_indices_batching_dims = %v, start_index_map = %v, index_vector_dim = %d, slice_sizes = %v",
+		dimList(d.OffsetDims), dimList(d.CollapsedSliceDims), dimList(d.OperandBatchingDims),
+		dimList(d.StartIndicesBatchingDims), dimList(d.StartIndexMap), d.IndexVectorDim, dimList(d.SliceSizes))
+}
+
+// String formats the dimension numbers as StableHLO prints them.
+func (d *ScatterDims) String() string {
+	return fmt.Sprintf("update_window_dims = %v, inserted_window_dims = %v, input_batching_dims = %v, "+
+		"scatter_indices_batching_dims = %v, scatter_dims_to_operand_dims = %v, index_vector_dim = %d",
+		dimList(d.UpdateWindowDims), dimList(d.InsertedWindowDims), dimList(d.InputBatchingDims),
+		dimList(d.ScatterIndicesBatchingDims), dimList(d.ScatterDimsToOperandDims), d.IndexVectorDim)
+}
+
+func dimList(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// check checks the dimension numbers against the shapes of operand and
+// indices: the constraints of StableHLO's gather but the size of the
+// batching dimensions, which is what the engine accepts. It allocates
+// nothing unless it fails.
+func (d *GatherDims) check(operand, indices tensor.Shape) error {
+	r, q := len(operand), len(indices)
+	if d.IndexVectorDim < 0 || d.IndexVectorDim > q {
+		return argErr("index_vector_dim %d is out of range [0, %d] for indices %v", d.IndexVectorDim, q, indices)
+	}
+	if n := len(d.OffsetDims) + len(d.CollapsedSliceDims) + len(d.OperandBatchingDims); n != r {
+		return argErr("offset_dims, collapsed_slice_dims and operand_batching_dims have %d dimensions in all, operand %v has rank %d",
+			n, operand, r)
+	}
+	if len(d.SliceSizes) != r {
+		return argErr("slice_sizes has %d sizes, operand %v has rank %d", len(d.SliceSizes), operand, r)
+	}
+	for i, s := range d.SliceSizes {
+		if s < 0 || s > operand[i] {
+			return shapeErr("slice_sizes[%d] = %d is out of range [0, %d] for operand %v", i, s, operand[i], operand)
+		}
+	}
+	vec := indexVectorSize(indices, d.IndexVectorDim)
+	if len(d.StartIndexMap) != vec {
+		return shapeErr("start_index_map has %d dimensions, the index vectors of indices %v along dimension %d have %d",
+			len(d.StartIndexMap), indices, d.IndexVectorDim, vec)
+	}
+	outRank := q - boolInt(d.IndexVectorDim < q) + len(d.OffsetDims)
+	if err := sortedIn("offset_dims", d.OffsetDims, outRank, true); err != nil {
+		return err
+	}
+	if err := sortedIn("collapsed_slice_dims", d.CollapsedSliceDims, r, true); err != nil {
+		return err
+	}
+	if err := sortedIn("operand_batching_dims", d.OperandBatchingDims, r, true); err != nil {
+		return err
+	}
+	if err := disjoint("collapsed_slice_dims", d.CollapsedSliceDims, "operand_batching_dims", d.OperandBatchingDims); err != nil {
+		return err
+	}
+	for _, c := range d.CollapsedSliceDims {
+		if d.SliceSizes[c] > 1 {
+			return shapeErr("slice_sizes[%d] = %d, but collapsed dimension %d needs a size of at most 1", c, d.SliceSizes[c], c)
+		}
+	}
+	if err := d.checkBatching(operand, indices); err != nil {
+		return err
+	}
+	if err := sortedIn("start_index_map", d.StartIndexMap, r, false); err != nil {
+		return err
+	}
+	return disjoint("start_index_map", d.StartIndexMap, "operand_batching_dims", d.OperandBatchingDims)
+}
+
+func (d *GatherDims) checkBatching(operand, indices tensor.Shape) error {
+	for _, b := range d.OperandBatchingDims {
+		if d.SliceSizes[b] > 1 {
+			return shapeErr("slice_sizes[%d] = %d, but batching dimension %d needs a size of at most 1", b, d.SliceSizes[b], b)
+		}
+	}
+	return checkBatchingPairs("operand_batching_dims", d.OperandBatchingDims, "start_indices_batching_dims",
+		d.StartIndicesBatchingDims, operand, indices, d.IndexVectorDim)
+}
+
+// check checks the dimension numbers against the shapes of operand,
+// indices and updates: the constraints of StableHLO's scatter but the
+// sizes of the batching dimensions and of updates' scatter dimensions,
+// which may exceed indices' (see ScatterDims). It allocates nothing unless
+// it fails.
+func (d *ScatterDims) check(operand, indices, updates tensor.Shape) error {
+	r, q, u := len(operand), len(indices), len(updates)
+	if d.IndexVectorDim < 0 || d.IndexVectorDim > q {
+		return argErr("index_vector_dim %d is out of range [0, %d] for indices %v", d.IndexVectorDim, q, indices)
+	}
+	if n := len(d.UpdateWindowDims) + len(d.InsertedWindowDims) + len(d.InputBatchingDims); n != r {
+		return argErr("update_window_dims, inserted_window_dims and input_batching_dims have %d dimensions in all, operand %v has rank %d",
+			n, operand, r)
+	}
+	if err := sortedIn("update_window_dims", d.UpdateWindowDims, u, true); err != nil {
+		return err
+	}
+	if err := sortedIn("inserted_window_dims", d.InsertedWindowDims, r, true); err != nil {
+		return err
+	}
+	if err := sortedIn("input_batching_dims", d.InputBatchingDims, r, true); err != nil {
+		return err
+	}
+	if err := disjoint("inserted_window_dims", d.InsertedWindowDims, "input_batching_dims", d.InputBatchingDims); err != nil {
+		return err
+	}
+	if err := checkBatchingPairs("input_batching_dims", d.InputBatchingDims, "scatter_indices_batching_dims",
+		d.ScatterIndicesBatchingDims, operand, indices, d.IndexVectorDim); err != nil {
+		return err
+	}
+	vec := indexVectorSize(indices, d.IndexVectorDim)
+	if len(d.ScatterDimsToOperandDims) != vec {
+		return shapeErr("scatter_dims_to_operand_dims has %d dimensions, the index vectors of indices %v along dimension %d have %d",
+			len(d.ScatterDimsToOperandDims), indices, d.IndexVectorDim, vec)
+	}
+	if err := sortedIn("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims, r, false); err != nil {
+		return err
+	}
+	if err := disjoint("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims, "input_batching_dims", d.InputBatchingDims); err != nil {
+		return err
+	}
+	// updates: the scatter dimensions, those of indices but the index
+	// vector's, in order; the window dimensions, those of operand but the
+	// inserted and batching ones, in order, no larger than operand's.
+	if want := q - boolInt(d.IndexVectorDim < q) + len(d.UpdateWindowDims); u != want {
+		return shapeErr("updates %v has rank %d, want %d (the %d dimensions of indices %v but the index vector's, and %d window dimensions)",
+			updates, u, want, q-boolInt(d.IndexVectorDim < q), indices, len(d.UpdateWindowDims))
+	}
+	w, s, o := 0, 0, 0 // the next window dimension, indices dimension, operand window dimension
+	for i := 0; i < u; i++ {
+		if w < len(d.UpdateWindowDims) && d.UpdateWindowDims[w] == i {
+			for contains(d.InsertedWindowDims, o) || contains(d.InputBatchingDims, o) {
+				o++
+			}
+			if updates[i] > operand[o] {
+				return shapeErr("updates %v is larger than operand %v in window dimension %d (operand dimension %d)",
+					updates, operand, i, o)
+			}
+			w, o = w+1, o+1
+			continue
+		}
+		if s == d.IndexVectorDim {
+			s++
+		}
+		if updates[i] < indices[s] {
+			return shapeErr("updates %v is smaller than indices %v in dimension %d (indices dimension %d)",
+				updates, indices, i, s)
+		}
+		s++
+	}
+	return nil
+}
+
+// checkBatchingPairs checks a gather's or scatter's batching dimensions:
+// as many of one as of the other, the second unique, within indices and
+// not the index vector's dimension, and no larger than the first.
+func checkBatchingPairs(opName string, op []int, indName string, ind []int, operand, indices tensor.Shape, vecDim int) error {
+	if len(op) != len(ind) {
+		return argErr("%s %v and %s %v have different lengths", opName, dimList(op), indName, dimList(ind))
+	}
+	if err := sortedIn(indName, ind, len(indices), false); err != nil {
+		return err
+	}
+	for i, b := range ind {
+		if b == vecDim {
+			return argErr("%s %v holds index_vector_dim %d", indName, dimList(ind), vecDim)
+		}
+		if indices[b] > operand[op[i]] {
+			return shapeErr("batching dimension %d of indices %v is larger than batching dimension %d of operand %v",
+				b, indices, op[i], operand)
+		}
+	}
+	return nil
+}
+
+// sortedIn checks that every dimension of dims lies in [0, rank) and that
+// none is repeated; with sorted, that they increase.
+func sortedIn(name string, dims []int, rank int, sorted bool) error {
+	for i, v := range dims {
+		if v < 0 || v >= rank {
+			return argErr("%s %v: %d is out of range [0, %d)", name, dimList(dims), v, rank)
+		}
+		if sorted && i > 0 && dims[i-1] >= v {
+			return argErr("%s %v must increase", name, dimList(dims))
+		}
+		if !sorted && contains(dims[:i], v) {
+			return argErr("%s %v repeats %d", name, dimList(dims), v)
+		}
+	}
+	return nil
+}
+
+// disjoint checks that no dimension is in both a and b.
+func disjoint(aName string, a []int, bName string, b []int) error {
+	for _, v := range a {
+		if contains(b, v) {
+			return argErr("dimension %d is in both %s %v and %s %v", v, aName, dimList(a), bName, dimList(b))
+		}
+	}
+	return nil
+}
+
+func contains(dims []int, v int) bool {
+	for _, x := range dims {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// indexVectorSize returns the number of components of a start index: the
+// size of indices along dim, or 1 when dim is rank(indices).
+func indexVectorSize(indices tensor.Shape, dim int) int {
+	if dim < len(indices) {
+		return indices[dim]
+	}
+	return 1
+}
+
+// appendShape appends to dst the shape of the result of a gather with
+// dimension numbers d, which check has accepted, and returns it.
+func (d *GatherDims) appendShape(dst tensor.Shape, operand, indices tensor.Shape) tensor.Shape {
+	outRank := len(indices) - boolInt(d.IndexVectorDim < len(indices)) + len(d.OffsetDims)
+	o, s, w := 0, 0, 0 // the next offset dimension, indices dimension, operand dimension
+	for i := 0; i < outRank; i++ {
+		if o < len(d.OffsetDims) && d.OffsetDims[o] == i {
+			for contains(d.CollapsedSliceDims, w) || contains(d.OperandBatchingDims, w) {
+				w++
+			}
+			dst = append(dst, d.SliceSizes[w])
+			o, w = o+1, w+1
+			continue
+		}
+		if s == d.IndexVectorDim {
+			s++
+		}
+		dst = append(dst, indices[s])
+		s++
+	}
+	return dst
+}
+
+// Shape checks the dimension numbers d against the shapes of
+// operand and indices and returns the shape of the result.
+func (d *GatherDims) Shape(operand, indices tensor.Shape) (tensor.Shape, error) {
+	if err := d.check(operand, indices); err != nil {
+		return nil, err
+	}
+	return d.appendShape(nil, operand, indices), nil
+}
+
+// Check checks the dimension numbers d against the shapes of operand,
+// indices and updates.
+func (d *ScatterDims) Check(operand, indices, updates tensor.Shape) error {
+	return d.check(operand, indices, updates)
+}

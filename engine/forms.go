@@ -1,0 +1,135 @@
+package engine
+
+import "github.com/scatter-dev/scatter/tensor"
+
+// The forms: the general gather and scatter with the dimension numbers of
+// the operators that the frameworks name (ONNX's GatherND, GatherElements,
+// Gather, ScatterND and ScatterElements, and their kin in the other
+// frameworks). Each has a kernel of its own (the fast paths); Gather and
+// Scatter recognise dimension numbers of these forms and take the fast
+// path, and the form functions (GatherND, ...) go to it directly.
+
+// dimRange returns [lo, lo+1, ..., hi-1].
+func dimRange(lo, hi int) []int {
+	s := make([]int, 0, max(hi-lo, 0))
+	for d := lo; d < hi; d++ {
+		s = append(s, d)
+	}
+	return s
+}
+
+// allBut returns [0, rank) without axis.
+func allBut(rank, axis int) []int {
+	return append(dimRange(0, axis), dimRange(axis+1, rank)...)
+}
+
+// isSpan reports whether s is [lo, lo+1, ..., hi-1].
+func isSpan(s []int, lo, hi int) bool {
+	if len(s) != max(hi-lo, 0) {
+		return false
+	}
+	for i, d := range s {
+		if d != lo+i {
+			return false
+		}
+	}
+	return true
+}
+
+// isAllBut reports whether s is [0, rank) without axis.
+func isAllBut(s []int, rank, axis int) bool {
+	return len(s) == rank-1 && isSpan(s[:axis], 0, axis) && isSpan(s[axis:], axis+1, rank)
+}
+
+// ScatterNDDims returns the dimension numbers of ScatterND (see ScatterND)
+// on data of the given rank, with indices of the given shape, whose last
+// dimension holds the index tuples.
+func ScatterNDDims(dataRank int, indices tensor.Shape) ScatterDims {
+	q := len(indices)
+	k := indices[q-1]
+	return ScatterDims{
+		UpdateWindowDims:         dimRange(q-1, q-1+dataRank-k),
+		InsertedWindowDims:       dimRange(0, k),
+		ScatterDimsToOperandDims: dimRange(0, k),
+		IndexVectorDim:           q - 1,
+	}
+}
+
+// ScatterElementsDims returns the dimension numbers of ScatterElements
+// (see ScatterElements) along axis of data of the given rank.
+func ScatterElementsDims(rank, axis int) ScatterDims {
+	return ScatterDims{
+		UpdateWindowDims:           []int{},
+		InsertedWindowDims:         []int{axis},
+		InputBatchingDims:          allBut(rank, axis),
+		ScatterIndicesBatchingDims: allBut(rank, axis),
+		ScatterDimsToOperandDims:   []int{axis},
+		IndexVectorDim:             rank,
+	}
+}
+
+// GatherNDDims returns the dimension numbers of GatherND (see GatherND) on
+// data of the given shape, with indices of the given shape and batchDims
+// batch dimensions.
+func GatherNDDims(data, indices tensor.Shape, batchDims int) GatherDims {
+	q, r := len(indices), len(data)
+	k := indices[q-1]
+	sizes := data.Clone()
+	for d := 0; d < batchDims+k; d++ {
+		sizes[d] = min(1, data[d]) // slices of an empty dimension are empty
+	}
+	return GatherDims{
+		OffsetDims:               dimRange(q-1, q-1+r-batchDims-k),
+		CollapsedSliceDims:       dimRange(batchDims, batchDims+k),
+		OperandBatchingDims:      dimRange(0, batchDims),
+		StartIndicesBatchingDims: dimRange(0, batchDims),
+		StartIndexMap:            dimRange(batchDims, batchDims+k),
+		IndexVectorDim:           q - 1,
+		SliceSizes:               sizes,
+	}
+}
+
+// GatherElementsDims returns the dimension numbers of GatherElements (see
+// GatherElements) along axis of data of the given rank.
+func GatherElementsDims(data tensor.Shape, axis int) GatherDims {
+	rank := len(data)
+	sizes := make([]int, rank)
+	for d := range sizes {
+		sizes[d] = min(1, data[d])
+	}
+	return GatherDims{
+		OffsetDims:               []int{},
+		CollapsedSliceDims:       []int{axis},
+		OperandBatchingDims:      allBut(rank, axis),
+		StartIndicesBatchingDims: allBut(rank, axis),
+		StartIndexMap:            []int{axis},
+		IndexVectorDim:           rank,
+		SliceSizes:               sizes,
+	}
+}
+
+// GatherAxisDims returns the dimension numbers of GatherAxis (see
+// GatherAxis) along axis of data of the given shape, with indices of the
+// given rank and batchDims batch dimensions.
+func GatherAxisDims(data tensor.Shape, indicesRank, axis, batchDims int) GatherDims {
+	r, m := len(data), indicesRank-batchDims
+	sizes := data.Clone()
+	for d := 0; d < batchDims; d++ {
+		sizes[d] = min(1, data[d])
+	}
+	sizes[axis] = min(1, data[axis])
+	return GatherDims{
+		OffsetDims:               append(dimRange(batchDims, axis), dimRange(axis+m, r-1+m)...),
+		CollapsedSliceDims:       []int{axis},
+		OperandBatchingDims:      dimRange(0, batchDims),
+		StartIndicesBatchingDims: dimRange(0, batchDims),
+		StartIndexMap:            []int{axis},
+		IndexVectorDim:           indicesRank,
+		SliceSizes:               sizes,
+	}
+}
+
+// forceGeneral makes the form functions run the general kernels with
+// their dimension numbers instead of their own, so that tests can check
+// one against the other.
+var forceGeneral bool
