@@ -22,7 +22,7 @@ type ops[T any] struct {
 // checkReduction fails when reduction r is not defined for element type d.
 func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	r := opt.Reduction
-	if r > Mean {
+	if r > Xor {
 		return argErr("unknown reduction %v", r)
 	}
 	if r == None {
@@ -38,6 +38,8 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 		return typeErr("reduction mean is not defined for bool elements")
 	case d.IsComplex() && (r == Max || r == Min):
 		return typeErr("reduction %v is not defined for %v elements, which have no order", r, d)
+	case r.bitwise() && d != tensor.Bool && !d.IsInteger():
+		return typeErr("reduction %v is defined for bool and integer elements only, not %v", r, d)
 	}
 	return nil
 }
@@ -61,6 +63,9 @@ type reducer interface {
 // element type and opt.Reduction, which checkReduction has accepted. Mean
 // reduces by adding; the kernel divides at the end.
 func newReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
+	if r.bitwise() {
+		return newBitReducer(dst, src, block, r)
+	}
 	switch d := dst.Data().(type) {
 	case []bool:
 		return newFuncReducer(d, src, block, r, boolOps(r))
@@ -368,13 +373,55 @@ func complexOps[T complex64 | complex128](r Reduction) ops[T] {
 	}
 }
 
-// boolOps: add and max are OR, mul and min are AND, sub is XOR.
+// boolOps: add, max and or are OR, mul, min and and are AND, sub and xor
+// are XOR.
 func boolOps(r Reduction) ops[bool] {
 	switch r {
-	case Mul, Min:
+	case Mul, Min, And:
 		return ops[bool]{combine: func(v, u bool) bool { return v && u }, identity: true}
-	case Sub:
+	case Sub, Xor:
 		return ops[bool]{combine: func(v, u bool) bool { return v != u }}
 	}
 	return ops[bool]{combine: func(v, u bool) bool { return v || u }}
+}
+
+// bitwise reports whether r is And, Or or Xor.
+func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
+
+// newBitReducer returns the reducer of And, Or or Xor for dst's element
+// type, bool or an integer.
+func newBitReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
+	switch d := dst.Data().(type) {
+	case []bool:
+		return newFuncReducer(d, src, block, r, boolOps(r))
+	case []int8:
+		return newFuncReducer(d, src, block, r, bitOps[int8](r))
+	case []int16:
+		return newFuncReducer(d, src, block, r, bitOps[int16](r))
+	case []int32:
+		return newFuncReducer(d, src, block, r, bitOps[int32](r))
+	case []int64:
+		return newFuncReducer(d, src, block, r, bitOps[int64](r))
+	case []uint8:
+		return newFuncReducer(d, src, block, r, bitOps[uint8](r))
+	case []uint16:
+		return newFuncReducer(d, src, block, r, bitOps[uint16](r))
+	case []uint32:
+		return newFuncReducer(d, src, block, r, bitOps[uint32](r))
+	case []uint64:
+		return newFuncReducer(d, src, block, r, bitOps[uint64](r))
+	}
+	panic("engine: no bitwise reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
+}
+
+// bitOps is And, Or or Xor over an integer type; the identity of And has
+// every bit set.
+func bitOps[T signed | unsigned](r Reduction) ops[T] {
+	switch r {
+	case And:
+		return ops[T]{combine: func(v, u T) T { return v & u }, identity: ^T(0)}
+	case Or:
+		return ops[T]{combine: func(v, u T) T { return v | u }}
+	}
+	return ops[T]{combine: func(v, u T) T { return v ^ u }}
 }

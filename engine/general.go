@@ -253,6 +253,16 @@ func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt Gathe
 	}
 	l := newLayout(os, is, shape, d.IndexVectorDim, d.OffsetDims, winOp, winSize, d.StartIndexMap,
 		d.OperandBatchingDims, d.StartIndicesBatchingDims, opt.Rules, true)
+	if bad := l.gather(dst, operand, ind, opt); bad >= 0 {
+		return l.indexErr(opt.Rules, indices, ind, bad, os)
+	}
+	return nil
+}
+
+// gather moves the slices that l describes from operand into dst, the
+// start indices being ind. It returns the flat position in ind of the
+// first start index component that the rules refuse, or -1.
+func (l *layout) gather(dst, operand tensor.Tensor, ind []int64, opt GatherOptions) int {
 	m := newMover(dst, operand, l.run)
 	if !opt.Fill.IsZero() {
 		m.setFill(opt.Fill)
@@ -300,10 +310,7 @@ func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt Gathe
 		}
 		m.move(buf)
 	})
-	if bad := firstOf(found); bad >= 0 {
-		return l.indexErr(opt.Rules, indices, ind, bad, os)
-	}
-	return nil
+	return firstOf(found)
 }
 
 // indexErr builds the error for the start index component at flat
@@ -373,26 +380,33 @@ func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims
 	if bad >= 0 {
 		return l.indexErr(opt.Rules, indices, ind, bad, ds)
 	}
+	l.scatter(dst, operand, updates, starts, opt)
+	return nil
+}
+
+// scatter writes into dst operand (see newScatterRun) with the windows of
+// updates that l describes combined in at starts, which the rules have
+// accepted.
+func (l *layout) scatter(dst, operand, updates tensor.Tensor, starts []int, opt ScatterOptions) {
 	if dst.Len() == 0 {
-		return nil
+		return
 	}
 	if l.windows == 0 {
 		// No update has an element: dst is operand.
 		newScatterRun(dst, operand, updates, 1, opt).fill(0, dst.Len())
-		return nil
+		return
 	}
 	run := newScatterRun(dst, operand, updates, l.run, opt)
 	if opt.Reduction == Mean {
 		run.countMeans(dst.Len()/l.run, l.run, l.batches*l.windows, opt.ExcludeSelf)
 	}
-	unit := l.unit(ds)
-	parallel(dst.Len()/unit, parts(dst.Len()+len(ind)), func(_, lo, hi int) {
+	unit := l.unit(dst.Shape())
+	parallel(dst.Len()/unit, parts(dst.Len()+updates.Len()), func(_, lo, hi int) {
 		lo, hi = lo*unit, hi*unit
 		buf := make([]pair, batch)
 		run.fill(lo, hi)
 		run.each(func(emit func([]pair)) { l.scatterPairs(starts, lo, hi, buf, emit) }, lo, hi)
 	})
-	return nil
 }
 
 // starts checks the start index of every batch position and returns the

@@ -36,8 +36,9 @@ import (
 type Reduction uint8
 
 // The reductions. For bool elements Add is OR, Sub is XOR, Mul is AND, Max
-// is OR and Min is AND; Mean is not defined for bool. Strings allow only
-// None; complex numbers have no Max or Min.
+// is OR and Min is AND; Mean is not defined for bool. And, Or and Xor are
+// defined for bool and the integers only. Strings allow only None; complex
+// numbers have no Max or Min.
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -46,9 +47,12 @@ const (
 	Max                   // the larger; a NaN on either side gives NaN; of equals (+0, -0) the existing value
 	Min                   // the smaller; a NaN on either side gives NaN; of equals (+0, -0) the existing value
 	Mean                  // the mean of the values taking part; integers round toward -Inf
+	And                   // bitwise AND (integers), logical AND (bool)
+	Or                    // bitwise OR (integers), logical OR (bool)
+	Xor                   // bitwise XOR (integers), logical XOR (bool)
 )
 
-var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean"}
+var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "and", "or", "xor"}
 
 // String returns the reduction's name in lower case ("none", "add", ...).
 func (r Reduction) String() string {
