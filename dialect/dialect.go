@@ -52,7 +52,8 @@ func (e *OpError) Error() string { return e.Op + ": " + e.Err.Error() }
 func (e *OpError) Unwrap() error { return e.Err }
 
 // Families are the operations that every dialect spells its own way.
-var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather"}
+var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
+	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice"}
 
 // Kind is the type of an attribute value.
 type Kind uint8

@@ -99,10 +99,10 @@ func dimList(v []int) string {
 }
 
 // check checks the dimension numbers against the shapes of operand and
-// indices: the constraints of StableHLO's gather but the size of the
-// batching dimensions, which is what the engine accepts. It allocates
-// nothing unless it fails.
-func (d *GatherDims) check(operand, indices tensor.Shape) error {
+// indices: the constraints of StableHLO's gather, but that a batching
+// dimension of indices may be smaller than the operand's unless exact. It
+// allocates nothing unless it fails.
+func (d *GatherDims) check(operand, indices tensor.Shape, exact bool) error {
 	r, q := len(operand), len(indices)
 	if d.IndexVectorDim < 0 || d.IndexVectorDim > q {
 		return argErr("index_vector_dim %d is out of range [0, %d] for indices %v", d.IndexVectorDim, q, indices)
@@ -142,7 +142,7 @@ func (d *GatherDims) check(operand, indices tensor.Shape) error {
 			return shapeErr("slice_sizes[%d] = %d, but collapsed dimension %d needs a size of at most 1", c, d.SliceSizes[c], c)
 		}
 	}
-	if err := d.checkBatching(operand, indices); err != nil {
+	if err := d.checkBatching(operand, indices, exact); err != nil {
 		return err
 	}
 	if err := sortedIn("start_index_map", d.StartIndexMap, r, false); err != nil {
@@ -151,22 +151,22 @@ func (d *GatherDims) check(operand, indices tensor.Shape) error {
 	return disjoint("start_index_map", d.StartIndexMap, "operand_batching_dims", d.OperandBatchingDims)
 }
 
-func (d *GatherDims) checkBatching(operand, indices tensor.Shape) error {
+func (d *GatherDims) checkBatching(operand, indices tensor.Shape, exact bool) error {
 	for _, b := range d.OperandBatchingDims {
 		if d.SliceSizes[b] > 1 {
 			return shapeErr("slice_sizes[%d] = %d, but batching dimension %d needs a size of at most 1", b, d.SliceSizes[b], b)
 		}
 	}
 	return checkBatchingPairs("operand_batching_dims", d.OperandBatchingDims, "start_indices_batching_dims",
-		d.StartIndicesBatchingDims, operand, indices, d.IndexVectorDim)
+		d.StartIndicesBatchingDims, operand, indices, d.IndexVectorDim, exact)
 }
 
 // check checks the dimension numbers against the shapes of operand,
-// indices and updates: the constraints of StableHLO's scatter but the
-// sizes of the batching dimensions and of updates' scatter dimensions,
-// which may exceed indices' (see ScatterDims). It allocates nothing unless
-// it fails.
-func (d *ScatterDims) check(operand, indices, updates tensor.Shape) error {
+// indices and updates: the constraints of StableHLO's scatter, but that a
+// batching dimension of indices may be smaller than the operand's and
+// updates' scatter dimensions larger than indices' (see ScatterDims)
+// unless exact. It allocates nothing unless it fails.
+func (d *ScatterDims) check(operand, indices, updates tensor.Shape, exact bool) error {
 	r, q, u := len(operand), len(indices), len(updates)
 	if d.IndexVectorDim < 0 || d.IndexVectorDim > q {
 		return argErr("index_vector_dim %d is out of range [0, %d] for indices %v", d.IndexVectorDim, q, indices)
@@ -188,7 +188,7 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape) error {
 		return err
 	}
 	if err := checkBatchingPairs("input_batching_dims", d.InputBatchingDims, "scatter_indices_batching_dims",
-		d.ScatterIndicesBatchingDims, operand, indices, d.IndexVectorDim); err != nil {
+		d.ScatterIndicesBatchingDims, operand, indices, d.IndexVectorDim, exact); err != nil {
 		return err
 	}
 	vec := indexVectorSize(indices, d.IndexVectorDim)
@@ -225,9 +225,9 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape) error {
 		if s == d.IndexVectorDim {
 			s++
 		}
-		if updates[i] < indices[s] {
-			return shapeErr("updates %v is smaller than indices %v in dimension %d (indices dimension %d)",
-				updates, indices, i, s)
+		if updates[i] < indices[s] || exact && updates[i] != indices[s] {
+			return shapeErr("updates %v has %d in scatter dimension %d, indices %v has %d in dimension %d; they must be equal",
+				updates, updates[i], i, indices, indices[s], s)
 		}
 		s++
 	}
@@ -236,8 +236,9 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape) error {
 
 // checkBatchingPairs checks a gather's or scatter's batching dimensions:
 // as many of one as of the other, the second unique, within indices and
-// not the index vector's dimension, and no larger than the first.
-func checkBatchingPairs(opName string, op []int, indName string, ind []int, operand, indices tensor.Shape, vecDim int) error {
+// not the index vector's dimension, and no larger than the first (equal
+// if exact).
+func checkBatchingPairs(opName string, op []int, indName string, ind []int, operand, indices tensor.Shape, vecDim int, exact bool) error {
 	if len(op) != len(ind) {
 		return argErr("%s %v and %s %v have different lengths", opName, dimList(op), indName, dimList(ind))
 	}
@@ -248,9 +249,9 @@ func checkBatchingPairs(opName string, op []int, indName string, ind []int, oper
 		if b == vecDim {
 			return argErr("%s %v holds index_vector_dim %d", indName, dimList(ind), vecDim)
 		}
-		if indices[b] > operand[op[i]] {
-			return shapeErr("batching dimension %d of indices %v is larger than batching dimension %d of operand %v",
-				b, indices, op[i], operand)
+		if indices[b] > operand[op[i]] || exact && indices[b] != operand[op[i]] {
+			return shapeErr("batching dimension %d of indices %v has size %d, batching dimension %d of operand %v has %d; they must be equal",
+				b, indices, indices[b], op[i], operand, operand[op[i]])
 		}
 	}
 	return nil
@@ -331,17 +332,21 @@ func (d *GatherDims) appendShape(dst tensor.Shape, operand, indices tensor.Shape
 	return dst
 }
 
-// Shape checks the dimension numbers d against the shapes of
-// operand and indices and returns the shape of the result.
-func (d *GatherDims) Shape(operand, indices tensor.Shape) (tensor.Shape, error) {
-	if err := d.check(operand, indices); err != nil {
+// Shape checks the dimension numbers d against the shapes of operand and
+// indices, as the engine does (exact false) or exactly as StableHLO does
+// (exact true: batching dimensions of equal sizes), and returns the shape
+// of the result.
+func (d *GatherDims) Shape(operand, indices tensor.Shape, exact bool) (tensor.Shape, error) {
+	if err := d.check(operand, indices, exact); err != nil {
 		return nil, err
 	}
 	return d.appendShape(nil, operand, indices), nil
 }
 
 // Check checks the dimension numbers d against the shapes of operand,
-// indices and updates.
-func (d *ScatterDims) Check(operand, indices, updates tensor.Shape) error {
-	return d.check(operand, indices, updates)
+// indices and updates, as the engine does (exact false) or exactly as
+// StableHLO does (exact true: batching dimensions of equal sizes, and
+// updates of exactly the shape the dimension numbers give).
+func (d *ScatterDims) Check(operand, indices, updates tensor.Shape, exact bool) error {
+	return d.check(operand, indices, updates, exact)
 }

@@ -232,7 +232,7 @@ func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt Gathe
 		return argErr("operand, indices and dst must all be given")
 	}
 	os, is := operand.Shape(), indices.Shape()
-	if err := d.check(os, is); err != nil {
+	if err := d.check(os, is, opt.Exact); err != nil {
 		return err
 	}
 	shape := d.appendShape(nil, os, is)
@@ -360,7 +360,7 @@ func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims
 		return err
 	}
 	ds, is, us := dst.Shape(), indices.Shape(), updates.Shape()
-	if err := d.check(ds, is, us); err != nil {
+	if err := d.check(ds, is, us, opt.Exact); err != nil {
 		return err
 	}
 	ind, err := indexInts(indices)

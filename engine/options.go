@@ -107,6 +107,10 @@ type ScatterOptions struct {
 	// It has no effect with reduction None.
 	ExcludeSelf bool
 	Rules       IndexRules
+	// Exact makes the general scatter refuse what StableHLO refuses and
+	// the engine would accept: batching dimensions of indices smaller than
+	// the operand's, updates larger than indices (see ScatterDims).
+	Exact bool
 }
 
 // GatherOptions are the knobs of the general gather.
@@ -115,4 +119,8 @@ type GatherOptions struct {
 	// Fill is a scalar of the operand's element type that fills a slice
 	// the rules skip; the zero Tensor fills with zero values.
 	Fill tensor.Tensor
+	// Exact refuses what StableHLO refuses and the engine would accept:
+	// batching dimensions of indices smaller than the operand's (see
+	// GatherDims).
+	Exact bool
 }

@@ -1,0 +1,399 @@
+// Package jax is the JAX dialect: jax.lax.gather, jax.lax.scatter,
+// scatter_add, scatter_sub, scatter_mul, scatter_min, scatter_max,
+// dynamic_slice and dynamic_update_slice as JAX documents them and runs
+// them on the CPU (through XLA).
+//
+// The operators, one line each:
+//
+//   - Gather: slices of operand at start indices, by dimension numbers.
+//   - Scatter: operand with windows of updates written at start indices.
+//   - ScatterAdd, ScatterSub, ScatterMul, ScatterMin, ScatterMax: the
+//     same, combined with the operand's values.
+//   - DynamicSlice: one slice of operand at a start index.
+//   - DynamicUpdateSlice: operand with one slice replaced by update.
+//
+// The rules:
+//
+//   - Dimension numbers are lax.GatherDimensionNumbers and
+//     lax.ScatterDimensionNumbers; the index vector is the last dimension
+//     of the indices, as in JAX. Shapes are checked as lax checks them:
+//     batching dimensions of equal sizes, updates of exactly the shape the
+//     dimension numbers give.
+//   - mode says what an out-of-bounds start index does. For Gather, "clip"
+//     clamps it so that the slice lies within operand, "fill" and "drop"
+//     fill the whole slice with the fill value (by default NaN for
+//     floating-point and complex types, the lowest value of a signed
+//     integer type, the highest of an unsigned one, true for bool), and
+//     "promise_in_bounds" and the default, "", clamp as XLA does. For the
+//     scatters, "clip" clamps, and "fill", "drop", "promise_in_bounds" and
+//     the default skip a window that does not lie wholly within operand,
+//     as XLA does. A negative start index is out of bounds (lax does not
+//     count from the end; jax.numpy does before it calls lax).
+//   - DynamicSlice and DynamicUpdateSlice count a negative start from the
+//     end of its dimension when allowNegative is true (JAX's default),
+//     and clamp the start so that the slice lies within operand.
+//   - Duplicate start indices: windows are applied in row-major order of
+//     their start indices: Scatter keeps the last (JAX leaves it
+//     undefined), the others accumulate in that order. Max and min give
+//     NaN when either side is NaN; float16 and bfloat16 round after every
+//     step, as XLA computes them.
+//   - unique_indices and indices_are_sorted are hints that never change a
+//     result here.
+//   - There are no string tensors in JAX; complex numbers have no min or
+//     max.
+//
+// Every error is a *dialect.OpError naming the operator
+// ("jax.lax.scatter_add").
+package jax
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// GatherDimensionNumbers are lax.GatherDimensionNumbers.
+type GatherDimensionNumbers struct {
+	OffsetDims               []int
+	CollapsedSliceDims       []int
+	StartIndexMap            []int
+	OperandBatchingDims      []int
+	StartIndicesBatchingDims []int
+}
+
+// ScatterDimensionNumbers are lax.ScatterDimensionNumbers.
+type ScatterDimensionNumbers struct {
+	UpdateWindowDims           []int
+	InsertedWindowDims         []int
+	ScatterDimsToOperandDims   []int
+	OperandBatchingDims        []int
+	ScatterIndicesBatchingDims []int
+}
+
+// Mode is lax.GatherScatterMode, spelled as JAX parses it from a string.
+type Mode string
+
+// The modes. The zero Mode is JAX's None.
+const (
+	Default         Mode = ""
+	Clip            Mode = "clip"
+	Fill            Mode = "fill"
+	Drop            Mode = "drop"
+	PromiseInBounds Mode = "promise_in_bounds"
+)
+
+// The operators' names.
+const (
+	opGather             = "jax.lax.gather"
+	opScatter            = "jax.lax.scatter"
+	opScatterAdd         = "jax.lax.scatter_add"
+	opScatterSub         = "jax.lax.scatter_sub"
+	opScatterMul         = "jax.lax.scatter_mul"
+	opScatterMin         = "jax.lax.scatter_min"
+	opScatterMax         = "jax.lax.scatter_max"
+	opDynamicSlice       = "jax.lax.dynamic_slice"
+	opDynamicUpdateSlice = "jax.lax.dynamic_update_slice"
+)
+
+// Gather returns the slices of operand of the given sizes that the start
+// indices in the last dimension of startIndices select, as the dimension
+// numbers say; mode and fillValue say what an out-of-bounds start does
+// (the zero Tensor for JAX's default fill value, else a scalar of
+// operand's type).
+func Gather(operand, startIndices tensor.Tensor, dims GatherDimensionNumbers, sliceSizes []int, mode Mode, fillValue tensor.Tensor) (tensor.Tensor, error) {
+	d, opt, err := gatherCall(operand, startIndices, dims, sliceSizes, mode, fillValue)
+	if err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+	}
+	shape, err := d.Shape(operand.Shape(), startIndices.Shape(), true)
+	if err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+	}
+	return dialect.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
+		return engine.GatherGeneral(dst, operand, startIndices, &d, opt)
+	})
+}
+
+// GatherInto is Gather writing into dst, which has operand's type and the
+// result's shape and shares no memory with the inputs.
+func GatherInto(dst, operand, startIndices tensor.Tensor, dims GatherDimensionNumbers, sliceSizes []int, mode Mode, fillValue tensor.Tensor) error {
+	d, opt, err := gatherCall(operand, startIndices, dims, sliceSizes, mode, fillValue)
+	if err == nil {
+		err = engine.GatherGeneral(dst, operand, startIndices, &d, opt)
+	}
+	return dialect.Wrap(opGather, err)
+}
+
+// gatherCall checks a gather's inputs and returns the engine's dimension
+// numbers and options for it.
+func gatherCall(operand, indices tensor.Tensor, dims GatherDimensionNumbers, sizes []int, mode Mode, fill tensor.Tensor) (engine.GatherDims, engine.GatherOptions, error) {
+	if err := checkInputs(operand, indices, "operand", "start_indices"); err != nil {
+		return engine.GatherDims{}, engine.GatherOptions{}, err
+	}
+	opt := engine.GatherOptions{Rules: clampRules, Exact: true}
+	switch mode {
+	case Default, PromiseInBounds, Clip:
+	case Fill, Drop:
+		opt.Rules = skipRules
+		if fill.IsZero() {
+			fill = defaultFill(operand.DType())
+		}
+		if fill.DType() != operand.DType() || fill.Rank() != 0 {
+			return engine.GatherDims{}, opt, fmt.Errorf("%w: fill_value must be a %v scalar, got %v of shape %v",
+				dialect.ErrInput, operand.DType(), fill.DType(), fill.Shape())
+		}
+		opt.Fill = fill
+	default:
+		return engine.GatherDims{}, opt, badMode(mode)
+	}
+	d := engine.GatherDims{
+		OffsetDims:               dims.OffsetDims,
+		CollapsedSliceDims:       dims.CollapsedSliceDims,
+		OperandBatchingDims:      dims.OperandBatchingDims,
+		StartIndicesBatchingDims: dims.StartIndicesBatchingDims,
+		StartIndexMap:            dims.StartIndexMap,
+		IndexVectorDim:           indices.Rank() - 1,
+		SliceSizes:               sizes,
+	}
+	return d, opt, nil
+}
+
+// Scatter returns a copy of operand in which each window of updates
+// replaces the slice at the start index that the last dimension of
+// scatterIndices gives for it, as the dimension numbers say; mode says
+// what an out-of-bounds start does.
+func Scatter(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatter, engine.None, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterInto is Scatter writing into dst, which has operand's type and
+// shape and may be operand itself.
+func ScatterInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatter, engine.None, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterAdd is Scatter adding each update to the operand's value.
+func ScatterAdd(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatterAdd, engine.Add, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterAddInto is ScatterAdd writing into dst, which has operand's type
+// and shape and may be operand itself.
+func ScatterAddInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatterAdd, engine.Add, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterSub is Scatter subtracting each update from the operand's value.
+func ScatterSub(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatterSub, engine.Sub, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterSubInto is ScatterSub writing into dst, which has operand's type
+// and shape and may be operand itself.
+func ScatterSubInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatterSub, engine.Sub, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMul is Scatter multiplying the operand's value by each update.
+func ScatterMul(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatterMul, engine.Mul, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMulInto is ScatterMul writing into dst, which has operand's type
+// and shape and may be operand itself.
+func ScatterMulInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatterMul, engine.Mul, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMin is Scatter keeping the smaller of the operand's value and
+// each update.
+func ScatterMin(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatterMin, engine.Min, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMinInto is ScatterMin writing into dst, which has operand's type
+// and shape and may be operand itself.
+func ScatterMinInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatterMin, engine.Min, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMax is Scatter keeping the larger of the operand's value and
+// each update.
+func ScatterMax(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return scatterAlloc(opScatterMax, engine.Max, operand, scatterIndices, updates, dims, mode)
+}
+
+// ScatterMaxInto is ScatterMax writing into dst, which has operand's type
+// and shape and may be operand itself.
+func ScatterMaxInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	return scatterInto(opScatterMax, engine.Max, dst, operand, scatterIndices, updates, dims, mode)
+}
+
+func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+	return dialect.AllocLike(op, operand, "operand", func(dst tensor.Tensor) error {
+		return scatterInto(op, r, dst, operand, indices, updates, dims, mode)
+	})
+}
+
+func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+	err := checkInputs(operand, indices, "operand", "scatter_indices")
+	if err == nil && updates.IsZero() {
+		err = fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
+	}
+	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Exact: true}
+	switch mode {
+	case Default, Fill, Drop, PromiseInBounds:
+	case Clip:
+		opt.Rules = clampRules
+	default:
+		err = badMode(mode)
+	}
+	if err == nil {
+		d := engine.ScatterDims{
+			UpdateWindowDims:           dims.UpdateWindowDims,
+			InsertedWindowDims:         dims.InsertedWindowDims,
+			InputBatchingDims:          dims.OperandBatchingDims,
+			ScatterIndicesBatchingDims: dims.ScatterIndicesBatchingDims,
+			ScatterDimsToOperandDims:   dims.ScatterDimsToOperandDims,
+			IndexVectorDim:             indices.Rank() - 1,
+		}
+		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
+	}
+	return dialect.Wrap(op, err)
+}
+
+// DynamicSlice returns the slice of operand of the given sizes that starts
+// at startIndices, one integer scalar per dimension of operand. A
+// negative start counts from the end of its dimension if allowNegative;
+// the start is then clamped so that the slice lies within operand.
+func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int, allowNegative bool) (tensor.Tensor, error) {
+	shape, err := dialect.SliceShape(operand, sliceSizes)
+	if err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+	}
+	return dialect.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
+		return DynamicSliceInto(dst, operand, startIndices, allowNegative)
+	})
+}
+
+// DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
+// slice sizes.
+func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
+	var buf [dialect.MaxInlineRank]int64
+	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	if err == nil {
+		err = engine.DynamicSlice(dst, operand, start, sliceRules(allowNegative))
+	}
+	return dialect.Wrap(opDynamicSlice, err)
+}
+
+// DynamicUpdateSlice returns a copy of operand in which the slice that
+// starts at startIndices (one integer scalar per dimension) is replaced by
+// update. A negative start counts from the end of its dimension if
+// allowNegative; the start is then clamped so that update lies within
+// operand.
+func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) (tensor.Tensor, error) {
+	return dialect.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
+		return DynamicUpdateSliceInto(dst, operand, update, startIndices, allowNegative)
+	})
+}
+
+// DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
+// operand's type and shape and may be operand itself.
+func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
+	var buf [dialect.MaxInlineRank]int64
+	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	if err == nil && update.IsZero() {
+		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
+	}
+	if err == nil {
+		err = engine.DynamicUpdateSlice(dst, operand, update, start, sliceRules(allowNegative))
+	}
+	return dialect.Wrap(opDynamicUpdateSlice, err)
+}
+
+var (
+	// clampRules: a start is clamped into the operand; a negative one is
+	// out of bounds, so clamped to 0.
+	clampRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeClamp}
+	// skipRules: a window that does not fit is filled (gather) or
+	// dropped (scatter).
+	skipRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
+)
+
+// sliceRules returns the rules of the dynamic slices.
+func sliceRules(allowNegative bool) engine.IndexRules {
+	r := clampRules
+	if allowNegative {
+		r.Negative = engine.NegativeFromEnd
+	}
+	return r
+}
+
+func badMode(m Mode) error {
+	return fmt.Errorf("%w: unknown mode %q (clip, fill, drop or promise_in_bounds)", dialect.ErrAttribute, string(m))
+}
+
+// checkInputs checks that the data and index inputs are given, the data
+// not of strings and the indices integers of rank >= 1.
+func checkInputs(data, indices tensor.Tensor, dataName, indName string) error {
+	if data.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
+	}
+	if indices.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, indName)
+	}
+	if data.DType() == tensor.String {
+		return fmt.Errorf("%w: JAX has no string arrays", dialect.ErrInput)
+	}
+	if !indices.DType().IsInteger() {
+		return fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, indName, indices.DType())
+	}
+	if indices.Rank() < 1 {
+		return fmt.Errorf("%w: %s must have rank >= 1 (its last dimension holds the index vectors), got a scalar",
+			engine.ErrShape, indName)
+	}
+	return nil
+}
+
+// defaultFill returns JAX's fill value for a gather of element type d:
+// NaN for floating-point and complex types, the lowest value of a signed
+// integer type, the highest of an unsigned one, true for bool.
+func defaultFill(d tensor.DType) tensor.Tensor {
+	switch d {
+	case tensor.Bool:
+		return tensor.Scalar(true)
+	case tensor.Int8:
+		return tensor.Scalar(int8(math.MinInt8))
+	case tensor.Int16:
+		return tensor.Scalar(int16(math.MinInt16))
+	case tensor.Int32:
+		return tensor.Scalar(int32(math.MinInt32))
+	case tensor.Int64:
+		return tensor.Scalar(int64(math.MinInt64))
+	case tensor.Uint8:
+		return tensor.Scalar(uint8(math.MaxUint8))
+	case tensor.Uint16:
+		return tensor.Scalar(uint16(math.MaxUint16))
+	case tensor.Uint32:
+		return tensor.Scalar(uint32(math.MaxUint32))
+	case tensor.Uint64:
+		return tensor.Scalar(uint64(math.MaxUint64))
+	case tensor.Float16:
+		return tensor.Scalar(float16.Fromfloat32(float32(math.NaN()))) // 0x7e00, as NumPy casts NaN
+	case tensor.BFloat16:
+		return tensor.Scalar(bfloat16.FromFloat32(float32(math.NaN())))
+	case tensor.Float32:
+		return tensor.Scalar(float32(math.NaN()))
+	case tensor.Complex64:
+		return tensor.Scalar(complex(float32(math.NaN()), 0))
+	case tensor.Complex128:
+		return tensor.Scalar(complex(math.NaN(), 0))
+	}
+	return tensor.Scalar(math.NaN())
+}

@@ -1,0 +1,266 @@
+package jax
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// indexTypes: JAX takes indices of any integer type.
+var indexTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
+	tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+
+func gatherBehavior(int) dialect.Behavior {
+	return dialect.Behavior{
+		Index:      clampRules,
+		IndexTypes: indexTypes,
+		Notes: []string{
+			"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
+			"mode fill and drop fill a slice that does not lie wholly within operand with fill_value (by default NaN, the lowest signed or highest unsigned integer, or true).",
+			"The index vector is the last dimension of start_indices.",
+		},
+	}
+}
+
+// scatterBehavior returns the Behavior of the scatter that applies r.
+func scatterBehavior(r engine.Reduction, name string) func(int) dialect.Behavior {
+	return func(int) dialect.Behavior {
+		return dialect.Behavior{
+			Index:      skipRules,
+			IndexTypes: indexTypes,
+			Reductions: map[string]engine.Reduction{name: r},
+			Notes: []string{
+				"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
+				"The index vector is the last dimension of scatter_indices.",
+			},
+		}
+	}
+}
+
+func dynamicSliceBehavior(int) dialect.Behavior {
+	return dialect.Behavior{
+		Index:      sliceRules(true),
+		IndexTypes: indexTypes,
+		Notes: []string{
+			"A negative start counts from the end of its dimension unless allow_negative_indices is false; the start is then clamped so that the slice lies within operand.",
+			"start_indices is one 1-D tensor here, holding the scalar start indices in order.",
+		},
+	}
+}
+
+// ops is filled by init: its Eval functions call the package's functions.
+var ops []*dialect.Op
+
+func init() {
+	dims := func(name, doc string) dialect.Attr {
+		return dialect.Attr{Name: name, Kind: dialect.Ints, Doc: doc}
+	}
+	hints := []dialect.Attr{
+		{Name: "indices_are_sorted", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
+		{Name: "unique_indices", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
+	}
+	mode := dialect.Attr{Name: "mode", Kind: dialect.String,
+		Doc: "clip, fill, drop or promise_in_bounds; left out, JAX's default"}
+	anyType := "any type but string"
+	intTypes := "any integer type"
+	operand := dialect.Param{Name: "operand", Types: anyType, Doc: "the array to read or update"}
+	starts := dialect.Param{Name: "start_indices", Types: intTypes,
+		Doc: "a 1-D array of one start index per dimension of operand"}
+	allowNegative := dialect.Attr{Name: "allow_negative_indices", Kind: dialect.Bool, Default: "true",
+		Doc: "whether a negative start counts from the end"}
+	scatterAttrs := append([]dialect.Attr{
+		dims("update_window_dims", "the updates dimensions that hold the windows"),
+		dims("inserted_window_dims", "operand dimensions of window size 1 with no dimension in updates"),
+		dims("scatter_dims_to_operand_dims", "the operand dimension each start index component addresses"),
+		dims("operand_batching_dims", "operand dimensions indexed by the matching scatter_indices_batching_dims"),
+		dims("scatter_indices_batching_dims", "scatter_indices dimensions paired with operand_batching_dims"),
+		mode}, hints...)
+	scatterOp := func(name string, r engine.Reduction, reduction, summary string,
+		fn func(operand, indices, updates tensor.Tensor, d ScatterDimensionNumbers, m Mode) (tensor.Tensor, error)) *dialect.Op {
+		return &dialect.Op{
+			Name:     name,
+			Family:   "general_scatter",
+			Behavior: scatterBehavior(r, reduction),
+			Summary:  summary,
+			Versions: []int{1},
+			Inputs: []dialect.Param{operand,
+				{Name: "scatter_indices", Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "updates", Types: "operand's type", Doc: "the windows"}},
+			Output: "result",
+			Attrs:  scatterAttrs,
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				d := ScatterDimensionNumbers{
+					UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
+					InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
+					ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+					OperandBatchingDims:        dialect.IntList(c.Attrs["operand_batching_dims"]),
+					ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+				}
+				return fn(c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], d, Mode(c.Attrs["mode"].Str))
+			},
+		}
+	}
+	ops = []*dialect.Op{
+		{
+			Name:     opGather,
+			Family:   "general_gather",
+			Behavior: gatherBehavior,
+			Summary:  "take slices of operand at start indices, by dimension numbers",
+			Versions: []int{1},
+			Inputs: []dialect.Param{operand,
+				{Name: "start_indices", Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "fill_value", Types: "operand's type", Optional: true, AttrKind: dialect.Float,
+					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
+			Output: "result",
+			Attrs: append([]dialect.Attr{
+				dims("offset_dims", "the result dimensions that hold the slices' dimensions"),
+				dims("collapsed_slice_dims", "operand dimensions of slice size 1 left out of the result"),
+				dims("start_index_map", "the operand dimension each start index component addresses"),
+				dims("operand_batching_dims", "operand dimensions indexed by the matching start_indices_batching_dims"),
+				dims("start_indices_batching_dims", "start_indices dimensions paired with operand_batching_dims"),
+				{Name: "slice_sizes", Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
+				mode}, hints...),
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				operand := c.Inputs["operand"]
+				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
+				if err != nil {
+					return tensor.Tensor{}, dialect.Wrap(opGather, err)
+				}
+				d := GatherDimensionNumbers{
+					OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
+					CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
+					StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
+					OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
+					StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
+				}
+				return Gather(operand, c.Inputs["start_indices"], d, dialect.IntList(c.Attrs["slice_sizes"]),
+					Mode(c.Attrs["mode"].Str), fill)
+			},
+		},
+		scatterOp(opScatter, engine.None, "replace", "write windows of updates into operand at start indices", Scatter),
+		scatterOp(opScatterAdd, engine.Add, "add", "add windows of updates into operand at start indices", ScatterAdd),
+		scatterOp(opScatterSub, engine.Sub, "sub", "subtract windows of updates from operand at start indices", ScatterSub),
+		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices", ScatterMul),
+		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices", ScatterMin),
+		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices", ScatterMax),
+		{
+			Name:     opDynamicSlice,
+			Family:   "dynamic_slice",
+			Behavior: dynamicSliceBehavior,
+			Summary:  "take one slice of operand at a start index",
+			Versions: []int{1},
+			Inputs:   []dialect.Param{operand, starts},
+			Output:   "result",
+			Attrs: []dialect.Attr{{Name: "slice_sizes", Kind: dialect.Ints, Required: true,
+				Doc: "the slice's size in each dimension"}, allowNegative},
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				if err != nil {
+					return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+				}
+				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]),
+					c.Attrs["allow_negative_indices"].Bool)
+			},
+		},
+		{
+			Name:     opDynamicUpdateSlice,
+			Family:   "dynamic_update_slice",
+			Behavior: dynamicSliceBehavior,
+			Summary:  "replace one slice of operand at a start index",
+			Versions: []int{1},
+			Inputs: []dialect.Param{operand,
+				{Name: "update", Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
+			Output: "result",
+			Attrs:  []dialect.Attr{allowNegative},
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				if err != nil {
+					return tensor.Tensor{}, dialect.Wrap(opDynamicUpdateSlice, err)
+				}
+				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s, c.Attrs["allow_negative_indices"].Bool)
+			},
+		},
+	}
+}
+
+// Ops returns the dialect's operators, for generic callers such as the
+// command line. Gather's fill_value may be given as a number attribute.
+func Ops() []*dialect.Op { return ops }
+
+// fillOf returns the fill value a generic call gives: the zero Tensor
+// (JAX's default) when there is none, the tensor as it is when it has
+// operand's type d, and a number attribute (a float64 scalar) converted
+// to d where d holds it exactly or, for the floating-point types, rounded.
+func fillOf(v tensor.Tensor, d tensor.DType) (tensor.Tensor, error) {
+	if v.IsZero() || v.DType() == d {
+		return v, nil
+	}
+	f, ok := v.Data().([]float64)
+	if !ok || len(f) != 1 {
+		return v, nil // GatherInto names the mismatch
+	}
+	x := f[0]
+	switch {
+	case d == tensor.Float32:
+		return tensor.Scalar(float32(x)), nil
+	case d == tensor.Float16:
+		return tensor.Scalar(float16.Fromfloat32(float32(x))), nil
+	case d == tensor.BFloat16:
+		return tensor.Scalar(bfloat16.FromFloat32(float32(x))), nil
+	case d == tensor.Complex64:
+		return tensor.Scalar(complex(float32(x), 0)), nil
+	case d == tensor.Complex128:
+		return tensor.Scalar(complex(x, 0)), nil
+	case d == tensor.Bool && (x == 0 || x == 1):
+		return tensor.Scalar(x == 1), nil
+	case d.IsInteger() && x == math.Trunc(x):
+		t, err := tensor.New(d, tensor.Shape{})
+		if err == nil && setInt(t, x) {
+			return t, nil
+		}
+	}
+	return tensor.Tensor{}, fmt.Errorf("%w: fill_value %v cannot be represented as %v", dialect.ErrAttribute, x, d)
+}
+
+// setInt sets the one element of the integer tensor t to x, and reports
+// whether the type holds x exactly.
+func setInt(t tensor.Tensor, x float64) bool {
+	switch v := t.Data().(type) {
+	case []int8:
+		v[0] = int8(x)
+		return float64(v[0]) == x
+	case []int16:
+		v[0] = int16(x)
+		return float64(v[0]) == x
+	case []int32:
+		v[0] = int32(x)
+		return float64(v[0]) == x
+	case []int64:
+		if x < -(1<<63) || x >= 1<<63 {
+			return false
+		}
+		v[0] = int64(x)
+		return true
+	case []uint8:
+		v[0] = uint8(x)
+		return x >= 0 && float64(v[0]) == x
+	case []uint16:
+		v[0] = uint16(x)
+		return x >= 0 && float64(v[0]) == x
+	case []uint32:
+		v[0] = uint32(x)
+		return x >= 0 && float64(v[0]) == x
+	case []uint64:
+		if x < 0 || x >= 1<<64 {
+			return false
+		}
+		v[0] = uint64(x)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,175 @@
+package stablehlo
+
+import (
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// indexTypes: StableHLO takes indices of any integer type.
+var indexTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
+	tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+
+func gatherBehavior(int) dialect.Behavior {
+	return dialect.Behavior{
+		Index:      clampRules,
+		IndexTypes: indexTypes,
+		Notes: []string{
+			"A start index is clamped so that the slice lies within operand; a negative one becomes 0.",
+			"Batching dimensions of operand and start_indices must have equal sizes.",
+		},
+	}
+}
+
+func scatterBehavior(int) dialect.Behavior {
+	reductions := make(map[string]engine.Reduction, len(computations))
+	for c, r := range computations {
+		reductions[string(c)] = r
+	}
+	return dialect.Behavior{
+		Index:      skipRules,
+		IndexTypes: indexTypes,
+		Reductions: reductions,
+		Notes: []string{
+			"A window that does not lie wholly within inputs is skipped, as XLA does.",
+			"and, or and xor take bool and integers; for bool, add is OR and multiply is AND.",
+			"updates has exactly the shape the dimension numbers give.",
+		},
+	}
+}
+
+func dynamicSliceBehavior(int) dialect.Behavior {
+	return dialect.Behavior{
+		Index:      clampRules,
+		IndexTypes: indexTypes,
+		Notes: []string{
+			"The start is clamped so that the slice lies within operand; a negative start becomes 0.",
+			"start_indices is one 1-D tensor here, holding the operation's scalar start indices in order.",
+		},
+	}
+}
+
+// ops is filled by init: its Eval functions call the package's functions.
+var ops []*dialect.Op
+
+func init() {
+	dims := func(name, doc string) dialect.Attr {
+		return dialect.Attr{Name: name, Kind: dialect.Ints, Doc: doc}
+	}
+	ivd := dialect.Attr{Name: "index_vector_dim", Kind: dialect.Int, Required: true,
+		Doc: "the dimension of the indices that holds the start index vectors; their rank for scalar starts"}
+	sorted := dialect.Attr{Name: "indices_are_sorted", Kind: dialect.Bool, Default: "false",
+		Doc: "a hint, accepted and not used"}
+	anyType := "any type but string"
+	intTypes := "any integer type"
+	starts := dialect.Param{Name: "start_indices", Types: intTypes,
+		Doc: "a 1-D tensor of one start index per dimension of operand"}
+	ops = []*dialect.Op{
+		{
+			Name:     opGather,
+			Family:   "general_gather",
+			Behavior: gatherBehavior,
+			Summary:  "take slices of operand at start indices, by dimension numbers",
+			Versions: []int{1},
+			Inputs: []dialect.Param{
+				{Name: "operand", Types: anyType, Doc: "the tensor to read"},
+				{Name: "start_indices", Types: intTypes, Doc: "the start indices of the slices"}},
+			Output: "result",
+			Attrs: []dialect.Attr{
+				dims("offset_dims", "the result dimensions that hold the slices' dimensions"),
+				dims("collapsed_slice_dims", "operand dimensions of slice size 1 left out of the result"),
+				dims("operand_batching_dims", "operand dimensions indexed by the matching start_indices_batching_dims"),
+				dims("start_indices_batching_dims", "start_indices dimensions paired with operand_batching_dims"),
+				dims("start_index_map", "the operand dimension each start index component addresses"),
+				ivd,
+				{Name: "slice_sizes", Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
+				sorted},
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				d := GatherDims{
+					OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
+					CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
+					OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
+					StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
+					StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
+					IndexVectorDim:           int(c.Attrs["index_vector_dim"].Int),
+					SliceSizes:               dialect.IntList(c.Attrs["slice_sizes"]),
+				}
+				return Gather(c.Inputs["operand"], c.Inputs["start_indices"], d)
+			},
+		},
+		{
+			Name:     opScatter,
+			Family:   "general_scatter",
+			Behavior: scatterBehavior,
+			Summary:  "combine windows of updates into inputs at start indices, by dimension numbers",
+			Versions: []int{1},
+			Inputs: []dialect.Param{
+				{Name: "inputs", Types: anyType, Doc: "the tensor to update"},
+				{Name: "scatter_indices", Types: intTypes, Doc: "the start indices of the windows"},
+				{Name: "updates", Types: "inputs' type", Doc: "the windows"}},
+			Output: "result",
+			Attrs: []dialect.Attr{
+				dims("update_window_dims", "the updates dimensions that hold the windows"),
+				dims("inserted_window_dims", "inputs dimensions of window size 1 with no dimension in updates"),
+				dims("input_batching_dims", "inputs dimensions indexed by the matching scatter_indices_batching_dims"),
+				dims("scatter_indices_batching_dims", "scatter_indices dimensions paired with input_batching_dims"),
+				dims("scatter_dims_to_operand_dims", "the inputs dimension each start index component addresses"),
+				ivd,
+				sorted,
+				{Name: "unique_indices", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
+				{Name: "computation", Kind: dialect.String, Default: string(Replace),
+					Doc: "the update computation: " + computationList}},
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				d := ScatterDims{
+					UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
+					InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
+					InputBatchingDims:          dialect.IntList(c.Attrs["input_batching_dims"]),
+					ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+					ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+					IndexVectorDim:             int(c.Attrs["index_vector_dim"].Int),
+				}
+				return Scatter(c.Inputs["inputs"], c.Inputs["scatter_indices"], c.Inputs["updates"], d,
+					Computation(c.Attrs["computation"].Str))
+			},
+		},
+		{
+			Name:     opDynamicSlice,
+			Family:   "dynamic_slice",
+			Behavior: dynamicSliceBehavior,
+			Summary:  "take one slice of operand at a start index",
+			Versions: []int{1},
+			Inputs:   []dialect.Param{{Name: "operand", Types: anyType, Doc: "the tensor to read"}, starts},
+			Output:   "result",
+			Attrs: []dialect.Attr{{Name: "slice_sizes", Kind: dialect.Ints, Required: true,
+				Doc: "the slice's size in each dimension"}},
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				if err != nil {
+					return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+				}
+				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]))
+			},
+		},
+		{
+			Name:     opDynamicUpdateSlice,
+			Family:   "dynamic_update_slice",
+			Behavior: dynamicSliceBehavior,
+			Summary:  "replace one slice of operand at a start index",
+			Versions: []int{1},
+			Inputs: []dialect.Param{{Name: "operand", Types: anyType, Doc: "the tensor to update"},
+				{Name: "update", Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
+			Output: "result",
+			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				if err != nil {
+					return tensor.Tensor{}, dialect.Wrap(opDynamicUpdateSlice, err)
+				}
+				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s)
+			},
+		},
+	}
+}
+
+// Ops returns the dialect's operators, for generic callers such as the
+// command line.
+func Ops() []*dialect.Op { return ops }

@@ -1,0 +1,253 @@
+// Package stablehlo is the StableHLO dialect: stablehlo.gather,
+// stablehlo.scatter, stablehlo.dynamic_slice and
+// stablehlo.dynamic_update_slice as the StableHLO specification defines
+// them, and as XLA (the compiler that JAX, TensorFlow's XLA bridge,
+// PyTorch/XLA and GoMLX lower to) runs them on the CPU where the
+// specification leaves a choice.
+//
+// The operators, one line each:
+//
+//   - Gather: slices of operand at start indices, by dimension numbers.
+//   - Scatter: operand with windows of updates combined in at start
+//     indices, by dimension numbers and an update computation.
+//   - DynamicSlice: one slice of operand at a start index.
+//   - DynamicUpdateSlice: operand with one slice replaced by update.
+//
+// The rules:
+//
+//   - Dimension numbers are StableHLO's, checked against its constraints
+//     (see engine.GatherDims and engine.ScatterDims): batching dimensions
+//     of equal sizes, updates of exactly the shape the dimension numbers
+//     give.
+//   - Indices may be of any integer type. A start index is not an error
+//     wherever it points: gather and dynamic_slice clamp it so that the
+//     slice lies within operand (a negative one becomes 0), dynamic_update_slice
+//     so that update does; scatter skips a window that does not lie wholly
+//     within operand, as XLA does (the specification leaves it to the
+//     implementation).
+//   - The update computation is replace (the update), add, multiply,
+//     maximum, minimum, and, or or xor; and, or and xor take bool and
+//     integers only; maximum and minimum give NaN when either side is
+//     NaN. For bool, add is OR and multiply AND, as StableHLO defines
+//     them. float16 and bfloat16 round after every step.
+//   - Duplicate start indices: windows are applied in row-major order of
+//     their start indices (StableHLO leaves the order to the
+//     implementation): replace keeps the last, the others accumulate in
+//     that order.
+//   - indices_are_sorted and unique_indices are hints that may make an
+//     implementation faster and never change a result here; they are
+//     accepted and not checked.
+//   - There are no string tensors in StableHLO; every other element type
+//     is accepted. Complex numbers have no maximum or minimum here.
+//
+// Every error is a *dialect.OpError naming the operator
+// ("stablehlo.scatter").
+package stablehlo
+
+import (
+	"fmt"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// GatherDims are the dimension numbers of Gather, slice sizes included.
+type GatherDims = engine.GatherDims
+
+// ScatterDims are the dimension numbers of Scatter.
+type ScatterDims = engine.ScatterDims
+
+// Computation is a scatter's update computation, named as the StableHLO
+// operation in its region is named.
+type Computation string
+
+// The update computations.
+const (
+	Replace  Computation = "replace" // the region returns the update
+	Add      Computation = "add"
+	Multiply Computation = "multiply"
+	Maximum  Computation = "maximum"
+	Minimum  Computation = "minimum"
+	And      Computation = "and"
+	Or       Computation = "or"
+	Xor      Computation = "xor"
+)
+
+// The operators' names.
+const (
+	opGather             = "stablehlo.gather"
+	opScatter            = "stablehlo.scatter"
+	opDynamicSlice       = "stablehlo.dynamic_slice"
+	opDynamicUpdateSlice = "stablehlo.dynamic_update_slice"
+)
+
+// Gather returns the slices of operand that the start indices in
+// startIndices select, as the dimension numbers dims say.
+func Gather(operand, startIndices tensor.Tensor, dims GatherDims) (tensor.Tensor, error) {
+	if err := checkGather(operand, startIndices); err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+	}
+	shape, err := dims.Shape(operand.Shape(), startIndices.Shape(), true)
+	if err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+	}
+	return dialect.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
+		return engine.GatherGeneral(dst, operand, startIndices, &dims, gatherOptions)
+	})
+}
+
+// GatherInto is Gather writing into dst, which has operand's type and the
+// result's shape and shares no memory with the inputs.
+func GatherInto(dst, operand, startIndices tensor.Tensor, dims GatherDims) error {
+	err := checkGather(operand, startIndices)
+	if err == nil {
+		err = engine.GatherGeneral(dst, operand, startIndices, &dims, gatherOptions)
+	}
+	return dialect.Wrap(opGather, err)
+}
+
+// Scatter returns a copy of input into which each window of updates is
+// combined by c at the start index that scatterIndices gives for it, as
+// the dimension numbers dims say.
+func Scatter(input, scatterIndices, updates tensor.Tensor, dims ScatterDims, c Computation) (tensor.Tensor, error) {
+	return dialect.AllocLike(opScatter, input, "inputs", func(dst tensor.Tensor) error {
+		return ScatterInto(dst, input, scatterIndices, updates, dims, c)
+	})
+}
+
+// ScatterInto is Scatter writing into dst, which has input's type and
+// shape and may be input itself, for an update in place.
+func ScatterInto(dst, input, scatterIndices, updates tensor.Tensor, dims ScatterDims, c Computation) error {
+	opt, err := scatterOptions(c)
+	if err == nil {
+		err = checkScatter(input, scatterIndices, updates)
+	}
+	if err == nil {
+		err = engine.ScatterGeneral(dst, input, scatterIndices, updates, &dims, opt)
+	}
+	return dialect.Wrap(opScatter, err)
+}
+
+// DynamicSlice returns the slice of operand of the given sizes that starts
+// at startIndices, one integer scalar per dimension of operand, all of one
+// type; the start is clamped so that the slice lies within operand.
+func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int) (tensor.Tensor, error) {
+	shape, err := dialect.SliceShape(operand, sliceSizes)
+	if err != nil {
+		return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+	}
+	return dialect.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
+		return DynamicSliceInto(dst, operand, startIndices)
+	})
+}
+
+// DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
+// slice sizes.
+func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor) error {
+	var buf [dialect.MaxInlineRank]int64
+	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	if err == nil {
+		err = checkElementType(operand.DType())
+	}
+	if err == nil {
+		err = engine.DynamicSlice(dst, operand, start, clampRules)
+	}
+	return dialect.Wrap(opDynamicSlice, err)
+}
+
+// DynamicUpdateSlice returns a copy of operand in which the slice that
+// starts at startIndices (one integer scalar per dimension, all of one
+// type) is replaced by update; the start is clamped so that update lies
+// within operand.
+func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor) (tensor.Tensor, error) {
+	return dialect.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
+		return DynamicUpdateSliceInto(dst, operand, update, startIndices)
+	})
+}
+
+// DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
+// operand's type and shape and may be operand itself.
+func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor) error {
+	var buf [dialect.MaxInlineRank]int64
+	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	if err == nil && update.IsZero() {
+		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
+	}
+	if err == nil {
+		err = checkElementType(update.DType())
+	}
+	if err == nil {
+		err = engine.DynamicUpdateSlice(dst, operand, update, start, clampRules)
+	}
+	return dialect.Wrap(opDynamicUpdateSlice, err)
+}
+
+var (
+	// clampRules: a start index is clamped into the operand; a negative
+	// one is out of range, so clamped to 0.
+	clampRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeClamp}
+	// skipRules: a window that does not fit is skipped.
+	skipRules     = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
+	gatherOptions = engine.GatherOptions{Rules: clampRules, Exact: true}
+	// computations maps the update computations to the engine's
+	// reductions.
+	computations = map[Computation]engine.Reduction{
+		Replace: engine.None, Add: engine.Add, Multiply: engine.Mul, Maximum: engine.Max,
+		Minimum: engine.Min, And: engine.And, Or: engine.Or, Xor: engine.Xor,
+	}
+)
+
+// scatterOptions returns the engine's options for update computation c.
+func scatterOptions(c Computation) (engine.ScatterOptions, error) {
+	r, ok := computations[c]
+	if !ok {
+		return engine.ScatterOptions{}, fmt.Errorf("%w: computation %q is not one of %s",
+			dialect.ErrAttribute, c, computationList)
+	}
+	return engine.ScatterOptions{Reduction: r, Rules: skipRules, Exact: true}, nil
+}
+
+const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"
+
+// checkElementType refuses strings, which StableHLO has none of.
+func checkElementType(d tensor.DType) error {
+	if d == tensor.String {
+		return fmt.Errorf("%w: StableHLO has no string tensors", dialect.ErrInput)
+	}
+	return nil
+}
+
+// checkGather checks the inputs of a gather.
+func checkGather(operand, indices tensor.Tensor) error {
+	return checkOperands(operand, indices, "operand", "start_indices")
+}
+
+// checkScatter checks the inputs of a scatter.
+func checkScatter(input, indices, updates tensor.Tensor) error {
+	if err := checkOperands(input, indices, "inputs", "scatter_indices"); err != nil {
+		return err
+	}
+	if updates.IsZero() {
+		return fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
+	}
+	return nil
+}
+
+// checkOperands checks that the data and index inputs are given, the data
+// not of strings and the indices integers.
+func checkOperands(data, indices tensor.Tensor, dataName, indName string) error {
+	if data.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
+	}
+	if indices.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, indName)
+	}
+	if err := checkElementType(data.DType()); err != nil {
+		return err
+	}
+	if !indices.DType().IsInteger() {
+		return fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, indName, indices.DType())
+	}
+	return nil
+}
