@@ -32,23 +32,26 @@ func integer(i int64) dialect.Value {
 func TestEveryNameHasOneRole(t *testing.T) {
 	for _, op := range registry.Ops() {
 		seen := map[Role]string{}
-		names := []string{}
-		for _, p := range op.Inputs {
-			names = append(names, p.Name)
-		}
-		for _, a := range op.Attrs {
-			names = append(names, a.Name)
-		}
-		for _, name := range names {
-			r, ok := RoleOf(name)
-			if !ok {
-				t.Errorf("%s: %q has no role", op.Name, name)
-				continue
-			}
+		play := func(name string, r Role) {
 			if prev, dup := seen[r]; dup {
 				t.Errorf("%s: %q and %q both play %s", op.Name, prev, name, r)
 			}
 			seen[r] = name
+		}
+		for _, p := range op.Inputs {
+			if p.Role == "" {
+				t.Errorf("%s: input %q has no role", op.Name, p.Name)
+			}
+			play(p.Name, p.Role)
+		}
+		for _, a := range op.Attrs {
+			if a.Role == "" {
+				continue // only its own dialect has it
+			}
+			if a.Role.IsInput() {
+				t.Errorf("%s: attribute %q plays %q, an input's role", op.Name, a.Name, a.Role)
+			}
+			play(a.Name, a.Role)
 		}
 	}
 }
@@ -65,7 +68,7 @@ func TestRoleKinds(t *testing.T) {
 		{Value, dialect.Float}, {Shape, dialect.Ints}, {Axis, dialect.Int}, {BatchDims, dialect.Int},
 		{Reduction, dialect.String}, {IncludeSelf, dialect.Bool},
 	} {
-		if got := c.role.Kind(); got != c.kind {
+		if got := Kind(c.role); got != c.kind {
 			t.Errorf("%s: kind %v, want %v", c.role, got, c.kind)
 		}
 	}
@@ -76,11 +79,11 @@ func TestNames(t *testing.T) {
 		role Role
 		want []string
 	}{
-		{Data, []string{"data", "input", "input_x", "params", "tensor"}},
-		{Indices, []string{"index", "indices"}},
-		{Updates, []string{"src", "updates"}},
+		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
+		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
+		{Updates, []string{"src", "update", "updates"}},
 		{Axis, []string{"axis", "dim"}},
-		{Reduction, []string{"reduce", "reduction"}},
+		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},
 	} {
 		if got := Names(c.role); !slices.Equal(got, c.want) {

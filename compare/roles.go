@@ -14,54 +14,49 @@ import (
 )
 
 // Role is the part an input or attribute plays in its family, whatever a
-// dialect calls it: ONNX's data, TensorFlow's params and tensor, PyTorch's
-// input and MindSpore's input_x are all Data.
-type Role string
+// dialect calls it (see dialect.Role): ONNX's data, TensorFlow's params
+// and tensor, PyTorch's input and MindSpore's input_x are all Data.
+type Role = dialect.Role
 
-// The roles. Their names are also accepted wherever a dialect's spelling
-// is.
+// The roles compare maps between dialects. Their names are also accepted
+// wherever a dialect's spelling is.
 const (
-	Data        Role = "data"         // the tensor read or updated: data, params, tensor, input, input_x
-	Indices     Role = "indices"      // indices, index
-	Updates     Role = "updates"      // the values scattered: updates, src
-	Value       Role = "value"        // one value scattered everywhere (torch.scatter's value)
-	Shape       Role = "shape"        // the shape of a scatter onto zeros (tf.scatter_nd, mindspore.scatter_nd)
-	Axis        Role = "axis"         // axis, dim
-	BatchDims   Role = "batch_dims"   // the leading dimensions shared by data and indices
-	Reduction   Role = "reduction"    // reduction, reduce; implied by the name of tf.tensor_scatter_nd_*
-	IncludeSelf Role = "include_self" // include_self, use_init_val
+	Data        = dialect.RoleData
+	Indices     = dialect.RoleIndices
+	Updates     = dialect.RoleUpdates
+	Value       = dialect.RoleValue
+	Shape       = dialect.RoleShape
+	Axis        = dialect.RoleAxis
+	BatchDims   = dialect.RoleBatchDims
+	Reduction   = dialect.RoleReduction
+	IncludeSelf = dialect.RoleIncludeSelf
 )
 
-// Roles lists every role, inputs first.
+// Roles lists every role compare maps, inputs first.
 var Roles = []Role{Data, Indices, Updates, Value, Shape, Axis, BatchDims, Reduction, IncludeSelf}
 
-// aliases are the spellings that differ from their role's name. Every
-// input and attribute name of the registry's operators is either a role
-// or one of these (a test checks it).
-var aliases = map[string]Role{
-	"params":       Data,
-	"tensor":       Data,
-	"input":        Data,
-	"input_x":      Data,
-	"index":        Indices,
-	"src":          Updates,
-	"dim":          Axis,
-	"reduce":       Reduction,
-	"use_init_val": IncludeSelf,
-}
-
 // RoleOf returns the role of an input or attribute name given in any
-// dialect's spelling ("params", "src", "dim", "use_init_val") or as a
-// role.
+// dialect's spelling ("params", "src", "dim", "use_init_val"), as the
+// registry's operators declare it, or as a role.
 func RoleOf(name string) (Role, bool) {
-	if r, ok := aliases[name]; ok {
-		return r, true
-	}
 	if slices.Contains(Roles, Role(name)) {
 		return Role(name), true
 	}
-	return "", false
+	r, ok := spellings()[name]
+	return r, ok
 }
+
+// spellings maps every input and attribute name of the registry's
+// operators that plays one of Roles to its role.
+var spellings = sync.OnceValue(func() map[string]Role {
+	m := map[string]Role{}
+	for _, op := range registry.Ops() {
+		for name, sp := range opRoles(op) {
+			m[name] = sp.role
+		}
+	}
+	return m
+})
 
 // Names returns the spellings of role across the registry's operators,
 // sorted, the role's own name included.
@@ -78,22 +73,12 @@ func Names(role Role) []string {
 	return names
 }
 
-// Kind returns the kind of value an attribute of role takes, or 0 for
+// Kind returns the kind of value an attribute of role r takes, or 0 for
 // the roles that only tensors play (data, indices, updates). Shape and
 // Value are inputs that may be given as attributes too. The kinds are
 // those the registry's operators declare.
-func (r Role) Kind() dialect.Kind {
+func Kind(r Role) dialect.Kind {
 	return roleKinds()[r]
-}
-
-// IsInput reports whether the role is an input tensor of the operators
-// that have it (shape and value are, and may come as attributes).
-func (r Role) IsInput() bool {
-	switch r {
-	case Data, Indices, Updates, Value, Shape:
-		return true
-	}
-	return false
 }
 
 var roleKinds = sync.OnceValue(func() map[Role]dialect.Kind {
@@ -129,18 +114,18 @@ type spelling struct {
 	param bool // an input (possibly also given as an attribute); false for an attribute
 }
 
-// opRoles maps each input and attribute name of op to its role. Names
-// without a role are left out.
+// opRoles maps each input and attribute name of op that plays one of
+// Roles to its role.
 func opRoles(op *dialect.Op) map[string]spelling {
 	m := map[string]spelling{}
 	for _, p := range op.Inputs {
-		if r, ok := RoleOf(p.Name); ok {
-			m[p.Name] = spelling{role: r, param: true}
+		if slices.Contains(Roles, p.Role) {
+			m[p.Name] = spelling{role: p.Role, param: true}
 		}
 	}
 	for _, a := range op.Attrs {
-		if r, ok := RoleOf(a.Name); ok {
-			m[a.Name] = spelling{role: r}
+		if slices.Contains(Roles, a.Role) {
+			m[a.Name] = spelling{role: a.Role}
 		}
 	}
 	return m

@@ -148,7 +148,7 @@ func resolve(req Request) (*resolved, error) {
 			return nil, err
 		}
 		v := req.Attrs[name]
-		if kind := r.Kind(); kind == 0 {
+		if kind := Kind(r); kind == 0 {
 			return nil, fmt.Errorf("%w: %q is an input (%s), not an attribute", ErrRequest, name, r)
 		} else if v.Kind != kind {
 			return nil, fmt.Errorf("%w: %q must be %v, got %v %q", ErrRequest, name, kind, v.Kind, v.String())

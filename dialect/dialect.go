@@ -148,9 +148,56 @@ func ParseValue(kind Kind, text string) (Value, error) {
 	return v, nil
 }
 
+// Role is the part an input or attribute plays in its operation,
+// whatever a dialect calls it: ONNX's data, TensorFlow's params and
+// tensor, PyTorch's input, MindSpore's input_x and StableHLO's operand are
+// all Data. The command line and the comparison of dialects find inputs
+// and attributes by role.
+type Role string
+
+// The roles.
+const (
+	RoleData        Role = "data"         // the tensor read or updated
+	RoleIndices     Role = "indices"      // the index values
+	RoleUpdates     Role = "updates"      // the values scattered
+	RoleValue       Role = "value"        // one value scattered everywhere (torch.scatter's value)
+	RoleShape       Role = "shape"        // the shape of a scatter onto zeros
+	RoleAxis        Role = "axis"         // the axis indexed
+	RoleBatchDims   Role = "batch_dims"   // the number of leading dimensions data and indices share
+	RoleReduction   Role = "reduction"    // how an update combines with the value it lands on
+	RoleIncludeSelf Role = "include_self" // whether that value takes part
+	RoleFill        Role = "fill_value"   // what fills a slice that the index rules skip
+	// The dimension numbers of the general gather and scatter, named as
+	// StableHLO names them (see engine.GatherDims, engine.ScatterDims).
+	RoleOffsetDims                 Role = "offset_dims"
+	RoleCollapsedSliceDims         Role = "collapsed_slice_dims"
+	RoleOperandBatchingDims        Role = "operand_batching_dims"
+	RoleStartIndicesBatchingDims   Role = "start_indices_batching_dims"
+	RoleStartIndexMap              Role = "start_index_map"
+	RoleIndexVectorDim             Role = "index_vector_dim"
+	RoleSliceSizes                 Role = "slice_sizes"
+	RoleUpdateWindowDims           Role = "update_window_dims"
+	RoleInsertedWindowDims         Role = "inserted_window_dims"
+	RoleInputBatchingDims          Role = "input_batching_dims"
+	RoleScatterIndicesBatchingDims Role = "scatter_indices_batching_dims"
+	RoleScatterDimsToOperandDims   Role = "scatter_dims_to_operand_dims"
+)
+
+// IsInput reports whether the role is an input tensor of the operators
+// that have it (shape, value and fill_value are, and may come as
+// attributes).
+func (r Role) IsInput() bool {
+	switch r {
+	case RoleData, RoleIndices, RoleUpdates, RoleValue, RoleShape, RoleFill:
+		return true
+	}
+	return false
+}
+
 // Param describes an input of an operator.
 type Param struct {
 	Name     string
+	Role     Role
 	Types    string // the element types accepted, as documentation
 	Doc      string
 	Optional bool
@@ -200,7 +247,11 @@ type Behavior struct {
 
 // Attr describes an attribute of an operator.
 type Attr struct {
-	Name    string
+	Name string
+	// Role is the part the attribute plays; "" for one that only its own
+	// dialect has (JAX's mode, the hints indices_are_sorted and
+	// unique_indices).
+	Role    Role
 	Kind    Kind
 	Default string // the default, as ParseValue reads it; "" when it has none
 	// Required says that a call must give the attribute. An attribute

@@ -177,13 +177,6 @@ type Trace struct {
 	Err error
 }
 
-// The framework names of the inputs, by role.
-var (
-	dataNames    = []string{"data", "params", "input", "input_x", "tensor"}
-	indicesNames = []string{"indices", "index"}
-	updatesNames = []string{"updates", "src", "value"}
-)
-
 // Run evaluates op on call and traces it. When the operator fails, Run
 // returns its error unchanged; if the error is an index out of range
 // (*engine.IndexError), Run also returns a Trace of the inputs, without
@@ -242,11 +235,11 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 			continue
 		}
 		switch {
-		case slices.Contains(dataNames, p.Name):
+		case p.Role == dialect.RoleData:
 			t.Data = newOperand(Data, p.Name, x)
-		case slices.Contains(indicesNames, p.Name):
+		case p.Role == dialect.RoleIndices:
 			t.Indices = newOperand(Indices, p.Name, x)
-		case slices.Contains(updatesNames, p.Name) && t.Scatter:
+		case (p.Role == dialect.RoleUpdates || p.Role == dialect.RoleValue) && t.Scatter:
 			t.Updates = newOperand(Updates, p.Name, x)
 		}
 	}
@@ -290,9 +283,9 @@ func inputs(op *dialect.Op, call dialect.Call) map[string]tensor.Tensor {
 // attribute's default), or from its Behavior when it has a single one.
 func (t *Trace) readReduction(op *dialect.Op, version int, call dialect.Call, b dialect.Behavior) error {
 	attr := ""
-	for _, name := range []string{"reduction", "reduce"} {
-		if a, ok := op.Attr(name); ok && version >= a.Since {
-			attr = name
+	for _, a := range op.Attrs {
+		if a.Role == dialect.RoleReduction && version >= a.Since {
+			attr = a.Name
 			break
 		}
 	}

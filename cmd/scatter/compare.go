@@ -78,11 +78,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 	}
 	for i, name := range o.attrs.names {
 		role, ok := compare.RoleOf(name)
-		if !ok || role.Kind() == 0 {
+		if !ok || compare.Kind(role) == 0 {
 			return usagef("compare: --attr %s: not an attribute name (%s)", name,
-				roleNames(func(r compare.Role) bool { return r.Kind() != 0 }))
+				roleNames(func(r compare.Role) bool { return compare.Kind(r) != 0 }))
 		}
-		v, err := dialect.ParseValue(role.Kind(), o.attrs.values[i])
+		v, err := dialect.ParseValue(compare.Kind(role), o.attrs.values[i])
 		if err != nil {
 			return usagef("compare: --attr %s: %v", name, err)
 		}

@@ -249,7 +249,7 @@ func TestCompareUsage(t *testing.T) {
 		{"input given as attribute", append([]string{"--family", "scatter_nd", "--attr", "src=1"}, ins...), `--attr src: not an attribute name`},
 		{"bad attribute value", append([]string{"--family", "scatter_nd", "--attr", "include_self=maybe"}, ins...), "--attr include_self"},
 		{"bad opset", append([]string{"--family", "scatter_nd", "--opset", "onnx=new"}, ins...), "--opset onnx=new: not a number"},
-		{"unknown dialect", append([]string{"--family", "scatter_nd", "--opset", "jax=1"}, ins...), `unknown dialect "jax"`},
+		{"unknown dialect", append([]string{"--family", "scatter_nd", "--opset", "paddle=1"}, ins...), `unknown dialect "paddle"`},
 		{"unreadable file", []string{"--family", "scatter_nd", "--in", "data=missing.npy"}, "--in data"},
 		{"bad literal", []string{"--family", "scatter_nd", "--in", "data=float32:[1,"}, "--in data"},
 		{"input over --max-bytes", append([]string{"--family", "scatter_nd", "--max-bytes", "4B"}, ins...), "over the limit of 4 bytes"},

@@ -57,8 +57,8 @@ func dynamicSliceBehavior(int) dialect.Behavior {
 var ops []*dialect.Op
 
 func init() {
-	dims := func(name, doc string) dialect.Attr {
-		return dialect.Attr{Name: name, Kind: dialect.Ints, Doc: doc}
+	dims := func(name string, role dialect.Role, doc string) dialect.Attr {
+		return dialect.Attr{Name: name, Role: role, Kind: dialect.Ints, Doc: doc}
 	}
 	hints := []dialect.Attr{
 		{Name: "indices_are_sorted", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
@@ -68,17 +68,17 @@ func init() {
 		Doc: "clip, fill, drop or promise_in_bounds; left out, JAX's default"}
 	anyType := "any type but string"
 	intTypes := "any integer type"
-	operand := dialect.Param{Name: "operand", Types: anyType, Doc: "the array to read or update"}
-	starts := dialect.Param{Name: "start_indices", Types: intTypes,
+	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the array to read or update"}
+	starts := dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
 		Doc: "a 1-D array of one start index per dimension of operand"}
 	allowNegative := dialect.Attr{Name: "allow_negative_indices", Kind: dialect.Bool, Default: "true",
 		Doc: "whether a negative start counts from the end"}
 	scatterAttrs := append([]dialect.Attr{
-		dims("update_window_dims", "the updates dimensions that hold the windows"),
-		dims("inserted_window_dims", "operand dimensions of window size 1 with no dimension in updates"),
-		dims("scatter_dims_to_operand_dims", "the operand dimension each start index component addresses"),
-		dims("operand_batching_dims", "operand dimensions indexed by the matching scatter_indices_batching_dims"),
-		dims("scatter_indices_batching_dims", "scatter_indices dimensions paired with operand_batching_dims"),
+		dims("update_window_dims", dialect.RoleUpdateWindowDims, "the updates dimensions that hold the windows"),
+		dims("inserted_window_dims", dialect.RoleInsertedWindowDims, "operand dimensions of window size 1 with no dimension in updates"),
+		dims("scatter_dims_to_operand_dims", dialect.RoleScatterDimsToOperandDims, "the operand dimension each start index component addresses"),
+		dims("operand_batching_dims", dialect.RoleInputBatchingDims, "operand dimensions indexed by the matching scatter_indices_batching_dims"),
+		dims("scatter_indices_batching_dims", dialect.RoleScatterIndicesBatchingDims, "scatter_indices dimensions paired with operand_batching_dims"),
 		mode}, hints...)
 	scatterOp := func(name string, r engine.Reduction, reduction, summary string,
 		fn func(operand, indices, updates tensor.Tensor, d ScatterDimensionNumbers, m Mode) (tensor.Tensor, error)) *dialect.Op {
@@ -89,8 +89,8 @@ func init() {
 			Summary:  summary,
 			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "scatter_indices", Types: intTypes, Doc: "the start indices, in the last dimension"},
-				{Name: "updates", Types: "operand's type", Doc: "the windows"}},
+				{Name: "scatter_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "updates", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the windows"}},
 			Output: "result",
 			Attrs:  scatterAttrs,
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -113,17 +113,17 @@ func init() {
 			Summary:  "take slices of operand at start indices, by dimension numbers",
 			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "start_indices", Types: intTypes, Doc: "the start indices, in the last dimension"},
-				{Name: "fill_value", Types: "operand's type", Optional: true, AttrKind: dialect.Float,
+				{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "fill_value", Role: dialect.RoleFill, Types: "operand's type", Optional: true, AttrKind: dialect.Float,
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
 			Output: "result",
 			Attrs: append([]dialect.Attr{
-				dims("offset_dims", "the result dimensions that hold the slices' dimensions"),
-				dims("collapsed_slice_dims", "operand dimensions of slice size 1 left out of the result"),
-				dims("start_index_map", "the operand dimension each start index component addresses"),
-				dims("operand_batching_dims", "operand dimensions indexed by the matching start_indices_batching_dims"),
-				dims("start_indices_batching_dims", "start_indices dimensions paired with operand_batching_dims"),
-				{Name: "slice_sizes", Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
+				dims("offset_dims", dialect.RoleOffsetDims, "the result dimensions that hold the slices' dimensions"),
+				dims("collapsed_slice_dims", dialect.RoleCollapsedSliceDims, "operand dimensions of slice size 1 left out of the result"),
+				dims("start_index_map", dialect.RoleStartIndexMap, "the operand dimension each start index component addresses"),
+				dims("operand_batching_dims", dialect.RoleOperandBatchingDims, "operand dimensions indexed by the matching start_indices_batching_dims"),
+				dims("start_indices_batching_dims", dialect.RoleStartIndicesBatchingDims, "start_indices dimensions paired with operand_batching_dims"),
+				{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
 				mode}, hints...),
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				operand := c.Inputs["operand"]
@@ -156,7 +156,7 @@ func init() {
 			Versions: []int{1},
 			Inputs:   []dialect.Param{operand, starts},
 			Output:   "result",
-			Attrs: []dialect.Attr{{Name: "slice_sizes", Kind: dialect.Ints, Required: true,
+			Attrs: []dialect.Attr{{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true,
 				Doc: "the slice's size in each dimension"}, allowNegative},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				s, err := dialect.StartScalars(c.Inputs["start_indices"])
@@ -174,7 +174,7 @@ func init() {
 			Summary:  "replace one slice of operand at a start index",
 			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "update", Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
+				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
 			Output: "result",
 			Attrs:  []dialect.Attr{allowNegative},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {

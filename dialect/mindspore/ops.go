@@ -63,9 +63,9 @@ var ops = []*dialect.Op{
 		Versions: []int{version},
 		Behavior: scatterNDBehavior,
 		Inputs: []dialect.Param{
-			{Name: "indices", Types: "int32 or int64", Doc: "index tuples in the last dimension, rank >= 2"},
-			{Name: "updates", Types: typeList(scatterNDTypes), Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
-			{Name: "shape", Types: "int32 or int64, 1-D", AttrKind: dialect.Ints,
+			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension, rank >= 2"},
+			{Name: "updates", Role: dialect.RoleUpdates, Types: typeList(scatterNDTypes), Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
+			{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints,
 				Doc: "the output shape: non-empty, every dimension >= 1"},
 		},
 		Output: "output",
@@ -84,8 +84,8 @@ var ops = []*dialect.Op{
 		Versions: []int{version},
 		Behavior: gatherNDBehavior,
 		Inputs: []dialect.Param{
-			{Name: "input_x", Types: typeList(gatherNDTypes), Doc: "the tensor to read"},
-			{Name: "indices", Types: "int32 or int64", Doc: "index tuples in the last dimension"},
+			{Name: "input_x", Role: dialect.RoleData, Types: typeList(gatherNDTypes), Doc: "the tensor to read"},
+			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension"},
 		},
 		Output: "output",
 		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -99,14 +99,14 @@ var ops = []*dialect.Op{
 		Versions: []int{version},
 		Behavior: scatterElemsBehavior,
 		Inputs: []dialect.Param{
-			{Name: "input_x", Types: typeList(elemsTypes), Doc: "the tensor to update, of rank >= 1"},
-			{Name: "indices", Types: "int32 or int64", Doc: "positions along axis, of input_x's rank"},
-			{Name: "updates", Types: "input_x's type", Doc: "the values to write, shaped like indices"},
+			{Name: "input_x", Role: dialect.RoleData, Types: typeList(elemsTypes), Doc: "the tensor to update, of rank >= 1"},
+			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "positions along axis, of input_x's rank"},
+			{Name: "updates", Role: dialect.RoleUpdates, Types: "input_x's type", Doc: "the values to write, shaped like indices"},
 		},
 		Output: "output",
 		Attrs: []dialect.Attr{
-			{Name: "axis", Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"},
-			{Name: "reduction", Kind: dialect.String, Default: defaultReduction, Doc: "none or add"},
+			{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"},
+			{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: defaultReduction, Doc: "none or add"},
 		},
 		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 			return TensorScatterElements(c.Inputs["input_x"], c.Inputs["indices"], c.Inputs["updates"],

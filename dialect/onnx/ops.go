@@ -12,10 +12,10 @@ const (
 )
 
 var (
-	dataParam    = dialect.Param{Name: "data", Types: allTypes, Doc: "the tensor to read or update, of rank >= 1"}
-	updatesParam = dialect.Param{Name: "updates", Types: "data's type", Doc: "the values to write"}
-	axisAttr     = dialect.Attr{Name: "axis", Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"}
-	reduceAttr   = dialect.Attr{Name: "reduction", Kind: dialect.String, Default: "none", Since: 16,
+	dataParam    = dialect.Param{Name: "data", Role: dialect.RoleData, Types: allTypes, Doc: "the tensor to read or update, of rank >= 1"}
+	updatesParam = dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
+	axisAttr     = dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"}
+	reduceAttr   = dialect.Attr{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 16,
 		Doc: "none, add or mul; max and min from version 18"}
 )
 
@@ -55,7 +55,7 @@ func init() {
 			Versions: []int{9},
 			Removed:  11,
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: indexTypes, Doc: "positions along axis, of data's rank"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"},
 				updatesParam},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
@@ -70,7 +70,7 @@ func init() {
 			Summary:  "update elements of data at positions along an axis",
 			Versions: []int{11, 13, 16, 18},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: indexTypes, Doc: "positions along axis, of data's rank"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"},
 				updatesParam},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr, reduceAttr},
@@ -86,7 +86,7 @@ func init() {
 			Summary:  "update elements or slices of data at index tuples",
 			Versions: []int{11, 13, 16, 18},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: int64Indices, Doc: "index tuples in the last dimension"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"},
 				updatesParam},
 			Output: "output",
 			Attrs:  []dialect.Attr{reduceAttr},
@@ -101,7 +101,7 @@ func init() {
 			Summary:  "take slices of data along an axis",
 			Versions: []int{1, 11, 13},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: indexTypes, Doc: "positions along axis, of any rank"}},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of any rank"}},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
@@ -115,7 +115,7 @@ func init() {
 			Summary:  "take elements of data at positions along an axis",
 			Versions: []int{11, 13},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: indexTypes, Doc: "positions along axis, of data's rank"}},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"}},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
@@ -129,9 +129,9 @@ func init() {
 			Summary:  "take elements or slices of data at index tuples",
 			Versions: []int{11, 12, 13},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Types: int64Indices, Doc: "index tuples in the last dimension"}},
+				{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"}},
 			Output: "output",
-			Attrs: []dialect.Attr{{Name: "batch_dims", Kind: dialect.Int, Default: "0", Since: 12,
+			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0", Since: 12,
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).GatherND(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))

@@ -106,10 +106,10 @@ func gatherElementsBehavior(v int) dialect.Behavior {
 var ops []*dialect.Op
 
 func init() {
-	data := dialect.Param{Name: "data", Types: "any type but complex", Doc: "the tensor to read or update, of rank >= 1"}
-	numericData := dialect.Param{Name: "data", Types: "any numeric type",
+	data := dialect.Param{Name: "data", Role: dialect.RoleData, Types: "any type but complex", Doc: "the tensor to read or update, of rank >= 1"}
+	numericData := dialect.Param{Name: "data", Role: dialect.RoleData, Types: "any numeric type",
 		Doc: "the tensor to update, of rank >= 1"}
-	updates := dialect.Param{Name: "updates", Types: "data's type", Doc: "the values to write"}
+	updates := dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
 	ops = []*dialect.Op{
 		{
 			Name:     nameScatterElements,
@@ -118,17 +118,17 @@ func init() {
 			Summary:  "update elements of data at positions along an axis",
 			Versions: []int{3, 12},
 			Inputs: []dialect.Param{
-				{Name: "data", Types: "any numeric type; any type but complex from version 12",
+				{Name: "data", Role: dialect.RoleData, Types: "any numeric type; any type but complex from version 12",
 					Doc: "the tensor to update, of rank >= 1"},
-				{Name: "indices", Types: "any integer type", Doc: "positions along axis, of data's rank"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: "any integer type", Doc: "positions along axis, of data's rank"},
 				updates,
-				{Name: "axis", Types: "any integer type", AttrKind: dialect.Int,
+				{Name: "axis", Role: dialect.RoleAxis, Types: "any integer type", AttrKind: dialect.Int,
 					Doc: "the axis, in [-rank, rank-1]: a scalar or a one-element 1-D tensor"}},
 			Output: "output",
 			Attrs: []dialect.Attr{
-				{Name: "reduction", Kind: dialect.String, Default: "none", Since: 12,
+				{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 12,
 					Doc: "none, sum, prod, min, max or mean"},
-				{Name: "use_init_val", Kind: dialect.Bool, Default: "true", Since: 12,
+				{Name: "use_init_val", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Since: 12,
 					Doc: "whether data's value takes part in the reduction"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				axis, err := axisOf(c.Inputs["axis"])
@@ -150,10 +150,10 @@ func init() {
 			Summary:  "update elements or slices of data at index tuples",
 			Versions: []int{3, 15},
 			Inputs: []dialect.Param{numericData,
-				{Name: "indices", Types: "int32 or int64", Doc: "index tuples in the last dimension"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension"},
 				updates},
 			Output: "output",
-			Attrs: []dialect.Attr{{Name: "reduction", Kind: dialect.String, Default: "none", Since: 15,
+			Attrs: []dialect.Attr{{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 15,
 				Doc: "none, sum, sub, prod, min or max"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).ScatterNDUpdate(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
@@ -167,9 +167,9 @@ func init() {
 			Summary:  "take elements or slices of data at index tuples",
 			Versions: []int{5, 8},
 			Inputs: []dialect.Param{data,
-				{Name: "indices", Types: "any integer type", Doc: "index tuples in the last dimension"}},
+				{Name: "indices", Role: dialect.RoleIndices, Types: "any integer type", Doc: "index tuples in the last dimension"}},
 			Output: "output",
-			Attrs: []dialect.Attr{{Name: "batch_dims", Kind: dialect.Int, Default: "0",
+			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).GatherND(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
@@ -182,9 +182,9 @@ func init() {
 			Summary:  "take elements of data at positions along an axis",
 			Versions: []int{6},
 			Inputs: []dialect.Param{data,
-				{Name: "indices", Types: "int32 or int64", Doc: "positions along axis, of data's rank"}},
+				{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "positions along axis, of data's rank"}},
 			Output: "output",
-			Attrs: []dialect.Attr{{Name: "axis", Kind: dialect.Int, Required: true,
+			Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 				Doc: "the axis, in [-rank, rank-1]"}},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).GatherElements(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["axis"].Int))

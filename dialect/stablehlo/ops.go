@@ -53,16 +53,16 @@ func dynamicSliceBehavior(int) dialect.Behavior {
 var ops []*dialect.Op
 
 func init() {
-	dims := func(name, doc string) dialect.Attr {
-		return dialect.Attr{Name: name, Kind: dialect.Ints, Doc: doc}
+	dims := func(name string, role dialect.Role, doc string) dialect.Attr {
+		return dialect.Attr{Name: name, Role: role, Kind: dialect.Ints, Doc: doc}
 	}
-	ivd := dialect.Attr{Name: "index_vector_dim", Kind: dialect.Int, Required: true,
+	ivd := dialect.Attr{Name: "index_vector_dim", Role: dialect.RoleIndexVectorDim, Kind: dialect.Int, Required: true,
 		Doc: "the dimension of the indices that holds the start index vectors; their rank for scalar starts"}
 	sorted := dialect.Attr{Name: "indices_are_sorted", Kind: dialect.Bool, Default: "false",
 		Doc: "a hint, accepted and not used"}
 	anyType := "any type but string"
 	intTypes := "any integer type"
-	starts := dialect.Param{Name: "start_indices", Types: intTypes,
+	starts := dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
 		Doc: "a 1-D tensor of one start index per dimension of operand"}
 	ops = []*dialect.Op{
 		{
@@ -72,17 +72,17 @@ func init() {
 			Summary:  "take slices of operand at start indices, by dimension numbers",
 			Versions: []int{1},
 			Inputs: []dialect.Param{
-				{Name: "operand", Types: anyType, Doc: "the tensor to read"},
-				{Name: "start_indices", Types: intTypes, Doc: "the start indices of the slices"}},
+				{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the tensor to read"},
+				{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices of the slices"}},
 			Output: "result",
 			Attrs: []dialect.Attr{
-				dims("offset_dims", "the result dimensions that hold the slices' dimensions"),
-				dims("collapsed_slice_dims", "operand dimensions of slice size 1 left out of the result"),
-				dims("operand_batching_dims", "operand dimensions indexed by the matching start_indices_batching_dims"),
-				dims("start_indices_batching_dims", "start_indices dimensions paired with operand_batching_dims"),
-				dims("start_index_map", "the operand dimension each start index component addresses"),
+				dims("offset_dims", dialect.RoleOffsetDims, "the result dimensions that hold the slices' dimensions"),
+				dims("collapsed_slice_dims", dialect.RoleCollapsedSliceDims, "operand dimensions of slice size 1 left out of the result"),
+				dims("operand_batching_dims", dialect.RoleOperandBatchingDims, "operand dimensions indexed by the matching start_indices_batching_dims"),
+				dims("start_indices_batching_dims", dialect.RoleStartIndicesBatchingDims, "start_indices dimensions paired with operand_batching_dims"),
+				dims("start_index_map", dialect.RoleStartIndexMap, "the operand dimension each start index component addresses"),
 				ivd,
-				{Name: "slice_sizes", Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
+				{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
 				sorted},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				d := GatherDims{
@@ -104,20 +104,20 @@ func init() {
 			Summary:  "combine windows of updates into inputs at start indices, by dimension numbers",
 			Versions: []int{1},
 			Inputs: []dialect.Param{
-				{Name: "inputs", Types: anyType, Doc: "the tensor to update"},
-				{Name: "scatter_indices", Types: intTypes, Doc: "the start indices of the windows"},
-				{Name: "updates", Types: "inputs' type", Doc: "the windows"}},
+				{Name: "inputs", Role: dialect.RoleData, Types: anyType, Doc: "the tensor to update"},
+				{Name: "scatter_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices of the windows"},
+				{Name: "updates", Role: dialect.RoleUpdates, Types: "inputs' type", Doc: "the windows"}},
 			Output: "result",
 			Attrs: []dialect.Attr{
-				dims("update_window_dims", "the updates dimensions that hold the windows"),
-				dims("inserted_window_dims", "inputs dimensions of window size 1 with no dimension in updates"),
-				dims("input_batching_dims", "inputs dimensions indexed by the matching scatter_indices_batching_dims"),
-				dims("scatter_indices_batching_dims", "scatter_indices dimensions paired with input_batching_dims"),
-				dims("scatter_dims_to_operand_dims", "the inputs dimension each start index component addresses"),
+				dims("update_window_dims", dialect.RoleUpdateWindowDims, "the updates dimensions that hold the windows"),
+				dims("inserted_window_dims", dialect.RoleInsertedWindowDims, "inputs dimensions of window size 1 with no dimension in updates"),
+				dims("input_batching_dims", dialect.RoleInputBatchingDims, "inputs dimensions indexed by the matching scatter_indices_batching_dims"),
+				dims("scatter_indices_batching_dims", dialect.RoleScatterIndicesBatchingDims, "scatter_indices dimensions paired with input_batching_dims"),
+				dims("scatter_dims_to_operand_dims", dialect.RoleScatterDimsToOperandDims, "the inputs dimension each start index component addresses"),
 				ivd,
 				sorted,
 				{Name: "unique_indices", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
-				{Name: "computation", Kind: dialect.String, Default: string(Replace),
+				{Name: "computation", Role: dialect.RoleReduction, Kind: dialect.String, Default: string(Replace),
 					Doc: "the update computation: " + computationList}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				d := ScatterDims{
@@ -138,9 +138,9 @@ func init() {
 			Behavior: dynamicSliceBehavior,
 			Summary:  "take one slice of operand at a start index",
 			Versions: []int{1},
-			Inputs:   []dialect.Param{{Name: "operand", Types: anyType, Doc: "the tensor to read"}, starts},
+			Inputs:   []dialect.Param{{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the tensor to read"}, starts},
 			Output:   "result",
-			Attrs: []dialect.Attr{{Name: "slice_sizes", Kind: dialect.Ints, Required: true,
+			Attrs: []dialect.Attr{{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true,
 				Doc: "the slice's size in each dimension"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				s, err := dialect.StartScalars(c.Inputs["start_indices"])
@@ -156,8 +156,8 @@ func init() {
 			Behavior: dynamicSliceBehavior,
 			Summary:  "replace one slice of operand at a start index",
 			Versions: []int{1},
-			Inputs: []dialect.Param{{Name: "operand", Types: anyType, Doc: "the tensor to update"},
-				{Name: "update", Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
+			Inputs: []dialect.Param{{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the tensor to update"},
+				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
 			Output: "result",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				s, err := dialect.StartScalars(c.Inputs["start_indices"])

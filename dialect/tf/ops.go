@@ -112,7 +112,7 @@ func gatherBehavior(int) dialect.Behavior {
 
 const indexTypesDoc = "int32 or int64"
 
-var batchDimsAttr = dialect.Attr{Name: "batch_dims", Kind: dialect.Int, Default: "0",
+var batchDimsAttr = dialect.Attr{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
 	Doc: "the number of leading batch dimensions shared by params and indices"}
 
 // ops is built by init, after the scatterOp values it reads.
@@ -127,8 +127,8 @@ func init() {
 			Versions: []int{version},
 			Behavior: gatherNDBehavior,
 			Inputs: []dialect.Param{
-				{Name: "params", Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
-				{Name: "indices", Types: indexTypesDoc, Doc: "index tuples in the last dimension"},
+				{Name: "params", Role: dialect.RoleData, Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension"},
 			},
 			Output: "output",
 			Attrs:  []dialect.Attr{batchDimsAttr},
@@ -143,12 +143,12 @@ func init() {
 			Versions: []int{version},
 			Behavior: gatherBehavior,
 			Inputs: []dialect.Param{
-				{Name: "params", Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
-				{Name: "indices", Types: indexTypesDoc, Doc: "positions along axis, of any rank"},
+				{Name: "params", Role: dialect.RoleData, Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "positions along axis, of any rank"},
 			},
 			Output: "output",
 			Attrs: []dialect.Attr{
-				{Name: "axis", Kind: dialect.Int, Doc: "the axis of params, negative from the end; defaults to batch_dims"},
+				{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Doc: "the axis of params, negative from the end; defaults to batch_dims"},
 				batchDimsAttr,
 			},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -167,9 +167,9 @@ func init() {
 			Versions: []int{version},
 			Behavior: scatterNDBehavior,
 			Inputs: []dialect.Param{
-				{Name: "indices", Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
-				{Name: "updates", Types: anyType.desc, Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
-				{Name: "shape", Types: "int32 or int64, 1-D", AttrKind: dialect.Ints, Doc: "the output shape"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
+				{Name: "updates", Role: dialect.RoleUpdates, Types: anyType.desc, Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
+				{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints, Doc: "the output shape"},
 			},
 			Output: "output",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -189,9 +189,9 @@ func init() {
 			Versions: []int{version},
 			Behavior: op.behavior,
 			Inputs: []dialect.Param{
-				{Name: "tensor", Types: op.types.desc, Doc: "the tensor to copy and update, of rank >= 1"},
-				{Name: "indices", Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
-				{Name: "updates", Types: "tensor's type", Doc: "shaped indices.shape[:-1] + tensor.shape[indices.shape[-1]:]"},
+				{Name: "tensor", Role: dialect.RoleData, Types: op.types.desc, Doc: "the tensor to copy and update, of rank >= 1"},
+				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
+				{Name: "updates", Role: dialect.RoleUpdates, Types: "tensor's type", Doc: "shaped indices.shape[:-1] + tensor.shape[indices.shape[-1]:]"},
 			},
 			Output: "output",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {

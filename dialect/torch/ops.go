@@ -85,13 +85,13 @@ func behavior(op string) func(int) dialect.Behavior {
 }
 
 var (
-	inputParam = dialect.Param{Name: "input", Types: elemTypes, Doc: "the tensor to read or update"}
-	srcParam   = dialect.Param{Name: "src", Types: "input's type", Doc: "the values to scatter, at least as large as index"}
-	dimAttr    = dialect.Attr{Name: "dim", Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
+	inputParam = dialect.Param{Name: "input", Role: dialect.RoleData, Types: elemTypes, Doc: "the tensor to read or update"}
+	srcParam   = dialect.Param{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to scatter, at least as large as index"}
+	dimAttr    = dialect.Attr{Name: "dim", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
 )
 
 func scatterIndex(what string) dialect.Param {
-	return dialect.Param{Name: "index", Types: "int64", Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
+	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
 }
 
 // ops is filled by init; behaviors holds their Behavior, which the
@@ -109,12 +109,12 @@ func init() {
 			Summary:  "write src (or value) into input at positions along dim, optionally adding or multiplying",
 			Versions: []int{1},
 			Inputs: []dialect.Param{inputParam, scatterIndex("write"),
-				{Name: "src", Types: "input's type", Doc: "the values to write, at least as large as index; or give value", Optional: true},
-				{Name: "value", Types: "a 0-d bool, integer, floating-point or complex tensor",
+				{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to write, at least as large as index; or give value", Optional: true},
+				{Name: "value", Role: dialect.RoleValue, Types: "a 0-d bool, integer, floating-point or complex tensor",
 					Doc: "one value to write everywhere, cast to input's type; or give src", Optional: true, AttrKind: dialect.Float}},
 			Output: "out",
 			Attrs: []dialect.Attr{dimAttr,
-				{Name: "reduce", Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
+				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
@@ -155,8 +155,8 @@ func init() {
 			Inputs:   []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Output:   "out",
 			Attrs: []dialect.Attr{dimAttr,
-				{Name: "reduce", Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
-				{Name: "include_self", Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
+				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
+				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
@@ -169,7 +169,7 @@ func init() {
 			Summary:  "take elements of input at positions along dim",
 			Versions: []int{1},
 			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Types: "int64", Doc: "positions along dim, of input's rank; may be empty"}},
+				{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim, of input's rank; may be empty"}},
 			Output: "out",
 			Attrs:  []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -183,7 +183,7 @@ func init() {
 			Summary:  "take slices of input along dim",
 			Versions: []int{1},
 			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Types: idxTypes, Doc: "positions along dim, 0-d or 1-D"}},
+				{Name: "index", Role: dialect.RoleIndices, Types: idxTypes, Doc: "positions along dim, 0-d or 1-D"}},
 			Output: "out",
 			Attrs:  []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
