@@ -422,7 +422,7 @@ func (r *OpRun) mapAttrs(q *resolved) skip {
 	} else if q.batchDims != 0 {
 		r.Fixed = append(r.Fixed, fmt.Sprintf("has no batch_dims: 0 (asked: %d)", q.batchDims))
 	}
-	if !strings.HasPrefix(op.Family, "scatter") {
+	if !dialect.IsScatter(op.Family) {
 		return ""
 	}
 	if why := r.mapReduction(q); why != "" {

@@ -360,7 +360,7 @@ func filterRuns(runs []*OpRun, keep func(r *OpRun) bool) []*OpRun {
 	return out
 }
 
-func (f *facts) scatter() bool { return strings.HasPrefix(f.family, "scatter") }
+func (f *facts) scatter() bool { return dialect.IsScatter(f.family) }
 
 // negativeRule says what the run's index rules do with a negative index.
 func (f *facts) negativeRule(r *OpRun) (any, string) {
@@ -370,15 +370,22 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 		return "end", "it counts from the end"
 	case idx.OutOfRange == engine.OutOfRangeSkip:
 		return "skip", f.skipped()
+	case idx.OutOfRange == engine.OutOfRangeClamp:
+		return "clamp", clamped
 	}
 	return "error", "a negative index is an error"
 }
 
+const clamped = "it is clamped: the slice moves to lie within the tensor"
+
 // outsideRule says what the run's index rules do with an index outside
 // [-size, size-1].
 func (f *facts) outsideRule(r *OpRun) (any, string) {
-	if r.behavior.Index.OutOfRange == engine.OutOfRangeSkip {
+	switch r.behavior.Index.OutOfRange {
+	case engine.OutOfRangeSkip:
 		return "skip", f.skipped()
+	case engine.OutOfRangeClamp:
+		return "clamp", clamped
 	}
 	return "error", "an out-of-range index is an error"
 }

@@ -245,6 +245,15 @@ type Behavior struct {
 	Notes []string
 }
 
+// Plan is one call of an operator as the engine's general gather or
+// scatter: its dimension numbers (one of Gather and Scatter is set) and
+// the index rules it runs under.
+type Plan struct {
+	Gather  *engine.GatherDims
+	Scatter *engine.ScatterDims
+	Rules   engine.IndexRules
+}
+
 // Attr describes an attribute of an operator.
 type Attr struct {
 	Name string
@@ -292,6 +301,10 @@ type Op struct {
 	// once for each of Versions, the first time it is asked, and hands
 	// the result to every later caller.
 	Behavior func(version int) Behavior
+	// Plan, where set, returns what a call asks of the engine as its
+	// general gather or scatter (see Plan), for a call whose attributes
+	// have their defaults; explain traces the general operators by it.
+	Plan func(version int, c Call) (Plan, error)
 	// Eval runs the operator on a call whose opset is already resolved
 	// to one of Versions, whose attributes and inputs Run has checked
 	// (known names, kinds, versions; every required one present) and
@@ -367,6 +380,41 @@ func (op *Op) Resolve(opset int) (int, Behavior, error) {
 		}
 	})
 	return op.Versions[i], op.behaviors[i], nil
+}
+
+// IsScatter reports whether the operators of the named family (one of
+// Families) are scatters: they update a tensor, where the others read
+// one.
+func IsScatter(family string) bool {
+	switch family {
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice":
+		return true
+	}
+	return false
+}
+
+// PlanOf returns the plan of call c (see Plan), with the opset resolved,
+// the attributes that stand for inputs turned into inputs and the
+// defaults filled in, as Run hands c to Eval. Its error is an *OpError.
+func (op *Op) PlanOf(c Call) (Plan, error) {
+	if op.Plan == nil {
+		return Plan{}, &OpError{Op: op.Name, Err: fmt.Errorf("%w: the operator has no plan", ErrUnknownOp)}
+	}
+	version, err := op.Version(c.Opset)
+	if err == nil {
+		c, err = op.attrInputs(c)
+	}
+	if err == nil {
+		c.Attrs, err = op.withDefaults(version, c.Attrs)
+	}
+	var p Plan
+	if err == nil {
+		p, err = op.Plan(version, c)
+	}
+	if err != nil {
+		return Plan{}, Wrap(op.Name, err)
+	}
+	return p, nil
 }
 
 // Param returns the description of the named input.

@@ -350,3 +350,31 @@ func (d *GatherDims) Shape(operand, indices tensor.Shape, exact bool) (tensor.Sh
 func (d *ScatterDims) Check(operand, indices, updates tensor.Shape, exact bool) error {
 	return d.check(operand, indices, updates, exact)
 }
+
+// Gather returns the dimension numbers of the gather that reads, for each
+// element of updates, the operand element a scatter with dimension
+// numbers d writes it to: the same start indices, with the updates'
+// windows as slices. It lets a caller trace a scatter by gathering
+// numbered cells. operand and updates are the scatter's shapes, which d
+// must fit.
+func (d *ScatterDims) Gather(operand, updates tensor.Shape) GatherDims {
+	sizes := make([]int, len(operand))
+	w := 0
+	for i := range sizes {
+		if contains(d.InsertedWindowDims, i) || contains(d.InputBatchingDims, i) {
+			sizes[i] = min(1, operand[i])
+			continue
+		}
+		sizes[i] = updates[d.UpdateWindowDims[w]]
+		w++
+	}
+	return GatherDims{
+		OffsetDims:               d.UpdateWindowDims,
+		CollapsedSliceDims:       d.InsertedWindowDims,
+		OperandBatchingDims:      d.InputBatchingDims,
+		StartIndicesBatchingDims: d.ScatterIndicesBatchingDims,
+		StartIndexMap:            d.ScatterDimsToOperandDims,
+		IndexVectorDim:           d.IndexVectorDim,
+		SliceSizes:               sizes,
+	}
+}

@@ -133,3 +133,26 @@ func GatherAxisDims(data tensor.Shape, indicesRank, axis, batchDims int) GatherD
 // their dimension numbers instead of their own, so that tests can check
 // one against the other.
 var forceGeneral bool
+
+// DynamicSliceDims returns the dimension numbers of DynamicSlice as a
+// gather: one start index, a 1-D indices tensor of one value per
+// dimension, and a slice of the given sizes.
+func DynamicSliceDims(sizes []int) GatherDims {
+	r := len(sizes)
+	return GatherDims{
+		OffsetDims:    dimRange(0, r),
+		StartIndexMap: dimRange(0, r),
+		SliceSizes:    sizes,
+	}
+}
+
+// DynamicUpdateSliceDims returns the dimension numbers of
+// DynamicUpdateSlice on an operand of the given rank as a scatter: one
+// start index, a 1-D indices tensor of one value per dimension, and the
+// whole update as its window.
+func DynamicUpdateSliceDims(rank int) ScatterDims {
+	return ScatterDims{
+		UpdateWindowDims:         dimRange(0, rank),
+		ScatterDimsToOperandDims: dimRange(0, rank),
+	}
+}

@@ -137,10 +137,12 @@ type Link struct {
 	// the index.
 	From, To int
 	// Index is the flat offset in Indices of the first index value that
-	// chose the cell, and IndexLen the number of consecutive values that
-	// did: the tuple length for the ND operators, 1 for the others, 0 for
-	// an empty index tuple.
-	Index, IndexLen int
+	// chose the cell, and IndexLen the number of values that did: the
+	// tuple length for the ND operators, 1 for the others, 0 for an empty
+	// index tuple. They lie IndexStride apart, 1 but for a start index
+	// vector along another dimension than the last (StableHLO's
+	// index_vector_dim); 0 reads as 1.
+	Index, IndexLen, IndexStride int
 	// Lost is set on an update that a later update to the same cell
 	// overwrites (reduction none).
 	Lost bool
@@ -155,6 +157,13 @@ type Trace struct {
 	// versions (their single version is 1).
 	Versioned bool
 	Scatter   bool
+	// Fills is set for a gather that writes a fill value of its own
+	// where it skips an index, rather than zeros (JAX's mode "fill").
+	Fills bool
+	// VectorDim is the dimension of Indices that holds index tuples (the
+	// ND operators' last, the general operators' index_vector_dim), or -1
+	// when each index value stands alone.
+	VectorDim int
 	// Reduction is a scatter's reduction in the framework's spelling
 	// ("none", "add", "amax", "update"), and Combine its meaning.
 	Reduction string
@@ -201,9 +210,12 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		return nil, err
 	}
 	t.Output = newOperand(Output, op.Output, out)
-	if t.Scatter {
+	switch {
+	case op.Plan != nil:
+		err = t.linkPlan(op, call)
+	case t.Scatter:
 		err = t.linkScatter(op, call)
-	} else {
+	default:
 		err = t.linkGather(op, call)
 	}
 	if err != nil {
@@ -225,7 +237,8 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		Family:    op.Family,
 		Version:   version,
 		Versioned: !slices.Equal(op.Versions, []int{1}),
-		Scatter:   strings.HasPrefix(op.Family, "scatter"),
+		Scatter:   dialect.IsScatter(op.Family),
+		VectorDim: -1,
 		Rules:     b.Index,
 	}
 	in := inputs(op, call)
@@ -367,6 +380,7 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 		return err
 	}
 	if t.Family == "scatter_nd" {
+		t.VectorDim = ind.Rank() - 1
 		shape, err := engine.GatherNDShape(out.Shape(), ind.Shape(), 0)
 		if err != nil {
 			return err
@@ -476,6 +490,7 @@ func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at,
 	case "gather_elements":
 		return func(q int) (int, int) { return q, 1 }, nil
 	case "gather_nd":
+		t.VectorDim = ind.Rank() - 1
 		k := 1 // a 0-d indices tensor holds one tuple of one value
 		if ind.Rank() > 0 {
 			k = ind.Dim(ind.Rank() - 1)
@@ -629,8 +644,8 @@ func (t *Trace) classify() {
 
 // markIndex sets the status of the index values of l.
 func (t *Trace) markIndex(l Link, s Status) {
-	for j := l.Index; j < l.Index+l.IndexLen; j++ {
-		t.Indices.Cells[j].Status = s
+	for j := range l.IndexLen {
+		t.Indices.Cells[l.Index+j*max(l.IndexStride, 1)].Status = s
 	}
 }
 
@@ -747,4 +762,100 @@ func (t *Trace) Summary() Summary {
 		s.Top = append(s.Top, Count{Pos: shape.Coords(i), Hits: counted.Cells[i].Hits})
 	}
 	return s
+}
+
+// linkPlan links the elements of a call of a general operator, by its
+// plan: the gather of cell numbers of the operand that the call's own
+// gather makes, or that reads for each update the cell it is written to.
+func (t *Trace) linkPlan(op *dialect.Op, call dialect.Call) error {
+	p, err := op.PlanOf(call)
+	if err != nil {
+		return err
+	}
+	t.Rules = p.Rules
+	for _, in := range op.Inputs {
+		t.Fills = t.Fills || in.Role == dialect.RoleFill
+	}
+	operand := t.Data.Tensor
+	if t.Scatter {
+		operand = t.Output.Tensor
+	}
+	ids, err := cellNumbers(operand.Shape())
+	if err != nil {
+		return err
+	}
+	d := p.Gather
+	other := t.Output.Tensor // a gather's result, a scatter's updates
+	if t.Scatter {
+		other = t.Updates.Tensor
+		g := p.Scatter.Gather(operand.Shape(), other.Shape())
+		d = &g
+	}
+	cells, err := tensor.New(tensor.Int64, other.Shape())
+	if err != nil {
+		return err
+	}
+	ind := t.Indices.Tensor
+	if err := engine.GatherGeneral(cells, ids, ind, d, engine.GatherOptions{Rules: p.Rules}); err != nil {
+		return err
+	}
+	if d.IndexVectorDim < ind.Rank() {
+		t.VectorDim = d.IndexVectorDim
+	}
+	indexOf := startIndexOf(d, other.Shape(), ind.Shape())
+	t.Links = make([]Link, other.Len())
+	for q, id := range cells.Data().([]int64) {
+		l := Link{From: int(id) - 1, To: q}
+		if t.Scatter {
+			l.From, l.To = q, int(id)-1
+		}
+		l.Index, l.IndexLen, l.IndexStride = indexOf(q)
+		t.Links[q] = l
+	}
+	return nil
+}
+
+// startIndexOf returns, for a gather with dimension numbers d of a result
+// of shape out with indices of shape ind, the function that gives the
+// position in indices of the start index of result element q: the flat
+// offset of its first component, the number of components and the
+// distance between them.
+func startIndexOf(d *engine.GatherDims, out, ind tensor.Shape) func(q int) (at, n, stride int) {
+	outStrides, indStrides := out.Strides(), ind.Strides()
+	// The result's dimensions outside the slice pair in order with those
+	// of indices but the index vector's.
+	var weights []int
+	for i := range out {
+		weights = append(weights, 0)
+		if slices.Contains(d.OffsetDims, i) {
+			continue
+		}
+		s := len(weights) - 1 - countBefore(d.OffsetDims, i)
+		if s >= d.IndexVectorDim {
+			s++
+		}
+		weights[i] = indStrides[s]
+	}
+	n, stride := 1, 1
+	if d.IndexVectorDim < len(ind) {
+		n, stride = ind[d.IndexVectorDim], indStrides[d.IndexVectorDim]
+	}
+	return func(q int) (int, int, int) {
+		at := 0
+		for i, w := range weights {
+			at += q / outStrides[i] % max(out[i], 1) * w
+		}
+		return at, n, stride
+	}
+}
+
+// countBefore returns how many values of dims are below i.
+func countBefore(dims []int, i int) int {
+	n := 0
+	for _, d := range dims {
+		if d < i {
+			n++
+		}
+	}
+	return n
 }

@@ -25,28 +25,31 @@ func fuzzCall(fz *tensortest.Fuzz, op *dialect.Op) dialect.Call {
 	if fz.Bool() {
 		indexType = tensor.Int32
 	}
+	if op.Plan != nil {
+		return fuzzGeneralCall(fz, op, c, dataShape, indexType)
+	}
 	var indexShape tensor.Shape
 	for _, p := range op.Inputs {
 		switch {
-		case slices.Contains(dataNames, p.Name):
+		case p.Role == dialect.RoleData:
 			c.Inputs[p.Name] = fz.Values(tensor.Float32, dataShape)
-		case slices.Contains(indicesNames, p.Name):
+		case p.Role == dialect.RoleIndices:
 			indexShape = fz.Fit(fz.Within(dataShape, 0))
 			if op.Family == "scatter_nd" || op.Family == "gather_nd" {
 				k := min(fz.Pick(3)+1, max(len(dataShape), 1))
 				indexShape = append(fz.Shape(), k)
 			}
 			c.Inputs[p.Name] = fz.Indices(indexType, indexShape)
-		case p.Name == "updates" || p.Name == "src":
+		case p.Role == dialect.RoleUpdates:
 			want := indexShape
 			if op.Family == "scatter_nd" && len(indexShape) > 0 {
 				k := indexShape[len(indexShape)-1]
 				want = append(indexShape[:len(indexShape)-1].Clone(), dataShape[min(k, len(dataShape)):]...)
 			}
 			c.Inputs[p.Name] = fz.Values(tensor.Float32, fz.Fit(want))
-		case p.Name == "shape":
+		case p.Role == dialect.RoleShape:
 			c.Attrs[p.Name] = dialect.Value{Kind: dialect.Ints, Ints: toInt64(dataShape)}
-		case p.Name == "axis":
+		case p.Role == dialect.RoleAxis:
 			c.Attrs[p.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Next() % 3)}
 		}
 	}
@@ -54,11 +57,11 @@ func fuzzCall(fz *tensortest.Fuzz, op *dialect.Op) dialect.Call {
 	for _, a := range op.Attrs {
 		switch {
 		case a.Since > v:
-		case a.Name == "axis" || a.Name == "dim":
+		case a.Role == dialect.RoleAxis:
 			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Next() % 3)}
-		case a.Name == "batch_dims":
+		case a.Role == dialect.RoleBatchDims:
 			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: int64(fz.Pick(2))}
-		case a.Name == "reduction" || a.Name == "reduce":
+		case a.Role == dialect.RoleReduction:
 			names := slices.Sorted(maps.Keys(b.Reductions))
 			if len(names) > 0 {
 				c.Attrs[a.Name] = dialect.Value{Kind: dialect.String, Str: names[fz.Pick(len(names))]}
@@ -66,6 +69,68 @@ func fuzzCall(fz *tensortest.Fuzz, op *dialect.Op) dialect.Call {
 		case a.Kind == dialect.Bool:
 			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Bool, Bool: fz.Bool()}
 		}
+	}
+	return c
+}
+
+// fuzzGeneralCall builds a call of a general operator (one with a plan):
+// the dimension numbers of ScatterND or GatherND for the scatters and
+// gathers, set by role, and a start index and sizes for the dynamic
+// slices.
+func fuzzGeneralCall(fz *tensortest.Fuzz, op *dialect.Op, c dialect.Call, ds tensor.Shape, it tensor.DType) dialect.Call {
+	set := func(role dialect.Role, v []int) {
+		for _, a := range op.Attrs {
+			if a.Role == role {
+				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Ints, Ints: toInt64(v)}
+			}
+		}
+	}
+	setInt := func(role dialect.Role, v int) {
+		for _, a := range op.Attrs {
+			if a.Role == role {
+				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: int64(v)}
+			}
+		}
+	}
+	sizes := make([]int, len(ds))
+	for d := range sizes {
+		sizes[d] = fz.Pick(ds[d] + 1)
+	}
+	start := make([]int64, len(ds))
+	for d := range start {
+		start[d] = int64(fz.Pick(11) - 5)
+	}
+	for _, p := range op.Inputs {
+		switch {
+		case p.Role == dialect.RoleData:
+			c.Inputs[p.Name] = fz.Values(tensor.Float32, ds)
+		case p.Role == dialect.RoleIndices && (op.Family == "dynamic_slice" || op.Family == "dynamic_update_slice"):
+			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{len(start)}, start))
+		case p.Role == dialect.RoleUpdates && op.Family == "dynamic_update_slice":
+			c.Inputs[p.Name] = fz.Values(tensor.Float32, sizes)
+		}
+	}
+	switch op.Family {
+	case "dynamic_slice":
+		set(dialect.RoleSliceSizes, sizes)
+	case "general_scatter":
+		indices, us := fz.ND(it, ds, 0, true)
+		c.Inputs[op.Inputs[1].Name] = indices
+		c.Inputs[op.Inputs[2].Name] = fz.Values(tensor.Float32, us)
+		d := engine.ScatterNDDims(len(ds), indices.Shape())
+		set(dialect.RoleUpdateWindowDims, d.UpdateWindowDims)
+		set(dialect.RoleInsertedWindowDims, d.InsertedWindowDims)
+		set(dialect.RoleScatterDimsToOperandDims, d.ScatterDimsToOperandDims)
+		setInt(dialect.RoleIndexVectorDim, d.IndexVectorDim)
+	case "general_gather":
+		indices, _ := fz.ND(it, ds, 0, false)
+		c.Inputs[op.Inputs[1].Name] = indices
+		d := engine.GatherNDDims(ds, indices.Shape(), 0)
+		set(dialect.RoleOffsetDims, d.OffsetDims)
+		set(dialect.RoleCollapsedSliceDims, d.CollapsedSliceDims)
+		set(dialect.RoleStartIndexMap, d.StartIndexMap)
+		set(dialect.RoleSliceSizes, d.SliceSizes)
+		setInt(dialect.RoleIndexVectorDim, d.IndexVectorDim)
 	}
 	return c
 }

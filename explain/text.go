@@ -130,8 +130,11 @@ func (t *Trace) indexRules() string {
 		neg = "a negative index counts from the end (-1 is the last)"
 	}
 	out := "an index out of range is an error"
-	if t.Rules.OutOfRange == engine.OutOfRangeSkip {
+	switch t.Rules.OutOfRange {
+	case engine.OutOfRangeSkip:
 		out = "an index out of range is skipped"
+	case engine.OutOfRangeClamp:
+		out = "an index out of range is clamped, so that its slice lies within the tensor"
 	}
 	return "indices: " + neg + "; " + out
 }
@@ -327,21 +330,21 @@ func (t *Trace) indexRef(l Link) string {
 	if l.IndexLen == 0 {
 		return ""
 	}
-	if t.Family != "scatter_nd" && t.Family != "gather_nd" {
+	if t.VectorDim < 0 {
 		return ref(ind, l.Index) + " = " + elemText(ind.Tensor, l.Index)
 	}
 	name := ind.Name
 	if pos := ind.Tensor.Shape().Coords(l.Index); len(pos) > 0 {
 		parts := make([]string, len(pos))
-		for i, p := range pos[:len(pos)-1] {
+		for i, p := range pos {
 			parts[i] = strconv.Itoa(p)
 		}
-		parts[len(pos)-1] = ":"
+		parts[t.VectorDim] = ":"
 		name += "[" + strings.Join(parts, ",") + "]"
 	}
 	values := make([]string, l.IndexLen)
 	for j := range values {
-		values[j] = elemText(ind.Tensor, l.Index+j)
+		values[j] = elemText(ind.Tensor, l.Index+j*max(l.IndexStride, 1))
 	}
 	return name + " = [" + strings.Join(values, ", ") + "]"
 }
@@ -364,7 +367,7 @@ func (t *Trace) writeLinks(b *strings.Builder) {
 		}
 		switch {
 		case l.From < 0:
-			row[3] = "index out of range: skipped, zero written"
+			row[3] = "index out of range: skipped, " + t.filler() + " written"
 		case l.To < 0:
 			row[3] = "index out of range: skipped"
 		case l.Lost:
@@ -442,7 +445,7 @@ func (t *Trace) describe(e legendEntry) string {
 		return "overwritten by a later update to the same cell"
 	case Skipped:
 		if e.role == Output {
-			return "its index is out of range and skipped: zero written"
+			return "its index is out of range and skipped: " + t.filler() + " written"
 		}
 		return "its index is out of range and skipped"
 	case Failed:
@@ -506,4 +509,12 @@ func (t *Trace) writeSummary(b *strings.Builder) {
 		parts[i] = fmt.Sprintf("%s%s %d times", t.counted().Name, tensor.Shape(c.Pos), c.Hits)
 	}
 	b.WriteString("  most hit: " + strings.Join(parts, ", ") + "\n")
+}
+
+// filler names what a gather writes where it skips an index.
+func (t *Trace) filler() string {
+	if t.Fills {
+		return "the fill value"
+	}
+	return "zero"
 }

@@ -77,16 +77,16 @@ func behaviorRows(op *dialect.Op) []behaviorRow {
 }
 
 func renderBehavior(b dialect.Behavior) string {
-	negative := "error"
-	switch {
-	case b.Index.Negative == engine.NegativeFromEnd:
-		negative = "from the end"
-	case b.Index.OutOfRange == engine.OutOfRangeSkip:
-		negative = "skipped"
-	}
 	outOfRange := "error"
-	if b.Index.OutOfRange == engine.OutOfRangeSkip {
+	switch b.Index.OutOfRange {
+	case engine.OutOfRangeSkip:
 		outOfRange = "skipped"
+	case engine.OutOfRangeClamp:
+		outOfRange = "clamped"
+	}
+	negative := outOfRange
+	if b.Index.Negative == engine.NegativeFromEnd {
+		negative = "from the end"
 	}
 	types := make([]string, len(b.IndexTypes))
 	for i, d := range b.IndexTypes {

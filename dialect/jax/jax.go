@@ -245,26 +245,43 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 	if err == nil && updates.IsZero() {
 		err = fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
 	}
+	opt, merr := scatterOptions(r, mode)
+	if err == nil {
+		err = merr
+	}
+	if err == nil {
+		d := scatterDims(dims, indices)
+		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
+	}
+	return dialect.Wrap(op, err)
+}
+
+// scatterOptions returns the engine's options for a scatter with
+// reduction r in the given mode.
+func scatterOptions(r engine.Reduction, mode Mode) (engine.ScatterOptions, error) {
 	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Exact: true}
 	switch mode {
 	case Default, Fill, Drop, PromiseInBounds:
 	case Clip:
 		opt.Rules = clampRules
 	default:
-		err = badMode(mode)
+		return opt, badMode(mode)
 	}
-	if err == nil {
-		d := engine.ScatterDims{
-			UpdateWindowDims:           dims.UpdateWindowDims,
-			InsertedWindowDims:         dims.InsertedWindowDims,
-			InputBatchingDims:          dims.OperandBatchingDims,
-			ScatterIndicesBatchingDims: dims.ScatterIndicesBatchingDims,
-			ScatterDimsToOperandDims:   dims.ScatterDimsToOperandDims,
-			IndexVectorDim:             indices.Rank() - 1,
-		}
-		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
+	return opt, nil
+}
+
+// scatterDims returns the engine's dimension numbers of a scatter with
+// JAX's dims and the given indices, whose last dimension holds the index
+// vectors.
+func scatterDims(dims ScatterDimensionNumbers, indices tensor.Tensor) engine.ScatterDims {
+	return engine.ScatterDims{
+		UpdateWindowDims:           dims.UpdateWindowDims,
+		InsertedWindowDims:         dims.InsertedWindowDims,
+		InputBatchingDims:          dims.OperandBatchingDims,
+		ScatterIndicesBatchingDims: dims.ScatterIndicesBatchingDims,
+		ScatterDimsToOperandDims:   dims.ScatterDimsToOperandDims,
+		IndexVectorDim:             indices.Rank() - 1,
 	}
-	return dialect.Wrap(op, err)
 }
 
 // DynamicSlice returns the slice of operand of the given sizes that starts

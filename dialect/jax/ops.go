@@ -94,14 +94,16 @@ func init() {
 			Output: "result",
 			Attrs:  scatterAttrs,
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				d := ScatterDimensionNumbers{
-					UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
-					InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
-					ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
-					OperandBatchingDims:        dialect.IntList(c.Attrs["operand_batching_dims"]),
-					ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+				return fn(c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
+					Mode(c.Attrs["mode"].Str))
+			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				opt, err := scatterOptions(r, Mode(c.Attrs["mode"].Str))
+				if err != nil {
+					return dialect.Plan{}, err
 				}
-				return fn(c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], d, Mode(c.Attrs["mode"].Str))
+				d := scatterDims(scatterDimsOf(c), c.Inputs["scatter_indices"])
+				return dialect.Plan{Scatter: &d, Rules: opt.Rules}, nil
 			},
 		}
 	}
@@ -131,15 +133,13 @@ func init() {
 				if err != nil {
 					return tensor.Tensor{}, dialect.Wrap(opGather, err)
 				}
-				d := GatherDimensionNumbers{
-					OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
-					CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
-					StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
-					OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
-					StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
-				}
-				return Gather(operand, c.Inputs["start_indices"], d, dialect.IntList(c.Attrs["slice_sizes"]),
+				return Gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), dialect.IntList(c.Attrs["slice_sizes"]),
 					Mode(c.Attrs["mode"].Str), fill)
+			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d, opt, err := gatherCall(c.Inputs["operand"], c.Inputs["start_indices"], gatherDimsOf(c),
+					dialect.IntList(c.Attrs["slice_sizes"]), Mode(c.Attrs["mode"].Str), tensor.Tensor{})
+				return dialect.Plan{Gather: &d, Rules: opt.Rules}, err
 			},
 		},
 		scatterOp(opScatter, engine.None, "replace", "write windows of updates into operand at start indices", Scatter),
@@ -166,6 +166,10 @@ func init() {
 				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]),
 					c.Attrs["allow_negative_indices"].Bool)
 			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := engine.DynamicSliceDims(dialect.IntList(c.Attrs["slice_sizes"]))
+				return dialect.Plan{Gather: &d, Rules: sliceRules(c.Attrs["allow_negative_indices"].Bool)}, nil
+			},
 		},
 		{
 			Name:     opDynamicUpdateSlice,
@@ -183,6 +187,10 @@ func init() {
 					return tensor.Tensor{}, dialect.Wrap(opDynamicUpdateSlice, err)
 				}
 				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s, c.Attrs["allow_negative_indices"].Bool)
+			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := engine.DynamicUpdateSliceDims(c.Inputs["operand"].Rank())
+				return dialect.Plan{Scatter: &d, Rules: sliceRules(c.Attrs["allow_negative_indices"].Bool)}, nil
 			},
 		},
 	}
@@ -263,4 +271,26 @@ func setInt(t tensor.Tensor, x float64) bool {
 		return true
 	}
 	return false
+}
+
+// gatherDimsOf returns the dimension numbers of a generic gather call.
+func gatherDimsOf(c dialect.Call) GatherDimensionNumbers {
+	return GatherDimensionNumbers{
+		OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
+		CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
+		StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
+		OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
+		StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
+	}
+}
+
+// scatterDimsOf returns the dimension numbers of a generic scatter call.
+func scatterDimsOf(c dialect.Call) ScatterDimensionNumbers {
+	return ScatterDimensionNumbers{
+		UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
+		InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
+		ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+		OperandBatchingDims:        dialect.IntList(c.Attrs["operand_batching_dims"]),
+		ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+	}
 }

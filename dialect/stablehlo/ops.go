@@ -85,16 +85,11 @@ func init() {
 				{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
 				sorted},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				d := GatherDims{
-					OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
-					CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
-					OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
-					StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
-					StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
-					IndexVectorDim:           int(c.Attrs["index_vector_dim"].Int),
-					SliceSizes:               dialect.IntList(c.Attrs["slice_sizes"]),
-				}
-				return Gather(c.Inputs["operand"], c.Inputs["start_indices"], d)
+				return Gather(c.Inputs["operand"], c.Inputs["start_indices"], gatherDimsOf(c))
+			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := gatherDimsOf(c)
+				return dialect.Plan{Gather: &d, Rules: clampRules}, nil
 			},
 		},
 		{
@@ -120,16 +115,12 @@ func init() {
 				{Name: "computation", Role: dialect.RoleReduction, Kind: dialect.String, Default: string(Replace),
 					Doc: "the update computation: " + computationList}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				d := ScatterDims{
-					UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
-					InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
-					InputBatchingDims:          dialect.IntList(c.Attrs["input_batching_dims"]),
-					ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
-					ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
-					IndexVectorDim:             int(c.Attrs["index_vector_dim"].Int),
-				}
-				return Scatter(c.Inputs["inputs"], c.Inputs["scatter_indices"], c.Inputs["updates"], d,
+				return Scatter(c.Inputs["inputs"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
 					Computation(c.Attrs["computation"].Str))
+			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := scatterDimsOf(c)
+				return dialect.Plan{Scatter: &d, Rules: skipRules}, nil
 			},
 		},
 		{
@@ -149,6 +140,10 @@ func init() {
 				}
 				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]))
 			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := engine.DynamicSliceDims(dialect.IntList(c.Attrs["slice_sizes"]))
+				return dialect.Plan{Gather: &d, Rules: clampRules}, nil
+			},
 		},
 		{
 			Name:     opDynamicUpdateSlice,
@@ -166,6 +161,10 @@ func init() {
 				}
 				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s)
 			},
+			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+				d := engine.DynamicUpdateSliceDims(c.Inputs["operand"].Rank())
+				return dialect.Plan{Scatter: &d, Rules: clampRules}, nil
+			},
 		},
 	}
 }
@@ -173,3 +172,28 @@ func init() {
 // Ops returns the dialect's operators, for generic callers such as the
 // command line.
 func Ops() []*dialect.Op { return ops }
+
+// gatherDimsOf returns the dimension numbers of a generic gather call.
+func gatherDimsOf(c dialect.Call) GatherDims {
+	return GatherDims{
+		OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
+		CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
+		OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
+		StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
+		StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
+		IndexVectorDim:           int(c.Attrs["index_vector_dim"].Int),
+		SliceSizes:               dialect.IntList(c.Attrs["slice_sizes"]),
+	}
+}
+
+// scatterDimsOf returns the dimension numbers of a generic scatter call.
+func scatterDimsOf(c dialect.Call) ScatterDims {
+	return ScatterDims{
+		UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
+		InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
+		InputBatchingDims:          dialect.IntList(c.Attrs["input_batching_dims"]),
+		ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+		ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+		IndexVectorDim:             int(c.Attrs["index_vector_dim"].Int),
+	}
+}
