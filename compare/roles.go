@@ -32,8 +32,17 @@ const (
 	IncludeSelf = dialect.RoleIncludeSelf
 )
 
+// DimRoles are the dimension numbers of the general gather and scatter
+// (StableHLO's and JAX's), which compare passes on by role too.
+var DimRoles = []Role{
+	dialect.RoleOffsetDims, dialect.RoleCollapsedSliceDims, dialect.RoleOperandBatchingDims,
+	dialect.RoleStartIndicesBatchingDims, dialect.RoleStartIndexMap, dialect.RoleIndexVectorDim,
+	dialect.RoleSliceSizes, dialect.RoleUpdateWindowDims, dialect.RoleInsertedWindowDims,
+	dialect.RoleInputBatchingDims, dialect.RoleScatterIndicesBatchingDims, dialect.RoleScatterDimsToOperandDims,
+}
+
 // Roles lists every role compare maps, inputs first.
-var Roles = []Role{Data, Indices, Updates, Value, Shape, Axis, BatchDims, Reduction, IncludeSelf}
+var Roles = append([]Role{Data, Indices, Updates, Value, Shape, Axis, BatchDims, Reduction, IncludeSelf}, DimRoles...)
 
 // RoleOf returns the role of an input or attribute name given in any
 // dialect's spelling ("params", "src", "dim", "use_init_val"), as the

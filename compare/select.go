@@ -422,6 +422,7 @@ func (r *OpRun) mapAttrs(q *resolved) skip {
 	} else if q.batchDims != 0 {
 		r.Fixed = append(r.Fixed, fmt.Sprintf("has no batch_dims: 0 (asked: %d)", q.batchDims))
 	}
+	r.mapDims(q)
 	if !dialect.IsScatter(op.Family) {
 		return ""
 	}
@@ -429,6 +430,27 @@ func (r *OpRun) mapAttrs(q *resolved) skip {
 		return why
 	}
 	return r.mapIncludeSelf(q)
+}
+
+// mapDims passes on the dimension numbers of a general gather or scatter
+// that op names. JAX's operators have no index_vector_dim: their index
+// vectors lie along the last dimension of the indices, which a request
+// for another is told.
+func (r *OpRun) mapDims(q *resolved) {
+	for _, role := range DimRoles {
+		v, asked := q.attrs[role]
+		if !asked {
+			continue
+		}
+		if name, ok := attrAt(r.Op, role, r.Version); ok {
+			r.Call.Attrs[name] = v
+			r.Args = append(r.Args, arg(name, role, v.String()))
+			continue
+		}
+		if ind, ok := q.inputs[Indices]; role == dialect.RoleIndexVectorDim && ok && v.Int != int64(ind.Rank()-1) {
+			r.Fixed = append(r.Fixed, fmt.Sprintf("reads index vectors along the last dimension of the indices (asked: %d)", v.Int))
+		}
+	}
 }
 
 // spellingOf returns the name reductions gives r, the first in sorted
