@@ -242,6 +242,17 @@ func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt Gathe
 	if !opt.Fill.IsZero() && (opt.Fill.DType() != operand.DType() || opt.Fill.Len() != 1) {
 		return typeErr("the fill value must be one %v element, got %v of shape %v", operand.DType(), opt.Fill.DType(), opt.Fill.Shape())
 	}
+	if !forceGeneral && fastRules(opt.Rules) && (opt.Fill.IsZero() || opt.Rules.OutOfRange != OutOfRangeSkip) {
+		if b, ok := d.ndForm(os, is); ok {
+			return GatherND(dst, operand, indices, b, opt.Rules)
+		}
+		if a, ok := d.elementsForm(os, is); ok {
+			return GatherElements(dst, operand, indices, a, opt.Rules)
+		}
+		if a, b, ok := d.axisForm(os, is); ok {
+			return Gather(dst, operand, indices, a, b, opt.Rules)
+		}
+	}
 	ind, err := indexInts(indices)
 	if err != nil {
 		return err
@@ -362,6 +373,14 @@ func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims
 	ds, is, us := dst.Shape(), indices.Shape(), updates.Shape()
 	if err := d.check(ds, is, us, opt.Exact); err != nil {
 		return err
+	}
+	if !forceGeneral && fastRules(opt.Rules) {
+		if d.ndForm(ds, is, us) {
+			return ScatterND(dst, operand, indices, updates, opt)
+		}
+		if a, ok := d.elementsForm(ds, is); ok {
+			return ScatterElements(dst, operand, indices, updates, a, opt)
+		}
 	}
 	ind, err := indexInts(indices)
 	if err != nil {
