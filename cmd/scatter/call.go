@@ -206,7 +206,7 @@ func isLiteral(value string) (bool, error) {
 		return false, nil
 	}
 	v := strings.TrimSpace(value)
-	if ok || v != "" && strings.ContainsRune("[(\"+-.0123456789", rune(v[0])) {
+	if ok || v != "" && strings.ContainsRune("[(\"+-0123456789", rune(v[0])) {
 		return true, nil
 	}
 	return false, fmt.Errorf("%q is neither a %s file nor a literal TYPE:VALUES such as float32:[1,2]",
