@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 
@@ -374,6 +375,7 @@ func (l *layout) draw(c vg.Canvas) {
 		l.drawLabels(p, g)
 		l.drawTexts(p, g)
 	}
+	l.drawTails(p, ends)
 	l.drawArrowheads(p, ends)
 	l.drawLegend(p)
 }
@@ -476,10 +478,46 @@ func (l *layout) ends() []end {
 func (l *layout) drawLinks(p *painter, ends []end) {
 	for _, e := range ends {
 		clr := l.linkColor(e.link)
-		sx, sy := l.src.cell(e.link.From)
-		sx, sy = sx+(l.src.cellW-l.src.badgeW)/2, sy+cellH
+		sx, sy := l.start(e.link.From)
 		p.curve(sx, sy, e.x, e.y, clr, clr == lostLink)
 	}
+}
+
+// tailInset is how far above the bottom edge of its cell a link starts.
+const tailInset = vg.Length(3)
+
+// start returns where the links of source cell i start: inside the cell,
+// below its value, at a dot. In a grid of several rows, the row's place
+// among the rows stacked in the grid's column picks the point across the
+// cell's width, so that a link passing down over the cells below its own
+// runs apart from theirs and is not taken for one leaving them.
+func (l *layout) start(i int) (x, y vg.Length) {
+	g := l.src
+	cx, cy := g.cell(i)
+	per := g.rows * g.cols
+	s := i / per
+	row := s/g.perRow*g.rows + i%per/g.cols
+	rows := (g.slices + g.perRow - 1) / g.perRow * g.rows
+	return cx + (g.cellW-g.badgeW)*vg.Length(row+1)/vg.Length(rows+1), cy + cellH - tailInset
+}
+
+// drawTails marks the start of each link with a dot, over the values.
+func (l *layout) drawTails(p *painter, ends []end) {
+	for _, e := range ends {
+		x, y := l.start(e.link.From)
+		p.dot(x, y, l.linkColor(e.link))
+	}
+}
+
+// dot fills a small disc centred on (x, y).
+func (p *painter) dot(x, y vg.Length, clr color.Color) {
+	const r = 1.5
+	var path vg.Path
+	path.Move(p.pt(x+r, y))
+	path.Arc(p.pt(x, y), r, 0, 2*math.Pi)
+	path.Close()
+	p.c.SetColor(clr)
+	p.c.Fill(path)
 }
 
 // drawArrowheads ends the links, over everything else. A tip lies inside

@@ -176,6 +176,9 @@ type Trace struct {
 	FromZeros bool
 	// Rules are the index rules of the operator version.
 	Rules engine.IndexRules
+	// Attrs are the attributes in force, as NAME=VALUE ("axis=1",
+	// "reduction=none (default)").
+	Attrs []string
 	// The tensors of the call. Updates is nil for a gather, Data for a
 	// scatter that starts from zeros, Output when the call failed.
 	Data, Indices, Updates, Output *Operand
@@ -240,6 +243,7 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		Scatter:   dialect.IsScatter(op.Family),
 		VectorDim: -1,
 		Rules:     b.Index,
+		Attrs:     attributesInForce(op, version, call),
 	}
 	in := inputs(op, call)
 	for _, p := range op.Inputs {

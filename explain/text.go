@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -83,25 +84,68 @@ func (t *Trace) WriteText(w io.Writer, color bool) error {
 	return err
 }
 
-// headline returns the call's title, then what it does with duplicates
-// and how it reads indices.
+// headline returns the call's title, the attributes in force, what it does
+// with duplicates and how it reads indices.
 func (t *Trace) headline() []string {
 	title := t.Op
 	if t.Versioned {
 		title += ", version " + strconv.Itoa(t.Version)
 	}
-	return []string{title, t.doing(), t.indexRules()}
+	lines := []string{title}
+	if len(t.Attrs) > 0 {
+		lines = append(lines, "attributes: "+strings.Join(t.Attrs, ", "))
+	}
+	return append(lines, t.doing(), t.indexRules())
 }
 
-// moving says, by reduction, how a scatter moves updates into their cells.
-var moving = map[engine.Reduction]string{
-	engine.None: "each update replaces the value of its cell; of duplicates, the last in index order wins",
-	engine.Add:  "updates are added to their cell one at a time, in index order",
-	engine.Sub:  "updates are subtracted from their cell one at a time, in index order",
-	engine.Mul:  "their cell is multiplied by the updates one at a time, in index order",
-	engine.Max:  "a cell keeps the largest of its value and its updates",
-	engine.Min:  "a cell keeps the smallest of its value and its updates",
-	engine.Mean: "a cell becomes the mean of its value and its updates",
+// attributesInForce returns the attributes of call at version as NAME=VALUE,
+// in the operator's order: each one the version has, as given or else as
+// its default ("axis=0 (default)"; one with no default that is not given
+// is left out), then the inputs that stand for attributes (OpenVINO's
+// axis, a scatter's shape) when given.
+func attributesInForce(op *dialect.Op, version int, call dialect.Call) []string {
+	var attrs []string
+	for _, a := range op.Attrs {
+		if version < a.Since {
+			continue
+		}
+		if v, ok := call.Attrs[a.Name]; ok {
+			attrs = append(attrs, a.Name+"="+v.String())
+		} else if a.Default != "" {
+			attrs = append(attrs, a.Name+"="+a.Default+" (default)")
+		}
+	}
+	in := inputs(op, call)
+	for _, p := range op.Inputs {
+		if x, ok := in[p.Name]; ok && p.AttrKind != 0 && !slices.Contains(updatesNames, p.Name) && !x.IsZero() {
+			elems := make([]string, x.Len())
+			for i := range elems {
+				elems[i] = tensor.FormatElem(x.At(i))
+			}
+			attrs = append(attrs, p.Name+"="+strings.Join(elems, ","))
+		}
+	}
+	return attrs
+}
+
+// moving says, by reduction, how a scatter moves updates into their cells:
+// when the cell's own value takes part, and when it does not (include_self
+// false).
+var moving = map[engine.Reduction][2]string{
+	engine.None: {"each update replaces the value of its cell; of duplicates, the last in index order wins",
+		"each update replaces the value of its cell; of duplicates, the last in index order wins"},
+	engine.Add: {"updates are added to their cell one at a time, in index order",
+		"a cell that updates reach becomes their sum, added one at a time in index order; its own value takes no part"},
+	engine.Sub: {"updates are subtracted from their cell one at a time, in index order",
+		"a cell that updates reach starts from 0 and they are subtracted one at a time, in index order; its own value takes no part"},
+	engine.Mul: {"their cell is multiplied by the updates one at a time, in index order",
+		"a cell that updates reach becomes their product, multiplied one at a time in index order; its own value takes no part"},
+	engine.Max: {"a cell keeps the largest of its value and its updates",
+		"a cell that updates reach becomes the largest of them; its own value takes no part"},
+	engine.Min: {"a cell keeps the smallest of its value and its updates",
+		"a cell that updates reach becomes the smallest of them; its own value takes no part"},
+	engine.Mean: {"a cell becomes the mean of its value and its updates",
+		"a cell that updates reach becomes the mean of them; its own value takes no part"},
 }
 
 // doing says how the operator moves elements.
@@ -113,9 +157,9 @@ func (t *Trace) doing() string {
 	if meaning := t.Combine.String(); meaning != name {
 		name += " (" + meaning + ")"
 	}
-	s := moving[t.Combine]
+	s := moving[t.Combine][0]
 	if t.ExcludeSelf {
-		s += "; a cell's own value takes no part once an update reaches it"
+		s = moving[t.Combine][1]
 	}
 	if t.FromZeros {
 		s = "the output starts as zeros; " + s

@@ -10,6 +10,10 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
+// torchFollows names the PyTorch releases that the torch dialect follows,
+// as its package documentation does too (a test checks it).
+const torchFollows = "PyTorch 2.1 and later"
+
 // Comparison returns a Markdown document that sets the dialects side by
 // side, family by family: for each operator version, what negative and
 // out-of-range indices do, which index types it takes, its reductions and
@@ -31,6 +35,9 @@ update keeps the last one and every reduction equals sequential accumulation in 
 integers wrap; integer mean rounds toward negative infinity; float16 and bfloat16 compute each
 step in float32 and round after every step (PyTorch's sums and products round once, at the end); max and min propagate NaN and keep the existing
 value when the two are equal (+0 and -0); bool add and max are OR, mul and min AND, sub XOR.
+
+The ` + "`torch`" + ` rows follow ` + torchFollows + ` on the CPU, whose kernels accumulate float16 and
+bfloat16 sums in float32 and round once, at the end (earlier releases rounded after every step).
 `)
 	ops := Ops()
 	for _, family := range dialect.Families {

@@ -20,6 +20,12 @@ func TestLookup(t *testing.T) {
 		{"onnx.scatternd", "did you mean onnx.ScatterND?"},
 		{"GatherND", "did you mean onnx.GatherND or openvino.GatherND?"},
 		{"tf.nothing", "run 'scatter ops'"},
+		{"onnx.ScaterND", "did you mean onnx.ScatterND?"},
+		{"onnx.GatherElement", "did you mean onnx.GatherElements?"},
+		{"torch.scatter_reduc", "did you mean torch.scatter_reduce?"},
+		{"tf.ScatterND", "did you mean tf.scatter_nd?"},
+		{"gather_nd", "did you mean mindspore.gather_nd or tf.gather_nd?"},
+		{"onnx.Foo", "run 'scatter ops'"},
 	}
 	for _, tt := range tests {
 		_, err := registry.Lookup(tt.name)

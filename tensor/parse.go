@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/x448/float16"
 )
 
@@ -37,11 +38,15 @@ var ErrSyntax = errors.New("invalid tensor literal")
 func Parse(text string) (Tensor, error) {
 	name, body, ok := strings.Cut(text, ":")
 	if !ok {
-		return Tensor{}, fmt.Errorf("tensor: %w: %q: want TYPE:VALUES, e.g. int64:[1,2]", ErrSyntax, text)
+		example := "float32:[1,2]"
+		if strings.HasPrefix(strings.TrimSpace(text), "[") {
+			example = "float32:" + strings.TrimSpace(text)
+		}
+		return Tensor{}, fmt.Errorf("tensor: %w: %q has no element type: want TYPE:VALUES, e.g. %s", ErrSyntax, text, example)
 	}
 	dtype, err := ParseDType(name)
 	if err != nil {
-		return Tensor{}, err
+		return Tensor{}, fmt.Errorf("tensor: %w: %q: unknown element type %q%s", ErrSyntax, text, name, typeHint(name))
 	}
 	p := literalParser{text: body}
 	shape, elems, err := p.parse()
@@ -58,6 +63,33 @@ func Parse(text string) (Tensor, error) {
 		}
 	}
 	return t, nil
+}
+
+// typeNames are the element type names that a literal takes, in the order
+// an error lists them.
+var typeNames = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+	"float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string"}
+
+// shortTypeNames are other libraries' spellings of element types
+// (StableHLO's and Rust's short names, Python's int), which a literal does
+// not take but an error translates.
+var shortTypeNames = map[string]string{
+	"int": "int64",
+	"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+	"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+	"u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+}
+
+// typeHint returns what to say after an unknown element type name: the
+// type it most likely means, or else the list of types.
+func typeHint(name string) string {
+	if full, ok := shortTypeNames[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return ": did you mean " + full + "?"
+	}
+	if hint := suggest.Phrase(strings.TrimSpace(name), typeNames); hint != "" {
+		return hint
+	}
+	return " (types: " + strings.Join(typeNames, ", ") + ")"
 }
 
 // literalParser splits a nested bracket literal into its shape and its

@@ -179,6 +179,27 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseErrorMessages pins what a literal without a type, or with a
+// type that does not exist, is told.
+func TestParseErrorMessages(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"[1,2]", `tensor: invalid tensor literal: "[1,2]" has no element type: want TYPE:VALUES, e.g. float32:[1,2]`},
+		{"7", `tensor: invalid tensor literal: "7" has no element type: want TYPE:VALUES, e.g. float32:[1,2]`},
+		{"f32:[1,2]", `tensor: invalid tensor literal: "f32:[1,2]": unknown element type "f32": did you mean float32?`},
+		{"BF16:[1]", `tensor: invalid tensor literal: "BF16:[1]": unknown element type "BF16": did you mean bfloat16?`},
+		{"flaot32:[1]", `tensor: invalid tensor literal: "flaot32:[1]": unknown element type "flaot32": did you mean float32?`},
+		{"int:[1]", `tensor: invalid tensor literal: "int:[1]": unknown element type "int": did you mean int64?`},
+		{"int6:[1]", `tensor: invalid tensor literal: "int6:[1]": unknown element type "int6": did you mean int8 or int16 or int64?`},
+		{"matrix:[1]", `tensor: invalid tensor literal: "matrix:[1]": unknown element type "matrix" (types: bool, int8, int16, int32, int64, ` +
+			`uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, complex64, complex128, string)`},
+	} {
+		_, err := tensor.Parse(c.text)
+		if err == nil || err.Error() != c.want || !errors.Is(err, tensor.ErrSyntax) {
+			t.Errorf("Parse(%q) error\n got %v\nwant %s", c.text, err, c.want)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add("float32:[[1, 2], [3, 4]]")
 	f.Add(`string:["a", "b"]`)

@@ -200,7 +200,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--plot", "chart.png", "--peers", ""},
 	} {
 		code, stdout, stderr := runArgs(args...)
-		if code != 2 || !strings.HasPrefix(stderr, "scatter: bench") || !strings.Contains(stderr, "scatter bench [") {
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "scatter bench: ") ||
+			!strings.HasSuffix(stderr, " Run 'scatter help bench' for usage.\n") || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}

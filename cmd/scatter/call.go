@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scatter-dev/scatter/compare"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -34,7 +36,7 @@ func lookupOp(cmd string, pos []string) (*dialect.Op, error) {
 // callFlags are the flags that describe one operator call, shared by the
 // commands that run operators: --opset, --attr and --in.
 type callFlags struct {
-	opset    *int
+	opset    opsetFlag
 	attrs    pairs
 	ins      pairs
 	maxBytes byteSize
@@ -42,10 +44,65 @@ type callFlags struct {
 
 // addCallFlags defines the call flags on fs.
 func addCallFlags(fs *flag.FlagSet) *callFlags {
-	c := &callFlags{opset: fs.Int("opset", 0, "the dialect's opset `N` (default: the newest)")}
+	c := &callFlags{}
+	fs.Var(&c.opset, "opset", "the dialect's opset `N` (default: the newest)")
 	addAttrsAndInputs(fs, &c.attrs, &c.ins)
 	addMaxBytes(fs, &c.maxBytes)
 	return c
+}
+
+// opsetFlag is the value of --opset. It records whether the flag was
+// given: a dialect.Call takes opset 0 for the newest, which the command
+// line refuses as an opset.
+type opsetFlag struct {
+	n   int
+	set bool
+}
+
+func (o *opsetFlag) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *opsetFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	o.n, o.set = n, true
+	return nil
+}
+
+// checkOpset returns a usage error unless opset n selects a version of op.
+// The error names the versions op has.
+func checkOpset(op *dialect.Op, n int) error {
+	if _, err := op.Version(n); err == nil && n >= 1 {
+		return nil
+	}
+	switch {
+	case n < 1:
+		return usagef("--opset %d: an opset is 1 or more, or leave --opset out for the newest (%s's versions: %s)", n, op.Name, versionList(op))
+	case n < op.Versions[0]:
+		return usagef("--opset %d: %s is defined from opset %d (its versions: %s)", n, op.Name, op.Versions[0], versionList(op))
+	default:
+		return usagef("--opset %d: %s was removed in opset %d (its versions: %s)", n, op.Name, op.Removed, versionList(op))
+	}
+}
+
+// versionList lists the versions of op: "11, 13, 16, 18", or "9, for
+// opsets 9 to 10" for an operator since removed.
+func versionList(op *dialect.Op) string {
+	vs := make([]string, len(op.Versions))
+	for i, v := range op.Versions {
+		vs[i] = strconv.Itoa(v)
+	}
+	s := strings.Join(vs, ", ")
+	if op.Removed != 0 {
+		s += fmt.Sprintf(", for opsets %d to %d", op.Versions[0], op.Removed-1)
+	}
+	return s
 }
 
 // addAttrsAndInputs defines --attr and --in on fs, into attrs and ins.
@@ -60,18 +117,31 @@ func addMaxBytes(fs *flag.FlagSet, size *byteSize) {
 	fs.Var(size, "max-bytes", "refuse any input or output tensor larger than `SIZE` bytes (suffixes KiB, MiB, GiB, TiB, KB, MB, GB, TB)")
 }
 
-// call checks the flags against op's attributes and inputs, then reads the
-// inputs. Mistakes in the command line come back as usage errors naming
-// cmd; a file that cannot be read is an error about the data.
+// call checks the flags against op's versions, attributes and inputs,
+// then reads the inputs. Mistakes in the command line come back as usage
+// errors naming cmd; a file that cannot be read is an error about the data.
 //
 // It sets the tensor size limit (tensor.SetMaxBytes) to --max-bytes.
 func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 	tensor.SetMaxBytes(int64(c.maxBytes))
-	call := dialect.Call{Opset: *c.opset, Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
+	call := dialect.Call{Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
+	if c.opset.set {
+		if err := checkOpset(op, c.opset.n); err != nil {
+			return call, err
+		}
+		call.Opset = c.opset.n
+	}
+	attrs := attrNames(op)
 	for i, name := range c.attrs.names {
 		kind, ok := op.AttrKind(name)
-		if !ok {
-			return call, usagef("%s: %s has no attribute %q", cmd, op.Name, name)
+		switch {
+		case !ok && isInput(op, name):
+			return call, usagef("%s: %q is an input of %s: give it with --in", cmd, name, op.Name)
+		case !ok && len(attrs) == 0:
+			return call, usagef("%s: %s has no attributes, and so no %q", cmd, op.Name, name)
+		case !ok:
+			return call, usagef("%s: %s has no attribute %q%s (its attributes: %s)", cmd, op.Name, name,
+				nameHint(name, attrs), strings.Join(attrs, ", "))
 		}
 		v, err := dialect.ParseValue(kind, c.attrs.values[i])
 		if err != nil {
@@ -82,21 +152,28 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 	literals := map[string]tensor.Tensor{}
 	for i, name := range c.ins.names {
 		if _, ok := op.Param(name); !ok {
-			return call, usagef("%s: %s has no input %q (its inputs: %s)", cmd, op.Name, name, inputList(op))
+			if _, isAttr := op.Attr(name); isAttr {
+				return call, usagef("%s: %q is an attribute of %s: give it with --attr", cmd, name, op.Name)
+			}
+			inputs := inputList(op)
+			return call, usagef("%s: %s has no input %q%s (its inputs: %s)", cmd, op.Name, name,
+				nameHint(name, inputs), strings.Join(inputs, ", "))
 		}
-		value := c.ins.values[i]
-		if isLiteral(value) {
-			t, err := tensor.Parse(value)
-			if errors.Is(err, tensor.ErrTooLarge) {
-				return call, fmt.Errorf("%s: input %q: %w", op.Name, name, err)
-			}
-			if err != nil {
-				return call, usagef("%s: --in %s: %v", cmd, name, err)
-			}
-			literals[name] = t
-		} else if err := format.Check(value); err != nil {
+		literal, err := isLiteral(c.ins.values[i])
+		if err != nil {
 			return call, usagef("%s: --in %s: %v", cmd, name, err)
 		}
+		if !literal {
+			continue
+		}
+		t, err := tensor.Parse(c.ins.values[i])
+		if errors.Is(err, tensor.ErrTooLarge) {
+			return call, fmt.Errorf("%s: input %q: %w", op.Name, name, err)
+		}
+		if err != nil {
+			return call, usagef("%s: --in %s: %v", cmd, name, err)
+		}
+		literals[name] = t
 	}
 	// The command line is sound; what fails from here on is the data.
 	for i, name := range c.ins.names {
@@ -114,22 +191,70 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 }
 
 // isLiteral reports whether an --in value is a tensor literal (TYPE:VALUES)
-// rather than a file name.
-func isLiteral(value string) bool {
+// rather than the name of a .npy or .pb file. A value that is neither but
+// looks like a literal (it has a colon, or starts as a list or a number
+// does) counts as a literal, so that tensor.Parse says what is wrong with
+// it; any other value is an error.
+func isLiteral(value string) (bool, error) {
 	name, _, ok := strings.Cut(value, ":")
-	if !ok {
-		return false
+	if ok {
+		if _, err := tensor.ParseDType(name); err == nil {
+			return true, nil
+		}
 	}
-	_, err := tensor.ParseDType(name)
-	return err == nil
+	if format.Check(value) == nil {
+		return false, nil
+	}
+	v := strings.TrimSpace(value)
+	if ok || v != "" && strings.ContainsRune("[(\"+-0123456789", rune(v[0])) {
+		return true, nil
+	}
+	return false, fmt.Errorf("%q is neither a %s file nor a literal TYPE:VALUES such as float32:[1,2]",
+		value, strings.Join(format.Extensions(), " or "))
 }
 
-func inputList(op *dialect.Op) string {
+// nameHint suggests which of names, the inputs or attributes of an
+// operator, a name that it lacks was meant to be: the one that plays the
+// same part (PyTorch's dim for ONNX's axis), or else the nearest by
+// spelling. It returns ": did you mean NAME?", or "".
+func nameHint(name string, names []string) string {
+	if role, ok := compare.RoleOf(name); ok {
+		for _, n := range names {
+			if r, _ := compare.RoleOf(n); r == role {
+				return ": did you mean " + n + "?"
+			}
+		}
+	}
+	return suggest.Phrase(name, names)
+}
+
+// attrNames returns the names that op takes with --attr: its attributes,
+// and the inputs that may be given as one.
+func attrNames(op *dialect.Op) []string {
+	var names []string
+	for _, a := range op.Attrs {
+		names = append(names, a.Name)
+	}
+	for _, p := range op.Inputs {
+		if p.AttrKind != 0 {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// isInput reports whether op has an input called name.
+func isInput(op *dialect.Op, name string) bool {
+	_, ok := op.Param(name)
+	return ok
+}
+
+func inputList(op *dialect.Op) []string {
 	names := make([]string, len(op.Inputs))
 	for i, p := range op.Inputs {
 		names[i] = p.Name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // byteSize is a flag value: a number of bytes with an optional unit.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ type command struct {
 }
 
 // commands are scatter's subcommands, in the order its usage lists them.
-var commands = []*command{evalCommand, compareCommand, explainCommand, conformCommand, opsCommand, benchCommand}
+var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand}
 
 // repeatable is implemented by the values of flags that may be given more
 // than once, each use adding to the value; the usage line marks them "...".
@@ -60,8 +61,9 @@ func with(outer string, inner ...string) group {
 	return group{flags: append([]string{outer}, inner...), nested: true}
 }
 
-// flagSet returns a new flag set holding c's flags, which prints its help
-// to out, and the function that runs c once the flag set has parsed.
+// flagSet returns a new flag set holding c's flags, whose Usage prints
+// c's help to out, and the function that runs c once the flag set has
+// parsed. Package flag's own messages go to out too.
 func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdout io.Writer) error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -81,14 +83,27 @@ func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdo
 	return fs, runCmd
 }
 
-// run parses args, flags and positional arguments in any order, and runs c.
+// run parses args, flags and positional arguments in any order, and runs
+// c. -h prints c's help to stdout. A mistake in the command line comes
+// back as a usage error about c, with nothing printed.
 func (c *command) run(args []string, stdout io.Writer) error {
-	fs, runCmd := c.flagSet(stdout)
+	fs, runCmd := c.flagSet(io.Discard)
 	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		help, _ := c.flagSet(stdout)
+		help.Usage()
+		return nil
+	case err == nil:
+		err = runCmd(pos, stdout)
 	}
-	return runCmd(pos, stdout)
+	var ue *usageError
+	if errors.As(err, &ue) && ue.cmd == "" {
+		ue.cmd = c.name
+		// Messages that name the command already lose the name.
+		ue.msg = strings.TrimPrefix(ue.msg, c.name+": ")
+	}
+	return err
 }
 
 // synopsis returns c's usage line: "scatter", the name, the positional
@@ -181,7 +196,8 @@ func usage() string {
 		fs, _ := c.flagSet(io.Discard)
 		fmt.Fprintf(&b, "  %s\n", c.synopsis(fs))
 	}
-	b.WriteString("\nRun 'scatter ops' for the operators, their inputs and attributes.\n")
+	b.WriteString("\nRun 'scatter help COMMAND' for a command's flags, and 'scatter ops [PATTERN]' for the\n" +
+		"operators, their inputs and attributes.\n")
 	return b.String()
 }
 

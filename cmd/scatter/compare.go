@@ -71,8 +71,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 		Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
 	for i, d := range o.opsets.names {
 		n, err := strconv.Atoi(o.opsets.values[i])
-		if err != nil {
+		switch {
+		case err != nil:
 			return usagef("compare: --opset %s=%s: not a number", d, o.opsets.values[i])
+		case n < 1:
+			return usagef("compare: --opset %s=%d: an opset is 1 or more (leave --opset out for the newest)", d, n)
 		}
 		req.Opsets[d] = n
 	}
@@ -117,7 +120,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 // readInput reads an --in value: a tensor literal (TYPE:VALUES) or a .npy
 // or .pb file (format.ReadFile checks the extension first).
 func readInput(value string) (tensor.Tensor, error) {
-	if isLiteral(value) {
+	literal, err := isLiteral(value)
+	switch {
+	case err != nil:
+		return tensor.Tensor{}, err
+	case literal:
 		return tensor.Parse(value)
 	}
 	return format.ReadFile(value)

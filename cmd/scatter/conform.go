@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scatter-dev/scatter/conformance"
+	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/registry"
 )
 
@@ -67,16 +68,29 @@ func conformCmd(dirs []string, stdout io.Writer) error {
 // opsCommand lists the operators.
 var opsCommand = &command{
 	name: "ops",
+	args: "[PATTERN]",
+	about: "Lists every operator with its versions, inputs and attributes; with PATTERN, those whose\n" +
+		"name contains it, ignoring case (onnx., scatter), or whose family it is (gather_nd).\n",
 	define: func(*flag.FlagSet) func([]string, io.Writer) error {
 		return opsCmd
 	},
 }
 
 func opsCmd(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return usagef("ops takes no arguments, got %s", strings.Join(args, " "))
+	if len(args) > 1 {
+		return usagef("ops takes one PATTERN, got %s", strings.Join(args, " "))
 	}
-	for i, op := range registry.Ops() {
+	var ops []*dialect.Op
+	for _, op := range registry.Ops() {
+		if len(args) == 0 || op.Family == args[0] || strings.Contains(strings.ToLower(op.Name), strings.ToLower(args[0])) {
+			ops = append(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		return fmt.Errorf("ops: no operator name contains %q, and no family is called so (families: %s)",
+			args[0], strings.Join(dialect.Families, ", "))
+	}
+	for i, op := range ops {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}

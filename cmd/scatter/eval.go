@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/format/npy"
 )
 
 // evalCommand runs one operator and writes its output to a file.
@@ -15,7 +17,7 @@ var evalCommand = &command{
 	required: []string{"out"},
 	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
 		o := &evalOptions{call: addCallFlags(fs)}
-		fs.StringVar(&o.out, "out", "", "the output `FILE`, .npy or .pb")
+		fs.StringVar(&o.out, "out", "", "the output `FILE`, .npy or .pb, or - for .npy on standard output")
 		return o.run
 	},
 }
@@ -34,8 +36,8 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	if o.out == "" {
 		return usagef("eval: missing --out FILE")
 	}
-	if err := format.Check(o.out); err != nil {
-		return usagef("eval: --out: %v", err)
+	if err := format.Check(o.out); err != nil && o.out != "-" {
+		return usagef("eval: --out %s: want a %s file, or - for .npy on standard output", o.out, strings.Join(format.Extensions(), " or "))
 	}
 	call, err := o.call.call("eval", op)
 	if err != nil {
@@ -44,6 +46,14 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	result, err := op.Run(call)
 	if err != nil {
 		return err
+	}
+	if o.out == "-" {
+		// npy.Write refuses a tensor that .npy cannot hold (bfloat16)
+		// before it writes anything.
+		if err := npy.Write(stdout, result); err != nil {
+			return fmt.Errorf("%s: output: %w", op.Name, err)
+		}
+		return nil
 	}
 	if err := format.WriteFile(o.out, result, op.Output); err != nil {
 		return fmt.Errorf("%s: output: %w", op.Name, err)

@@ -6,24 +6,35 @@
 //	scatter eval OP [--attr NAME=VALUE]... [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] [--opset N] --out FILE
 //	scatter compare [OP...] [--attr NAME=VALUE]... [--cells N] [--family F] [--max-bytes SIZE] [--opset DIALECT=N]... --in NAME=FILE|TYPE:VALUES...
 //	scatter explain OP [--attr NAME=VALUE]... [--color WHEN] [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] [--opset N] [--svg FILE | --png FILE]
+//	scatter show FILE... [--max-bytes SIZE]
 //	scatter conform [DIR...]
-//	scatter ops
+//	scatter ops [PATTERN]
 //	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]] [--reps N] [--threads N] [--workload W1,W3]...
 //
-// eval runs the operator OP ("onnx.ScatterND") on the inputs given under
-// the operator's own input names, and writes its output to --out. An input
-// is a file (.npy or .pb, by extension) or a literal such as
-// int64:[[4],[3]] (see tensor.Parse). It exits 0 on success; 1 when the
-// inputs are invalid, after one line on standard error that names the
-// operator and what is wrong, and without creating or changing the output
-// file; 2 on a usage error. --max-bytes (default 16GiB) bounds every input
-// and output tensor: a larger one is refused before it is allocated.
+// scatter help COMMAND, or COMMAND -h, prints a command's flags. A mistake
+// in the command line (an unknown operator, flag, attribute or input, an
+// opset the operator does not have, a file name without a known extension,
+// a literal without a known element type) prints one line on standard
+// error that says what is wrong, with the name meant where a misspelling
+// is likely, and the help command to run, and exits 2.
 //
-// explain runs OP as eval does and shows what it did: data, indices,
-// updates and output as grids of cells marked (coloured on a terminal
-// unless NO_COLOR is set, or as --color says) by what happened to them,
-// one line per update or gathered element ("updates[2] = 11 -> output[1]
-// by indices[2,:] = [1]") and a legend;
+// eval runs the operator OP ("onnx.ScatterND") on the inputs given under
+// the operator's own input names, and writes its output to --out (.npy or
+// .pb; - writes .npy to standard output). An input is a file (.npy or .pb,
+// by extension) or a literal such as int64:[[4],[3]] (see tensor.Parse).
+// --opset, if given, is an opset of OP's dialect (1 or more); OP runs as
+// its newest version not newer than it, and without --opset as its newest.
+// It exits 0 on success; 1 when the inputs are invalid, after one line on
+// standard error that names the operator and what is wrong, and without
+// creating or changing the output file; 2 on a usage error. --max-bytes
+// (default 16GiB) bounds every input and output tensor: a larger one is
+// refused before it is allocated.
+//
+// explain runs OP as eval does and shows what it did: the attributes in
+// force, then data, indices, updates and output as grids of cells marked
+// (coloured on a terminal unless NO_COLOR is set, or as --color says) by
+// what happened to them, one line per update or gathered element
+// ("updates[2] = 11 -> output[1] by indices[2,:] = [1]") and a legend;
 // with --svg or --png it draws the same as a picture into FILE instead. A
 // tensor of more than 400 elements is summarised (cells hit, duplicates,
 // the most-hit cells) and not drawn. When an index is out of range it
@@ -41,11 +52,19 @@
 // It exits 0 when all agree, 1 when they differ, 2 on a usage error (an
 // unreadable input file included).
 //
+// show prints each tensor file (- reads .npy from standard input): its
+// element type, shape and (.pb) name, then its elements nested in brackets
+// by dimension, a row per line, as NumPy prints an array; of a tensor of
+// more than 1000 elements, the first and last 3 positions of each
+// dimension.
+//
 // conform runs ONNX node-test directories (or directories of them) and
 // prints one line per test and "N passed, M failed"; with no DIR it runs
 // the official tests bundled into the binary. It exits 1 if any failed.
 //
-// ops lists every operator with its versions, inputs and attributes.
+// ops lists every operator with its versions, inputs and attributes; with
+// PATTERN, those whose name contains it (ignoring case) or whose family it
+// is.
 //
 // bench times the benchmark workloads W1 to W9 (all of them, or those
 // given to --workload) through the ONNX API, first writing into a reused
@@ -69,8 +88,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
+	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -86,9 +107,32 @@ const (
 )
 
 // usageError is a mistake in the command line, as opposed to in the data.
-type usageError struct{ msg string }
+type usageError struct {
+	cmd string // the command it is about, or "" for scatter itself
+	msg string
+}
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string {
+	if e.cmd == "" {
+		return e.msg
+	}
+	return e.cmd + ": " + e.msg
+}
+
+// line is what scatter prints for e: the problem, on one line, and the
+// command that shows the usage.
+func (e *usageError) line() string {
+	who, help := "scatter", "scatter help"
+	if e.cmd != "" {
+		who += " " + e.cmd
+		help += " " + e.cmd
+	}
+	msg := oneLine(errors.New(e.msg))
+	if !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return fmt.Sprintf("%s: %s Run '%s' for usage.", who, msg, help)
+}
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
@@ -103,23 +147,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch name := args[0]; name {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage())
-		return exitOK
+		err = help(args[1:], stdout)
 	default:
 		if c := lookupCommand(name); c != nil {
 			err = c.run(args[1:], stdout)
 		} else {
-			err = usagef("unknown command %q", name)
+			err = unknownCommand(name)
 		}
 	}
 	var ue *usageError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "scatter: %s\n%s", oneLine(err), usage())
+		fmt.Fprintln(stderr, ue.line())
 		return exitUsage
 	case errors.Is(err, errFailed):
 		return exitInvalid
@@ -132,6 +173,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// help prints scatter's usage, or with one argument that command's help.
+func help(args []string, stdout io.Writer) error {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(stdout, usage())
+		return nil
+	case 1:
+		c := lookupCommand(args[0])
+		if c == nil {
+			return unknownCommand(args[0])
+		}
+		fs, _ := c.flagSet(stdout)
+		fs.Usage()
+		return nil
+	}
+	return usagef("help takes one command, got %s", strings.Join(args, " "))
+}
+
+// unknownCommand is the error for a command name that scatter lacks.
+func unknownCommand(name string) error {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return usagef("unknown command %q%s", name, suggest.Phrase(name, names))
+}
+
 // errFailed reports a failure that the command has already printed.
 var errFailed = errors.New("failed")
 
@@ -141,7 +209,9 @@ func oneLine(err error) string {
 }
 
 // parseInterspersed parses flags that may come before, between or after
-// positional arguments, and returns the positional ones.
+// positional arguments, and returns the positional ones. fs must print
+// nothing (its output io.Discard): a mistake comes back as a usage error,
+// and -h as flag.ErrHelp.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -149,7 +219,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -158,6 +228,37 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// invalidValue matches the error of package flag for a value that a flag
+// refused.
+var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): (.*)$`)
+
+// flagError restates an error of fs.Parse as a usage error that spells
+// flags as scatter's usage does (--name) and suggests the flag meant by an
+// unknown one.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		hint := ""
+		if near := suggest.Near(name, names); len(near) > 0 {
+			hint = ": did you mean --" + strings.Join(near, " or --") + "?"
+		}
+		return usagef("unknown flag --%s%s", name, hint)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usagef("--%s needs a value", name)
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		reason := m[3]
+		if reason == "parse error" {
+			reason = "not a number"
+		}
+		return usagef("--%s %s: %s", m[2], m[1], reason)
+	}
+	return usagef("%s", msg)
 }
 
 // pairs collects repeated NAME=VALUE flags in order.

@@ -108,7 +108,6 @@ func TestEvalInvalidInput(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	tests := [][]string{
-		{},
 		{"frobnicate"},
 		{"eval"},
 		{"eval", "onnx.ScatterND"},
@@ -121,19 +120,140 @@ func TestUsageErrors(t *testing.T) {
 		{"eval", "onnx.Gather", "--in", "data=a.npy", "--in", "data=b.npy", "--out", "x.npy"},
 		{"eval", "onnx.Gather", "onnx.GatherND", "--out", "x.npy"},
 		{"eval", "onnx.Gather", "--opset", "x", "--out", "x.npy"},
-		{"ops", "extra"},
+		{"eval", "onnx.Gather", "--opset", "0", "--out", "x.npy"},
+		{"eval", "onnx.Gather", "--frobnicate", "--out", "x.npy"},
+		{"ops", "a", "b"},
+		{"show"},
+		{"show", "x.txt"},
+		{"help", "frobnicate"},
+		{"help", "eval", "explain"},
 	}
 	for _, args := range tests {
-		code, _, stderr := runArgs(args...)
-		if code != 2 || stderr == "" {
-			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		cmd := args[0]
+		if lookupCommand(cmd) == nil {
+			cmd = ""
+		}
+		help := strings.TrimSpace("scatter help " + cmd)
+		code, stdout, stderr := runArgs(args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, strings.TrimSpace("scatter "+cmd)+": ") ||
+			!strings.HasSuffix(stderr, " Run '"+help+"' for usage.\n") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line on stderr ending in Run '%s' for usage.",
+				args, code, stdout, stderr, help)
 		}
 	}
-	if code, stdout, _ := runArgs("help"); code != 0 || !strings.Contains(stdout, "scatter eval OP") {
+	// Without arguments, scatter prints its usage, as help does, but to
+	// standard error.
+	code, stdout, stderr := runArgs()
+	if code != 2 || stdout != "" || stderr != usage() {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ := runArgs("help"); code != 0 || stdout != usage() {
 		t.Errorf("help: exit %d", code)
 	}
 }
 
+// TestUsageMessages pins the line a usage error prints.
+func TestUsageMessages(t *testing.T) {
+	in := []string{"--in", "data=float32:[1,2]", "--in", "indices=int64:[[0]]", "--in", "updates=float32:[5]", "--out", "x.npy"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "onnx.ScaterND", "--out", "x.npy"},
+			`scatter eval: unknown operator "onnx.ScaterND": did you mean onnx.ScatterND? Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.NoSuchOp", "--out", "x.npy"},
+			`scatter eval: unknown operator "onnx.NoSuchOp" (run 'scatter ops' for the list). Run 'scatter help eval' for usage.`},
+		{append([]string{"eval", "onnx.ScatterND", "--attr", "reduce=add"}, in...),
+			`scatter eval: onnx.ScatterND has no attribute "reduce": did you mean reduction? (its attributes: reduction). Run 'scatter help eval' for usage.`},
+		{append([]string{"eval", "onnx.ScatterND", "--attr", "reductio=add"}, in...),
+			`scatter eval: onnx.ScatterND has no attribute "reductio": did you mean reduction? (its attributes: reduction). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "torch.scatter", "--attr", "axis=0", "--out", "x.npy"},
+			`scatter eval: torch.scatter has no attribute "axis": did you mean dim? (its attributes: dim, reduce, value). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "tf.gather_nd", "--attr", "axis=0", "--out", "x.npy"},
+			`scatter eval: tf.gather_nd has no attribute "axis" (its attributes: batch_dims). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "tf.gather", "--attr", "indices=0", "--out", "x.npy"},
+			`scatter eval: "indices" is an input of tf.gather: give it with --in. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "index=int64:[[0]]", "--out", "x.npy"},
+			`scatter eval: onnx.ScatterND has no input "index": did you mean indices? (its inputs: data, indices, updates). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "updaets=int64:[[0]]", "--out", "x.npy"},
+			`scatter eval: onnx.ScatterND has no input "updaets": did you mean updates? (its inputs: data, indices, updates). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "reduction=x.npy", "--out", "x.npy"},
+			`scatter eval: "reduction" is an attribute of onnx.ScatterND: give it with --attr. Run 'scatter help eval' for usage.`},
+		{append([]string{"eval", "onnx.ScatterND", "--opset", "0"}, in...),
+			`scatter eval: --opset 0: an opset is 1 or more, or leave --opset out for the newest (onnx.ScatterND's versions: 11, 13, 16, 18). Run 'scatter help eval' for usage.`},
+		{append([]string{"eval", "onnx.ScatterND", "--opset", "-1"}, in...),
+			`scatter eval: --opset -1: an opset is 1 or more, or leave --opset out for the newest (onnx.ScatterND's versions: 11, 13, 16, 18). Run 'scatter help eval' for usage.`},
+		{append([]string{"eval", "onnx.ScatterND", "--opset", "10"}, in...),
+			`scatter eval: --opset 10: onnx.ScatterND is defined from opset 11 (its versions: 11, 13, 16, 18). Run 'scatter help eval' for usage.`},
+		{[]string{"explain", "onnx.Scatter", "--opset", "11"},
+			`scatter explain: --opset 11: onnx.Scatter was removed in opset 11 (its versions: 9, for opsets 9 to 10). Run 'scatter help explain' for usage.`},
+		{[]string{"eval", "torch.gather", "--opset", "0", "--out", "x.npy"},
+			`scatter eval: --opset 0: an opset is 1 or more, or leave --opset out for the newest (torch.gather's versions: 1). Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--opset", "x", "--out", "x.npy"},
+			`scatter eval: --opset "x": not a number. Run 'scatter help eval' for usage.`},
+		{[]string{"compare", "--family", "gather", "--opset", "onnx=0", "--in", "data=float32:[1]"},
+			`scatter compare: --opset onnx=0: an opset is 1 or more (leave --opset out for the newest). Run 'scatter help compare' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "data=f32:[1,2]", "--out", "x.npy"},
+			`scatter eval: --in data: tensor: invalid tensor literal: "f32:[1,2]": unknown element type "f32": did you mean float32? Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "data=[1,2]", "--out", "x.npy"},
+			`scatter eval: --in data: tensor: invalid tensor literal: "[1,2]" has no element type: want TYPE:VALUES, e.g. float32:[1,2]. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "data=x.txt", "--out", "x.npy"},
+			`scatter eval: --in data: "x.txt" is neither a .npy or .pb file nor a literal TYPE:VALUES such as float32:[1,2]. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "data=./data", "--out", "x.npy"},
+			`scatter eval: --in data: "./data" is neither a .npy or .pb file nor a literal TYPE:VALUES such as float32:[1,2]. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "data=7", "--out", "x.npy"},
+			`scatter eval: --in data: tensor: invalid tensor literal: "7" has no element type: want TYPE:VALUES, e.g. float32:[1,2]. Run 'scatter help eval' for usage.`},
+		{[]string{"compare", "--family", "gather", "--in", "data=f32:[1]"},
+			`scatter compare: --in data: tensor: invalid tensor literal: "f32:[1]": unknown element type "f32": did you mean float32? Run 'scatter help compare' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--out", "x.txt"},
+			`scatter eval: --out x.txt: want a .npy or .pb file, or - for .npy on standard output. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--bogus", "--out", "x.npy"},
+			`scatter eval: unknown flag --bogus. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--opst", "3", "--out", "x.npy"},
+			`scatter eval: unknown flag --opst: did you mean --opset? Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--out"},
+			`scatter eval: --out needs a value. Run 'scatter help eval' for usage.`},
+		{[]string{"explain", "onnx.ScatterND", "--color", "sometimes"},
+			`scatter explain: --color "sometimes": want auto, always or never. Run 'scatter help explain' for usage.`},
+		{[]string{"evl"}, `scatter: unknown command "evl": did you mean eval? Run 'scatter help' for usage.`},
+		{[]string{"help", "evl"}, `scatter: unknown command "evl": did you mean eval? Run 'scatter help' for usage.`},
+	} {
+		code, stdout, stderr := runArgs(c.args...)
+		if code != 2 || stdout != "" || stderr != c.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q\nstderr %s\nwant   %s", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestHelpCommand checks that scatter help CMD prints what CMD -h does.
+func TestHelpCommand(t *testing.T) {
+	for _, c := range commands {
+		code, stdout, stderr := runArgs("help", c.name)
+		_, want, _ := runArgs(c.name, "-h")
+		if code != 0 || stderr != "" || stdout != want || !strings.HasPrefix(stdout, "usage: scatter "+c.name) {
+			t.Errorf("help %s: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", c.name, code, stderr, stdout, want)
+		}
+	}
+}
+
+// TestOpsetGivenOrNot checks that leaving --opset out runs the newest
+// version, and that a given opset is used.
+func TestOpsetGivenOrNot(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.npy")
+	args := []string{"eval", "onnx.ScatterND", "--in", "data=float32:[1,2]", "--in", "indices=int64:[[0],[0]]",
+		"--in", "updates=float32:[5,6]", "--attr", "reduction=max", "--out", out}
+	if code, _, stderr := runArgs(args...); code != 0 {
+		t.Fatalf("no --opset: exit %d, %s", code, stderr)
+	}
+	if got, _ := format.ReadFile(out); got.Data().([]float32)[0] != 6 {
+		t.Errorf("no --opset: got %v, want max of 1, 5, 6", got)
+	}
+	code, _, stderr := runArgs(append(args, "--opset", "16")...)
+	if code != 1 || !strings.Contains(stderr, `reduction "max" is not allowed in version 16`) {
+		t.Errorf("--opset 16: exit %d, %s", code, stderr)
+	}
+}
 func TestConform(t *testing.T) {
 	code, stdout, stderr := runArgs("conform")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")

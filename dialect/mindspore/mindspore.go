@@ -2,6 +2,19 @@
 // mindspore.ops.gather_nd and mindspore.ops.tensor_scatter_elements as
 // MindSpore defines them.
 //
+// # Operators
+//
+// Each has an Into form that writes into a dst you supply (GatherNDInto):
+//
+//   - mindspore.ops.scatter_nd: [ScatterND], scatter updates into zeros of a given shape, summing duplicates.
+//   - mindspore.ops.gather_nd: [GatherND], take elements or slices of input_x at index tuples.
+//   - mindspore.ops.tensor_scatter_elements: [TensorScatterElements], update elements of input_x at positions along an axis.
+//
+// [Ops] describes the same operators as tables for callers that run them
+// by name.
+//
+// # Rules
+//
 // The rules, with the MindSpore sources they come from (the API
 // documentation on mindspore.cn, the docstrings in
 // mindspore/python/mindspore/ops/function/array_func.py and

@@ -2,6 +2,23 @@
 // Gather, GatherElements and GatherND as the ONNX operator sets define
 // them, version by version.
 //
+// # Operators
+//
+// Each is a method of [Opset] (onnx.Opset(18).ScatterND(...)), with an Into
+// form that writes into a dst you supply (ScatterNDInto):
+//
+//   - [Opset.ScatterND]: update elements or slices of data at index tuples, with a reduction; versions 11, 13, 16, 18.
+//   - [Opset.ScatterElements]: update elements of data at positions along an axis, with a reduction; versions 11, 13, 16, 18.
+//   - [Opset.Scatter]: ScatterElements without reduction; version 9, in opsets 9 and 10.
+//   - [Opset.GatherND]: take elements or slices of data at index tuples; versions 11, 12, 13.
+//   - [Opset.GatherElements]: take elements of data at positions along an axis; versions 11, 13.
+//   - [Opset.Gather]: take slices of data along an axis; versions 1, 11, 13.
+//
+// [Ops] describes the same operators as tables (names, versions, inputs,
+// attributes) for callers that run them by name.
+//
+// # Rules
+//
 // An Opset value selects the rules: each operator runs as its newest
 // version not newer than the opset. Across versions the rules are:
 //

@@ -2,6 +2,22 @@
 // ScatterNDUpdate, GatherND and GatherElements as the OpenVINO operation
 // sets define them, version by version.
 //
+// # Operators
+//
+// Each is a method of [Opset] (openvino.Opset(15).ScatterNDUpdate(...)),
+// with an Into form that writes into a dst you supply
+// (ScatterNDUpdateInto):
+//
+//   - [Opset.ScatterElementsUpdate]: update elements of data at positions along an axis, with a reduction; versions 3, 12.
+//   - [Opset.ScatterNDUpdate]: update elements or slices of data at index tuples, with a reduction; versions 3, 15.
+//   - [Opset.GatherND]: take elements or slices of data at index tuples; versions 5, 8.
+//   - [Opset.GatherElements]: take elements of data at positions along an axis; version 6.
+//
+// [Ops] describes the same operations as tables for callers that run them
+// by name.
+//
+// # Rules
+//
 // An Opset value is an OpenVINO opset number; each operation runs as its
 // newest version not newer than it. The versions and their rules are:
 //

@@ -2,6 +2,24 @@
 // tf.scatter_nd and tf.tensor_scatter_nd_update, _add, _sub, _min and _max
 // as TensorFlow's Python API and CPU kernels define them.
 //
+// # Operators
+//
+// Each has an Into form that writes into a dst you supply (GatherNDInto):
+//
+//   - tf.gather_nd: [GatherND], take elements or slices of params at index tuples.
+//   - tf.gather: [Gather], take slices of params along an axis.
+//   - tf.scatter_nd: [ScatterND], scatter updates into zeros of a given shape, summing duplicates.
+//   - tf.tensor_scatter_nd_update: [TensorScatterUpdate], write updates into a copy of tensor at index tuples.
+//   - tf.tensor_scatter_nd_add: [TensorScatterAdd], add updates into a copy of tensor at index tuples.
+//   - tf.tensor_scatter_nd_sub: [TensorScatterSub], subtract updates from a copy of tensor at index tuples.
+//   - tf.tensor_scatter_nd_min: [TensorScatterMin], keep the smaller of tensor and updates at index tuples.
+//   - tf.tensor_scatter_nd_max: [TensorScatterMax], keep the larger of tensor and updates at index tuples.
+//
+// [Ops] describes the same operators as tables for callers that run them
+// by name.
+//
+// # Rules
+//
 // The rules, as TensorFlow's CPU kernels apply them:
 //
 //   - Indices are int32 or int64. A negative index is an error, like an

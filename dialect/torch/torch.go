@@ -1,7 +1,24 @@
 // Package torch is the PyTorch dialect: torch.scatter, torch.scatter_add,
-// torch.scatter_reduce, torch.gather and torch.index_select as current
-// PyTorch (2.8 and later) computes them on the CPU, checks and corner
-// cases included.
+// torch.scatter_reduce, torch.gather and torch.index_select as PyTorch 2.1
+// and later computes them on the CPU, checks and corner cases included.
+// From 2.1 on, PyTorch's CPU kernels accumulate float16 and bfloat16 sums
+// in float32 and round once, at the end, as this dialect does; earlier
+// releases rounded after every step.
+//
+// # Operators
+//
+// Each has an Into form that writes into a dst you supply (GatherInto):
+//
+//   - torch.scatter: [Scatter] with src, [ScatterValue] with a value; write into input at positions along dim, optionally adding or multiplying.
+//   - torch.scatter_add: [ScatterAdd], add src into input at positions along dim.
+//   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin.
+//   - torch.gather: [Gather], take elements of input at positions along dim.
+//   - torch.index_select: [IndexSelect], take slices of input along dim.
+//
+// [Ops] describes the same operators as tables for callers that run them
+// by name.
+//
+// # Rules
 //
 // The rules, as PyTorch's argument checks and CPU kernels apply them:
 //
