@@ -117,7 +117,7 @@ func attributesInForce(op *dialect.Op, version int, call dialect.Call) []string 
 	}
 	in := inputs(op, call)
 	for _, p := range op.Inputs {
-		if x, ok := in[p.Name]; ok && p.AttrKind != 0 && !slices.Contains(updatesNames, p.Name) && !x.IsZero() {
+		if x, ok := in[p.Name]; ok && p.AttrKind != 0 && p.Role != dialect.RoleUpdates && p.Role != dialect.RoleValue && !x.IsZero() {
 			elems := make([]string, x.Len())
 			for i := range elems {
 				elems[i] = tensor.FormatElem(x.At(i))

@@ -3,16 +3,24 @@
 // dynamic_slice and dynamic_update_slice as JAX documents them and runs
 // them on the CPU (through XLA).
 //
-// The operators, one line each:
+// # Operators
 //
-//   - Gather: slices of operand at start indices, by dimension numbers.
-//   - Scatter: operand with windows of updates written at start indices.
-//   - ScatterAdd, ScatterSub, ScatterMul, ScatterMin, ScatterMax: the
-//     same, combined with the operand's values.
-//   - DynamicSlice: one slice of operand at a start index.
-//   - DynamicUpdateSlice: operand with one slice replaced by update.
+// Each has an Into form that writes into a dst you supply (GatherInto):
 //
-// The rules:
+//   - jax.lax.gather: [Gather], take slices of operand at start indices, by dimension numbers.
+//   - jax.lax.scatter: [Scatter], write windows of updates into operand at start indices.
+//   - jax.lax.scatter_add: [ScatterAdd], add windows of updates into operand at start indices.
+//   - jax.lax.scatter_sub: [ScatterSub], subtract windows of updates from operand at start indices.
+//   - jax.lax.scatter_mul: [ScatterMul], multiply operand by windows of updates at start indices.
+//   - jax.lax.scatter_min: [ScatterMin], keep the smaller of operand and windows of updates.
+//   - jax.lax.scatter_max: [ScatterMax], keep the larger of operand and windows of updates.
+//   - jax.lax.dynamic_slice: [DynamicSlice], take one slice of operand at a start index.
+//   - jax.lax.dynamic_update_slice: [DynamicUpdateSlice], replace one slice of operand at a start index.
+//
+// [Ops] describes the same operators as tables for callers that run them
+// by name.
+//
+// # Rules
 //
 //   - Dimension numbers are lax.GatherDimensionNumbers and
 //     lax.ScatterDimensionNumbers; the index vector is the last dimension

@@ -5,15 +5,19 @@
 // PyTorch/XLA and GoMLX lower to) runs them on the CPU where the
 // specification leaves a choice.
 //
-// The operators, one line each:
+// # Operators
 //
-//   - Gather: slices of operand at start indices, by dimension numbers.
-//   - Scatter: operand with windows of updates combined in at start
-//     indices, by dimension numbers and an update computation.
-//   - DynamicSlice: one slice of operand at a start index.
-//   - DynamicUpdateSlice: operand with one slice replaced by update.
+// Each has an Into form that writes into a dst you supply (GatherInto):
 //
-// The rules:
+//   - stablehlo.gather: [Gather], take slices of operand at start indices, by dimension numbers.
+//   - stablehlo.scatter: [Scatter], combine windows of updates into inputs at start indices, by dimension numbers and an update computation.
+//   - stablehlo.dynamic_slice: [DynamicSlice], take one slice of operand at a start index.
+//   - stablehlo.dynamic_update_slice: [DynamicUpdateSlice], replace one slice of operand at a start index.
+//
+// [Ops] describes the same operators as tables for callers that run them
+// by name.
+//
+// # Rules
 //
 //   - Dimension numbers are StableHLO's, checked against its constraints
 //     (see engine.GatherDims and engine.ScatterDims): batching dimensions
