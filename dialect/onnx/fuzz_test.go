@@ -172,8 +172,8 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		if red, ok = reduction(v, name); !ok {
 			return want, nil, optest.Refuse("reduction " + name)
 		}
-		if dt == tensor.String && red != reftest.None {
-			return want, nil, optest.Refuse("arithmetic on strings")
+		if dt == tensor.String && red != reftest.None && red != reftest.Add {
+			return want, nil, optest.Refuse("arithmetic on strings but add")
 		}
 	}
 	switch c.op {
@@ -181,7 +181,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		if len(ds) < 1 {
 			return want, nil, optest.Refuse("scalar data")
 		}
-		want, err = reftest.ScatterND(c.data, c.indices, c.updates, reftest.Options{Rules: fromEnd, Reduction: red})
+		want, err = reftest.ScatterND(c.data, c.indices, c.updates, reftest.Options{Rules: fromEnd, Reduction: red, ConcatStrings: true})
 		return want, ds, err
 	case "ScatterElements", "Scatter":
 		if !is.Equal(c.updates.Shape()) {
@@ -190,7 +190,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		if a < 0 {
 			return want, nil, optest.Refuse("axis")
 		}
-		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, reftest.Options{Rules: fromEnd, Reduction: red})
+		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, reftest.Options{Rules: fromEnd, Reduction: red, ConcatStrings: true})
 		return want, ds, err
 	case "GatherND":
 		b := c.batchDims

@@ -462,3 +462,34 @@ func TestOpRun(t *testing.T) {
 		}
 	}
 }
+
+// From version 16, reduction add concatenates strings in index order, as
+// ONNX Runtime's CPU kernels do (std::string +=); the other reductions
+// refuse them, and before 16 there is no reduction to ask for.
+func TestStringAdd(t *testing.T) {
+	data := str(tensor.Shape{3}, "x", "y", "z")
+	upd := str(tensor.Shape{4}, "a", "b", "c", "d")
+	want := str(tensor.Shape{3}, "xb", "y", "zacd")
+	for _, opset := range []onnx.Opset{16, 18} {
+		got, err := opset.ScatterND(data, i64(tensor.Shape{4, 1}, 2, 0, -1, 2), upd, "add")
+		if err != nil || !tensor.Equal(got, want) {
+			t.Errorf("ScatterND opset %d: got %v, %v; want %v", opset, got, err, want)
+		}
+		got, err = opset.ScatterElements(data, i64(tensor.Shape{4}, 2, 0, -1, 2), upd, 0, "add")
+		if err != nil || !tensor.Equal(got, want) {
+			t.Errorf("ScatterElements opset %d: got %v, %v; want %v", opset, got, err, want)
+		}
+		for _, r := range []string{"mul", "max", "min"} {
+			_, err := opset.ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), r)
+			if opset == 16 && r != "mul" {
+				continue // not a reduction of version 16
+			}
+			if !errors.Is(err, engine.ErrType) {
+				t.Errorf("ScatterND opset %d %s on strings: got %v, want ErrType", opset, r, err)
+			}
+		}
+	}
+	if _, err := onnx.Opset(13).ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), "add"); !errors.Is(err, dialect.ErrAttribute) {
+		t.Errorf("ScatterND opset 13 add: got %v, want ErrAttribute", err)
+	}
+}

@@ -98,8 +98,9 @@ var versions = map[string][]int{
 	"ScatterElementsUpdate": {3, 12}, "ScatterNDUpdate": {3, 15}, "GatherND": {5, 8}, "GatherElements": {6},
 }
 
-// The index rules: the first versions take [0, size-1]; ScatterElementsUpdate-12,
-// ScatterNDUpdate-15 and GatherND-8 count negative indices from the end.
+// The index rules: the first versions of the scatters take [0, size-1];
+// ScatterElementsUpdate-12, ScatterNDUpdate-15 and both GatherNDs count
+// negative indices from the end.
 var (
 	inRange = reftest.Rules{}
 	fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
@@ -124,7 +125,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	if !ok {
 		return want, nil, optest.Refuse("no version at this opset")
 	}
-	newer := v >= 12 && c.op == "ScatterElementsUpdate" || v >= 15 || v >= 8 && c.op == "GatherND"
+	newer := v >= 12 && c.op == "ScatterElementsUpdate" || v >= 15 || c.op == "GatherND"
 	rules := inRange
 	if newer {
 		rules = fromEnd

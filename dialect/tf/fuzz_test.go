@@ -127,7 +127,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			}
 		}
 		data = tensor.Must(tensor.New(dt, c.shape))
-		opt.Reduction = reftest.Add
+		opt.Reduction, opt.ConcatStrings = reftest.Add, true
 	case "tensor_scatter_nd_add", "tensor_scatter_nd_sub":
 		if data.DType() == tensor.Bool || data.DType() == tensor.String {
 			return want, nil, optest.Refuse("element type")

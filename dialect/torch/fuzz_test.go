@@ -263,7 +263,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		index, src = view1(c.index), view1(c.src)
 	}
 	opt := reftest.Options{Rules: inRange, Reduction: red, ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true,
-		DivideAll: true, CountInType: true}
+		DivideAll: true, CountInType: true, C10Complex: true}
 	want, err = reftest.ScatterElements(view1(c.input), index, src, d, opt)
 	if err != nil {
 		return want, c.input.Shape(), err

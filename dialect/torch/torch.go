@@ -423,11 +423,11 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 		copyAll(dst, c.input)
 		if red == engine.Mean {
 			// PyTorch still divides every element by its count, 1.
-			divide(dst, ones(dst.Len()))
+			divide(dst, ones(dst.Len()), behaviors[c.op].Arith)
 		}
 		return nil
 	}
-	rules := behaviors[c.op].Index
+	rules, arith := behaviors[c.op].Index, behaviors[c.op].Arith
 	input, index, out := view1(c.input), view1(c.index), view1(dst)
 	src := c.src
 	if c.hasValue {
@@ -455,7 +455,7 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if red == engine.Mean {
 		step = engine.Add // the sum, divided below
 	}
-	opt := engine.ScatterOptions{Reduction: step, Rules: rules}
+	opt := engine.ScatterOptions{Reduction: step, Rules: rules, Arith: arith}
 	if dt := c.input.DType(); (dt == tensor.Float16 || dt == tensor.BFloat16) && (step == engine.Add || step == engine.Mul) {
 		// Accumulate in float32 and round once, as PyTorch's float32
 		// buffer does.
@@ -483,7 +483,7 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if err := engine.ScatterElements(countT, countT, index, one, dim, engine.ScatterOptions{Reduction: engine.Add, Rules: rules}); err != nil {
 		return fail(err)
 	}
-	divide(out, counts)
+	divide(out, counts, arith)
 	return nil
 }
 
