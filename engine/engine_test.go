@@ -18,46 +18,75 @@ func typed(t *testing.T, d tensor.DType, shape tensor.Shape, vals ...int) tensor
 	return tensortest.FromInts(d, shape, vals...)
 }
 
-func TestScatterEveryType(t *testing.T) {
+// TestEveryType runs every kernel on every element type, so every mover
+// size (1, 2, 4, 8 and 16 bytes, and strings) and every adding reducer,
+// with values that differ from each other, so that a write that is
+// missing, misplaced or out of order shows. Values are small integers
+// converted to the type (tensortest.FromInts: a string of n letters); bool
+// has only two, so its data is all false and its updates make the true
+// positions the answer.
+func TestEveryType(t *testing.T) {
 	for _, d := range tensor.DTypes() {
 		t.Run(d.String(), func(t *testing.T) {
-			data := typed(t, d, tensor.Shape{4}, 1, 1, 1, 1)
-			idx := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{2, 0, 2}))
-			upd := typed(t, d, tensor.Shape{3}, 0, 1, 1)
-			dst := tensor.Must(tensor.New(d, tensor.Shape{4}))
-			if err := ScatterND(dst, data, idx, upd, ScatterOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			// Last update wins at 2: 1; position 0 gets 1.
-			if want := typed(t, d, tensor.Shape{4}, 1, 1, 1, 1); !tensor.Equal(dst, want) {
-				t.Errorf("none: got %v, want %v", dst, want)
-			}
-			// Gather the scattered values back.
-			out := tensor.Must(tensor.New(d, tensor.Shape{2}))
-			g := tensor.Must(tensor.From(tensor.Shape{2}, []int32{-4, 1}))
-			if err := Gather(out, dst, g, 0, 0, IndexRules{Negative: NegativeFromEnd}); err != nil {
-				t.Fatal(err)
-			}
-			if want := typed(t, d, tensor.Shape{2}, 1, 1); !tensor.Equal(out, want) {
-				t.Errorf("gather: got %v, want %v", out, want)
-			}
-			err := ScatterND(dst, data, idx, upd, ScatterOptions{Reduction: Add})
-			if d == tensor.String {
-				if !errors.Is(err, ErrType) {
-					t.Errorf("string add: got %v, want ErrType", err)
+			v := func(s tensor.Shape, vals ...int) tensor.Tensor {
+				if d == tensor.Bool {
+					for i, x := range vals {
+						vals[i] = x % 2
+					}
 				}
-				return
+				return typed(t, d, s, vals...)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := typed(t, d, tensor.Shape{4}, 2, 1, 2, 1) // 1+0+1 at 2, 1+1 at 0
+			// Positions 2, 0 and 2 again: the last update wins at 2.
+			data := v(tensor.Shape{4}, 2, 4, 6, 8)
+			idx := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{2, 0, 2}))
+			upd := v(tensor.Shape{3}, 4, 1, 3)
 			if d == tensor.Bool {
-				want = typed(t, d, tensor.Shape{4}, 1, 1, 1, 1)
+				data = v(tensor.Shape{4}, 0, 0, 0, 0) // updates false, true, true
+				upd = v(tensor.Shape{3}, 0, 1, 1)
 			}
-			if !tensor.Equal(dst, want) {
-				t.Errorf("add: got %v, want %v", dst, want)
+			want := v(tensor.Shape{4}, 1, 4, 3, 8)
+			check := func(what string, got tensor.Tensor, err error, want tensor.Tensor) {
+				t.Helper()
+				if err != nil || !tensor.Equal(got, want) {
+					t.Errorf("%s: got %v, %v; want %v", what, got, err, want)
+				}
 			}
+			dst := tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterND", dst, ScatterND(dst, data, idx, upd, ScatterOptions{}), want)
+			flat := tensor.Must(tensor.From(tensor.Shape{3}, []int32{2, 0, -2}))
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterElements", dst, ScatterElements(dst, data, flat, upd, 0,
+				ScatterOptions{Rules: IndexRules{Negative: NegativeFromEnd}}), want)
+			in := data.Clone()
+			check("ScatterND in place", in, ScatterND(in, in, idx, upd, ScatterOptions{}), want)
+			zeros := v(tensor.Shape{4}, 1, 0, 3, 0) // 0: "" for strings, false for bool
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterND onto zeros", dst, ScatterND(dst, tensor.Tensor{}, idx, upd, ScatterOptions{}), zeros)
+
+			// The gathers read the answer back, in another order: 3, 0, 2.
+			got := tensortest.Junk(d, tensor.Shape{3})
+			check("Gather", got, Gather(got, want, tensor.Must(tensor.From(tensor.Shape{3}, []uint8{3, 0, 2})), 0, 0, IndexRules{}),
+				v(tensor.Shape{3}, 8, 1, 3))
+			got = tensortest.Junk(d, tensor.Shape{3})
+			check("GatherND", got, GatherND(got, want, tensor.Must(tensor.From(tensor.Shape{3, 1}, []int16{-1, 0, 2})), 0,
+				IndexRules{Negative: NegativeFromEnd}), v(tensor.Shape{3}, 8, 1, 3))
+			got = tensortest.Junk(d, tensor.Shape{3})
+			check("GatherElements", got, GatherElements(got, want, tensor.Must(tensor.From(tensor.Shape{3}, []int64{3, 0, 2})), 0,
+				IndexRules{}), v(tensor.Shape{3}, 8, 1, 3))
+
+			// Add, with strings concatenating: 6+4+3 at 2, 2+1 at 0 (bool:
+			// OR; strings: 6+4+3 letters).
+			sum := v(tensor.Shape{4}, 3, 4, 13, 8)
+			if d == tensor.Bool {
+				sum = v(tensor.Shape{4}, 1, 0, 1, 0)
+			}
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			err := ScatterND(dst, data, idx, upd, ScatterOptions{Reduction: Add, Arith: Arith{ConcatStrings: true}})
+			check("ScatterND add", dst, err, sum)
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			err = ScatterElements(dst, data, flat, upd, 0, ScatterOptions{Reduction: Add, Rules: IndexRules{Negative: NegativeFromEnd},
+				Arith: Arith{ConcatStrings: true}})
+			check("ScatterElements add", dst, err, sum)
 		})
 	}
 }

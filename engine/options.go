@@ -91,7 +91,9 @@ type ScatterOptions struct {
 	// reduction: a position that receives updates gets the reduction of
 	// those updates alone, and a position that receives none keeps its
 	// value (PyTorch include_self=False, OpenVINO use_init_val=false).
-	// It has no effect with reduction None.
+	// It has no effect with reduction None. A complex product starts
+	// from 1+0i, which turns a first update with a NaN or infinite part
+	// into NaN+NaNi, as PyTorch's does.
 	ExcludeSelf bool
 	Rules       IndexRules
 	// Arith says how the reduction computes where frameworks compute it

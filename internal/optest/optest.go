@@ -26,9 +26,37 @@ var sentinels = []error{engine.ErrIndex, engine.ErrShape, engine.ErrType, engine
 // IsIndex reports whether err is an index error of the engine.
 func IsIndex(err error) bool { return errors.Is(err, engine.ErrIndex) }
 
+// refClasses pairs each of the reference's error classes with the
+// engine's.
+var refClasses = map[error]error{reftest.ErrIndex: engine.ErrIndex, reftest.ErrShape: engine.ErrShape,
+	reftest.ErrType: engine.ErrType, reftest.ErrArgument: engine.ErrArgument}
+
+// WantClass returns the class of operator error that wantErr, the
+// reference's or a model's error, calls for: the engine's counterpart of
+// a class of the reference (engine.ErrShape for reftest.ErrShape, ...), or
+// the class a model gave Refuse; nil for an error of neither kind.
+func WantClass(wantErr error) error {
+	if c := reftest.Class(wantErr); c != nil {
+		return refClasses[c]
+	}
+	for _, s := range sentinels {
+		if errors.Is(wantErr, s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// SameClass reports whether err, an operator's error, is of the class that
+// wantErr calls for (WantClass).
+func SameClass(err, wantErr error) bool {
+	c := WantClass(wantErr)
+	return c != nil && errors.Is(err, c)
+}
+
 // Check fails t unless the outcome (got, err) of the operator named op
 // agrees with the reference's (want, wantErr): the same error or not, an
-// index error exactly where the reference has one, and the same values,
+// error of the class that wantErr calls for (SameClass), and the same values,
 // bit for bit but for NaN payloads. An error must be a *dialect.OpError
 // naming op that wraps one of the engine's or the dialect layer's sentinel
 // errors, and an index error also an *engine.IndexError. form says
@@ -48,7 +76,7 @@ func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want ten
 			t.Fatalf("%s: error %v wraps none of %v\n%v", form, err, sentinels, call)
 		}
 	}
-	if d := reftest.Disagreement(got, err, want, wantErr, IsIndex); d != "" {
+	if d := reftest.Disagreement(got, err, want, wantErr, SameClass); d != "" {
 		t.Fatalf("%s: %s\n%v", form, d, call)
 	}
 }
@@ -202,8 +230,16 @@ func Fuzz[C Call](f *testing.F, table []*dialect.Op, ops []string, heads map[str
 // the framework refuses for a reason other than an index value.
 var ErrRefused = errors.New("refused by the framework")
 
-// Refuse returns ErrRefused with the reason why.
-func Refuse(why string) error { return fmt.Errorf("%w: %s", ErrRefused, why) }
+// Refuse returns ErrRefused with the reason why, wrapping class, the error
+// class the operator must report it with: one of the engine's or the
+// dialect layer's sentinels (engine.ErrShape, dialect.ErrInput, ...). It
+// panics for another class.
+func Refuse(class error, why string) error {
+	if !slices.Contains(sentinels, class) {
+		panic(fmt.Sprintf("optest: %v is not an error class", class))
+	}
+	return fmt.Errorf("%w: %w: %s", ErrRefused, class, why)
+}
 
 // Version returns the version of an operator that opset selects, given the
 // versions the operator has in increasing order: the newest not newer than

@@ -2,6 +2,7 @@ package reftest
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -560,8 +561,18 @@ func TestDiff(t *testing.T) {
 }
 
 func TestDisagreement(t *testing.T) {
-	errOther := errors.New("some error")
-	isIndex := func(err error) bool { return errors.Is(err, ErrIndex) }
+	// The operator's own classes, which sameClass pairs with the
+	// reference's.
+	opShape, opIndex := errors.New("op: shape"), errors.New("op: index")
+	classes := map[error]error{opShape: ErrShape, opIndex: ErrIndex}
+	sameClass := func(err, wantErr error) bool {
+		for op, ref := range classes {
+			if errors.Is(err, op) {
+				return errors.Is(wantErr, ref)
+			}
+		}
+		return false
+	}
 	one, two := f32(shape{1}, 1), f32(shape{1}, 2)
 	indexErr := &IndexError{Bad: []int{0}}
 	tests := []struct {
@@ -574,16 +585,32 @@ func TestDisagreement(t *testing.T) {
 	}{
 		{"same values", one, nil, one.Clone(), nil, false},
 		{"other values", one, nil, two, nil, true},
-		{"both failed alike", tensor.Tensor{}, errOther, tensor.Tensor{}, ErrShape, false},
-		{"both index errors", tensor.Tensor{}, indexErr, tensor.Tensor{}, indexErr, false},
-		{"an index error for another", tensor.Tensor{}, errOther, tensor.Tensor{}, indexErr, true},
-		{"another for an index error", tensor.Tensor{}, indexErr, tensor.Tensor{}, ErrShape, true},
-		{"an error for a result", tensor.Tensor{}, errOther, one, nil, true},
+		{"both failed alike", tensor.Tensor{}, opShape, tensor.Tensor{}, ErrShape, false},
+		{"both index errors", tensor.Tensor{}, opIndex, tensor.Tensor{}, indexErr, false},
+		{"a shape error for a type error", tensor.Tensor{}, opShape, tensor.Tensor{}, ErrType, true},
+		{"a shape error for an index error", tensor.Tensor{}, opShape, tensor.Tensor{}, indexErr, true},
+		{"an index error for a shape error", tensor.Tensor{}, opIndex, tensor.Tensor{}, ErrShape, true},
+		{"an error of no class", tensor.Tensor{}, errors.New("other"), tensor.Tensor{}, ErrShape, true},
+		{"an error for a result", tensor.Tensor{}, opShape, one, nil, true},
 		{"a result for an error", one, nil, tensor.Tensor{}, ErrType, true},
 	}
 	for _, tt := range tests {
-		if d := Disagreement(tt.got, tt.err, tt.want, tt.wantErr, isIndex); (d != "") != tt.disagree {
+		if d := Disagreement(tt.got, tt.err, tt.want, tt.wantErr, sameClass); (d != "") != tt.disagree {
 			t.Errorf("%s: Disagreement = %q, want disagreement %v", tt.name, d, tt.disagree)
 		}
+	}
+}
+
+func TestClass(t *testing.T) {
+	for _, c := range []error{ErrIndex, ErrShape, ErrType, ErrArgument} {
+		if got := Class(fmt.Errorf("wrapped: %w", c)); got != c {
+			t.Errorf("Class of %v = %v", c, got)
+		}
+	}
+	if got := Class(&IndexError{Bad: []int{1}}); got != ErrIndex {
+		t.Errorf("Class of an *IndexError = %v", got)
+	}
+	if got := Class(errors.New("other")); got != nil {
+		t.Errorf("Class of another error = %v", got)
 	}
 }
