@@ -410,3 +410,96 @@ func TestColumnWidth(t *testing.T) {
 		}
 	}
 }
+
+// nanKinds are the floating-point types with three NaNs of distinct
+// payloads and signs, and the bits of 1.
+var nanKinds = []struct {
+	d    tensor.DType
+	nans [3]uint64
+	one  uint64
+}{
+	{tensor.Float32, [3]uint64{0x7fc00001, 0xffc00002, 0x7fc00003}, 0x3f800000},
+	{tensor.Float64, [3]uint64{0x7ff8000000000001, 0xfff8000000000002, 0x7ff8000000000003}, 0x3ff0000000000000},
+	{tensor.Float16, [3]uint64{0x7e01, 0xfe02, 0x7e03}, 0x3c00},
+	{tensor.BFloat16, [3]uint64{0x7fc1, 0xffc2, 0x7fc3}, 0x3f80},
+}
+
+// fromBits returns a 1-D tensor of floating-point type d with the given
+// bit patterns.
+func fromBits(d tensor.DType, bits ...uint64) tensor.Tensor {
+	x := tensor.Must(tensor.New(d, tensor.Shape{len(bits)}))
+	for i, b := range bits {
+		switch s := x.Data().(type) {
+		case []float32:
+			s[i] = math.Float32frombits(uint32(b))
+		case []float64:
+			s[i] = math.Float64frombits(b)
+		case []float16.Float16:
+			s[i] = float16.Frombits(uint16(b))
+		case []bfloat16.BFloat16:
+			s[i] = bfloat16.FromBits(uint16(b))
+		}
+	}
+	return x
+}
+
+// bitsAt returns the bits of element i of a floating-point tensor.
+func bitsAt(x tensor.Tensor, i int) uint64 {
+	switch s := x.Data().(type) {
+	case []float32:
+		return uint64(math.Float32bits(s[i]))
+	case []float64:
+		return math.Float64bits(s[i])
+	case []float16.Float16:
+		return uint64(s[i].Bits())
+	case []bfloat16.BFloat16:
+		return uint64(s[i].Bits())
+	}
+	panic("not a floating-point tensor")
+}
+
+// TestNaNBits pins which NaN Max and Min keep, bit for bit: a NaN already
+// in place stays; otherwise the first NaN update wins and stays. With
+// ExcludeSelf the existing value takes no part, so the first NaN update
+// wins. Each case runs through ScatterND, ScatterElements along axis 0
+// and along axis 1 (the one-loop path).
+func TestNaNBits(t *testing.T) {
+	for _, k := range nanKinds {
+		a, b, c := k.nans[0], k.nans[1], k.nans[2]
+		tests := []struct {
+			name    string
+			data    uint64
+			updates []uint64
+			exclude bool
+			want    uint64
+		}{
+			{"a NaN in place stays", a, []uint64{k.one, b}, false, a},
+			{"the first NaN update wins", k.one, []uint64{b, c}, false, b},
+			{"and stays", k.one, []uint64{b, k.one}, false, b},
+			{"without self, the first NaN update", a, []uint64{k.one, b, c}, true, b},
+		}
+		for _, red := range []Reduction{Max, Min} {
+			for _, tt := range tests {
+				opt := ScatterOptions{Reduction: red, ExcludeSelf: tt.exclude}
+				n := len(tt.updates)
+				data, upd := fromBits(k.d, tt.data), fromBits(k.d, tt.updates...)
+				dst := tensortest.Junk(k.d, tensor.Shape{1})
+				err := ScatterND(dst, data, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{n, 1})), upd, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterND %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+				dst = tensortest.Junk(k.d, tensor.Shape{1})
+				err = ScatterElements(dst, data, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{n})), upd, 0, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterElements axis 0 %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+				row := func(x tensor.Tensor) tensor.Tensor { return tensor.Must(x.Reshape(tensor.Shape{1, x.Len()})) }
+				dst = tensortest.Junk(k.d, tensor.Shape{1, 1})
+				err = ScatterElements(dst, row(data), tensor.Must(tensor.New(tensor.Int64, tensor.Shape{1, n})), row(upd), 1, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterElements axis 1 %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+			}
+		}
+	}
+}

@@ -295,15 +295,22 @@ const (
 )
 
 // scatterCase returns a case that calls a scatter (run, with dst and data)
-// on data with indices under rules, in one of the three ways, with the
+// on data with indices under rules, in one of the three ways at random,
+// into a dst of random values, with the
 // outcome of ref, given the data the call stands for. A failed call must
 // leave dst as it was in place, and whatever dst is when the kernel
 // validates every index before it writes (ScatterND); into another dst,
 // ScatterElements may have written part of it.
 func scatterCase(rng *rand.Rand, what string, data, indices tensor.Tensor, rules IndexRules,
 	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
-	c := refCase{what: what, indices: indices, rules: rules, start: randValues(rng, data.DType(), data.Shape())}
-	mode := rng.IntN(3)
+	return scatterCaseIn(rng.IntN(3), randValues(rng, data.DType(), data.Shape()), what, data, indices, rules, validatesFirst, run, ref, ctx...)
+}
+
+// scatterCaseIn is scatterCase in the given way (intoJunk, inPlace,
+// ontoZeros) into a dst that starts as start, of data's type and shape.
+func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices tensor.Tensor, rules IndexRules,
+	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
+	c := refCase{what: what, indices: indices, rules: rules, start: start}
 	switch mode {
 	case intoJunk:
 		c.run = func(dst tensor.Tensor) error { return run(dst, data) }

@@ -18,7 +18,10 @@
 // not fit (ErrShape), an axis or batch dimension count out of range
 // (ErrArgument), a reduction the element type has no arithmetic for
 // (ErrType), and index values that the rules refuse (an *IndexError, which
-// matches ErrIndex). Index values are checked after everything else.
+// matches ErrIndex). Index values are checked after everything else; a
+// scatter checks element and index types before shapes, a gather shapes
+// before the index type, as the engine does, so that of several faults
+// both name one of the same class.
 package reftest
 
 import (
