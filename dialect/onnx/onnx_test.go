@@ -10,6 +10,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -498,29 +499,20 @@ func TestStringAdd(t *testing.T) {
 // Which NaN max and min keep, bit for bit, as the shared rule says: a NaN
 // already in data stays; otherwise the first NaN update wins.
 func TestNaNBits(t *testing.T) {
-	a, b, c := math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00002), math.Float32frombits(0x7fc00003)
-	tests := []struct {
-		name    string
-		data    float32
-		updates []float32
-		want    uint32
-	}{
-		{"a NaN in data stays", a, []float32{1, b}, 0x7fc00001},
-		{"the first NaN update wins", 1, []float32{b, c}, 0xffc00002},
-		{"and stays", 1, []float32{b, 2}, 0xffc00002},
-	}
 	for _, reduction := range []string{"max", "min"} {
-		for _, tt := range tests {
-			n := len(tt.updates)
-			got, err := onnx.Opset(18).ScatterND(f32(tensor.Shape{1}, tt.data), i64(tensor.Shape{n, 1}, make([]int64, n)...),
-				f32(tensor.Shape{n}, tt.updates...), reduction)
-			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
-				t.Errorf("ScatterND %s %s: got %v, %v; want %#x", reduction, tt.name, got, err, tt.want)
+		for _, tt := range optest.NaNCases() {
+			if tt.ExcludeSelf {
+				continue // ONNX has no include_self
 			}
-			got, err = onnx.Opset(18).ScatterElements(f32(tensor.Shape{1}, tt.data), i64(tensor.Shape{n}, make([]int64, n)...),
-				f32(tensor.Shape{n}, tt.updates...), 0, reduction)
-			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
-				t.Errorf("ScatterElements %s %s: got %v, %v; want %#x", reduction, tt.name, got, err, tt.want)
+			n := len(tt.Updates)
+			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
+			got, err := onnx.Opset(18).ScatterND(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterND %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
+			}
+			got, err = onnx.Opset(18).ScatterElements(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterElements %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -871,34 +872,21 @@ func TestGatherAfterScatter(t *testing.T) {
 // already in data stays (unless use_init_val is false); otherwise the
 // first NaN update wins.
 func TestNaNBits(t *testing.T) {
-	a, b, c := math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00002), math.Float32frombits(0x7fc00003)
-	tests := []struct {
-		name       string
-		data       float32
-		updates    []float32
-		useInitVal bool
-		want       uint32
-	}{
-		{"a NaN in data stays", a, []float32{1, b}, true, 0x7fc00001},
-		{"the first NaN update wins", 1, []float32{b, c}, true, 0xffc00002},
-		{"and stays", 1, []float32{b, 2}, true, 0xffc00002},
-		{"without data's value, the first NaN update", a, []float32{1, b, c}, false, 0xffc00002},
-	}
 	for _, reduction := range []string{"max", "min"} {
-		for _, tt := range tests {
-			n := len(tt.updates)
-			got, err := openvino.Opset(12).ScatterElementsUpdate(f32(tensor.Shape{1}, tt.data), i64(tensor.Shape{n}, make([]int64, n)...),
-				f32(tensor.Shape{n}, tt.updates...), 0, reduction, tt.useInitVal)
-			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
-				t.Errorf("ScatterElementsUpdate-12 %s %s: got %v, %v; want %#x", reduction, tt.name, got, err, tt.want)
+		for _, tt := range optest.NaNCases() {
+			n := len(tt.Updates)
+			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
+			got, err := openvino.Opset(12).ScatterElementsUpdate(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0,
+				reduction, !tt.ExcludeSelf)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterElementsUpdate-12 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}
-			if !tt.useInitVal {
+			if tt.ExcludeSelf {
 				continue // ScatterNDUpdate has no use_init_val
 			}
-			got, err = openvino.Opset(15).ScatterNDUpdate(f32(tensor.Shape{1}, tt.data), i64(tensor.Shape{n, 1}, make([]int64, n)...),
-				f32(tensor.Shape{n}, tt.updates...), reduction)
-			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
-				t.Errorf("ScatterNDUpdate-15 %s %s: got %v, %v; want %#x", reduction, tt.name, got, err, tt.want)
+			got, err = openvino.Opset(15).ScatterNDUpdate(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterNDUpdate-15 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ package optest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -273,5 +274,30 @@ func GiveShape(call dialect.Call, shape tensor.Shape, form int) {
 		call.Inputs["shape"] = tensortest.FromInts(tensor.Int32, tensor.Shape{len(shape)}, shape...)
 	default:
 		call.Inputs["shape"] = v.Tensor()
+	}
+}
+
+// NaNCase is a case of the shared rule on which NaN max and min keep, on
+// float32 values: a NaN already in place stays; otherwise the first NaN
+// update wins, and stays. With ExcludeSelf the value in place takes no
+// part (OpenVINO's use_init_val false). Want holds the bits of the result.
+type NaNCase struct {
+	Name        string
+	Data        float32
+	Updates     []float32
+	ExcludeSelf bool
+	Want        uint32
+}
+
+// NaNCases returns the cases of the shared NaN rule, with NaNs of distinct
+// payloads and signs, so that a result keeping another NaN fails.
+func NaNCases() []NaNCase {
+	a, b, c := math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00002), math.Float32frombits(0x7fc00003)
+	return []NaNCase{
+		{Name: "a NaN in place stays", Data: a, Updates: []float32{1, b}, Want: 0x7fc00001},
+		{Name: "the first NaN update wins", Data: 1, Updates: []float32{b, c}, Want: 0xffc00002},
+		{Name: "and stays", Data: 1, Updates: []float32{b, 2}, Want: 0xffc00002},
+		{Name: "without the value in place, the first NaN update", Data: a, Updates: []float32{1, b, c}, ExcludeSelf: true,
+			Want: 0xffc00002},
 	}
 }
