@@ -43,12 +43,14 @@
 //     refused for bool and amax and amin for complex input.
 //   - A value for torch.scatter is cast as PyTorch casts a Python number
 //     (see ScatterValue).
+//   - Complex products (multiply, prod) and a complex mean's division are
+//     c10::complex's, every operation rounded to the precision of the
+//     parts (engine.ComplexC10), not Go's, which computes a complex64
+//     product or quotient in float64 and rounds once.
 //
-// Two things are not reproduced bit for bit: PyTorch's float32 buffer for
+// One thing is not reproduced bit for bit: PyTorch's float32 buffer for
 // float16 and bfloat16 rewrites NaN payloads in a way that depends on the
-// CPU's vector width (here NaNs keep their payload where possible), and
-// complex mean divides with Go's complex division, which may differ from
-// PyTorch's vectorised one in the last bit.
+// CPU's vector width (here NaNs keep their payload where possible).
 //
 // Every error is a *dialect.OpError naming the operator ("torch.gather").
 // An index out of range is an error that wraps an *engine.IndexError.
