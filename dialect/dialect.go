@@ -192,6 +192,10 @@ type Behavior struct {
 	IncludeSelf string
 	// IndexTypes are the accepted index element types.
 	IndexTypes []tensor.DType
+	// Arith is how the reductions compute where frameworks compute them
+	// differently (complex products and quotients, string addition); the
+	// dialect hands it to the engine with the reduction.
+	Arith engine.Arith
 	// Notes state, one sentence each, the rules the fields above cannot
 	// hold, such as "duplicate indices are summed".
 	Notes []string

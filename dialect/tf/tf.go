@@ -362,12 +362,7 @@ func prepareScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (skip 
 }
 
 func runScatterND(dst, indices, updates tensor.Tensor) error {
-	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: rules}
-	if dst.DType() == tensor.String {
-		// The engine does not add strings: place them, then concatenate
-		// the duplicates as the kernel's string addition does.
-		opt.Reduction = engine.None
-	}
+	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: rules, Arith: scatterNDArith}
 	// A zero data tensor scatters onto zeros; the engine clears dst only
 	// once every index is known to be valid.
 	if err := engine.ScatterND(dst, tensor.Tensor{}, indices, updates, opt); err != nil {
@@ -379,9 +374,6 @@ func runScatterND(dst, indices, updates tensor.Tensor) error {
 			}
 		}
 		return err
-	}
-	if dst.DType() == tensor.String {
-		concatStrings(dst, indices, updates)
 	}
 	return nil
 }
@@ -676,34 +668,4 @@ func replaceNaN[T tensor.Elem](t tensor.Tensor, v []T, isNaN func(T) bool, with 
 		return t
 	}
 	return tensor.Must(tensor.From(t.Shape(), out))
-}
-
-// concatStrings redoes a string scatter_nd whose indices are all valid:
-// each updated element becomes the concatenation of its updates in index
-// order.
-func concatStrings(dst, indices, updates tensor.Tensor) {
-	out, upd := dst.Data().([]string), updates.Data().([]string)
-	shape := dst.Shape()
-	k := indices.Dim(indices.Rank() - 1)
-	block, _ := shape[k:].NumElements()
-	strides := shape.Strides()
-	n := 0
-	if k > 0 {
-		n = indices.Len() / k
-	}
-	offs := make([]int, n)
-	for t := range offs {
-		for j := 0; j < k; j++ {
-			v, _ := indices.IntAt(t*k + j)
-			offs[t] += int(v) * strides[j]
-		}
-	}
-	for _, o := range offs {
-		clear(out[o : o+block])
-	}
-	for t, o := range offs {
-		for j := 0; j < block; j++ {
-			out[o+j] += upd[t*block+j]
-		}
-	}
 }
