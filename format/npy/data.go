@@ -308,33 +308,11 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 	}
 	b, word := rawbytes.Bytes(t), rawbytes.WordSize(t.DType())
 	return &encoder{descr: descr, write: func(w io.Writer) error {
-		return writeLittleEndian(w, b, word)
+		if err := rawbytes.WriteLittleEndian(w, b, word); err != nil {
+			return ioErrorf("writing data: %w", err)
+		}
+		return nil
 	}}, nil
-}
-
-// writeLittleEndian writes b, which holds words of size bytes in host byte
-// order, to w in little-endian order: as it is on a little-endian host,
-// and through a swapped copy, a chunk at a time, on a big-endian one.
-func writeLittleEndian(w io.Writer, b []byte, size int) error {
-	if len(b) == 0 {
-		return nil
-	}
-	if rawbytes.LittleEndianHost() || size == 1 {
-		if _, err := w.Write(b); err != nil {
-			return ioErrorf("writing data: %w", err)
-		}
-		return nil
-	}
-	buf := make([]byte, min(len(b), chunkSize)) // chunkSize is a multiple of every word size
-	for len(b) > 0 {
-		c := buf[:min(len(b), len(buf))]
-		rawbytes.ToLittleEndian(c, b[:len(c)], size)
-		if _, err := w.Write(c); err != nil {
-			return ioErrorf("writing data: %w", err)
-		}
-		b = b[len(c):]
-	}
-	return nil
 }
 
 // writeStrings writes data as UTF-32 elements of width code units, a chunk
