@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
@@ -48,7 +49,7 @@ func openRegular(path string) (*os.File, int64, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
+		err = fmt.Errorf("%s: %w but %s", path, ErrNotRegular, fileKind(fi.Mode()))
 	}
 	if err != nil {
 		f.Close()
@@ -112,4 +113,19 @@ func writeFileAtomic(path string, write func(w io.Writer) error) error {
 		return fmt.Errorf("onnxpb: %w", err)
 	}
 	return nil
+}
+
+// fileKind names the kind of file that mode describes, for an error.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
