@@ -94,7 +94,7 @@ func decodeTensor(src *source, ctx string) (tensor.Tensor, string, error) {
 	}
 	name := ""
 	if h.hasName {
-		if err := tensor.CheckBytes("its name", h.name.size, 1); err != nil {
+		if err := tensor.CheckBytes("the tensor's name", h.name.size, 1); err != nil {
 			return tensor.Tensor{}, "", wrapf(err, "%s", early)
 		}
 		b := make([]byte, h.name.size)

@@ -240,7 +240,7 @@ func TestRefusedBeforeReading(t *testing.T) {
 		{"string contents", []any{msg{}.varint(fieldDims, 2).varint(fieldDataType, str), tag(6, 600<<10), int64(600 << 10), tag(6, 600<<10), int64(600 << 10)},
 			true, "string[2] takes 1228832 bytes (1228800 of contents), over the limit of 1048576 bytes"},
 		{"name", []any{tag(fieldName, huge), int64(huge), msg{}.varint(fieldDataType, f32)},
-			true, "its name takes 1073741824 bytes"},
+			true, "the tensor's name takes 1073741824 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
