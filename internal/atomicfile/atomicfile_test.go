@@ -1,11 +1,20 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestWrite(t *testing.T) {
@@ -75,5 +84,146 @@ func TestWritePanics(t *testing.T) {
 	}()
 	if names, _ := os.ReadDir(dir); len(names) != 0 {
 		t.Errorf("left behind: %v", names)
+	}
+}
+
+// TestAbort stops a write in progress: its temporary file goes at once,
+// the write fails with ErrAborted leaving the old file, and so does every
+// later Write, which creates nothing.
+func TestAbort(t *testing.T) {
+	defer func() { temps.aborted = false }()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.npy")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	started, resume, done := make(chan string), make(chan bool), make(chan error)
+	go func() {
+		done <- Write(path, func(w io.Writer) error {
+			io.WriteString(w, "new")
+			started <- w.(*os.File).Name()
+			<-resume
+			return nil
+		})
+	}()
+	temp := <-started
+	if _, err := os.Stat(temp); err != nil {
+		t.Fatalf("no temporary file during the write: %v", err)
+	}
+	if err := Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(temp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Abort left the temporary file: %v", err)
+	}
+	close(resume)
+	if err := <-done; !errors.Is(err, ErrAborted) {
+		t.Errorf("the aborted write returned %v, want ErrAborted", err)
+	}
+	if err := Write(filepath.Join(dir, "later.npy"), func(io.Writer) error { return nil }); !errors.Is(err, ErrAborted) {
+		t.Errorf("a later write returned %v, want ErrAborted", err)
+	}
+	if names := entries(t, dir); !slices.Equal(names, []string{"out.npy"}) {
+		t.Errorf("left behind: %v", names)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("the aborted write changed the file to %q", b)
+	}
+}
+
+// entries returns the names in dir, sorted.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// helperEnv names the path that TestHelperWrite writes to when it runs as
+// a helper process.
+const helperEnv = "ATOMICFILE_HELPER_PATH"
+
+// TestHelperWrite is not a test: run as a helper process, it starts
+// writing the file its environment names, says so on standard output and
+// waits to be killed.
+func TestHelperWrite(t *testing.T) {
+	path := os.Getenv(helperEnv)
+	if path == "" {
+		t.Skip("a helper process of TestStaleTemporaries")
+	}
+	Write(path, func(w io.Writer) error {
+		io.WriteString(w, "partial")
+		fmt.Println("writing")
+		time.Sleep(time.Minute)
+		return nil
+	})
+}
+
+// startWriter starts a helper process that is writing path, and returns it
+// once its temporary file exists.
+func startWriter(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWrite$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "writing\n" {
+		cmd.Process.Kill()
+		t.Fatalf("the helper said %q, %v", line, err)
+	}
+	return cmd
+}
+
+// TestStaleTemporaries kills a process in the middle of a write, as kill
+// -9 or a crash would, and checks that the next Write to the same path
+// removes the temporary file it left, and only the temporary files it can
+// tell were left by processes that no longer run.
+func TestStaleTemporaries(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("stale temporary files are removed on Unix only")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.npy")
+	cmd := startWriter(t, path)
+	cmd.Process.Kill()
+	cmd.Wait()
+	left := entries(t, dir)
+	if len(left) != 1 || !strings.HasPrefix(left[0], ".out.npy.tmp-"+strconv.Itoa(cmd.Process.Pid)+"-") {
+		t.Fatalf("the killed writer left %v, want its temporary file", left)
+	}
+	// Files that look alike but are not provably stale stay: this
+	// process's, a running process's (the parent of this one), other
+	// names, another file's.
+	keep := []string{
+		".out.npy.tmp-" + strconv.Itoa(os.Getpid()) + "-1",
+		".out.npy.tmp-" + strconv.Itoa(os.Getppid()) + "-2",
+		".out.npy.tmp-123456789",
+		".out.npy.tmp-x-3",
+		".other.npy.tmp-" + strconv.Itoa(cmd.Process.Pid) + "-4",
+	}
+	for _, name := range keep {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(keep), "out.npy")
+	slices.Sort(want)
+	if got := entries(t, dir); !slices.Equal(got, want) {
+		t.Errorf("after a new write the directory holds %v, want %v", got, want)
 	}
 }
