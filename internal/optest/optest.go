@@ -8,7 +8,10 @@ package optest
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -238,4 +241,24 @@ func GiveShape(call dialect.Call, shape tensor.Shape, form int) {
 	default:
 		call.Inputs["shape"] = v.Tensor()
 	}
+}
+
+// numbers are the integers quoted in an error message.
+var numbers = regexp.MustCompile(`-?[0-9]+`)
+
+// QuotesShifted reports whether msg quotes, as a number of its own, v
+// shifted by a small nonzero amount: what an error quotes when it adds a
+// rank to an extreme value, or negates it, and overflows.
+func QuotesShifted(msg string, v int64) bool {
+	for _, s := range numbers.FindAllString(msg, -1) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		// n - v, unless that overflows (then n is far from v).
+		if err != nil || v < 0 && n > math.MaxInt64+v || v > 0 && n < math.MinInt64+v {
+			continue
+		}
+		if d := n - v; d != 0 && -64 <= d && d <= 64 {
+			return true
+		}
+	}
+	return false
 }
