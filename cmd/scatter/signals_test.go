@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
+	"github.com/scatter-dev/scatter/internal/helpertest"
 )
 
 // signalHelperEnv names the output that TestSignalHelper writes when it
@@ -22,16 +19,13 @@ const signalHelperEnv = "SCATTER_SIGNAL_HELPER_OUT"
 
 // TestSignalHelper is not a test: run as a helper process, it sets up the
 // command's signal handling, starts writing the output its environment
-// names, says so on standard output and waits for a signal.
+// names, says it is ready and waits for a signal.
 func TestSignalHelper(t *testing.T) {
-	path := os.Getenv(signalHelperEnv)
-	if path == "" {
-		t.Skip("a helper process of TestSignalLeavesNoTemporary")
-	}
+	path := helpertest.Arg(t, signalHelperEnv)
 	cleanUpOnSignal()
 	err := atomicfile.Write(path, func(w io.Writer) error {
 		io.WriteString(w, "partial")
-		fmt.Println("writing")
+		helpertest.Ready()
 		time.Sleep(time.Minute)
 		return nil
 	})
@@ -48,21 +42,8 @@ func TestSignalLeavesNoTemporary(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		dir := t.TempDir()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelper$")
-		cmd.Env = append(os.Environ(), signalHelperEnv+"="+filepath.Join(dir, "out.npy"))
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		line, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil || line != "writing\n" {
-			cmd.Process.Kill()
-			t.Fatalf("the helper said %q, %v", line, err)
-		}
-		if names := dirNames(t, dir); len(names) != 1 || !strings.HasPrefix(names[0], ".out.npy.tmp-") {
+		cmd := helpertest.Start(t, "TestSignalHelper", signalHelperEnv, filepath.Join(dir, "out.npy"))
+		if names := helpertest.DirNames(t, dir); len(names) != 1 || !strings.HasPrefix(names[0], ".out.npy.tmp-") {
 			cmd.Process.Kill()
 			t.Fatalf("while writing, the directory holds %v, want the temporary file", names)
 		}
@@ -72,22 +53,8 @@ func TestSignalLeavesNoTemporary(t *testing.T) {
 		if !ok || !(ws.Signaled() && ws.Signal() == sig) && ws.ExitStatus() != 128+int(sig) {
 			t.Errorf("%v: the process ended with %v, want killed by the signal or status %d", sig, cmd.ProcessState, 128+int(sig))
 		}
-		if names := dirNames(t, dir); len(names) != 0 {
+		if names := helpertest.DirNames(t, dir); len(names) != 0 {
 			t.Errorf("%v: the directory holds %v, want nothing", sig, names)
 		}
 	}
-}
-
-// dirNames returns the names in dir.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
 }

@@ -1,13 +1,10 @@
 package atomicfile
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scatter-dev/scatter/internal/helpertest"
 )
 
 func TestWrite(t *testing.T) {
@@ -123,7 +122,7 @@ func TestAbort(t *testing.T) {
 	if err := Write(filepath.Join(dir, "later.npy"), func(io.Writer) error { return nil }); !errors.Is(err, ErrAborted) {
 		t.Errorf("a later write returned %v, want ErrAborted", err)
 	}
-	if names := entries(t, dir); !slices.Equal(names, []string{"out.npy"}) {
+	if names := helpertest.DirNames(t, dir); !slices.Equal(names, []string{"out.npy"}) {
 		t.Errorf("left behind: %v", names)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {
@@ -131,59 +130,21 @@ func TestAbort(t *testing.T) {
 	}
 }
 
-// entries returns the names in dir, sorted.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // helperEnv names the path that TestHelperWrite writes to when it runs as
 // a helper process.
 const helperEnv = "ATOMICFILE_HELPER_PATH"
 
 // TestHelperWrite is not a test: run as a helper process, it starts
-// writing the file its environment names, says so on standard output and
-// waits to be killed.
+// writing the file its environment names, says it is ready and waits to
+// be killed.
 func TestHelperWrite(t *testing.T) {
-	path := os.Getenv(helperEnv)
-	if path == "" {
-		t.Skip("a helper process of TestStaleTemporaries")
-	}
+	path := helpertest.Arg(t, helperEnv)
 	Write(path, func(w io.Writer) error {
 		io.WriteString(w, "partial")
-		fmt.Println("writing")
+		helpertest.Ready()
 		time.Sleep(time.Minute)
 		return nil
 	})
-}
-
-// startWriter starts a helper process that is writing path, and returns it
-// once its temporary file exists.
-func startWriter(t *testing.T, path string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWrite$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "writing\n" {
-		cmd.Process.Kill()
-		t.Fatalf("the helper said %q, %v", line, err)
-	}
-	return cmd
 }
 
 // TestStaleTemporaries kills a process in the middle of a write, as kill
@@ -196,10 +157,10 @@ func TestStaleTemporaries(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.npy")
-	cmd := startWriter(t, path)
+	cmd := helpertest.Start(t, "TestHelperWrite", helperEnv, path)
 	cmd.Process.Kill()
 	cmd.Wait()
-	left := entries(t, dir)
+	left := helpertest.DirNames(t, dir)
 	if len(left) != 1 || !strings.HasPrefix(left[0], ".out.npy.tmp-"+strconv.Itoa(cmd.Process.Pid)+"-") {
 		t.Fatalf("the killed writer left %v, want its temporary file", left)
 	}
@@ -223,7 +184,7 @@ func TestStaleTemporaries(t *testing.T) {
 	}
 	want := append(slices.Clone(keep), "out.npy")
 	slices.Sort(want)
-	if got := entries(t, dir); !slices.Equal(got, want) {
+	if got := helpertest.DirNames(t, dir); !slices.Equal(got, want) {
 		t.Errorf("after a new write the directory holds %v, want %v", got, want)
 	}
 }
