@@ -150,10 +150,13 @@ func readStrings(r io.Reader, h *header, avail int64) (tensor.Tensor, error) {
 		if err := d.decode(b); err != nil {
 			return tensor.Tensor{}, err
 		}
+		done += int64(len(b))
 		if err := tensor.CheckStrings(h.shape, d.contents+int64(len(d.cur))); err != nil {
+			if done < h.size {
+				return tensor.Tensor{}, formatErrorf("after %d of %d bytes of data: %w", done, h.size, err)
+			}
 			return tensor.Tensor{}, formatErrorf("%w", err)
 		}
-		done += int64(len(b))
 	}
 	dst := d.dst
 	if h.fortran && len(h.shape) >= 2 && h.count > 0 {

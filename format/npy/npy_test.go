@@ -1153,6 +1153,9 @@ func TestReadStringsLimit(t *testing.T) {
 				if !sized && r.n > 2*chunkSize {
 					t.Errorf("read %d of %d bytes before refusing", r.n, len(b))
 				}
+				if partial := "after 262144 of 4194304 bytes of data: tensor: too large: string[1] takes"; c.name == "one wide element" && !strings.Contains(err.Error(), partial) {
+					t.Errorf("error %v, want it to say %q", err, partial)
+				}
 			}
 		})
 	}
