@@ -86,7 +86,7 @@ func newFacts(q *resolved, family string) *facts {
 		if family == "gather_nd" {
 			batch = q.batchDims
 		}
-		if f.k < 1 || batch < 0 || batch+f.k > rank {
+		if f.k < 1 || batch < 0 || batch > rank-f.k {
 			return f
 		}
 		for j := range f.k {

@@ -141,6 +141,9 @@ func ParseValue(kind Kind, text string) (Value, error) {
 	default:
 		return Value{}, fmt.Errorf("%w: unknown kind %v", ErrAttribute, kind)
 	}
+	if errors.Is(err, strconv.ErrRange) && (kind == Int || kind == Ints) {
+		return Value{}, fmt.Errorf("%w: %q is beyond the range of int64", ErrAttribute, text)
+	}
 	if err != nil {
 		return Value{}, fmt.Errorf("%w: %q is not a valid %v", ErrAttribute, text, kind)
 	}

@@ -257,11 +257,13 @@ func prepareGather(params, indices tensor.Tensor, axis, batchDims int) (*gather,
 	if len(ps) < 1 {
 		return nil, fmt.Errorf("%w: params must be at least 1 dimensional", engine.ErrShape)
 	}
-	minRank := axis + 1
+	// The rank axis needs, axis+1 or -axis, in uint64: for axis = MaxInt
+	// or MinInt it is 2^63.
+	minRank := uint64(axis) + 1
 	if axis < 0 {
-		minRank = -axis
+		minRank = -uint64(axis)
 	}
-	if len(ps) < minRank {
+	if uint64(len(ps)) < minRank {
 		return nil, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d",
 			dialect.ErrAttribute, minRank, len(ps))
 	}

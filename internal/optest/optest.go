@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -300,4 +302,24 @@ func NaNCases() []NaNCase {
 		{Name: "without the value in place, the first NaN update", Data: a, Updates: []float32{1, b, c}, ExcludeSelf: true,
 			Want: 0xffc00002},
 	}
+}
+
+// numbers are the integers quoted in an error message.
+var numbers = regexp.MustCompile(`-?[0-9]+`)
+
+// QuotesShifted reports whether msg quotes, as a number of its own, v
+// shifted by a small nonzero amount: what an error quotes when it adds a
+// rank to an extreme value, or negates it, and overflows.
+func QuotesShifted(msg string, v int64) bool {
+	for _, s := range numbers.FindAllString(msg, -1) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		// n - v, unless that overflows (then n is far from v).
+		if err != nil || v < 0 && n > math.MaxInt64+v || v > 0 && n < math.MinInt64+v {
+			continue
+		}
+		if d := n - v; d != 0 && -64 <= d && d <= 64 {
+			return true
+		}
+	}
+	return false
 }
