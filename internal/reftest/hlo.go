@@ -773,3 +773,109 @@ func toFloat(v any) float64 {
 
 // sameType reports whether a and b are Go values of one type.
 func sameType(a, b any) bool { return reflect.TypeOf(a) == reflect.TypeOf(b) }
+
+// HLODynamicSlice returns the slice of operand of shape sliceSizes that
+// starts at startIndices (one integer scalar per dimension, all of one
+// type), each start clamped to [0, dim - size] as StableHLO's
+// dynamic_slice does. Errors: ErrType for starts that are not integers or
+// not all of one type (C3); ErrShape for a start count or slice_sizes
+// that do not match the rank (C2), starts that are not scalars, or sizes
+// beyond the operand's (C4); ErrArgument for negative sizes (C4).
+func HLODynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int) (tensor.Tensor, error) {
+	ops := operand.Shape()
+	if err := checkStarts(startIndices, len(ops), "C2", "C3"); err != nil {
+		return tensor.Tensor{}, err
+	}
+	checks := []constraint{
+		{"C2", ErrShape, len(sliceSizes) == len(ops), "%d slice_sizes for an operand of rank %d", []any{len(sliceSizes), len(ops)}},
+		{"C4", ErrArgument, !slices.ContainsFunc(sliceSizes, func(s int) bool { return s < 0 }), "slice_sizes %v must not be negative",
+			[]any{sliceSizes}},
+	}
+	if err := firstBroken(checks); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if !fits(sliceSizes, ops) {
+		return tensor.Tensor{}, fmt.Errorf("%w: (C4) slice_sizes %v for an operand of shape %v", ErrShape, sliceSizes, ops)
+	}
+	resultShape := tensor.Shape(sliceSizes) // C5
+	adjusted := adjustedStarts(startIndices, ops, resultShape)
+	out := make([]any, tensortest.Count(resultShape))
+	each(resultShape, func(resultIndex []int) {
+		operandIndex := make([]int, len(ops))
+		for d := range operandIndex {
+			operandIndex[d] = adjusted[d] + resultIndex[d]
+		}
+		out[resultShape.Offset(resultIndex)] = operand.At(ops.Offset(operandIndex))
+	})
+	return build(operand.DType(), resultShape, out), nil
+}
+
+// HLODynamicUpdateSlice returns operand with update written over the
+// slice that starts at startIndices (one integer scalar per dimension, all
+// of one type), each start clamped to [0, dim - update's size] as
+// StableHLO's dynamic_update_slice does. Errors: ErrType for an update of
+// another element type (C2), starts that are not integers or not all of
+// one type (C5); ErrShape for an update of another rank (C3) or larger
+// than operand (C6), a start count that does not match the rank (C4), or
+// starts that are not scalars.
+func HLODynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor) (tensor.Tensor, error) {
+	ops, ups := operand.Shape(), update.Shape()
+	if update.DType() != operand.DType() {
+		return tensor.Tensor{}, fmt.Errorf("%w: (C2) update of type %v for an operand of type %v", ErrType, update.DType(), operand.DType())
+	}
+	if len(ups) != len(ops) {
+		return tensor.Tensor{}, fmt.Errorf("%w: (C3) update %v for an operand of shape %v", ErrShape, ups, ops)
+	}
+	if err := checkStarts(startIndices, len(ops), "C4", "C5"); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if !fits(ups, ops) {
+		return tensor.Tensor{}, fmt.Errorf("%w: (C6) update %v is larger than the operand %v", ErrShape, ups, ops)
+	}
+	adjusted := adjustedStarts(startIndices, ops, ups)
+	out := make([]any, operand.Len())
+	each(ops, func(resultIndex []int) {
+		updateIndex := make([]int, len(ops))
+		inside := true
+		for d := range updateIndex {
+			updateIndex[d] = resultIndex[d] - adjusted[d]
+			inside = inside && updateIndex[d] >= 0 && updateIndex[d] < ups[d]
+		}
+		v := operand.At(ops.Offset(resultIndex))
+		if inside {
+			v = update.At(ups.Offset(updateIndex))
+		}
+		out[ops.Offset(resultIndex)] = v
+	})
+	return build(operand.DType(), ops, out), nil
+}
+
+// checkStarts checks the start indices of dynamic_slice and
+// dynamic_update_slice: rank of them (the constraint count), integer
+// scalars of one type (same).
+func checkStarts(starts []tensor.Tensor, rank int, count, same string) error {
+	if len(starts) != rank {
+		return fmt.Errorf("%w: (%s) %d start indices for an operand of rank %d", ErrShape, count, len(starts), rank)
+	}
+	for i, s := range starts {
+		if err := checkIndexType(s); err != nil {
+			return err
+		}
+		if s.DType() != starts[0].DType() {
+			return fmt.Errorf("%w: (%s) start index %d is %v, the first %v; they must be of one type", ErrType, same, i, s.DType(), starts[0].DType())
+		}
+		if s.Rank() != 0 {
+			return fmt.Errorf("%w: start index %d has shape %v, want a scalar", ErrShape, i, s.Shape())
+		}
+	}
+	return nil
+}
+
+// adjustedStarts returns clamp(0, start_indices, shape - sizes).
+func adjustedStarts(starts []tensor.Tensor, shape, sizes tensor.Shape) []int {
+	out := make([]int, len(shape))
+	for d, s := range starts {
+		out[d] = int(min(max(indexValue(s, 0), 0), int64(shape[d]-sizes[d])))
+	}
+	return out
+}

@@ -337,3 +337,60 @@ func checkConstraint(t *testing.T, what string, err, class error, label string) 
 		t.Errorf("%s: error %v, want %v naming (%s)", what, err, class, label)
 	}
 }
+
+// TestHLODynamicSlices: the spec's examples of dynamic_slice and
+// dynamic_update_slice, and what they refuse.
+func TestHLODynamicSlices(t *testing.T) {
+	starts := func(v ...int64) []tensor.Tensor {
+		out := make([]tensor.Tensor, len(v))
+		for i, x := range v {
+			out[i] = tensor.Scalar(x)
+		}
+		return out
+	}
+	operand := ints(tensor.Int32, shape{4, 4}, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+	target := ints(tensor.Int32, shape{4, 4}, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
+	ones := ints(tensor.Int32, shape{2, 2}, 1, 1, 1, 1)
+	runCases(t, []refCase{
+		{name: "slice: the spec's example", run: func() (tensor.Tensor, error) {
+			return HLODynamicSlice(operand, starts(-1, 3), []int{2, 2})
+		}, want: ones},
+		{name: "slice: inside", run: func() (tensor.Tensor, error) {
+			return HLODynamicSlice(counting(shape{3, 4}), starts(1, 1), []int{2, 3})
+		}, want: lit("int64:[[6, 7, 8], [10, 11, 12]]")},
+		{name: "slice: uint64 beyond int64", run: func() (tensor.Tensor, error) {
+			return HLODynamicSlice(counting(shape{4}), []tensor.Tensor{tensor.Scalar(uint64(math.MaxUint64))}, []int{1})
+		}, want: i64(shape{1}, 4)},
+		{name: "slice: empty", run: func() (tensor.Tensor, error) {
+			return HLODynamicSlice(counting(shape{4}), starts(9), []int{0})
+		}, want: i64(shape{0})},
+		{name: "update: the spec's example", run: func() (tensor.Tensor, error) {
+			return HLODynamicUpdateSlice(target, ones, starts(-1, 3))
+		}, want: ints(tensor.Int32, shape{4, 4}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)},
+		{name: "update: inside", run: func() (tensor.Tensor, error) {
+			return HLODynamicUpdateSlice(counting(shape{2, 3}), i64(shape{1, 2}, 0, 0), starts(1, 1))
+		}, want: lit("int64:[[1, 2, 3], [4, 0, 0]]")},
+	})
+	for _, c := range []struct {
+		label string
+		class error
+		err   error
+	}{
+		{"C2", ErrShape, second(HLODynamicSlice(operand, starts(0), []int{2, 2}))},
+		{"C2", ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2}))},
+		{"C3", ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(int64(0)), tensor.Scalar(int32(0))}, []int{2, 2}))},
+		{"C4", ErrArgument, second(HLODynamicSlice(operand, starts(0, 0), []int{2, -1}))},
+		{"C4", ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2, 5}))},
+		{"", ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(float32(0)), tensor.Scalar(float32(0))}, []int{2, 2}))},
+		{"", ErrShape, second(HLODynamicSlice(operand, []tensor.Tensor{i64(shape{1}, 0), i64(shape{1}, 0)}, []int{2, 2}))},
+		{"C2", ErrType, second(HLODynamicUpdateSlice(operand, f32(shape{2, 2}, 1, 1, 1, 1), starts(0, 0)))},
+		{"C3", ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{2}, 1, 1), starts(0, 0)))},
+		{"C4", ErrShape, second(HLODynamicUpdateSlice(operand, ones, starts(0)))},
+		{"C5", ErrType, second(HLODynamicUpdateSlice(operand, ones, []tensor.Tensor{tensor.Scalar(uint8(0)), tensor.Scalar(int8(0))}))},
+		{"C6", ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{5, 1}, 1, 1, 1, 1, 1), starts(0, 0)))},
+	} {
+		checkConstraint(t, "dynamic slices "+c.label, c.err, c.class, c.label)
+	}
+}
+
+func second(_ tensor.Tensor, err error) error { return err }
