@@ -375,6 +375,25 @@ func TestCompare(t *testing.T) {
 			},
 		},
 		{
+			// (1+e + ei)(1+e - ei) with e = 2^-12: 1 + 2^-11 + 2^-23 rounded
+			// once, 1 + 2^-11 rounded step by step.
+			name: "complex64 products: PyTorch rounds every operation, ONNX once",
+			req: func(t *testing.T) Request {
+				return Request{Ops: []string{"torch.scatter_reduce", "onnx.ScatterElements"},
+					Inputs: map[string]tensor.Tensor{
+						"data": lit(t, "complex64:[1.000244140625+0.000244140625i]"), "indices": lit(t, "int64:[0]"),
+						"updates": lit(t, "complex64:[1.000244140625-0.000244140625i]"),
+					},
+					Attrs: map[string]dialect.Value{"reduction": str("mul")}}
+			},
+			runs:  []string{"torch.scatter_reduce", "onnx.ScatterElements-18"},
+			cells: []int{0},
+			why: []saying{
+				{"torch.scatter_reduce", complexC10},
+				{"onnx.ScatterElements-18", sharedComplex},
+			},
+		},
+		{
 			name: "NaN equals NaN: PyTorch's amax and ONNX's max agree",
 			req: func(t *testing.T) Request {
 				return Request{Ops: []string{"torch.scatter_reduce", "onnx.ScatterElements"},

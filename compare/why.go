@@ -23,6 +23,10 @@ const (
 	sharedNaN  = "max and min propagate NaN (the shared rule)"
 	sharedHalf = "each step is computed in float32 and rounded (the shared rule)"
 	sharedMean = "integer mean rounds toward negative infinity (the shared rule)"
+	// sharedComplex and complexC10 say how complex products and quotients
+	// are computed, by the Behavior's Arith.Complex.
+	sharedComplex = "complex products and quotients are Go's: a complex64 one is computed in float64 and rounded once (the shared rule)"
+	complexC10    = "complex products and quotients round every operation to the precision of the parts, as c10::complex does"
 )
 
 // meanings say what each reduction does with the updates that land on a
@@ -82,7 +86,7 @@ func newFacts(q *resolved, family string) *facts {
 		if family == "gather_nd" {
 			batch = q.batchDims
 		}
-		if f.k < 1 || batch < 0 || batch+f.k > rank {
+		if f.k < 1 || batch < 0 || batch > rank-f.k {
 			return f
 		}
 		for j := range f.k {
@@ -631,6 +635,15 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 		rules.add(rule(fmt.Sprintf("%d %v updates accumulate here", len(hs), d), summing, func(r *OpRun) (any, string) {
 			text := noteOn(r, "float16", d, sharedHalf)
 			return text, text
+		}))
+	}
+	if d.IsComplex() {
+		arith := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Mul || r.reduction == engine.Mean })
+		rules.add(rule(fmt.Sprintf("%v products or quotients here", d), arith, func(r *OpRun) (any, string) {
+			if r.behavior.Arith.Complex == engine.ComplexC10 {
+				return engine.ComplexC10, complexC10
+			}
+			return engine.ComplexGo, sharedComplex
 		}))
 	}
 	if d.IsInteger() {

@@ -142,6 +142,9 @@ func ParseValue(kind Kind, text string) (Value, error) {
 	default:
 		return Value{}, fmt.Errorf("%w: unknown kind %v", ErrAttribute, kind)
 	}
+	if errors.Is(err, strconv.ErrRange) && (kind == Int || kind == Ints) {
+		return Value{}, fmt.Errorf("%w: %q is beyond the range of int64", ErrAttribute, text)
+	}
 	if err != nil {
 		return Value{}, fmt.Errorf("%w: %q is not a valid %v", ErrAttribute, text, kind)
 	}
@@ -240,6 +243,10 @@ type Behavior struct {
 	IncludeSelf string
 	// IndexTypes are the accepted index element types.
 	IndexTypes []tensor.DType
+	// Arith is how the reductions compute where frameworks compute them
+	// differently (complex products and quotients, string addition); the
+	// dialect hands it to the engine with the reduction.
+	Arith engine.Arith
 	// Notes state, one sentence each, the rules the fields above cannot
 	// hold, such as "duplicate indices are summed".
 	Notes []string

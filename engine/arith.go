@@ -31,8 +31,11 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	if opt.ExcludeSelf && r == Sub {
 		return argErr("reduction sub needs the existing value and cannot exclude it")
 	}
+	if opt.Arith.Complex > ComplexC10 {
+		return argErr("unknown complex arithmetic %d", opt.Arith.Complex)
+	}
 	switch {
-	case d == tensor.String:
+	case d == tensor.String && !(r == Add && opt.Arith.ConcatStrings):
 		return typeErr("reduction %v is not defined for string elements", r)
 	case d == tensor.Bool && r == Mean:
 		return typeErr("reduction mean is not defined for bool elements")
@@ -60,9 +63,10 @@ type reducer interface {
 }
 
 // newReducer returns the reducer of blocks of the given size for dst's
-// element type and opt.Reduction, which checkReduction has accepted. Mean
-// reduces by adding; the kernel divides at the end.
-func newReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
+// element type and opt's reduction and arithmetic, which checkReduction
+// has accepted. Mean reduces by adding; the kernel divides at the end.
+func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
+	r := opt.Reduction
 	if r.bitwise() {
 		return newBitReducer(dst, src, block, r)
 	}
@@ -94,9 +98,12 @@ func newReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
 	case []float64:
 		return newNumReducer(d, src, block, r, floatOps[float64](r))
 	case []complex64:
-		return newFuncReducer(d, src, block, r, complexOps[complex64](r))
+		return newFuncReducer(d, src, block, r, complexOps(r, opt.Arith.Complex, mulC10x64, quoC10x64))
 	case []complex128:
-		return newFuncReducer(d, src, block, r, complexOps[complex128](r))
+		return newFuncReducer(d, src, block, r, complexOps(r, opt.Arith.Complex, mulC10x128, quoC10x128))
+	case []string:
+		// Add, which concatenates (Arith.ConcatStrings).
+		return newFuncReducer(d, src, block, r, ops[string]{combine: func(v, u string) string { return v + u }})
 	}
 	panic("engine: no reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
 }
@@ -358,19 +365,77 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 	return o
 }
 
-func complexOps[T complex64 | complex128](r Reduction) ops[T] {
+// complexOps is the arithmetic of complex64 or complex128 under a, with
+// mulC10 and quoC10 the type's ComplexC10 product and quotient. Addition
+// and subtraction are the same under both: part by part.
+func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, quoC10 func(x, y T) T) ops[T] {
+	mul, quo := func(v, u T) T { return v * u }, func(v, u T) T { return v / u }
+	if a == ComplexC10 {
+		mul, quo = mulC10, quoC10
+	}
 	switch r {
 	case Sub:
 		return ops[T]{combine: func(v, u T) T { return v - u }}
 	case Mul:
-		return ops[T]{combine: func(v, u T) T { return v * u }, identity: 1}
+		return ops[T]{combine: mul, identity: 1}
 	}
 	negZero := math.Copysign(0, -1)
 	return ops[T]{
 		combine:  func(v, u T) T { return v + u },
 		identity: T(complex(negZero, negZero)),
-		mean:     func(sum T, n int) T { return sum / T(complex(float64(n), 0)) },
+		mean:     func(sum T, n int) T { return quo(sum, T(complex(float64(n), 0))) },
 	}
+}
+
+// ComplexQuo returns x / y as a computes it: for a dialect that divides
+// outside the kernels (PyTorch's scatter_reduce mean divides every element
+// by a count) in its framework's arithmetic.
+func ComplexQuo[T complex64 | complex128](a ComplexArith, x, y T) T {
+	if a != ComplexC10 {
+		return x / y
+	}
+	switch x := any(x).(type) {
+	case complex64:
+		return any(quoC10x64(x, any(y).(complex64))).(T)
+	case complex128:
+		return any(quoC10x128(x, any(y).(complex128))).(T)
+	}
+	panic("unreachable")
+}
+
+// The ComplexC10 arithmetic, on the parts of complex numbers of type F.
+// An explicit conversion to F rounds each product before it is added,
+// where Go could otherwise fuse a multiply and an add into one rounding.
+
+func mulC10[F float32 | float64](a, b, c, d F) (re, im F) {
+	return F(a*c) - F(b*d), F(a*d) + F(b*c)
+}
+
+func quoC10[F float32 | float64](a, b, c, d F) (re, im F) {
+	absC, absD := F(math.Abs(float64(c))), F(math.Abs(float64(d)))
+	switch {
+	case absC >= absD && absC == 0 && absD == 0:
+		return a / absC, b / absD
+	case absC >= absD:
+		rat := d / c
+		scl := 1 / (c + F(d*rat))
+		return (a + F(b*rat)) * scl, (b - F(a*rat)) * scl
+	}
+	rat := c / d // also when c or d is NaN
+	scl := 1 / (d + F(c*rat))
+	return (F(a*rat) + b) * scl, (F(b*rat) - a) * scl
+}
+
+func mulC10x64(x, y complex64) complex64 { return complex(mulC10(real(x), imag(x), real(y), imag(y))) }
+
+func mulC10x128(x, y complex128) complex128 {
+	return complex(mulC10(real(x), imag(x), real(y), imag(y)))
+}
+
+func quoC10x64(x, y complex64) complex64 { return complex(quoC10(real(x), imag(x), real(y), imag(y))) }
+
+func quoC10x128(x, y complex128) complex128 {
+	return complex(quoC10(real(x), imag(x), real(y), imag(y)))
 }
 
 // boolOps: add, max and or are OR, mul, min and and are AND, sub and xor

@@ -18,46 +18,75 @@ func typed(t *testing.T, d tensor.DType, shape tensor.Shape, vals ...int) tensor
 	return tensortest.FromInts(d, shape, vals...)
 }
 
-func TestScatterEveryType(t *testing.T) {
+// TestEveryType runs every kernel on every element type, so every mover
+// size (1, 2, 4, 8 and 16 bytes, and strings) and every adding reducer,
+// with values that differ from each other, so that a write that is
+// missing, misplaced or out of order shows. Values are small integers
+// converted to the type (tensortest.FromInts: a string of n letters); bool
+// has only two, so its data is all false and its updates make the true
+// positions the answer.
+func TestEveryType(t *testing.T) {
 	for _, d := range tensor.DTypes() {
 		t.Run(d.String(), func(t *testing.T) {
-			data := typed(t, d, tensor.Shape{4}, 1, 1, 1, 1)
-			idx := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{2, 0, 2}))
-			upd := typed(t, d, tensor.Shape{3}, 0, 1, 1)
-			dst := tensor.Must(tensor.New(d, tensor.Shape{4}))
-			if err := ScatterND(dst, data, idx, upd, ScatterOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			// Last update wins at 2: 1; position 0 gets 1.
-			if want := typed(t, d, tensor.Shape{4}, 1, 1, 1, 1); !tensor.Equal(dst, want) {
-				t.Errorf("none: got %v, want %v", dst, want)
-			}
-			// Gather the scattered values back.
-			out := tensor.Must(tensor.New(d, tensor.Shape{2}))
-			g := tensor.Must(tensor.From(tensor.Shape{2}, []int32{-4, 1}))
-			if err := Gather(out, dst, g, 0, 0, IndexRules{Negative: NegativeFromEnd}); err != nil {
-				t.Fatal(err)
-			}
-			if want := typed(t, d, tensor.Shape{2}, 1, 1); !tensor.Equal(out, want) {
-				t.Errorf("gather: got %v, want %v", out, want)
-			}
-			err := ScatterND(dst, data, idx, upd, ScatterOptions{Reduction: Add})
-			if d == tensor.String {
-				if !errors.Is(err, ErrType) {
-					t.Errorf("string add: got %v, want ErrType", err)
+			v := func(s tensor.Shape, vals ...int) tensor.Tensor {
+				if d == tensor.Bool {
+					for i, x := range vals {
+						vals[i] = x % 2
+					}
 				}
-				return
+				return typed(t, d, s, vals...)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := typed(t, d, tensor.Shape{4}, 2, 1, 2, 1) // 1+0+1 at 2, 1+1 at 0
+			// Positions 2, 0 and 2 again: the last update wins at 2.
+			data := v(tensor.Shape{4}, 2, 4, 6, 8)
+			idx := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{2, 0, 2}))
+			upd := v(tensor.Shape{3}, 4, 1, 3)
 			if d == tensor.Bool {
-				want = typed(t, d, tensor.Shape{4}, 1, 1, 1, 1)
+				data = v(tensor.Shape{4}, 0, 0, 0, 0) // updates false, true, true
+				upd = v(tensor.Shape{3}, 0, 1, 1)
 			}
-			if !tensor.Equal(dst, want) {
-				t.Errorf("add: got %v, want %v", dst, want)
+			want := v(tensor.Shape{4}, 1, 4, 3, 8)
+			check := func(what string, got tensor.Tensor, err error, want tensor.Tensor) {
+				t.Helper()
+				if err != nil || !tensor.Equal(got, want) {
+					t.Errorf("%s: got %v, %v; want %v", what, got, err, want)
+				}
 			}
+			dst := tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterND", dst, ScatterND(dst, data, idx, upd, ScatterOptions{}), want)
+			flat := tensor.Must(tensor.From(tensor.Shape{3}, []int32{2, 0, -2}))
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterElements", dst, ScatterElements(dst, data, flat, upd, 0,
+				ScatterOptions{Rules: IndexRules{Negative: NegativeFromEnd}}), want)
+			in := data.Clone()
+			check("ScatterND in place", in, ScatterND(in, in, idx, upd, ScatterOptions{}), want)
+			zeros := v(tensor.Shape{4}, 1, 0, 3, 0) // 0: "" for strings, false for bool
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			check("ScatterND onto zeros", dst, ScatterND(dst, tensor.Tensor{}, idx, upd, ScatterOptions{}), zeros)
+
+			// The gathers read the answer back, in another order: 3, 0, 2.
+			got := tensortest.Junk(d, tensor.Shape{3})
+			check("Gather", got, Gather(got, want, tensor.Must(tensor.From(tensor.Shape{3}, []uint8{3, 0, 2})), 0, 0, IndexRules{}),
+				v(tensor.Shape{3}, 8, 1, 3))
+			got = tensortest.Junk(d, tensor.Shape{3})
+			check("GatherND", got, GatherND(got, want, tensor.Must(tensor.From(tensor.Shape{3, 1}, []int16{-1, 0, 2})), 0,
+				IndexRules{Negative: NegativeFromEnd}), v(tensor.Shape{3}, 8, 1, 3))
+			got = tensortest.Junk(d, tensor.Shape{3})
+			check("GatherElements", got, GatherElements(got, want, tensor.Must(tensor.From(tensor.Shape{3}, []int64{3, 0, 2})), 0,
+				IndexRules{}), v(tensor.Shape{3}, 8, 1, 3))
+
+			// Add, with strings concatenating: 6+4+3 at 2, 2+1 at 0 (bool:
+			// OR; strings: 6+4+3 letters).
+			sum := v(tensor.Shape{4}, 3, 4, 13, 8)
+			if d == tensor.Bool {
+				sum = v(tensor.Shape{4}, 1, 0, 1, 0)
+			}
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			err := ScatterND(dst, data, idx, upd, ScatterOptions{Reduction: Add, Arith: Arith{ConcatStrings: true}})
+			check("ScatterND add", dst, err, sum)
+			dst = tensortest.Junk(d, tensor.Shape{4})
+			err = ScatterElements(dst, data, flat, upd, 0, ScatterOptions{Reduction: Add, Rules: IndexRules{Negative: NegativeFromEnd},
+				Arith: Arith{ConcatStrings: true}})
+			check("ScatterElements add", dst, err, sum)
 		})
 	}
 }
@@ -378,6 +407,99 @@ func TestColumnWidth(t *testing.T) {
 	} {
 		if got := columnWidth(c.rows, c.size); got != c.want {
 			t.Errorf("columnWidth(%d, %d) = %d, want %d", c.rows, c.size, got, c.want)
+		}
+	}
+}
+
+// nanKinds are the floating-point types with three NaNs of distinct
+// payloads and signs, and the bits of 1.
+var nanKinds = []struct {
+	d    tensor.DType
+	nans [3]uint64
+	one  uint64
+}{
+	{tensor.Float32, [3]uint64{0x7fc00001, 0xffc00002, 0x7fc00003}, 0x3f800000},
+	{tensor.Float64, [3]uint64{0x7ff8000000000001, 0xfff8000000000002, 0x7ff8000000000003}, 0x3ff0000000000000},
+	{tensor.Float16, [3]uint64{0x7e01, 0xfe02, 0x7e03}, 0x3c00},
+	{tensor.BFloat16, [3]uint64{0x7fc1, 0xffc2, 0x7fc3}, 0x3f80},
+}
+
+// fromBits returns a 1-D tensor of floating-point type d with the given
+// bit patterns.
+func fromBits(d tensor.DType, bits ...uint64) tensor.Tensor {
+	x := tensor.Must(tensor.New(d, tensor.Shape{len(bits)}))
+	for i, b := range bits {
+		switch s := x.Data().(type) {
+		case []float32:
+			s[i] = math.Float32frombits(uint32(b))
+		case []float64:
+			s[i] = math.Float64frombits(b)
+		case []float16.Float16:
+			s[i] = float16.Frombits(uint16(b))
+		case []bfloat16.BFloat16:
+			s[i] = bfloat16.FromBits(uint16(b))
+		}
+	}
+	return x
+}
+
+// bitsAt returns the bits of element i of a floating-point tensor.
+func bitsAt(x tensor.Tensor, i int) uint64 {
+	switch s := x.Data().(type) {
+	case []float32:
+		return uint64(math.Float32bits(s[i]))
+	case []float64:
+		return math.Float64bits(s[i])
+	case []float16.Float16:
+		return uint64(s[i].Bits())
+	case []bfloat16.BFloat16:
+		return uint64(s[i].Bits())
+	}
+	panic("not a floating-point tensor")
+}
+
+// TestNaNBits pins which NaN Max and Min keep, bit for bit: a NaN already
+// in place stays; otherwise the first NaN update wins and stays. With
+// ExcludeSelf the existing value takes no part, so the first NaN update
+// wins. Each case runs through ScatterND, ScatterElements along axis 0
+// and along axis 1 (the one-loop path).
+func TestNaNBits(t *testing.T) {
+	for _, k := range nanKinds {
+		a, b, c := k.nans[0], k.nans[1], k.nans[2]
+		tests := []struct {
+			name    string
+			data    uint64
+			updates []uint64
+			exclude bool
+			want    uint64
+		}{
+			{"a NaN in place stays", a, []uint64{k.one, b}, false, a},
+			{"the first NaN update wins", k.one, []uint64{b, c}, false, b},
+			{"and stays", k.one, []uint64{b, k.one}, false, b},
+			{"without self, the first NaN update", a, []uint64{k.one, b, c}, true, b},
+		}
+		for _, red := range []Reduction{Max, Min} {
+			for _, tt := range tests {
+				opt := ScatterOptions{Reduction: red, ExcludeSelf: tt.exclude}
+				n := len(tt.updates)
+				data, upd := fromBits(k.d, tt.data), fromBits(k.d, tt.updates...)
+				dst := tensortest.Junk(k.d, tensor.Shape{1})
+				err := ScatterND(dst, data, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{n, 1})), upd, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterND %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+				dst = tensortest.Junk(k.d, tensor.Shape{1})
+				err = ScatterElements(dst, data, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{n})), upd, 0, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterElements axis 0 %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+				row := func(x tensor.Tensor) tensor.Tensor { return tensor.Must(x.Reshape(tensor.Shape{1, x.Len()})) }
+				dst = tensortest.Junk(k.d, tensor.Shape{1, 1})
+				err = ScatterElements(dst, row(data), tensor.Must(tensor.New(tensor.Int64, tensor.Shape{1, n})), row(upd), 1, opt)
+				if got := bitsAt(dst, 0); err != nil || got != tt.want {
+					t.Errorf("%v ScatterElements axis 1 %v %s: got %#x, %v; want %#x", k.d, red, tt.name, got, err, tt.want)
+				}
+			}
 		}
 	}
 }

@@ -37,8 +37,8 @@ type Reduction uint8
 
 // The reductions. For bool elements Add is OR, Sub is XOR, Mul is AND, Max
 // is OR and Min is AND; Mean is not defined for bool. And, Or and Xor are
-// defined for bool and the integers only. Strings allow only None; complex
-// numbers have no Max or Min.
+// defined for bool and the integers only. Strings allow only None, and Add
+// with Arith.ConcatStrings; complex numbers have no Max or Min.
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -104,9 +104,14 @@ type ScatterOptions struct {
 	// reduction: a position that receives updates gets the reduction of
 	// those updates alone, and a position that receives none keeps its
 	// value (PyTorch include_self=False, OpenVINO use_init_val=false).
-	// It has no effect with reduction None.
+	// It has no effect with reduction None. A complex product starts
+	// from 1+0i, which turns a first update with a NaN or infinite part
+	// into NaN+NaNi, as PyTorch's does.
 	ExcludeSelf bool
 	Rules       IndexRules
+	// Arith says how the reduction computes where frameworks compute it
+	// differently.
+	Arith Arith
 	// Exact makes the general scatter refuse what StableHLO refuses and
 	// the engine would accept: batching dimensions of indices smaller than
 	// the operand's, updates larger than indices (see ScatterDims).
@@ -124,3 +129,38 @@ type GatherOptions struct {
 	// GatherDims).
 	Exact bool
 }
+
+// Arith holds the knobs of the reductions' arithmetic on the element types
+// where frameworks compute the same reduction differently. The zero value
+// is Go's arithmetic, with strings taking reduction None only.
+type Arith struct {
+	// Complex says how complex products and quotients are computed: Mul,
+	// the product that ExcludeSelf starts from one, and Mean's division.
+	Complex ComplexArith
+	// ConcatStrings lets reduction Add (and only Add) take string
+	// elements, as concatenation, value + update: ONNX Runtime's
+	// std::string += and TensorFlow's string addition. With ExcludeSelf an
+	// updated position starts from "".
+	ConcatStrings bool
+}
+
+// ComplexArith says how complex products and quotients are computed.
+type ComplexArith uint8
+
+const (
+	// ComplexGo is Go's own arithmetic: a complex64 product or quotient is
+	// computed in float64 and rounded to float32 once at the end; a
+	// quotient follows Smith's algorithm and recovers infinities and zeros
+	// as C99's Annex G does.
+	ComplexGo ComplexArith = iota
+	// ComplexC10 computes as C++'s c10::complex does (PyTorch's CPU
+	// kernels), every operation rounded to the precision of the element's
+	// parts: (a+bi)(c+di) is (ac-bd) + (ad+bc)i, and (a+bi)/(c+di) is
+	// Smith's algorithm with the reciprocal of its denominator multiplied
+	// in: for |c| >= |d|, r = d/c, s = 1/(c+dr), ((a+br)s) + ((b-ar)s)i,
+	// and the mirror image otherwise; 0/0 divides each part by zero. The
+	// last bit differs from ComplexGo's on many inputs, and a NaN or
+	// infinite part spreads to the other one where ComplexGo recovers an
+	// infinity.
+	ComplexC10
+)

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -16,8 +15,10 @@ import (
 
 // This file checks the kernels against the reference implementations of
 // internal/reftest, on random shapes, indices (with duplicates, negative
-// and out-of-range values), values (with ±0, NaN and infinities), index
-// rules and reductions.
+// and out-of-range values, of every integer type), element types (every
+// one, so every mover size and every reducer), values (with ±0, NaN,
+// infinities and integers that wrap), index rules, reductions and
+// arithmetic, comparing the results bit for bit and the errors by class.
 
 // refRules returns the engine's index rules as the reference's.
 func refRules(r IndexRules) reftest.Rules {
@@ -33,17 +34,43 @@ func refRules(r IndexRules) reftest.Rules {
 	}
 }
 
-// refOptions returns the engine's scatter options as the reference's. The
-// reference's other options keep their zero values, which are what the
-// engine does: Max and Min give NaN when either side is NaN (not
-// StdMinMax), ExcludeSelf folds from the first update (not ZeroStart), and
-// Mean divides only the positions that receive updates (not DivideAll).
-func refOptions(opt ScatterOptions) reftest.Options {
-	red := [...]reftest.Reduction{
-		None: reftest.None, Add: reftest.Add, Sub: reftest.Sub, Mul: reftest.Mul,
-		Max: reftest.Max, Min: reftest.Min, Mean: reftest.Mean,
-	}[opt.Reduction]
-	return reftest.Options{Rules: refRules(opt.Rules), Reduction: red, ExcludeSelf: opt.ExcludeSelf}
+// refReductions are the engine's reductions as the reference's.
+var refReductions = map[Reduction]reftest.Reduction{
+	None: reftest.None, Add: reftest.Add, Sub: reftest.Sub, Mul: reftest.Mul,
+	Max: reftest.Max, Min: reftest.Min, Mean: reftest.Mean,
+}
+
+// refOptions returns the engine's scatter options, on elements of type d,
+// as the reference's (an unknown reduction stays unknown). The reference's
+// other options keep their zero values, which are what the engine does:
+// Max and Min give NaN when either side is NaN (not StdMinMax),
+// ExcludeSelf folds from the first update (not ZeroStart) but for a
+// complex product, which starts from 1+0i, and Mean divides only the
+// positions that receive updates (not DivideAll).
+func refOptions(opt ScatterOptions, d tensor.DType) reftest.Options {
+	red, ok := refReductions[opt.Reduction]
+	if !ok {
+		red = reftest.Reduction(200)
+	}
+	return reftest.Options{Rules: refRules(opt.Rules), Reduction: red, ExcludeSelf: opt.ExcludeSelf,
+		ZeroStart:  d.IsComplex() && opt.Reduction == Mul,
+		C10Complex: opt.Arith.Complex == ComplexC10, ConcatStrings: opt.Arith.ConcatStrings}
+}
+
+// refClasses pairs the engine's error classes with the reference's.
+var refClasses = []struct{ engine, ref error }{
+	{ErrIndex, reftest.ErrIndex}, {ErrShape, reftest.ErrShape}, {ErrType, reftest.ErrType}, {ErrArgument, reftest.ErrArgument},
+}
+
+// sameClass reports whether the engine's error err is of the class of the
+// reference's error wantErr.
+func sameClass(err, wantErr error) bool {
+	for _, c := range refClasses {
+		if errors.Is(err, c.engine) {
+			return errors.Is(wantErr, c.ref)
+		}
+	}
+	return false
 }
 
 // eachMode runs a test as the kernels run by default (small inputs on one
@@ -79,18 +106,33 @@ func randShape(rng *rand.Rand, rank, maxDim int) tensor.Shape {
 	return s
 }
 
-var specials = []float64{0, math.Copysign(0, -1), 1, -1, 2.5, math.NaN(), math.Inf(1), -3}
+// dtypes are the element types the tests pick from: every one, so that
+// every mover (1, 2, 4, 8 and 16 bytes, strings) and every reducer runs;
+// indexTypes the index types, int64 most often.
+var (
+	dtypes     = tensor.DTypes()
+	indexTypes = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int16, tensor.Int8,
+		tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+)
 
-func randValues(rng *rand.Rand, n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
+// cornerBytes are the bytes from which tensortest.Fuzz.Elements makes the
+// corner values: NaN, +Inf, -Inf, -0, 65504, 1000 (and the integers 127,
+// 126, -127, -128, 125, 124), and 0.
+var cornerBytes = []byte{127, 126, 0x81, 0x80, 125, 124, 0}
+
+// randValues returns a tensor of type d and shape s whose elements are
+// those tensortest.Fuzz.Elements reads from random bytes, a fifth of them
+// corner values: floats that are NaN, infinities, -0 or sums that round,
+// integers that wrap, one-letter or empty strings.
+func randValues(rng *rand.Rand, d tensor.DType, s tensor.Shape) tensor.Tensor {
+	b := make([]byte, tensortest.Count(s))
+	for i := range b {
+		b[i] = byte(rng.Uint32())
 		if rng.IntN(5) == 0 {
-			v[i] = specials[rng.IntN(len(specials))]
-		} else {
-			v[i] = float64(rng.IntN(21) - 10)
+			b[i] = cornerBytes[rng.IntN(len(cornerBytes))]
 		}
 	}
-	return v
+	return tensortest.NewFuzz(b).Elements(d, s)
 }
 
 func randIndices(rng *rand.Rand, n, size int, wild bool) []int64 {
@@ -110,6 +152,17 @@ func randIndices(rng *rand.Rand, n, size int, wild bool) []int64 {
 	return v
 }
 
+// indicesOf returns the index values v as a tensor of shape s and a random
+// index type, converted as Go converts (a negative value wraps in an
+// unsigned type, to a value far out of range).
+func indicesOf(rng *rand.Rand, s tensor.Shape, v []int64) tensor.Tensor {
+	ints := make([]int, len(v))
+	for i, x := range v {
+		ints[i] = int(x)
+	}
+	return tensortest.FromInts(indexTypes[rng.IntN(len(indexTypes))], s, ints...)
+}
+
 // randTuples returns indices of shape is whose last dimension holds tuples
 // addressing dimensions from, from+1, ... of data of shape ds.
 func randTuples(rng *rand.Rand, ds, is tensor.Shape, from int) []int64 {
@@ -125,17 +178,45 @@ func randRules(rng *rand.Rand) IndexRules {
 	return IndexRules{Negative: Negative(rng.IntN(2)), OutOfRange: OutOfRange(rng.IntN(2))}
 }
 
-func randOptions(rng *rand.Rand) ScatterOptions {
-	opt := ScatterOptions{Reduction: Reduction(rng.IntN(7)), ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng)}
-	if opt.Reduction == Sub {
+// reductionsFor are the reductions defined for each kind of element.
+func reductionsFor(d tensor.DType) []Reduction {
+	switch {
+	case d == tensor.String:
+		return []Reduction{None, Add}
+	case d == tensor.Bool:
+		return []Reduction{None, Add, Sub, Mul, Max, Min}
+	case d.IsComplex():
+		return []Reduction{None, Add, Sub, Mul, Mean}
+	}
+	return []Reduction{None, Add, Sub, Mul, Max, Min, Mean}
+}
+
+// randOptions returns random scatter options for elements of type d: a
+// reduction defined for d, or one time in sixteen any reduction (an
+// unknown one too), with either arithmetic.
+func randOptions(rng *rand.Rand, d tensor.DType) ScatterOptions {
+	reds := reductionsFor(d)
+	opt := ScatterOptions{Reduction: reds[rng.IntN(len(reds))], ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng),
+		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0}}
+	if rng.IntN(16) == 0 {
+		opt.Reduction = beyondMean(Reduction(rng.IntN(int(Mean) + 2)))
+	}
+	if opt.Reduction == Sub && rng.IntN(8) != 0 {
 		opt.ExcludeSelf = false
 	}
 	return opt
 }
 
-func f64(s tensor.Shape, v []float64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
-
-func i64(s tensor.Shape, v []int64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
+// beyondMean returns r, or for a reduction past Mean one past every
+// reduction: the bitwise reductions of the general scatter have no
+// counterpart in the forms' reference, so the reduction after Mean stands
+// for an unknown one.
+func beyondMean(r Reduction) Reduction {
+	if r > Mean {
+		return Xor + 1
+	}
+	return r
+}
 
 // refCase is one random call of a kernel with the reference's outcome,
 // made once and checked in each mode of eachMode.
@@ -158,16 +239,30 @@ type refCase struct {
 // failure returns how the kernel's outcome (the dst it wrote, and its
 // error) disagrees with the reference's, or "" when both succeed with the
 // same values, compared by their bits but for NaN payloads, or both fail
-// on index values, the kernel with an *IndexError that names the first bad
-// index in row-major order of indices, the first the reference lists, and
-// with dst as it was if c.keep.
+// with errors of the same class: on index values, the kernel with an
+// *IndexError that names the first bad index in row-major order of
+// indices, the first the reference lists, and with dst as it was if
+// c.keep; for any other reason, with dst as it was.
 func (c *refCase) failure() string {
 	dst := c.start.Clone()
 	err := c.run(dst)
-	isIndex := func(err error) bool { return errors.Is(err, ErrIndex) }
-	if d := reftest.Disagreement(dst, err, c.want, c.wantErr, isIndex); d != "" || err == nil {
+	if d := reftest.Disagreement(dst, err, c.want, c.wantErr, sameClass); d != "" || err == nil {
 		return d
 	}
+	if errors.Is(err, ErrIndex) {
+		if d := c.indexFailure(err); d != "" || !c.keep {
+			return d
+		}
+	}
+	if d := reftest.Diff(dst, c.start); d != "" {
+		return fmt.Sprintf("the failed call (%v) wrote dst: %s", err, d)
+	}
+	return ""
+}
+
+// indexFailure returns how the kernel's index error err disagrees with
+// the reference's, or "".
+func (c *refCase) indexFailure(err error) string {
 	var ie *IndexError
 	var re *reftest.IndexError
 	switch {
@@ -180,17 +275,14 @@ func (c *refCase) failure() string {
 			ie.Pos, c.indices.Shape().Coords(re.Bad[0]), re.Bad, err)
 	}
 	// The value it quotes, and the range it gives for the size it quotes,
-	// which the value lies outside.
+	// which the value lies outside (a uint64 index above the int64 range
+	// reads as negative).
 	v, _ := c.indices.IntAt(re.Bad[0])
-	if lo, hi := c.rules.bounds(ie.Size); ie.Value != v || ie.Min != lo || ie.Max != hi || lo <= v && v <= hi {
-		return fmt.Sprintf("error quotes %d in [%d, %d] for size %d, want %d in [%d, %d]: %v",
-			ie.Value, ie.Min, ie.Max, ie.Size, v, lo, hi, err)
-	}
-	if !c.keep {
-		return ""
-	}
-	if d := reftest.Diff(dst, c.start); d != "" {
-		return fmt.Sprintf("the failed call (%v) wrote dst: %s", err, d)
+	unsigned := c.indices.DType() == tensor.Uint64
+	lo, hi := c.rules.bounds(ie.Size)
+	if inside := lo <= v && v <= hi && !(unsigned && v < 0); ie.Value != v || ie.Unsigned != unsigned || ie.Min != lo || ie.Max != hi || inside {
+		return fmt.Sprintf("error quotes %d (unsigned %v) in [%d, %d] for size %d, want %d in [%d, %d]: %v",
+			ie.Value, ie.Unsigned, ie.Min, ie.Max, ie.Size, v, lo, hi, err)
 	}
 	return ""
 }
@@ -214,48 +306,54 @@ const (
 )
 
 // scatterCase returns a case that calls a scatter (run, with dst and data)
-// on data of shape ds with indices under rules, in one of the three ways,
-// with the outcome of ref, given the data the call stands for. A failed
-// call must leave dst as it was in place, and whatever dst is when the
-// kernel validates every index before it writes (ScatterND); into another
-// dst, ScatterElements may have written part of it.
-func scatterCase(rng *rand.Rand, what string, ds tensor.Shape, indices tensor.Tensor, rules IndexRules, data []float64,
+// on data with indices under rules, in one of the three ways at random,
+// into a dst of random values, with the
+// outcome of ref, given the data the call stands for. A failed call must
+// leave dst as it was in place, and whatever dst is when the kernel
+// validates every index before it writes (ScatterND); into another dst,
+// ScatterElements may have written part of it.
+func scatterCase(rng *rand.Rand, what string, data, indices tensor.Tensor, rules IndexRules,
 	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
-	c := refCase{what: what, indices: indices, rules: rules, start: f64(ds, randValues(rng, len(data)))}
-	from := f64(ds, data)
-	mode := rng.IntN(3)
+	return scatterCaseIn(rng.IntN(3), randValues(rng, data.DType(), data.Shape()), what, data, indices, rules, validatesFirst, run, ref, ctx...)
+}
+
+// scatterCaseIn is scatterCase in the given way (intoJunk, inPlace,
+// ontoZeros) into a dst that starts as start, of data's type and shape.
+func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices tensor.Tensor, rules IndexRules,
+	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
+	c := refCase{what: what, indices: indices, rules: rules, start: start}
 	switch mode {
 	case intoJunk:
-		c.run = func(dst tensor.Tensor) error { return run(dst, from) }
+		c.run = func(dst tensor.Tensor) error { return run(dst, data) }
 	case inPlace:
-		c.start = from
+		c.start = data
 		c.run = func(dst tensor.Tensor) error { return run(dst, dst) }
 	case ontoZeros:
-		clear(data)
+		data = tensor.Must(tensor.New(data.DType(), data.Shape()))
 		c.run = func(dst tensor.Tensor) error { return run(dst, tensor.Tensor{}) }
 	}
 	c.keep = mode == inPlace || validatesFirst
-	c.want, c.wantErr = ref(f64(ds, data))
+	c.want, c.wantErr = ref(data)
 	c.ctx = append(ctx, "mode", mode, "data", data)
 	return c
 }
 
 func TestScatterNDMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	cases := make([]refCase, 3000)
+	cases := make([]refCase, 4000)
 	for i := range cases {
 		ds := randShape(rng, 1+rng.IntN(3), 4)
 		k := rng.IntN(len(ds) + 1)
 		lead := randShape(rng, 1+rng.IntN(2), 4)
 		is, us := tensortest.Join(lead, tensor.Shape{k}), tensortest.Join(lead, ds[k:])
-		data, upd := randValues(rng, tensortest.Count(ds)), randValues(rng, tensortest.Count(us))
-		ind := randTuples(rng, ds, is, 0)
-		opt := randOptions(rng)
-		indices, updates := i64(is, ind), f64(us, upd)
-		cases[i] = scatterCase(rng, "ScatterND", ds, indices, opt.Rules, data, true,
+		d := dtypes[rng.IntN(len(dtypes))]
+		data, updates := randValues(rng, d, ds), randValues(rng, d, us)
+		indices := indicesOf(rng, is, randTuples(rng, ds, is, 0))
+		opt := randOptions(rng, d)
+		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules, true,
 			func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
-				return reftest.ScatterND(data, indices, updates, refOptions(opt))
+				return reftest.ScatterND(data, indices, updates, refOptions(opt, d))
 			},
 			opt, "indices", indices, "updates", updates)
 	}
@@ -265,7 +363,7 @@ func TestScatterNDMatchesReference(t *testing.T) {
 func TestScatterElementsMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cases []refCase
-	for iter := 0; iter < 3000; iter++ {
+	for iter := 0; iter < 4000; iter++ {
 		ds := randShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		is := make(tensor.Shape, len(ds))
@@ -282,7 +380,7 @@ func TestScatterElementsMatchesReference(t *testing.T) {
 	}
 	// Along axis 0 with indices and updates as wide as data: the column
 	// blocks, several of them, the last one partial.
-	for iter := 0; iter < 300; iter++ {
+	for iter := 0; iter < 400; iter++ {
 		ds := tensor.Shape{1 + rng.IntN(40), 1 + rng.IntN(100)}
 		is := tensor.Shape{rng.IntN(60), ds[1]}
 		cases = append(cases, scatterElementsCase(rng, ds, is, is, 0))
@@ -293,14 +391,14 @@ func TestScatterElementsMatchesReference(t *testing.T) {
 // scatterElementsCase returns a scatterCase of ScatterElements on random
 // values and indices of the given shapes.
 func scatterElementsCase(rng *rand.Rand, ds, is, us tensor.Shape, axis int) refCase {
-	data, upd := randValues(rng, tensortest.Count(ds)), randValues(rng, tensortest.Count(us))
-	ind := randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0)
-	opt := randOptions(rng)
-	indices, updates := i64(is, ind), f64(us, upd)
-	return scatterCase(rng, "ScatterElements", ds, indices, opt.Rules, data, false,
+	d := dtypes[rng.IntN(len(dtypes))]
+	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
+	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
+	opt := randOptions(rng, d)
+	return scatterCase(rng, "ScatterElements", data, indices, opt.Rules, false,
 		func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
 		func(data tensor.Tensor) (tensor.Tensor, error) {
-			return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt))
+			return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, d))
 		},
 		opt, "axis", axis, "indices", indices, "updates", updates)
 }
@@ -317,14 +415,14 @@ func TestGatherNDMatchesReference(t *testing.T) {
 		k := rng.IntN(len(ds) - b + 1)
 		mid := randShape(rng, rng.IntN(2), 3)
 		is := tensortest.Join(ds[:b], mid, tensor.Shape{k})
-		data, indices := f64(ds, randValues(rng, tensortest.Count(ds))), i64(is, randTuples(rng, ds, is, b))
+		data, indices := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds), indicesOf(rng, is, randTuples(rng, ds, is, b))
 		rules := randRules(rng)
 		shape, err := GatherNDShape(ds, is, b)
 		if err != nil {
 			t.Fatalf("GatherNDShape(%v, %v, %d): %v", ds, is, b, err)
 		}
 		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
-		cases[i] = refCase{what: "GatherND", indices: indices, rules: rules, start: f64(shape, randValues(rng, tensortest.Count(shape))),
+		cases[i] = refCase{what: "GatherND", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
 			run:  func(dst tensor.Tensor) error { return GatherND(dst, data, indices, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "batch dims", b, "data", data, "indices", indices}}
 	}
@@ -339,15 +437,15 @@ func TestGatherMatchesReference(t *testing.T) {
 		axis := rng.IntN(len(ds))
 		b := rng.IntN(axis + 1)
 		is := tensortest.Join(ds[:b], randShape(rng, rng.IntN(3), 3))
-		data := f64(ds, randValues(rng, tensortest.Count(ds)))
-		indices := i64(is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
+		data := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds)
+		indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 		rules := randRules(rng)
 		shape, err := GatherShape(ds, is, axis, b)
 		if err != nil {
 			t.Fatalf("GatherShape(%v, %v, %d, %d): %v", ds, is, axis, b, err)
 		}
 		want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
-		cases[i] = refCase{what: "Gather", indices: indices, rules: rules, start: f64(shape, randValues(rng, tensortest.Count(shape))),
+		cases[i] = refCase{what: "Gather", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
 			run:  func(dst tensor.Tensor) error { return Gather(dst, data, indices, axis, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "batch dims", b, "data", data, "indices", indices}}
 	}
@@ -368,11 +466,11 @@ func TestGatherElementsMatchesReference(t *testing.T) {
 				is[d] = rng.IntN(ds[d] + 1)
 			}
 		}
-		data := f64(ds, randValues(rng, tensortest.Count(ds)))
-		indices := i64(is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
+		data := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds)
+		indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 		rules := randRules(rng)
 		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
-		cases[i] = refCase{what: "GatherElements", indices: indices, rules: rules, start: f64(is, randValues(rng, tensortest.Count(is))),
+		cases[i] = refCase{what: "GatherElements", indices: indices, rules: rules, start: randValues(rng, data.DType(), is),
 			run:  func(dst tensor.Tensor) error { return GatherElements(dst, data, indices, axis, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "data", data, "indices", indices}}
 	}

@@ -240,7 +240,7 @@ func newScatterRun(dst, data, updates tensor.Tensor, block int, opt ScatterOptio
 		run.apply, run.fast = m.move, m
 		return run
 	}
-	run.red = newReducer(dst, updates, block, opt.Reduction)
+	run.red = newReducer(dst, updates, block, opt)
 	run.apply = run.red.reduce
 	if opt.ExcludeSelf {
 		run.reset = run.red.setIdentity

@@ -18,6 +18,12 @@
 //     element, the number of the data cell it was copied from, however the
 //     framework arranges its batch dimensions, axes and shapes.
 //
+// A trace takes memory for every element and every move (a Cell of 16
+// bytes, a Link of 40 and the working memory that finds it): Run holds it
+// to the size limit of tensor.SetMaxBytes as a tensor is held, and refuses
+// a call whose trace would take more with an error that matches
+// tensor.ErrTooLarge and says how much it needs.
+//
 // A Trace renders as text (WriteText) or as a picture (Draw, WriteSVG,
 // WritePNG) while every tensor has at most MaxCells elements; beyond that,
 // WriteText prints a Summary and the picture is refused with ErrTooLarge.
@@ -30,9 +36,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -202,7 +211,7 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 	t, err := newTrace(op, version, b, call)
 	if runErr != nil {
 		var ie *engine.IndexError
-		if err != nil || !errors.As(runErr, &ie) {
+		if err != nil || !errors.As(runErr, &ie) || t.alloc() != nil {
 			return nil, runErr
 		}
 		t.Err = runErr
@@ -213,6 +222,9 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		return nil, err
 	}
 	t.Output = newOperand(Output, op.Output, out)
+	if err := t.alloc(); err != nil {
+		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
+	}
 	switch {
 	case op.Plan != nil:
 		err = t.linkPlan(op, call)
@@ -228,8 +240,76 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 	return t, nil
 }
 
+// newOperand returns the operand of x, without its cells: Trace.alloc
+// allocates them once the trace is known to fit the size limit.
 func newOperand(role Role, name string, x tensor.Tensor) *Operand {
-	return &Operand{Role: role, Name: name, Tensor: x, Cells: make([]Cell, x.Len())}
+	return &Operand{Role: role, Name: name, Tensor: x}
+}
+
+// alloc allocates the cells of t's operands, unless t's records would take
+// more memory than the size limit of tensor.SetMaxBytes (see size), which
+// they are held to as a tensor is; then it returns an error that matches
+// tensor.ErrTooLarge and allocates nothing.
+func (t *Trace) alloc() error {
+	if err := tensor.CheckBytes("the trace", t.size(), 1); err != nil {
+		return err
+	}
+	for _, o := range t.Operands() {
+		o.Cells = make([]Cell, o.Tensor.Len())
+	}
+	return nil
+}
+
+// size returns the bytes that tracing t takes, at most math.MaxInt64: a
+// Cell for every element of every operand and, once there is an output,
+// a Link for every move, and the working memory that finds and classifies
+// the links (a cell number for every element of the tensor the moves end
+// in, for a scatter, or start from, for a gather; a destination or source
+// for every move; a scatter's last move to every output cell) and
+// Summary's list of the cells hit more than once.
+func (t *Trace) size() int64 {
+	var total uint64
+	add := func(n int, size uintptr) {
+		hi, lo := bits.Mul64(uint64(n), uint64(size))
+		sum, carry := bits.Add64(total, lo, 0)
+		total = sum
+		if hi != 0 || carry != 0 || sum > math.MaxInt64 {
+			total = math.MaxInt64
+		}
+	}
+	for _, o := range t.Operands() {
+		add(o.Tensor.Len(), unsafe.Sizeof(Cell{}))
+	}
+	if t.Output == nil {
+		return int64(total)
+	}
+	const word = unsafe.Sizeof(int64(0))
+	moves := t.moves()
+	add(moves, unsafe.Sizeof(Link{})+word)
+	add(t.counted().Tensor.Len(), 2*word) // cell numbers, Summary
+	if t.Scatter {
+		add(t.Output.Tensor.Len(), word) // the last moves
+	}
+	return int64(total)
+}
+
+// moves returns the number of links of t, which has an output.
+func (t *Trace) moves() int {
+	out, ind := t.Output.Tensor, t.Indices.Tensor
+	switch {
+	case !t.Scatter:
+		return out.Len()
+	case out.Len() == 0 || ind.Len() == 0:
+		return 0
+	case t.Family == "scatter_nd":
+		shape, err := engine.GatherNDShape(out.Shape(), ind.Shape(), 0)
+		if err != nil {
+			return 0 // linkScatter fails on the same shapes
+		}
+		n, _ := shape.NumElements()
+		return n
+	}
+	return ind.Len()
 }
 
 // newTrace sorts the call's inputs into roles and reads the reduction; b

@@ -33,8 +33,11 @@ meaning where the names differ.
 Shared by every dialect unless a row's notes say otherwise: duplicate indices are applied in row-major index order, so a plain
 update keeps the last one and every reduction equals sequential accumulation in that order;
 integers wrap; integer mean rounds toward negative infinity; float16 and bfloat16 compute each
-step in float32 and round after every step (PyTorch's sums and products round once, at the end); max and min propagate NaN and keep the existing
-value when the two are equal (+0 and -0); bool add and max are OR, mul and min AND, sub XOR.
+step in float32 and round after every step (PyTorch's sums and products round once, at the end); complex
+arithmetic is Go's (a complex64 product or quotient is computed in float64 and rounded once); max and min
+propagate NaN (a NaN already in place stays, else the first NaN update wins) and keep the existing
+value when the two are equal (+0 and -0); bool add and max are OR, mul and min AND, sub XOR; strings take
+no reduction but none unless a row says otherwise.
 
 The ` + "`torch`" + ` rows follow ` + torchFollows + ` on the CPU, whose kernels accumulate float16 and
 bfloat16 sums in float32 and round once, at the end (earlier releases rounded after every step).
@@ -115,8 +118,23 @@ func renderBehavior(b dialect.Behavior) string {
 			reductions += fmt.Sprintf("; `%s` says whether the existing value takes part", b.IncludeSelf)
 		}
 	}
-	notes := strings.Join(b.Notes, " ")
+	notes := strings.Join(append(arithNotes(b.Arith), b.Notes...), " ")
 	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), reductions, notes}, " | ")
+}
+
+// arithNotes states, a sentence each, the arithmetic that a Behavior's
+// Arith chooses where it is not the shared rules'.
+func arithNotes(a engine.Arith) []string {
+	var notes []string
+	if a.Complex == engine.ComplexC10 {
+		notes = append(notes, "Complex products and quotients round every operation to the precision of the parts: "+
+			"(a+bi)(c+di) = (ac-bd) + (ad+bc)i, and a mean divides by Smith's algorithm with the reciprocal of its "+
+			"denominator multiplied in.")
+	}
+	if a.ConcatStrings {
+		notes = append(notes, "add concatenates strings, in index order.")
+	}
+	return notes
 }
 
 var integerTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,

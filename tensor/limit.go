@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -16,9 +17,9 @@ var ErrTooLarge = errors.New("too large")
 // SetMaxBytes changes it: 16 GiB.
 const DefaultMaxBytes = 16 << 30
 
-// stringBytes is what a string element counts towards the limit: its
-// header, as the bytes it points to are not allocated by New.
-const stringBytes = 16
+// StringHeaderBytes is what a string element counts towards the limit
+// besides the bytes of its contents: the size of a Go string header.
+const StringHeaderBytes = 16
 
 var maxBytes atomic.Int64
 
@@ -28,10 +29,13 @@ func init() { maxBytes.Store(DefaultMaxBytes) }
 // may take when New allocates it or a decoder reads it, and returns the
 // previous limit. A negative limit changes nothing and only reports the
 // current one; zero allows no tensor with elements; math.MaxInt64 removes
-// the limit. Strings count 16 bytes each. The limit guards against
-// inputs (a shape attribute, a gather's index count, a file header) that
-// describe a tensor too large to allocate: the allocation is refused with
-// an ErrTooLarge error before any memory is taken.
+// the limit. A string element counts StringHeaderBytes plus the bytes of
+// its contents where they are read or parsed (CheckStrings); New, which
+// allocates empty strings, and the operators, whose string outputs share
+// their contents with the inputs, count the header only. The limit guards
+// against inputs (a shape attribute, a gather's index count, a file
+// header) that describe a tensor too large to allocate: the allocation is
+// refused with an ErrTooLarge error before any memory is taken.
 //
 // It is safe to call from several goroutines; a change applies to
 // allocations that start after it.
@@ -45,23 +49,69 @@ func SetMaxBytes(limit int64) int64 {
 // CheckSize returns an ErrTooLarge error if a tensor of type d and shape
 // s would take more bytes than the limit SetMaxBytes sets, or an ErrShape
 // error if s is invalid. New calls it; decoders call it before reading.
+// A string element counts its header only: see CheckStrings.
 func CheckSize(d DType, s Shape) error {
+	if d == String {
+		return CheckStrings(s, 0)
+	}
 	n, err := s.NumElements()
 	if err != nil {
 		return err
 	}
 	size := int64(d.Size())
-	if d == String {
-		size = stringBytes
-	}
 	limit := maxBytes.Load()
 	if size > 0 && int64(n) > limit/size {
-		bytes := "more than 2^63"
-		if int64(n) <= math.MaxInt64/size {
-			bytes = fmt.Sprint(int64(n) * size)
-		}
-		return fmt.Errorf("tensor: %w: %v%v takes %s bytes, over the limit of %d bytes",
-			ErrTooLarge, d, s, bytes, limit)
+		return tooLarge(fmt.Sprintf("%v%v", d, s), uint64(n), uint64(size), 0, limit)
 	}
 	return nil
+}
+
+// CheckStrings returns an ErrTooLarge error if a string tensor of shape s
+// whose elements hold contents bytes in all takes more bytes than the
+// limit SetMaxBytes sets, counting StringHeaderBytes per element besides
+// the contents; an ErrShape error if s is invalid. The decoders call it
+// with the contents they have read so far, so a tensor that would pass the
+// limit is refused before more is read.
+func CheckStrings(s Shape, contents int64) error {
+	n, err := s.NumElements()
+	if err != nil {
+		return err
+	}
+	if contents < 0 {
+		return fmt.Errorf("tensor: %w: string contents of %d bytes", ErrShape, contents)
+	}
+	limit := maxBytes.Load()
+	if int64(n) > limit/StringHeaderBytes || int64(n)*StringHeaderBytes > limit-contents {
+		return tooLarge(fmt.Sprintf("%v%v", String, s), uint64(n), StringHeaderBytes, uint64(contents), limit)
+	}
+	return nil
+}
+
+// CheckBytes returns an ErrTooLarge error naming what if n values of size
+// bytes each take more bytes than the limit SetMaxBytes sets. It is for
+// memory other than a tensor's that a caller bounds by the same limit.
+func CheckBytes(what string, n, size int64) error {
+	if n < 0 || size < 0 {
+		return fmt.Errorf("tensor: %w: %s: %d values of %d bytes", ErrShape, what, n, size)
+	}
+	limit := maxBytes.Load()
+	if size > 0 && n > limit/size {
+		return tooLarge(what, uint64(n), uint64(size), 0, limit)
+	}
+	return nil
+}
+
+// tooLarge returns the ErrTooLarge error for what, which takes n values of
+// size bytes and extra bytes more, over limit.
+func tooLarge(what string, n, size, extra uint64, limit int64) error {
+	hi, lo := bits.Mul64(n, size)
+	total, carry := bits.Add64(lo, extra, 0)
+	bytes := "more than 2^63 bytes"
+	if hi == 0 && carry == 0 && total <= math.MaxInt64 {
+		bytes = fmt.Sprint(total, " bytes")
+	}
+	if extra > 0 {
+		bytes += fmt.Sprintf(" (%d of contents)", extra)
+	}
+	return fmt.Errorf("tensor: %w: %s takes %s, over the limit of %d bytes", ErrTooLarge, what, bytes, limit)
 }

@@ -34,7 +34,8 @@ var ErrSyntax = errors.New("invalid tensor literal")
 // parses as shape [0]). Numbers take Go's syntax
 // (0x1f, 1e-3, NaN, Inf, -Inf); an integer outside its type's range is an
 // error; floats round to nearest (float16 and bfloat16 by way of float32).
-// Lists nest at most 64 deep, and the tensor is held to SetMaxBytes.
+// Lists nest at most 64 deep, and the tensor is held to SetMaxBytes,
+// strings with their contents.
 func Parse(text string) (Tensor, error) {
 	name, body, ok := strings.Cut(text, ":")
 	if !ok {
@@ -57,9 +58,17 @@ func Parse(text string) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
+	strs, _ := t.data.([]string)
+	var contents int64 // of strs, held to the limit with their headers
 	for i, e := range elems {
 		if err := setElem(t.data, i, e); err != nil {
 			return Tensor{}, fmt.Errorf("tensor: %w: %q: element %d: %v", ErrSyntax, text, i, err)
+		}
+		if strs != nil {
+			contents += int64(len(strs[i]))
+			if err := CheckStrings(shape, contents); err != nil {
+				return Tensor{}, err
+			}
 		}
 	}
 	return t, nil

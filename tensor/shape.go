@@ -131,6 +131,9 @@ func ParseShape(text string) (Shape, error) {
 	s := make(Shape, len(parts))
 	for i, p := range parts {
 		d, err := strconv.Atoi(strings.TrimSpace(p))
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("tensor: %w: %q: dimension %d is beyond the range of int", ErrShape, text, i)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("tensor: %w: %q: dimension %d is not an integer", ErrShape, text, i)
 		}

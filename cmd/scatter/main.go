@@ -96,6 +96,7 @@ import (
 )
 
 func main() {
+	cleanUpOnSignal()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -91,29 +92,33 @@ func numeric(d tensor.DType) bool { return d.IsInteger() || d.IsFloat() }
 // error. shape is the output's shape whenever the shapes fit (also for an
 // index error).
 func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
-	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
-		return want, nil, optest.Refuse("index type")
-	}
+	// The checks come in the order the dialect makes them, so that of
+	// several faults the model names the one the operator reports.
+	indexType := c.indices.DType() == tensor.Int32 || c.indices.DType() == tensor.Int64
 	is := c.indices.Shape()
 	switch c.op {
 	case "scatter_nd":
-		if len(c.shape) == 0 || slices.ContainsFunc(c.shape, func(d int) bool { return d < 1 }) {
-			return want, nil, optest.Refuse("shape empty or with a dimension below 1")
-		}
 		dt := c.updates.DType()
-		if !numeric(dt) && !dt.IsComplex() {
-			return want, nil, optest.Refuse("element type")
-		}
-		if len(is) < 2 {
-			return want, nil, optest.Refuse("indices of rank below 2")
+		switch {
+		case len(c.shape) == 0 || slices.ContainsFunc(c.shape, func(d int) bool { return d < 1 }):
+			return want, nil, optest.Refuse(dialect.ErrInput, "shape empty or with a dimension below 1")
+		case !numeric(dt) && !dt.IsComplex():
+			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
+		case !indexType:
+			return want, nil, optest.Refuse(dialect.ErrInput, "index type")
+		case len(is) < 2:
+			return want, nil, optest.Refuse(engine.ErrShape, "indices of rank below 2")
 		}
 		zeros := tensor.Must(tensor.New(dt, c.shape))
 		want, err = reftest.ScatterND(zeros, c.indices, c.updates, reftest.Options{Rules: inRange, Reduction: reftest.Add})
 		return want, c.shape, err
 	case "gather_nd":
 		dt := c.x.DType()
-		if !numeric(dt) && !dt.IsComplex() && dt != tensor.Bool {
-			return want, nil, optest.Refuse("element type")
+		switch {
+		case !numeric(dt) && !dt.IsComplex() && dt != tensor.Bool:
+			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
+		case !indexType:
+			return want, nil, optest.Refuse(dialect.ErrInput, "index type")
 		}
 		indices := c.indices
 		if len(is) == 0 {
@@ -132,19 +137,20 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		name = ""
 	}
 	red, ok := map[string]reftest.Reduction{"": reftest.None, "none": reftest.None, "add": reftest.Add}[name]
-	if !ok {
-		return want, nil, optest.Refuse("reduction " + name)
-	}
 	dt, xs := c.x.DType(), c.x.Shape()
 	switch {
+	case !ok:
+		return want, nil, optest.Refuse(dialect.ErrAttribute, "reduction "+name)
 	case !numeric(dt) && dt != tensor.Bool:
-		return want, nil, optest.Refuse("element type")
+		return want, nil, optest.Refuse(dialect.ErrInput, "element type")
+	case !indexType:
+		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
 	case len(xs) < 1:
-		return want, nil, optest.Refuse("scalar input_x")
+		return want, nil, optest.Refuse(engine.ErrShape, "scalar input_x")
 	case !is.Equal(c.updates.Shape()):
-		return want, nil, optest.Refuse("updates not shaped like indices")
+		return want, nil, optest.Refuse(engine.ErrShape, "updates not shaped like indices")
 	case axis < -len(xs) || axis >= len(xs):
-		return want, nil, optest.Refuse("axis")
+		return want, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 	}
 	if axis < 0 {
 		axis += len(xs)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -138,31 +139,22 @@ var fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
 // or (viaRun) the operator's dialect.Op: the output, or an error. shape is
 // the output's shape whenever the shapes fit (also for an index error).
 func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	// The checks come in the order the dialect makes them, so that of
+	// several faults the model names the one the operator reports.
 	v, ok := version(c.op, int(c.opset))
 	if !ok {
-		return want, nil, optest.Refuse("no version at this opset")
+		return want, nil, optest.Refuse(dialect.ErrVersion, "no version at this opset")
 	}
 	if viaRun {
 		for bit, name := range []string{"axis", "reduction", "batch_dims"} {
 			since, ok := attrSince[c.op][name]
 			if c.attrs&(1<<bit) != 0 && (!ok || v < since) {
-				return want, nil, optest.Refuse("attribute " + name)
+				return want, nil, optest.Refuse(dialect.ErrAttribute, "attribute "+name)
 			}
 		}
 	}
 	dt, it := c.data.DType(), c.indices.DType()
 	ds, is := c.data.Shape(), c.indices.Shape()
-	if dt == tensor.BFloat16 && v < 13 {
-		return want, nil, optest.Refuse("bfloat16 before version 13")
-	}
-	if it != tensor.Int64 && (c.op == "ScatterND" || c.op == "GatherND" || it != tensor.Int32) {
-		return want, nil, optest.Refuse("index type")
-	}
-	axis := c.axis
-	if viaRun && c.attrs&1 == 0 {
-		axis = 0
-	}
-	a := tensortest.AxisOf(axis, len(ds))
 	var red reftest.Reduction
 	if c.Scatter() {
 		name := c.reduction
@@ -170,54 +162,67 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			name = ""
 		}
 		if red, ok = reduction(v, name); !ok {
-			return want, nil, optest.Refuse("reduction " + name)
-		}
-		if dt == tensor.String && red != reftest.None {
-			return want, nil, optest.Refuse("arithmetic on strings")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduction "+name)
 		}
 	}
+	if dt == tensor.BFloat16 && v < 13 {
+		return want, nil, optest.Refuse(dialect.ErrInput, "bfloat16 before version 13")
+	}
+	if it != tensor.Int64 && (c.op == "ScatterND" || c.op == "GatherND" || it != tensor.Int32) {
+		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
+	}
+	axis := c.axis
+	if viaRun && c.attrs&1 == 0 {
+		axis = 0
+	}
+	a := tensortest.AxisOf(axis, len(ds))
+	// Strings add by concatenation and take no other reduction, which
+	// the reference refuses as the engine does.
+	opt := reftest.Options{Rules: fromEnd, Reduction: red, ConcatStrings: true}
 	switch c.op {
 	case "ScatterND":
 		if len(ds) < 1 {
-			return want, nil, optest.Refuse("scalar data")
+			return want, nil, optest.Refuse(engine.ErrShape, "scalar data")
 		}
-		want, err = reftest.ScatterND(c.data, c.indices, c.updates, reftest.Options{Rules: fromEnd, Reduction: red})
+		want, err = reftest.ScatterND(c.data, c.indices, c.updates, opt)
 		return want, ds, err
 	case "ScatterElements", "Scatter":
 		if !is.Equal(c.updates.Shape()) {
-			return want, nil, optest.Refuse("updates not shaped like indices")
+			return want, nil, optest.Refuse(engine.ErrShape, "updates not shaped like indices")
 		}
 		if a < 0 {
-			return want, nil, optest.Refuse("axis")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 		}
-		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, reftest.Options{Rules: fromEnd, Reduction: red})
+		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, opt)
 		return want, ds, err
 	case "GatherND":
 		b := c.batchDims
 		if viaRun && c.attrs&4 == 0 {
 			b = 0
 		}
-		if v < 12 && b != 0 || b < 0 {
-			return want, nil, optest.Refuse("batch_dims")
-		}
-		if len(ds) < 1 || len(is) < 1 {
-			return want, nil, optest.Refuse("scalar data or indices")
+		switch {
+		case v < 12 && b != 0 || b < 0:
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims")
+		case len(ds) < 1 || len(is) < 1:
+			return want, nil, optest.Refuse(engine.ErrShape, "scalar data or indices")
+		case b >= min(len(ds), len(is)):
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims not below the ranks")
 		}
 		k := is[len(is)-1]
 		if k < 1 || k > len(ds)-b {
-			return want, nil, optest.Refuse("indices.shape[-1] out of [1, rank-batch_dims]")
+			return want, nil, optest.Refuse(engine.ErrShape, "indices.shape[-1] out of [1, rank-batch_dims]")
 		}
 		want, err = reftest.GatherND(c.data, c.indices, b, fromEnd)
 		return want, tensortest.Join(is[:len(is)-1], ds[b+k:]), err
 	case "GatherElements":
 		if a < 0 {
-			return want, nil, optest.Refuse("axis")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 		}
 		want, err = reftest.GatherElements(c.data, c.indices, a, fromEnd)
 		return want, is, err
 	}
 	if a < 0 { // Gather
-		return want, nil, optest.Refuse("axis")
+		return want, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 	}
 	want, err = reftest.Gather(c.data, c.indices, a, 0, fromEnd)
 	return want, tensortest.Join(ds[:a], is, ds[a+1:]), err

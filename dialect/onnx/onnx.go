@@ -113,7 +113,7 @@ func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Ten
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(dst, data, indices, updates, engine.ScatterOptions{Reduction: red, Rules: rules})
+	return engine.ScatterND(dst, data, indices, updates, engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith})
 }
 
 // ScatterElements returns a copy of data in which each element of updates
@@ -172,7 +172,7 @@ func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tens
 	if err != nil {
 		return err
 	}
-	return engine.ScatterElements(dst, data, indices, updates, a, engine.ScatterOptions{Reduction: red, Rules: rules})
+	return engine.ScatterElements(dst, data, indices, updates, a, engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith})
 }
 
 // GatherND returns the slices of data that the index tuples in indices

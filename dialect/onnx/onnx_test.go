@@ -2,6 +2,7 @@ package onnx_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -459,6 +461,59 @@ func TestOpRun(t *testing.T) {
 	for _, tt := range tests {
 		if _, err := scatterND.Run(tt.call); !errors.Is(err, tt.want) {
 			t.Errorf("%+v: got %v, want %v", tt.call.Attrs, err, tt.want)
+		}
+	}
+}
+
+// From version 16, reduction add concatenates strings in index order, as
+// ONNX Runtime's CPU kernels do (std::string +=); the other reductions
+// refuse them, and before 16 there is no reduction to ask for.
+func TestStringAdd(t *testing.T) {
+	data := str(tensor.Shape{3}, "x", "y", "z")
+	upd := str(tensor.Shape{4}, "a", "b", "c", "d")
+	want := str(tensor.Shape{3}, "xb", "y", "zacd")
+	for _, opset := range []onnx.Opset{16, 18} {
+		got, err := opset.ScatterND(data, i64(tensor.Shape{4, 1}, 2, 0, -1, 2), upd, "add")
+		if err != nil || !tensor.Equal(got, want) {
+			t.Errorf("ScatterND opset %d: got %v, %v; want %v", opset, got, err, want)
+		}
+		got, err = opset.ScatterElements(data, i64(tensor.Shape{4}, 2, 0, -1, 2), upd, 0, "add")
+		if err != nil || !tensor.Equal(got, want) {
+			t.Errorf("ScatterElements opset %d: got %v, %v; want %v", opset, got, err, want)
+		}
+		for _, r := range []string{"mul", "max", "min"} {
+			_, err := opset.ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), r)
+			if opset == 16 && r != "mul" {
+				continue // not a reduction of version 16
+			}
+			if !errors.Is(err, engine.ErrType) {
+				t.Errorf("ScatterND opset %d %s on strings: got %v, want ErrType", opset, r, err)
+			}
+		}
+	}
+	if _, err := onnx.Opset(13).ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), "add"); !errors.Is(err, dialect.ErrAttribute) {
+		t.Errorf("ScatterND opset 13 add: got %v, want ErrAttribute", err)
+	}
+}
+
+// Which NaN max and min keep, bit for bit, as the shared rule says: a NaN
+// already in data stays; otherwise the first NaN update wins.
+func TestNaNBits(t *testing.T) {
+	for _, reduction := range []string{"max", "min"} {
+		for _, tt := range optest.NaNCases() {
+			if tt.ExcludeSelf {
+				continue // ONNX has no include_self
+			}
+			n := len(tt.Updates)
+			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
+			got, err := onnx.Opset(18).ScatterND(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterND %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
+			}
+			got, err = onnx.Opset(18).ScatterElements(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterElements %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
+			}
 		}
 	}
 }

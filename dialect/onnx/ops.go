@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -10,6 +11,11 @@ const (
 	indexTypes   = "int32 or int64"
 	int64Indices = "int64"
 )
+
+// noteStrings names the source of Arith.ConcatStrings, on which the
+// specification is silent.
+const noteStrings = "So do ONNX Runtime's CPU kernels, where the specification is silent " +
+	"(onnxruntime/core/providers/cpu/tensor/scatter_nd.cc and scatter.cc apply std::string's +=); strings take no other reduction."
 
 var (
 	dataParam    = dialect.Param{Name: "data", Role: dialect.RoleData, Types: allTypes, Doc: "the tensor to read or update, of rank >= 1"}
@@ -36,6 +42,15 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 		}
 		if scatter {
 			b.Reductions = reductions(v)
+		}
+		if scatter && v >= 16 {
+			// The specification is silent on strings under a reduction;
+			// ONNX Runtime's CPU kernels (ScatterND in
+			// onnxruntime/core/providers/cpu/tensor/scatter_nd.cc,
+			// ScatterElements in scatter.cc) apply std::string's += for
+			// add, in index order, and refuse mul, max and min.
+			b.Arith = engine.Arith{ConcatStrings: true}
+			b.Notes = append(b.Notes, noteStrings)
 		}
 		return b
 	}

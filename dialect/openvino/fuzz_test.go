@@ -6,6 +6,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -98,8 +99,9 @@ var versions = map[string][]int{
 	"ScatterElementsUpdate": {3, 12}, "ScatterNDUpdate": {3, 15}, "GatherND": {5, 8}, "GatherElements": {6},
 }
 
-// The index rules: the first versions take [0, size-1]; ScatterElementsUpdate-12,
-// ScatterNDUpdate-15 and GatherND-8 count negative indices from the end.
+// The index rules: the first versions of the scatters take [0, size-1];
+// ScatterElementsUpdate-12, ScatterNDUpdate-15 and both GatherNDs count
+// negative indices from the end.
 var (
 	inRange = reftest.Rules{}
 	fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
@@ -120,11 +122,13 @@ var reductions = map[string]map[string]reftest.Reduction{
 // shape is the output's shape whenever the shapes fit (also for an index
 // error).
 func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	// The checks come in the order the dialect makes them, so that of
+	// several faults the model names the one the operation reports.
 	v, ok := optest.Version(versions[c.op], int(c.opset))
 	if !ok {
-		return want, nil, optest.Refuse("no version at this opset")
+		return want, nil, optest.Refuse(dialect.ErrVersion, "no version at this opset")
 	}
-	newer := v >= 12 && c.op == "ScatterElementsUpdate" || v >= 15 || v >= 8 && c.op == "GatherND"
+	newer := v >= 12 && c.op == "ScatterElementsUpdate" || v >= 15 || c.op == "GatherND"
 	rules := inRange
 	if newer {
 		rules = fromEnd
@@ -132,12 +136,24 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	dt, it := c.data.DType(), c.indices.DType()
 	ds, is := c.data.Shape(), c.indices.Shape()
 	name, useInitVal, b := c.reduction, c.useInitVal, c.batchDims
+	wrapped := false // the axis is out of range, whatever the rank
 	if viaRun {
 		if c.Scatter() && c.attrs&2 != 0 && !newer || c.op == "ScatterElementsUpdate" && c.attrs&4 != 0 && !newer {
-			return want, nil, optest.Refuse("an attribute the version does not have")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "an attribute the version does not have")
 		}
-		if c.op == "ScatterElementsUpdate" && c.axisForm != 0 && it.IsUnsigned() && c.axis < 0 {
-			return want, nil, optest.Refuse("a negative axis in an unsigned tensor")
+		// An axis given as a tensor of the index type is read before
+		// anything is checked: a float is refused, and so is a negative
+		// value as a uint64; in a narrower unsigned type it wraps to an
+		// axis out of range.
+		if c.op == "ScatterElementsUpdate" && c.axisForm != 0 {
+			switch {
+			case !it.IsInteger():
+				return want, nil, optest.Refuse(dialect.ErrInput, "an axis tensor of a non-integer type")
+			case it == tensor.Uint64 && c.axis < 0:
+				return want, nil, optest.Refuse(dialect.ErrInput, "a negative axis in a uint64 tensor")
+			case it.IsUnsigned() && c.axis < 0:
+				wrapped = true
+			}
 		}
 		if c.attrs&2 == 0 {
 			name = ""
@@ -146,46 +162,54 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			useInitVal, b = true, 0
 		}
 	}
-	if dt.IsComplex() {
-		return want, nil, optest.Refuse("complex data")
-	}
-	if dt == tensor.String && (c.op == "ScatterNDUpdate" || c.op == "ScatterElementsUpdate" && !newer) {
-		return want, nil, optest.Refuse("strings where numbers only are taken")
-	}
-	if !it.IsInteger() || (c.op == "ScatterNDUpdate" || c.op == "GatherElements") && it != tensor.Int32 && it != tensor.Int64 {
-		return want, nil, optest.Refuse("index type")
-	}
-	if len(ds) < 1 {
-		return want, nil, optest.Refuse("scalar data")
-	}
-	a := tensortest.AxisOf(c.axis, len(ds))
-	switch c.op {
-	case "ScatterElementsUpdate", "ScatterNDUpdate":
+	var red reftest.Reduction
+	if c.Scatter() {
 		if name == "" {
 			name = "none"
 		}
-		red, ok := reductions[c.op][name]
+		red, ok = reductions[c.op][name]
 		if !ok || !newer && red != reftest.None {
-			return want, nil, optest.Refuse("reduction " + name)
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduction "+name)
 		}
-		if dt == tensor.String && red != reftest.None {
-			return want, nil, optest.Refuse("arithmetic on strings")
-		}
+	}
+	switch {
+	case dt.IsComplex():
+		return want, nil, optest.Refuse(dialect.ErrInput, "complex data")
+	case dt == tensor.String && (c.op == "ScatterNDUpdate" || c.op == "ScatterElementsUpdate" && !newer):
+		return want, nil, optest.Refuse(dialect.ErrInput, "strings where numbers only are taken")
+	case !it.IsInteger() || (c.op == "ScatterNDUpdate" || c.op == "GatherElements") && it != tensor.Int32 && it != tensor.Int64:
+		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
+	}
+	a := tensortest.AxisOf(c.axis, len(ds))
+	if wrapped {
+		a = -1
+	}
+	switch c.op {
+	case "ScatterElementsUpdate", "ScatterNDUpdate":
+		// Strings take no reduction but none, which the reference
+		// refuses as the engine does.
 		opt := reftest.Options{Rules: rules, Reduction: red, ExcludeSelf: c.op == "ScatterElementsUpdate" && !useInitVal && red != reftest.None}
 		if c.op == "ScatterNDUpdate" {
 			return c.scatterND(opt)
 		}
-		if !is.Equal(c.updates.Shape()) {
-			return want, nil, optest.Refuse("updates not shaped like indices")
-		}
-		if a < 0 {
-			return want, nil, optest.Refuse("axis")
+		switch {
+		case len(ds) < 1:
+			return want, nil, optest.Refuse(engine.ErrShape, "scalar data")
+		case !is.Equal(c.updates.Shape()):
+			return want, nil, optest.Refuse(engine.ErrShape, "updates not shaped like indices")
+		case a < 0:
+			return want, nil, optest.Refuse(dialect.ErrInput, "axis")
 		}
 		want, err = reftest.ScatterElements(c.data, c.indices, c.updates, a, opt)
 		return want, ds, err
 	case "GatherND":
-		if b < 0 || len(is) < 1 || b >= len(ds) || b >= len(is) {
-			return want, nil, optest.Refuse("batch_dims, or scalar indices")
+		switch {
+		case b < 0:
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "negative batch_dims")
+		case len(ds) < 1 || len(is) < 1:
+			return want, nil, optest.Refuse(engine.ErrShape, "scalar data or indices")
+		case b >= len(ds) || b >= len(is):
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims not below the ranks")
 		}
 		want, err = reftest.GatherND(c.data, c.indices, b, rules)
 		k := is[len(is)-1]
@@ -199,13 +223,16 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		}
 		return want, shape, err
 	}
-	if a < 0 { // GatherElements
-		return want, nil, optest.Refuse("axis")
+	switch { // GatherElements
+	case len(ds) < 1:
+		return want, nil, optest.Refuse(engine.ErrShape, "scalar data")
+	case a < 0:
+		return want, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 	}
 	if len(is) == len(ds) {
 		for d := range ds {
 			if d != a && is[d] != ds[d] {
-				return want, nil, optest.Refuse("indices differ from data off the axis")
+				return want, nil, optest.Refuse(engine.ErrShape, "indices differ from data off the axis")
 			}
 		}
 	}
@@ -216,8 +243,8 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 // scatterND is ScatterNDUpdate: where updates would be a scalar (one index
 // tuple of every dimension), any tensor of one element will do.
 func (c *fuzzCall) scatterND(opt reftest.Options) (tensor.Tensor, tensor.Shape, error) {
-	if c.indices.Rank() < 1 {
-		return tensor.Tensor{}, nil, optest.Refuse("scalar indices")
+	if c.data.Rank() < 1 || c.indices.Rank() < 1 {
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "scalar data or indices")
 	}
 	updates := c.updates
 	if c.indices.Rank() == 1 && c.indices.Dim(0) == c.data.Rank() && updates.Len() == 1 {

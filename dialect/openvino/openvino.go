@@ -30,10 +30,11 @@
 //     ScatterNDUpdate-15 adds the reduction attribute (none, sum, sub,
 //     prod, min, max) and counts negative indices from the end. Indices
 //     are int32 or int64.
-//   - GatherND-5 takes indices in [0, size-1] and flattens its batch
-//     dimensions into one output dimension; GatherND-8 keeps them and
-//     counts negative indices from the end. Indices may be of any integer
-//     type.
+//   - GatherND-5 flattens its batch dimensions into one output dimension;
+//     GatherND-8 keeps them. Both count negative indices from the end, as
+//     OpenVINO's reference implementation and its GatherND-5 tests do
+//     (the GatherND-5 specification asks for [0, size-1]). Indices may be
+//     of any integer type.
 //   - GatherElements-6 takes int32 or int64 indices in [0, size-1].
 //
 // Any other index value is an error. A scatter in place (dst is data)

@@ -12,6 +12,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -177,7 +178,10 @@ func TestIndexRules(t *testing.T) {
 		{"ScatterNDUpdate-15 -size-1", snd, 15, -5, nil, -4, 3},
 		{"ScatterNDUpdate-15 size", snd, 15, 4, nil, -4, 3},
 		{"GatherND-5 1", gnd, 5, 1, []float32{3, 4}, 0, 0},
-		{"GatherND-5 -1", gnd, 5, -1, nil, 0, 1},
+		// As OpenVINO's reference implementation and its GatherND-5 tests.
+		{"GatherND-5 -1", gnd, 5, -1, []float32{3, 4}, 0, 0},
+		{"GatherND-5 -2", gnd, 5, -2, []float32{1, 2}, 0, 0},
+		{"GatherND-5 -3", gnd, 5, -3, nil, -2, 1},
 		{"GatherND-8 -1", gnd, 8, -1, []float32{3, 4}, 0, 0},
 		{"GatherND-8 -2", gnd, 8, -2, []float32{1, 2}, 0, 0},
 		{"GatherND-8 -3", gnd, 8, -3, nil, -2, 1},
@@ -712,6 +716,8 @@ func TestOpRun(t *testing.T) {
 		{"GatherND default", gnd, dialect.Call{Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -1))},
 			f32(tensor.Shape{2}, 3, 4), nil},
 		{"GatherND-5 negative", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -1))},
+			f32(tensor.Shape{2}, 3, 4), nil},
+		{"GatherND-5 below -size", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -3))},
 			tensor.Tensor{}, engine.ErrIndex},
 		{"GatherElements", ge, dialect.Call{Inputs: inputs("data", data, "indices", i32(tensor.Shape{2, 1}, 1, 0)),
 			Attrs: map[string]dialect.Value{"axis": iAttr(-1)}}, f32(tensor.Shape{2, 1}, 2, 3), nil},
@@ -858,6 +864,30 @@ func TestGatherAfterScatter(t *testing.T) {
 		back, err := gather.GatherND(out, indices, 0)
 		if err != nil || !tensor.Equal(back, updates) {
 			t.Fatalf("GatherND(ScatterNDUpdate): %v %v, want %v", back, err, updates)
+		}
+	}
+}
+
+// Which NaN max and min keep, bit for bit, as the shared rule says: a NaN
+// already in data stays (unless use_init_val is false); otherwise the
+// first NaN update wins.
+func TestNaNBits(t *testing.T) {
+	for _, reduction := range []string{"max", "min"} {
+		for _, tt := range optest.NaNCases() {
+			n := len(tt.Updates)
+			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
+			got, err := openvino.Opset(12).ScatterElementsUpdate(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0,
+				reduction, !tt.ExcludeSelf)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterElementsUpdate-12 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
+			}
+			if tt.ExcludeSelf {
+				continue // ScatterNDUpdate has no use_init_val
+			}
+			got, err = openvino.Opset(15).ScatterNDUpdate(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
+				t.Errorf("ScatterNDUpdate-15 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
+			}
 		}
 	}
 }

@@ -76,21 +76,28 @@ func scatterNDBehavior(v int) dialect.Behavior {
 }
 
 func gatherNDBehavior(v int) dialect.Behavior {
+	// Both versions run one reference implementation, which counts a
+	// negative index from the end.
 	b := dialect.Behavior{
-		Index:      inRange,
+		Index:      fromEnd,
 		IndexTypes: anyInteger,
 		Notes: []string{typeNote(nameGatherND, v),
-			"Batch dimensions of data and indices must be equal."},
+			"Batch dimensions of data and indices must be equal.", noteGatherNDNegative},
 	}
 	if v >= 8 {
-		b.Index = fromEnd
-		b.Notes = append(b.Notes, "Batch dimensions are kept in the output.",
-			"OpenVINO accepts negative indices from release 2025.3.")
+		b.Notes = append(b.Notes, "Batch dimensions are kept in the output.")
 	} else {
 		b.Notes = append(b.Notes, "With batch_dims > 1 the batch dimensions are flattened into one output dimension.")
 	}
 	return b
 }
+
+// noteGatherNDNegative names the source of GatherND's negative indices,
+// which GatherND-5's specification does not allow.
+const noteGatherNDNegative = "Negative indices count from the end in both versions, as OpenVINO's reference implementation " +
+	"(src/core/reference/include/openvino/reference/gather_nd.hpp) does and its GatherND-5 tests " +
+	"(src/plugins/template/tests/functional/op_reference/gather_nd.cpp, gather_nd_single_negative_indices) expect, " +
+	"although the GatherND-5 specification asks for [0, size-1]."
 
 func gatherElementsBehavior(v int) dialect.Behavior {
 	return dialect.Behavior{

@@ -96,7 +96,7 @@ var inRange = reftest.Rules{}
 // error).
 func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
 	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {
-		return want, nil, optest.Refuse("index type")
+		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
 	}
 	switch c.op {
 	case "gather_nd":
@@ -123,14 +123,14 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	case "scatter_nd":
 		for _, d := range c.shape {
 			if d < 0 {
-				return want, nil, optest.Refuse("negative dimension")
+				return want, nil, optest.Refuse(engine.ErrShape, "negative dimension")
 			}
 		}
 		data = tensor.Must(tensor.New(dt, c.shape))
-		opt.Reduction = reftest.Add
+		opt.Reduction, opt.ConcatStrings = reftest.Add, true
 	case "tensor_scatter_nd_add", "tensor_scatter_nd_sub":
 		if data.DType() == tensor.Bool || data.DType() == tensor.String {
-			return want, nil, optest.Refuse("element type")
+			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
 		opt.Reduction = reftest.Add
 		if c.op == "tensor_scatter_nd_sub" {
@@ -138,7 +138,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		}
 	case "tensor_scatter_nd_min", "tensor_scatter_nd_max":
 		if d := data.DType(); d == tensor.Bool || d == tensor.String || d.IsComplex() {
-			return want, nil, optest.Refuse("element type")
+			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
 		opt.Reduction, opt.StdMinMax = reftest.Min, true
 		if c.op == "tensor_scatter_nd_max" {
@@ -146,7 +146,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		}
 	}
 	if data.DType() != dt {
-		return want, nil, optest.Refuse("updates of another type")
+		return want, nil, optest.Refuse(engine.ErrType, "updates of another type")
 	}
 	empty, err := scatterShapes(c.indices.Shape(), c.updates.Shape(), data.Shape())
 	switch {
@@ -169,26 +169,26 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 // the output is empty, 1 <= k <= 7.
 func scatterShapes(is, us, shape tensor.Shape) (empty bool, err error) {
 	if len(is) < 1 || len(us) < 1 || len(shape) < 1 {
-		return false, optest.Refuse("a scalar indices, updates or output")
+		return false, optest.Refuse(engine.ErrShape, "a scalar indices, updates or output")
 	}
 	ni, nu, out := tensortest.Count(is), tensortest.Count(us), tensortest.Count(shape)
 	if !(ni == 0 && nu == 0 || out > 0 && ni > 0 && nu > 0) {
-		return false, optest.Refuse("indices and updates for an empty output, or one of them empty")
+		return false, optest.Refuse(engine.ErrShape, "indices and updates for an empty output, or one of them empty")
 	}
 	q, k := len(is), is[len(is)-1]
 	switch {
 	case q == 1:
 		if k != 0 || !us.Equal(shape) || shape[0] != 0 {
-			return false, optest.Refuse("1-D indices")
+			return false, optest.Refuse(engine.ErrShape, "1-D indices")
 		}
 	case k > len(shape) || !us.Equal(tensortest.Join(is[:q-1], shape[k:])):
-		return false, optest.Refuse("updates shape")
+		return false, optest.Refuse(engine.ErrShape, "updates shape")
 	}
 	if out == 0 {
 		return true, nil
 	}
 	if k < 1 || k > 7 {
-		return false, optest.Refuse("indices.shape[-1] out of [1, 7]")
+		return false, optest.Refuse(engine.ErrShape, "indices.shape[-1] out of [1, 7]")
 	}
 	return false, nil
 }
@@ -201,27 +201,27 @@ func (c *fuzzCall) gatherND(b int) (tensor.Tensor, tensor.Shape, error) {
 	indices := c.indices
 	if b != 0 {
 		if b < 0 || b >= len(is) || b >= len(ps) {
-			return tensor.Tensor{}, nil, optest.Refuse("batch_dims")
+			return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims")
 		}
 		want := tensortest.Join(ps[:b], is[b:])
 		if tensortest.Count(want) != tensortest.Count(is) {
-			return tensor.Tensor{}, nil, optest.Refuse("batch dimensions of another size")
+			return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "batch dimensions of another size")
 		}
 		indices = tensor.Must(indices.Reshape(want))
 		is = want
 	}
 	if len(ps) < 1 || len(is) < 1 {
-		return tensor.Tensor{}, nil, optest.Refuse("scalar params or indices")
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "scalar params or indices")
 	}
 	k := is[len(is)-1]
 	if b+k > len(ps) {
-		return tensor.Tensor{}, nil, optest.Refuse("indices.shape[-1] larger than the rank")
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "indices.shape[-1] larger than the rank")
 	}
 	shape := tensortest.Join(is[:len(is)-1], ps[b+k:])
 	if tuples := tensortest.Count(is[:len(is)-1]); tuples == 0 {
 		return tensor.Must(tensor.New(c.params.DType(), shape)), shape, nil
 	} else if tensortest.Count(ps) == 0 {
-		return tensor.Tensor{}, nil, optest.Refuse("tuples into empty params")
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "tuples into empty params")
 	}
 	want, err := reftest.GatherND(c.params, indices, b, inRange)
 	return want, shape, err
@@ -235,21 +235,27 @@ func (c *fuzzCall) gather(axis, b int) (tensor.Tensor, tensor.Shape, error) {
 	if axis == 0 {
 		b = 0
 	}
-	if len(ps) < 1 || axis < -len(ps) || axis >= len(ps) {
-		return tensor.Tensor{}, nil, optest.Refuse("axis")
+	switch {
+	case len(ps) < 1:
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "scalar params")
+	case axis < -len(ps) || axis >= len(ps):
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrAttribute, "axis")
 	}
 	if axis < 0 {
 		axis += len(ps)
 	}
 	if b != 0 {
 		if b < -len(is) || b > len(is) {
-			return tensor.Tensor{}, nil, optest.Refuse("batch_dims out of [-rank, rank] of indices")
+			return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims out of [-rank, rank] of indices")
 		}
 		if b < 0 {
 			b += len(is)
 		}
-		if b >= len(ps) || axis < b || !ps[:b].Equal(is[:b]) {
-			return tensor.Tensor{}, nil, optest.Refuse("batch_dims")
+		switch {
+		case b >= len(ps) || axis < b:
+			return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrAttribute, "batch_dims")
+		case !ps[:b].Equal(is[:b]):
+			return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "batch dimensions differ")
 		}
 	}
 	shape := tensortest.Join(ps[:axis], is[b:], ps[axis+1:])

@@ -28,8 +28,10 @@ const version = 1
 var rules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError}
 
 // scatterNDReduction is how tf.scatter_nd combines updates: its kernel adds
-// them onto zeros.
+// them onto zeros, strings too, which add by concatenation.
 const scatterNDReduction = engine.Add
+
+var scatterNDArith = engine.Arith{ConcatStrings: true}
 
 // scatterOp describes one of the tf.tensor_scatter_nd_* operators.
 type scatterOp struct {
@@ -77,10 +79,11 @@ func scatterNDBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
 		Index:      rules,
 		Reductions: map[string]engine.Reduction{"add": scatterNDReduction},
+		Arith:      scatterNDArith,
 		IndexTypes: indexTypes,
 		Notes: append(append([]string(nil), scatterNotes...),
 			"The output starts as zeros of the given shape.",
-			"Duplicate indices are summed in row-major index order; strings are concatenated and bools OR-ed.",
+			"Duplicate indices are summed in row-major index order; bools are OR-ed.",
 			"shape may be int32 or int64 whatever the type of indices (TensorFlow wants the same type)."),
 	}
 }

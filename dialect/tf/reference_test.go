@@ -74,7 +74,7 @@ func TestGatherNDAgainstReference(t *testing.T) {
 		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
 		got, err := tf.GatherND(params, indices, b)
 		want, wantErr := reftest.GatherND(params, indices, b, inRange)
-		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.SameClass); d != "" {
 			t.Fatalf("params %v indices %v batch_dims %d: %s", params, indices, b, d)
 		}
 		var re *reftest.IndexError
@@ -109,7 +109,7 @@ func TestGatherAgainstReference(t *testing.T) {
 		}
 		got, err := tf.Gather(params, indices, a, bd)
 		want, wantErr := reftest.Gather(params, indices, axis, b, inRange)
-		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.SameClass); d != "" {
 			t.Fatalf("params %v indices %v axis %d batch_dims %d: %s", params, indices, a, bd, d)
 		}
 		var re *reftest.IndexError
@@ -153,7 +153,7 @@ func TestTensorScatterAgainstReference(t *testing.T) {
 		tt, indices, updates := f64(ts, randFloats(rng, ts, true)...), i64(is, ix...), f64(us, randFloats(rng, us, true)...)
 		got, err := op.f(tt, indices, updates)
 		want, wantErr := reftest.ScatterND(tt, indices, updates, op.opt)
-		if d := reftest.Disagreement(got, err, want, wantErr, optest.IsIndex); d != "" {
+		if d := reftest.Disagreement(got, err, want, wantErr, optest.SameClass); d != "" {
 			t.Fatalf("%s tensor %v indices %v updates %v: %s", op.name, tt, indices, updates, d)
 		}
 		var re *reftest.IndexError

@@ -257,11 +257,13 @@ func prepareGather(params, indices tensor.Tensor, axis, batchDims int) (*gather,
 	if len(ps) < 1 {
 		return nil, fmt.Errorf("%w: params must be at least 1 dimensional", engine.ErrShape)
 	}
-	minRank := axis + 1
+	// The rank axis needs, axis+1 or -axis, in uint64: for axis = MaxInt
+	// or MinInt it is 2^63.
+	minRank := uint64(axis) + 1
 	if axis < 0 {
-		minRank = -axis
+		minRank = -uint64(axis)
 	}
-	if len(ps) < minRank {
+	if uint64(len(ps)) < minRank {
 		return nil, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d",
 			dialect.ErrAttribute, minRank, len(ps))
 	}
@@ -362,12 +364,7 @@ func prepareScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (skip 
 }
 
 func runScatterND(dst, indices, updates tensor.Tensor) error {
-	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: rules}
-	if dst.DType() == tensor.String {
-		// The engine does not add strings: place them, then concatenate
-		// the duplicates as the kernel's string addition does.
-		opt.Reduction = engine.None
-	}
+	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: rules, Arith: scatterNDArith}
 	// A zero data tensor scatters onto zeros; the engine clears dst only
 	// once every index is known to be valid.
 	if err := engine.ScatterND(dst, tensor.Tensor{}, indices, updates, opt); err != nil {
@@ -379,9 +376,6 @@ func runScatterND(dst, indices, updates tensor.Tensor) error {
 			}
 		}
 		return err
-	}
-	if dst.DType() == tensor.String {
-		concatStrings(dst, indices, updates)
 	}
 	return nil
 }
@@ -676,34 +670,4 @@ func replaceNaN[T tensor.Elem](t tensor.Tensor, v []T, isNaN func(T) bool, with 
 		return t
 	}
 	return tensor.Must(tensor.From(t.Shape(), out))
-}
-
-// concatStrings redoes a string scatter_nd whose indices are all valid:
-// each updated element becomes the concatenation of its updates in index
-// order.
-func concatStrings(dst, indices, updates tensor.Tensor) {
-	out, upd := dst.Data().([]string), updates.Data().([]string)
-	shape := dst.Shape()
-	k := indices.Dim(indices.Rank() - 1)
-	block, _ := shape[k:].NumElements()
-	strides := shape.Strides()
-	n := 0
-	if k > 0 {
-		n = indices.Len() / k
-	}
-	offs := make([]int, n)
-	for t := range offs {
-		for j := 0; j < k; j++ {
-			v, _ := indices.IntAt(t*k + j)
-			offs[t] += int(v) * strides[j]
-		}
-	}
-	for _, o := range offs {
-		clear(out[o : o+block])
-	}
-	for t, o := range offs {
-		for j := 0; j < block; j++ {
-			out[o+j] += upd[t*block+j]
-		}
-	}
 }

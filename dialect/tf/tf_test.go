@@ -986,3 +986,16 @@ func TestInto(t *testing.T) {
 		}
 	}
 }
+
+// Which NaN tensor_scatter_nd_max and _min keep, bit for bit: a NaN in
+// tensor stays whatever the updates, NaN ones included; a NaN update is
+// ignored, so a number in tensor never becomes NaN.
+func TestMinMaxNaNBits(t *testing.T) {
+	a, b, c := math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00002), math.Float32frombits(0x7fc00003)
+	for _, op := range []func(tensor.Tensor, tensor.Tensor, tensor.Tensor) (tensor.Tensor, error){tf.TensorScatterMax, tf.TensorScatterMin} {
+		got, err := op(f32(shape{2}, a, 1), i64(shape{4, 1}, 0, 0, 1, 1), f32(shape{4}, b, 5, c, b))
+		if v := got.Data().([]float32); err != nil || math.Float32bits(v[0]) != 0x7fc00001 || v[1] != 1 {
+			t.Errorf("got %v, %v; want [NaN 0x7fc00001, 1]", got, err)
+		}
+	}
+}

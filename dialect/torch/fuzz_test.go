@@ -9,6 +9,7 @@ import (
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/torch"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -181,8 +182,13 @@ func rank1(t tensor.Tensor) int { return max(t.Rank(), 1) }
 // shape is the output's shape whenever the shapes fit (also for an index
 // error).
 func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, err error) {
+	// The checks come in the order the dialect makes them, so that of
+	// several faults the model names the one the operator reports.
 	reduce, includeSelf := c.reduce, c.includeSelf
 	if viaRun && c.attrs&2 == 0 {
+		if c.op == "scatter_reduce" {
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "missing reduce")
+		}
 		reduce = ""
 	}
 	if viaRun && c.attrs&1 == 0 {
@@ -190,7 +196,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	}
 	r := rank1(c.input)
 	if c.dim < -r || c.dim >= r {
-		return want, nil, optest.Refuse("dim")
+		return want, nil, optest.Refuse(dialect.ErrAttribute, "dim")
 	}
 	d := c.dim
 	if d < 0 {
@@ -204,14 +210,14 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	}
 	dt := c.input.DType()
 	if dt == tensor.String {
-		return want, nil, optest.Refuse("strings")
+		return want, nil, optest.Refuse(dialect.ErrInput, "strings")
 	}
 	empty := c.index.Len() == 0
 	if !empty && c.index.DType() != tensor.Int64 {
-		return want, nil, optest.Refuse("index type")
+		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
 	}
 	if c.op != "scatter value" && c.src.DType() != dt {
-		return want, nil, optest.Refuse("src of another type")
+		return want, nil, optest.Refuse(engine.ErrType, "src of another type")
 	}
 	if !empty {
 		if err := c.checkShapes(d); err != nil {
@@ -224,7 +230,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		reds := map[string]reftest.Reduction{"": reftest.None, "add": reftest.Add, "multiply": reftest.Mul}
 		var ok bool
 		if red, ok = reds[reduce]; !ok {
-			return want, nil, optest.Refuse("reduce")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduce")
 		}
 		includeSelf = true
 	case "scatter_add":
@@ -232,11 +238,11 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	default:
 		var ok bool
 		if red, ok = torchReduce[reduce]; !ok {
-			return want, nil, optest.Refuse("reduce")
+			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduce")
 		}
 	}
 	if red == reftest.Mean && (dt == tensor.Bool || !kernelType(dt)) {
-		return want, nil, optest.Refuse("mean of bool or uint16-64")
+		return want, nil, optest.Refuse(dialect.ErrInput, "mean of bool or uint16-64")
 	}
 	if empty && red != reftest.Mean {
 		return c.input.Clone(), c.input.Shape(), nil
@@ -249,13 +255,15 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		none := make(tensor.Shape, view1(c.input).Rank())
 		index, src, d = tensor.Must(tensor.New(tensor.Int64, none)), tensor.Must(tensor.New(dt, none)), 0
 	case !kernelType(dt):
-		return want, nil, optest.Refuse("element type")
+		return want, nil, optest.Refuse(dialect.ErrInput, "element type")
 	case (red == reftest.Max || red == reftest.Min) && dt.IsComplex():
-		return want, nil, optest.Refuse("amax or amin of complex")
+		return want, nil, optest.Refuse(dialect.ErrInput, "amax or amin of complex")
 	case c.op == "scatter value":
 		v, err := cast(c.value, dt)
 		if err != nil {
-			return want, nil, err
+			// Refused once the shapes are known, after a dst has been
+			// checked against them.
+			return want, c.input.Shape(), err
 		}
 		index = view1(c.index)
 		src = filled(dt, index.Shape(), v)
@@ -263,7 +271,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		index, src = view1(c.index), view1(c.src)
 	}
 	opt := reftest.Options{Rules: inRange, Reduction: red, ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true,
-		DivideAll: true, CountInType: true}
+		DivideAll: true, CountInType: true, C10Complex: true}
 	want, err = reftest.ScatterElements(view1(c.input), index, src, d, opt)
 	if err != nil {
 		return want, c.input.Shape(), err
@@ -278,11 +286,11 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 func (c *fuzzCall) checkShapes(d int) error {
 	is, ds := view1(c.index).Shape(), view1(c.input).Shape()
 	if len(is) != len(ds) {
-		return optest.Refuse("ranks of index and input")
+		return optest.Refuse(engine.ErrShape, "ranks of index and input")
 	}
 	for i := range is {
 		if i != d && is[i] > ds[i] {
-			return optest.Refuse("index larger than input")
+			return optest.Refuse(engine.ErrShape, "index larger than input")
 		}
 	}
 	if c.op == "scatter value" || c.op == "gather" {
@@ -290,11 +298,11 @@ func (c *fuzzCall) checkShapes(d int) error {
 	}
 	ss := view1(c.src).Shape()
 	if len(ss) != len(is) {
-		return optest.Refuse("ranks of index and src")
+		return optest.Refuse(engine.ErrShape, "ranks of index and src")
 	}
 	for i := range is {
 		if is[i] > ss[i] {
-			return optest.Refuse("index larger than src")
+			return optest.Refuse(engine.ErrShape, "index larger than src")
 		}
 	}
 	return nil
@@ -308,13 +316,13 @@ func (c *fuzzCall) gather(d int) (tensor.Tensor, tensor.Shape, error) {
 		return tensor.Must(tensor.New(dt, shape)), shape, nil
 	}
 	if c.index.DType() != tensor.Int64 {
-		return tensor.Tensor{}, nil, optest.Refuse("index type")
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "index type")
 	}
 	if err := c.checkShapes(d); err != nil {
 		return tensor.Tensor{}, nil, err
 	}
 	if !kernelType(dt) {
-		return tensor.Tensor{}, nil, optest.Refuse("element type")
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "element type")
 	}
 	want, err := reftest.GatherElements(view1(c.input), view1(c.index), d, inRange)
 	if err != nil {
@@ -330,15 +338,15 @@ func (c *fuzzCall) indexSelect(d int) (tensor.Tensor, tensor.Shape, error) {
 	dt, n := c.input.DType(), c.index.Len()
 	switch it := c.index.DType(); {
 	case c.index.Rank() > 1:
-		return tensor.Tensor{}, nil, optest.Refuse("index rank")
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "index rank")
 	case c.input.Rank() == 0 && n != 1:
-		return tensor.Tensor{}, nil, optest.Refuse("not one index for a 0-d input")
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "not one index for a 0-d input")
 	case it != tensor.Int32 && it != tensor.Int64:
-		return tensor.Tensor{}, nil, optest.Refuse("index type")
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "index type")
 	case dt == tensor.String:
-		return tensor.Tensor{}, nil, optest.Refuse("strings")
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "strings")
 	case c.input.Rank() <= 1 && !kernelType(dt):
-		return tensor.Tensor{}, nil, optest.Refuse("element type at rank 0 or 1")
+		return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "element type at rank 0 or 1")
 	}
 	shape := c.input.Shape()
 	if len(shape) > 0 {
@@ -363,7 +371,7 @@ func (c *fuzzCall) indexSelect(d int) (tensor.Tensor, tensor.Shape, error) {
 // largest finite value of the type is an error (only float16's is within
 // reach of these numbers).
 func cast(n number, d tensor.DType) (any, error) {
-	overflow := optest.Refuse(fmt.Sprintf("value %+v overflows %v", n, d))
+	overflow := optest.Refuse(dialect.ErrInput, fmt.Sprintf("value %+v overflows %v", n, d))
 	isInt := n.kind == "int" || n.kind == "bool"
 	x := n.f
 	if isInt {

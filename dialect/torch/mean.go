@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -73,10 +74,9 @@ func lastNaN[T float32 | float64](out, src []T, os, ss tensor.Shape, index tenso
 // floating-point counts accumulate in float32 (and stop growing at 2^24)
 // and float16 and bfloat16 counts are rounded; a count of 0 is taken as 1.
 // Integers divide rounding toward negative infinity (uint8 truncates,
-// which is the same); float16 and bfloat16 divide in float32 and round.
-// Complex division is Go's, which may differ from PyTorch's vectorised
-// division in the last bit.
-func divide(t tensor.Tensor, counts []int64) {
+// which is the same); float16 and bfloat16 divide in float32 and round;
+// complex numbers divide by a complex count in the arithmetic of a.
+func divide(t tensor.Tensor, counts []int64, a engine.Arith) {
 	switch s := t.Data().(type) {
 	case []int8:
 		divFloor(s, counts)
@@ -118,7 +118,7 @@ func divide(t tensor.Tensor, counts []int64) {
 		}
 	case []complex64:
 		for i := range s {
-			s[i] /= complex(count32(counts[i]), 0)
+			s[i] = engine.ComplexQuo(a.Complex, s[i], complex(count32(counts[i]), 0))
 		}
 	case []complex128:
 		for i := range s {
@@ -126,7 +126,7 @@ func divide(t tensor.Tensor, counts []int64) {
 			if c == 0 {
 				c = 1
 			}
-			s[i] /= complex(c, 0)
+			s[i] = engine.ComplexQuo(a.Complex, s[i], complex(c, 0))
 		}
 	}
 }

@@ -39,6 +39,10 @@ var (
 	noteHalf   = "float16 and bfloat16 sums and products accumulate in float32 and round once, at the end."
 	noteValue  = "value is cast to input's type as PyTorch casts a Python number: out of the type's range is an error, a float truncates toward zero into an integer type."
 	noteSource = "src or value, not both."
+	// noteComplex names the source of Arith.Complex.
+	noteComplex = "That is c10::complex's arithmetic (c10/util/complex.h, operator*= and operator/=; " +
+		"the vectorised CPU division in aten/src/ATen/cpu/vec/vec256/vec256_complex_float.h calls it element by element), " +
+		"not Go's, which computes a complex64 product or quotient in float64 and rounds once."
 )
 
 // behavior returns the Behavior of the named operator: PyTorch has one
@@ -52,6 +56,7 @@ func behavior(op string) func(int) dialect.Behavior {
 			b.IndexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
 		}
 		if names := reductionNames[op]; names != nil {
+			b.Arith = engine.Arith{Complex: engine.ComplexC10}
 			b.Reductions = map[string]engine.Reduction{}
 			for _, n := range names {
 				b.Reductions[n] = reductionMeaning[n]
@@ -59,13 +64,13 @@ func behavior(op string) func(int) dialect.Behavior {
 		}
 		switch op {
 		case opScatter:
-			b.Notes = []string{noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
+			b.Notes = []string{noteComplex, noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
 				noteHalf, noteRank, noteEmpty, noteTypes}
 		case opScatterAdd:
-			b.Notes = []string{"Duplicate indices are summed.", noteHalf, noteRank, noteEmpty, noteTypes}
+			b.Notes = []string{noteComplex, "Duplicate indices are summed.", noteHalf, noteRank, noteEmpty, noteTypes}
 		case opScatterReduce:
 			b.IncludeSelf = "include_self"
-			b.Notes = []string{
+			b.Notes = []string{noteComplex,
 				"mean divides by the number of values that took part, counted in input's type (so an int8 count wraps).",
 				"With include_self false, updated positions start from +0 (sum, mean), 1, or the type's lowest or highest value; others keep theirs.",
 				"A position that ends as NaN under amax or amin holds the last NaN update it received.",

@@ -97,7 +97,7 @@ func TestAgainstReference(t *testing.T) {
 		got, err := torch.ScatterReduce(input, dim, index, src, reduce, includeSelf)
 		want, wantErr := reftest.ScatterElements(input, index, src, dim, reftest.Options{
 			Reduction: torchReduce[reduce], ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true, DivideAll: true,
-			CountInType: true})
+			CountInType: true, C10Complex: true})
 		if wantErr != nil {
 			t.Fatalf("the reference refuses %s of input %v index %v src %v dim %d: %v", reduce, ds, is, ss, dim, wantErr)
 		}

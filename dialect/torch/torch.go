@@ -60,12 +60,14 @@
 //     refused for bool and amax and amin for complex input.
 //   - A value for torch.scatter is cast as PyTorch casts a Python number
 //     (see ScatterValue).
+//   - Complex products (multiply, prod) and a complex mean's division are
+//     c10::complex's, every operation rounded to the precision of the
+//     parts (engine.ComplexC10), not Go's, which computes a complex64
+//     product or quotient in float64 and rounds once.
 //
-// Two things are not reproduced bit for bit: PyTorch's float32 buffer for
+// One thing is not reproduced bit for bit: PyTorch's float32 buffer for
 // float16 and bfloat16 rewrites NaN payloads in a way that depends on the
-// CPU's vector width (here NaNs keep their payload where possible), and
-// complex mean divides with Go's complex division, which may differ from
-// PyTorch's vectorised one in the last bit.
+// CPU's vector width (here NaNs keep their payload where possible).
 //
 // Every error is a *dialect.OpError naming the operator ("torch.gather").
 // An index out of range is an error that wraps an *engine.IndexError.
@@ -440,11 +442,11 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 		copyAll(dst, c.input)
 		if red == engine.Mean {
 			// PyTorch still divides every element by its count, 1.
-			divide(dst, ones(dst.Len()))
+			divide(dst, ones(dst.Len()), behaviors[c.op].Arith)
 		}
 		return nil
 	}
-	rules := behaviors[c.op].Index
+	rules, arith := behaviors[c.op].Index, behaviors[c.op].Arith
 	input, index, out := view1(c.input), view1(c.index), view1(dst)
 	src := c.src
 	if c.hasValue {
@@ -472,7 +474,7 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if red == engine.Mean {
 		step = engine.Add // the sum, divided below
 	}
-	opt := engine.ScatterOptions{Reduction: step, Rules: rules}
+	opt := engine.ScatterOptions{Reduction: step, Rules: rules, Arith: arith}
 	if dt := c.input.DType(); (dt == tensor.Float16 || dt == tensor.BFloat16) && (step == engine.Add || step == engine.Mul) {
 		// Accumulate in float32 and round once, as PyTorch's float32
 		// buffer does.
@@ -500,7 +502,7 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if err := engine.ScatterElements(countT, countT, index, one, dim, engine.ScatterOptions{Reduction: engine.Add, Rules: rules}); err != nil {
 		return fail(err)
 	}
-	divide(out, counts)
+	divide(out, counts, arith)
 	return nil
 }
 

@@ -828,3 +828,39 @@ func TestOpRun(t *testing.T) {
 		}
 	}
 }
+
+// Complex products and a mean's division are PyTorch's c10::complex
+// arithmetic, every operation rounded to the parts' precision, not Go's.
+// (1+e + ei)(1+e - ei) with e = 2^-12 is 1 + 2^-11 + 2^-23 exactly (Go's
+// complex64 product), but c10::complex rounds (1+e)^2 to 1 + 2^-11 first
+// and adding e^2 = 2^-24 is then a tie, to 1 + 2^-11. The mean of 1, 2
+// and 2 multiplies 5 by the rounded 1/3: 0x3fd55556, where 5/3 is
+// 0x3fd55555 (and in float64 0x3ffaaaaaaaaaaaaa, where 5/3 is ...ab).
+func TestComplexArithmetic(t *testing.T) {
+	e := float32(math.Ldexp(1, -12))
+	c64 := func(v ...complex64) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
+	x, y := c64(complex(1+e, e)), c64(complex(1+e, -e))
+	want := c64(complex(1+2*e, 0))
+	got, err := torch.ScatterReduce(x, 0, i64(tensor.Shape{1}, 0), y, "prod", true)
+	same(t, "scatter_reduce prod", got, err, want)
+	got, err = torch.ScatterReduce(x, 0, i64(tensor.Shape{1}, 0), y, "prod", false)
+	same(t, "scatter_reduce prod without self", got, err, c64(complex(1+e, -e)))
+	got, err = torch.ScatterReduce(c64(1), 0, i64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex64{complex(1+e, e), complex(1+e, -e)})), "prod", false)
+	same(t, "scatter_reduce prod of two updates", got, err, want)
+	got, err = torch.Scatter(x, 0, i64(tensor.Shape{1}, 0), y, "multiply")
+	same(t, "scatter multiply", got, err, want)
+
+	got, err = torch.ScatterReduce(c64(1, 7), 0, i64(tensor.Shape{2}, 0, 0), c64(2, 2), "mean", true)
+	same(t, "complex64 mean", got, err, c64(complex(math.Float32frombits(0x3fd55556), 0), 7))
+	c128 := tensor.Must(tensor.From(tensor.Shape{1}, []complex128{1}))
+	got, err = torch.ScatterReduce(c128, 0, i64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex128{2, 2})), "mean", true)
+	same(t, "complex128 mean", got, err, tensor.Must(tensor.From(tensor.Shape{1}, []complex128{complex(math.Float64frombits(0x3ffaaaaaaaaaaaaa), 0)})))
+	// Every position divides, by 1 where nothing landed: inf+inf i / 1
+	// is (inf + inf*0) + (inf - inf*0)i, NaN+NaN i, where Go's division
+	// recovers inf+inf i.
+	inf := float32(math.Inf(1))
+	got, err = torch.ScatterReduce(c64(complex(inf, inf), 1), 0, i64(tensor.Shape{1}, 1), c64(3), "mean", true)
+	if v := got.Data().([]complex64); err != nil || real(v[0]) == real(v[0]) || imag(v[0]) == imag(v[0]) || v[1] != 2 {
+		t.Errorf("mean of inf+inf i: got %v, %v; want [NaN+NaNi 2]", got, err)
+	}
+}

@@ -125,37 +125,42 @@ func grow(t tensor.Tensor, n int) (tensor.Tensor, error) {
 	return u, nil
 }
 
-// readStrings reads unicode string elements in chunks of at most chunkSize
-// bytes (or one element, if that is larger), decoding each chunk as it
-// arrives. As in readFixed, the element slice grows with the data unless
+// readStrings reads unicode string elements a chunk of at most chunkSize
+// bytes at a time, decoding them as they arrive, so that a chunk may end
+// inside an element however wide the dtype is. The tensor is held to the
+// size limit with its contents (tensor.CheckStrings) after every chunk, so
+// a tensor over it is refused before much more than the limit has been
+// read. As in readFixed, the element slice grows with the data unless
 // avail >= 0.
 func readStrings(r io.Reader, h *header, avail int64) (tensor.Tensor, error) {
-	n, size, width := h.count, h.elem.size, h.elem.width
-	perChunk := max(1, chunkSize/size)
-	capacity := n
+	capacity := h.count
 	if avail < 0 {
-		capacity = min(n, perChunk)
+		capacity = min(h.count, max(1, chunkSize/h.elem.size))
 	}
-	dst := make([]string, 0, capacity)
-	var buf []byte
-	for done := 0; done < n; {
-		k := min(perChunk, n-done)
-		var err error
-		buf, err = readExact(r, buf, k*size)
-		if err != nil {
-			return tensor.Tensor{}, readError(h, int64(done)*int64(size)+int64(len(buf)), err)
+	d := &stringDecoder{width: h.elem.width, dst: make([]string, 0, capacity)}
+	buf := make([]byte, min(h.size, chunkSize)) // chunkSize is a multiple of 4
+	for done := int64(0); done < h.size; {
+		b := buf[:min(h.size-done, chunkSize)]
+		if m, err := io.ReadFull(r, b); err != nil {
+			return tensor.Tensor{}, readError(h, done+int64(m), err)
 		}
 		if h.elem.bigEndian {
-			rawbytes.Swap(buf, 4) // decodeStrings reads little-endian code units
+			rawbytes.Swap(b, 4) // decode reads little-endian code units
 		}
-		dst = slices.Grow(dst, k)[:done+k]
-		if err := decodeStrings(dst[done:], buf, width, done); err != nil {
+		if err := d.decode(b); err != nil {
 			return tensor.Tensor{}, err
 		}
-		done += k
+		done += int64(len(b))
+		if err := tensor.CheckStrings(h.shape, d.contents+int64(len(d.cur))); err != nil {
+			if done < h.size {
+				return tensor.Tensor{}, formatErrorf("after %d of %d bytes of data: %w", done, h.size, err)
+			}
+			return tensor.Tensor{}, formatErrorf("%w", err)
+		}
 	}
-	if h.fortran && len(h.shape) >= 2 && n > 0 {
-		rows := make([]string, n)
+	dst := d.dst
+	if h.fortran && len(h.shape) >= 2 && h.count > 0 {
+		rows := make([]string, h.count)
 		fromFortran(rows, dst, h.shape, 1)
 		dst = rows
 	}
@@ -174,25 +179,6 @@ func readError(h *header, got int64, err error) error {
 			h.shape, h.descr, h.size, got, io.ErrUnexpectedEOF)
 	}
 	return ioErrorf("reading data: %w", err)
-}
-
-// readExact reads exactly n bytes, reusing buf's storage. It grows the
-// buffer no further ahead of the data read so far than chunkSize or the
-// bytes already read, so an input that ends early never causes an
-// allocation much larger than itself. On error it returns what it read.
-func readExact(r io.Reader, buf []byte, n int) ([]byte, error) {
-	buf = buf[:0]
-	for len(buf) < n {
-		start := len(buf)
-		step := min(n-start, max(chunkSize, start))
-		buf = slices.Grow(buf, step)[:start+step]
-		m, err := io.ReadFull(r, buf[start:])
-		buf = buf[:start+m]
-		if err != nil {
-			return buf, err
-		}
-	}
-	return buf, nil
 }
 
 // fromFortran moves the elements of src, stored in column-major (Fortran)
@@ -233,27 +219,40 @@ func fromFortran[T any](dst, src []T, shape tensor.Shape, k int) {
 	}
 }
 
-// decodeStrings decodes elements of width UTF-32 code units each, dropping
-// trailing NULs.
-func decodeStrings(dst []string, src []byte, width, base int) error {
-	var b []byte
-	size := 4 * width
-	for i := range dst {
-		units := src[i*size : (i+1)*size]
-		end := width
-		for end > 0 && binary.LittleEndian.Uint32(units[4*(end-1):]) == 0 {
-			end--
-		}
-		b = b[:0]
-		for j := range end {
-			c := binary.LittleEndian.Uint32(units[4*j:])
+// stringDecoder decodes elements of width UTF-32 code units each,
+// dropping trailing NULs, from code units that arrive in pieces of any
+// size.
+type stringDecoder struct {
+	width    int
+	dst      []string // the elements decoded
+	contents int64    // the bytes of dst's elements
+	cur      []byte   // the element being decoded, without its last NULs
+	nuls     int      // NULs read since its last other code unit
+	units    int      // code units read of it
+}
+
+// decode decodes the little-endian code units in src, a multiple of 4
+// bytes.
+func (d *stringDecoder) decode(src []byte) error {
+	for i := 0; i < len(src); i += 4 {
+		c := binary.LittleEndian.Uint32(src[i:])
+		if c == 0 {
+			d.nuls++
+		} else {
 			if c > utf8.MaxRune || !utf8.ValidRune(rune(c)) {
 				return formatErrorf("dtype '<U%d': element %d has code unit %#x, which is not a unicode code point",
-					width, base+i, c)
+					d.width, len(d.dst), c)
 			}
-			b = utf8.AppendRune(b, rune(c))
+			for ; d.nuls > 0; d.nuls-- {
+				d.cur = append(d.cur, 0)
+			}
+			d.cur = utf8.AppendRune(d.cur, rune(c))
 		}
-		dst[i] = string(b)
+		if d.units++; d.units == d.width {
+			d.dst = append(d.dst, string(d.cur))
+			d.contents += int64(len(d.cur))
+			d.cur, d.nuls, d.units = d.cur[:0], 0, 0
+		}
 	}
 	return nil
 }
@@ -312,33 +311,11 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 	}
 	b, word := rawbytes.Bytes(t), rawbytes.WordSize(t.DType())
 	return &encoder{descr: descr, write: func(w io.Writer) error {
-		return writeLittleEndian(w, b, word)
+		if err := rawbytes.WriteLittleEndian(w, b, word); err != nil {
+			return ioErrorf("writing data: %w", err)
+		}
+		return nil
 	}}, nil
-}
-
-// writeLittleEndian writes b, which holds words of size bytes in host byte
-// order, to w in little-endian order: as it is on a little-endian host,
-// and through a swapped copy, a chunk at a time, on a big-endian one.
-func writeLittleEndian(w io.Writer, b []byte, size int) error {
-	if len(b) == 0 {
-		return nil
-	}
-	if rawbytes.LittleEndianHost() || size == 1 {
-		if _, err := w.Write(b); err != nil {
-			return ioErrorf("writing data: %w", err)
-		}
-		return nil
-	}
-	buf := make([]byte, min(len(b), chunkSize)) // chunkSize is a multiple of every word size
-	for len(b) > 0 {
-		c := buf[:min(len(b), len(buf))]
-		rawbytes.ToLittleEndian(c, b[:len(c)], size)
-		if _, err := w.Write(c); err != nil {
-			return ioErrorf("writing data: %w", err)
-		}
-		b = b[len(c):]
-	}
-	return nil
 }
 
 // writeStrings writes data as UTF-32 elements of width code units, a chunk

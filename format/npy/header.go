@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -410,4 +411,23 @@ func preamble(text string) ([]byte, error) {
 		return append(b, '\n'), nil
 	}
 	return nil, formatErrorf("header of %d bytes is too long for any format version", len(text))
+}
+
+// readExact reads exactly n bytes, reusing buf's storage. It grows the
+// buffer no further ahead of the data read so far than chunkSize or the
+// bytes already read, so an input that ends early never causes an
+// allocation much larger than itself. On error it returns what it read.
+func readExact(r io.Reader, buf []byte, n int) ([]byte, error) {
+	buf = buf[:0]
+	for len(buf) < n {
+		start := len(buf)
+		step := min(n-start, max(chunkSize, start))
+		buf = slices.Grow(buf, step)[:start+step]
+		m, err := io.ReadFull(r, buf[start:])
+		buf = buf[:start+m]
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }

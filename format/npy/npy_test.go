@@ -1092,3 +1092,92 @@ func BenchmarkCopy16MiB(b *testing.B) {
 		copy(dst, in)
 	}
 }
+
+// counting counts the bytes read through it, and hides its reader's Len
+// method.
+type counting struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counting) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestReadStringsLimit checks that a string tensor is held to the size
+// limit with its contents: 16 bytes of header per element plus the UTF-8
+// bytes of each element (not its runes, nor the file's code units, nor
+// the NULs that pad it), and that one over the limit is refused after
+// little more than the limit has been read.
+func TestReadStringsLimit(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 10))
+	rep := strings.Repeat
+	cases := []struct {
+		name string
+		data []string
+		ok   bool
+	}{
+		{"at the limit", []string{rep("a", 496), rep("a", 496)}, true},
+		{"a byte over", []string{rep("a", 497), rep("a", 496)}, false},
+		{"many small at the limit", slices.Repeat([]string{"wxyz"}, 50), true},
+		{"many small over", slices.Repeat([]string{"vwxyz"}, 50), false},
+		{"bytes, not runes", []string{rep("é", 249), rep("é", 249)}, false},
+		{"padding is not held", []string{"a", "b", rep("c", 900)}, true},
+		{"one wide element", []string{rep("w", 1<<20)}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			defer tensor.SetMaxBytes(tensor.SetMaxBytes(math.MaxInt64))
+			b := encode(t, tensor.Must(tensor.From(tensor.Shape{len(c.data)}, c.data)))
+			tensor.SetMaxBytes(1 << 10)
+			for _, sized := range []bool{true, false} {
+				r := &counting{r: bytes.NewReader(b)}
+				var x tensor.Tensor
+				var err error
+				if sized {
+					x, err = Read(bytes.NewReader(b))
+				} else {
+					x, err = Read(r)
+				}
+				if c.ok {
+					if err != nil || !tensor.Equal(x, tensor.Must(tensor.From(tensor.Shape{len(c.data)}, c.data))) {
+						t.Errorf("sized %v: got %v, %v", sized, x, err)
+					}
+					continue
+				}
+				if !errors.Is(err, tensor.ErrTooLarge) || !errors.Is(err, ErrFormat) {
+					t.Errorf("sized %v: error %v, want ErrTooLarge", sized, err)
+				}
+				if !sized && r.n > 2*chunkSize {
+					t.Errorf("read %d of %d bytes before refusing", r.n, len(b))
+				}
+				if partial := "after 262144 of 4194304 bytes of data: tensor: too large: string[1] takes"; c.name == "one wide element" && !strings.Contains(err.Error(), partial) {
+					t.Errorf("error %v, want it to say %q", err, partial)
+				}
+			}
+		})
+	}
+}
+
+// TestReadStringsAcrossChunks reads elements wider than a read chunk, so
+// that chunks end inside elements: inside a run of NULs that another code
+// unit follows (kept) and inside the NULs that pad an element (dropped).
+func TestReadStringsAcrossChunks(t *testing.T) {
+	units := chunkSize / 4
+	data := []string{
+		strings.Repeat("é", units-2) + "\x00\x00z", // a chunk ends between the NULs and z
+		"q",                          // padded across the next chunk's end
+		strings.Repeat("r", units+3), // the widest
+		"\x00mid\x00" + strings.Repeat("s", units/2),
+	}
+	x := tensor.Must(tensor.From(tensor.Shape{2, 2}, data))
+	b := encode(t, x)
+	for _, r := range []io.Reader{bytes.NewReader(b), unsized{bytes.NewReader(b)}} {
+		y, err := Read(r)
+		if err != nil || !tensor.Equal(x, y) {
+			t.Errorf("Read(%T): %v; elements equal: %v", r, err, tensor.Equal(x, y))
+		}
+	}
+}

@@ -10,6 +10,11 @@
 // tensors, graph-valued attributes, unknown element types) is reported as
 // an error that matches ErrFormat rather than being dropped silently.
 //
-// The decoders never panic and never allocate much more than the size of
-// their input, whatever bytes they are given.
+// The decoders never panic, whatever bytes they are given, and check a
+// tensor against the size limit of tensor.SetMaxBytes (a string tensor
+// with its contents, and a tensor's name too) and against its dims before
+// they allocate it. ReadTensorFile holds the tensor and a 64 KiB buffer,
+// not the file's bytes as well: it reads a TensorProto in two passes over
+// the file, the first skipping the elements, the second reading them
+// straight into the tensor.
 package onnxpb

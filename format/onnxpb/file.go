@@ -1,8 +1,10 @@
 package onnxpb
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
@@ -10,17 +12,50 @@ import (
 )
 
 // ReadTensorFile reads a file holding one serialized TensorProto (such as a
-// node test's input_0.pb) and decodes it as DecodeTensor does.
+// node test's input_0.pb) and decodes it as DecodeTensor does, reading no
+// more of it than it must: the fields around the elements first, so that
+// a tensor over the size limit (tensor.SetMaxBytes) or unlike its dims is
+// refused before its elements are read, then the elements straight into
+// the tensor's memory. The file must be a regular file (or a symbolic
+// link to one), whose size is known before it is read: a device or a pipe
+// is refused.
 func ReadTensorFile(path string) (tensor.Tensor, string, error) {
-	b, err := os.ReadFile(path)
+	f, size, err := openRegular(path)
 	if err != nil {
-		return tensor.Tensor{}, "", fmt.Errorf("onnxpb: %w", err)
+		return tensor.Tensor{}, "", err
 	}
-	t, name, err := DecodeTensor(b)
-	if err != nil {
+	defer f.Close()
+	t, name, err := decodeTensor(fileSource(f, size), "")
+	var fe *formatError
+	switch {
+	case errors.As(err, &fe):
 		return tensor.Tensor{}, "", withPath(err, path)
+	case err != nil:
+		return tensor.Tensor{}, "", fmt.Errorf("onnxpb: %s: %w", path, err)
 	}
 	return t, name, nil
+}
+
+// ErrNotRegular is matched (with errors.Is) by the error of reading a file
+// that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// openRegular opens the file at path for reading and returns its size; it
+// refuses a file that is not a regular file, which might never end.
+func openRegular(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("onnxpb: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w but %s", path, ErrNotRegular, fileKind(fi.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("onnxpb: %w", err)
+	}
+	return f, fi.Size(), nil
 }
 
 // WriteTensorFile writes t, named name, to path as a serialized
@@ -30,18 +65,26 @@ func ReadTensorFile(path string) (tensor.Tensor, string, error) {
 // temporary file is removed. A file that is replaced keeps its permission
 // bits; a new one gets 0644.
 func WriteTensorFile(path string, t tensor.Tensor, name string) error {
-	b, err := EncodeTensor(t, name)
+	// Check the tensor first, so that one that cannot be encoded creates
+	// no file.
+	e, err := newTensorEncoder(t, name, fmt.Sprintf("tensor %q", name))
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
+	return writeFileAtomic(path, e.write)
 }
 
-// ReadModelFile reads a .onnx file and decodes it as DecodeModel does.
+// ReadModelFile reads a .onnx file and decodes it as DecodeModel does. The
+// file must be a regular file, as for ReadTensorFile.
 func ReadModelFile(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	f, size, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("onnxpb: %w", err)
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("onnxpb: %s: %w", path, err)
 	}
 	m, err := DecodeModel(b)
 	if err != nil {
@@ -57,17 +100,32 @@ func WriteModelFile(path string, m *Model) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
-}
-
-// writeFileAtomic writes data to path through atomicfile.Write.
-func writeFileAtomic(path string, data []byte) error {
-	err := atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(data)
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
 	})
-	if err != nil {
+}
+
+// writeFileAtomic writes to path what write writes, through
+// atomicfile.Write.
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("onnxpb: %w", err)
 	}
 	return nil
+}
+
+// fileKind names the kind of file that mode describes, for an error.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

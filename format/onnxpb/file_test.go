@@ -8,22 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scatter-dev/scatter/internal/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
 )
-
-// dirEntries returns the names in dir.
-func dirEntries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 func TestTensorFileRoundTrip(t *testing.T) {
 	dir := t.TempDir()
@@ -55,7 +42,7 @@ func TestTensorFileRoundTrip(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v after replacing", fi.Mode())
 	}
-	if names := dirEntries(t, dir); len(names) != 1 {
+	if names := helpertest.DirNames(t, dir); len(names) != 1 {
 		t.Errorf("directory holds %v", names)
 	}
 }
@@ -94,7 +81,7 @@ func TestWriteTensorFileFailureLeavesFileAlone(t *testing.T) {
 	if err == nil || errors.Is(err, ErrFormat) || !strings.HasPrefix(err.Error(), "onnxpb: ") {
 		t.Errorf("err = %v", err)
 	}
-	if names := dirEntries(t, dir); len(names) != 2 {
+	if names := helpertest.DirNames(t, dir); len(names) != 2 {
 		t.Errorf("directory holds %v, want keep.pb and adir", names)
 	}
 	// The directory does not exist.
@@ -111,7 +98,7 @@ func TestWriteTensorFileFailureLeavesFileAlone(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != string(old) {
 		t.Errorf("file changed to %q", b)
 	}
-	if names := dirEntries(t, dir); len(names) != 2 {
+	if names := helpertest.DirNames(t, dir); len(names) != 2 {
 		t.Errorf("directory holds %v", names)
 	}
 }

@@ -2,6 +2,7 @@ package onnxpb
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/scatter-dev/scatter/format/onnxpb/internal/pb"
@@ -34,8 +35,13 @@ func FuzzDecodeTensor(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	for _, b := range oddOrderMessages() {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, name, err := DecodeTensor(b)
+		checkSources(t, b, got, name, err)
+		checkAgainstProtobuf(t, b, got, name, err)
 		if err != nil {
 			return
 		}
@@ -84,4 +90,49 @@ func FuzzDecodeModel(f *testing.F) {
 			t.Fatalf("encoding is not stable:\n% x\n% x", enc, enc2)
 		}
 	})
+}
+
+// checkSources checks that decoding b as a file, read a few bytes at a
+// time, gives what DecodeTensor gave: got, name and err.
+func checkSources(t *testing.T, b []byte, got tensor.Tensor, name string, err error) {
+	t.Helper()
+	src := fileSource(bytes.NewReader(b), int64(len(b)))
+	src.chunk = 16
+	got2, name2, err2 := decodeTensor(src, "")
+	if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+		t.Fatalf("from memory: %v; from a file: %v", err, err2)
+	}
+	if name2 != name || !tensor.Equal(got2, got) {
+		t.Fatalf("from memory %q %v, from a file %q %v", name, got, name2, got2)
+	}
+}
+
+// checkAgainstProtobuf checks DecodeTensor's reading of the wire format
+// against protobuf's: what proto.Unmarshal rejects is malformed, and what
+// it accepts decodes as its canonical re-serialization does, whatever the
+// order, repetition, packing and wire types of the fields.
+func checkAgainstProtobuf(t *testing.T, b []byte, got tensor.Tensor, name string, err error) {
+	t.Helper()
+	var m *malformedError
+	var p pb.TensorProto
+	if perr := proto.Unmarshal(b, &p); perr != nil {
+		if err == nil || !errors.As(err, &m) {
+			t.Fatalf("protobuf rejects the message (%v); DecodeTensor: %v", perr, err)
+		}
+		return
+	}
+	if errors.As(err, &m) {
+		t.Fatalf("protobuf accepts the message; DecodeTensor: %v", err)
+	}
+	canon, perr := proto.Marshal(&p)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	want, wantName, werr := DecodeTensor(canon)
+	if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+		t.Fatalf("DecodeTensor: %v; of the canonical message: %v", err, werr)
+	}
+	if name != wantName || !tensor.Equal(got, want) {
+		t.Fatalf("DecodeTensor: %q %v; of the canonical message: %q %v", name, got, wantName, want)
+	}
 }

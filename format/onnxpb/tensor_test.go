@@ -129,6 +129,22 @@ func TestEncodeUsesRawData(t *testing.T) {
 			t.Errorf("%s: raw_data has %d bytes", c.name, len(p.RawData))
 		}
 	}
+	// The bytes are protobuf's own for the message.
+	for _, c := range roundTripCases() {
+		for _, name := range []string{"", "n"} {
+			b, err := EncodeTensor(c.t, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p pb.TensorProto
+			if err := proto.Unmarshal(b, &p); err != nil {
+				t.Fatal(err)
+			}
+			if canon := marshal(t, &p); !bytes.Equal(b, canon) {
+				t.Errorf("%s named %q: encoded\n% x\nprotobuf writes\n% x", c.name, name, b, canon)
+			}
+		}
+	}
 	// Little-endian layout.
 	b, _ := EncodeTensor(must(tensor.From(tensor.Shape{2}, []int16{1, -2})), "")
 	var p pb.TensorProto
@@ -470,28 +486,31 @@ func TestEncodeMatchesONNXFiles(t *testing.T) {
 }
 
 // TestTypedFields checks the typed-field table against the protobuf schema:
-// every name is a field of TensorProto, and typedFieldLens counts that
-// field's values. Each field gets a different number of values, so that
-// counting the wrong field fails.
+// every name is a repeated field of TensorProto with that number, whose
+// values are held as the table says.
 func TestTypedFields(t *testing.T) {
-	p := &pb.TensorProto{
-		FloatData:  make([]float32, 1),
-		Int32Data:  make([]int32, 2),
-		StringData: make([][]byte, 3),
-		Int64Data:  make([]int64, 4),
-		DoubleData: make([]float64, 5),
-		Uint64Data: make([]uint64, 6),
-	}
-	m := p.ProtoReflect()
-	lens := typedFieldLens(p)
+	fields := (&pb.TensorProto{}).ProtoReflect().Descriptor().Fields()
 	for f := range numTypedFields {
-		fd := m.Descriptor().Fields().ByName(protoreflect.Name(f.String()))
+		fd := fields.ByName(protoreflect.Name(f.String()))
 		if fd == nil || !fd.IsList() {
 			t.Errorf("%s is not a repeated field of TensorProto", f)
 			continue
 		}
-		if got, want := lens[f], m.Get(fd).List().Len(); got != want {
-			t.Errorf("typedFieldLens: %s has %d values, want %d", f, got, want)
+		if fd.Number() != f.number() {
+			t.Errorf("%s is field %d, the table says %d", f, fd.Number(), f.number())
+		}
+		if got, ok := typedFieldOf(fd.Number()); !ok || got != f {
+			t.Errorf("typedFieldOf(%d) = %v, %v, want %s", fd.Number(), got, ok, f)
+		}
+		want := varints
+		switch fd.Kind() {
+		case protoreflect.FloatKind:
+			want = fixed32s
+		case protoreflect.DoubleKind:
+			want = fixed64s
+		}
+		if f.encoding() != want {
+			t.Errorf("%s (%v) is held as encoding %d, want %d", f, fd.Kind(), f.encoding(), want)
 		}
 	}
 	for _, d := range tensor.DTypes() {

@@ -1,14 +1,39 @@
 // Package atomicfile writes a file so that it is either left as it was or
-// replaced by the whole new contents, never by part of them.
+// replaced by the whole new contents, never by part of them, and so that
+// no temporary file outlives the write:
+//
+//   - a write that fails or panics removes its temporary file;
+//   - a program that is stopped in the middle of a write removes it by
+//     calling Abort before it exits (the scatter command does on SIGINT
+//     and SIGTERM);
+//   - a process that is killed outright (kill -9, a crash, a power cut)
+//     cannot, but its temporary file's name holds its process id, and the
+//     next Write to the same path removes it once that process no longer
+//     runs (on Unix; elsewhere such files are left).
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 )
+
+// ErrAborted is matched (with errors.Is) by the error of a Write that Abort
+// stopped, or that started after it.
+var ErrAborted = errors.New("the program is stopping")
+
+// temps are the temporary files of the writes in progress.
+var temps = struct {
+	sync.Mutex
+	names   map[string]bool
+	aborted bool
+}{names: map[string]bool{}}
 
 // Write creates a temporary file beside path, lets write fill it, syncs it
 // and renames it over path. When write fails or panics, or any step fails,
@@ -16,16 +41,23 @@ import (
 // error is returned unchanged, other errors wrapped with the path. A file
 // that replaces an existing one keeps that file's permission bits; a new
 // one gets 0644.
+//
+// The temporary file is named ".BASE.tmp-PID-N" (BASE the name of path,
+// PID this process's id, N random digits). Before creating it, Write
+// removes the files of that form beside path that it can tell were left
+// by a process that no longer runs: regular files of this user whose PID
+// is that of no process.
 func Write(path string, write func(w io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
+	removeStale(dir, base)
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := create(dir, base)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -36,7 +68,7 @@ func Write(path string, write func(w io.Writer) error) error {
 	defer func() {
 		if !renamed {
 			f.Close()
-			os.Remove(f.Name())
+			discard(f.Name())
 		}
 	}()
 	if err := write(f); err != nil {
@@ -47,9 +79,96 @@ func Write(path string, write func(w io.Writer) error) error {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := rename(f.Name(), path); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	renamed = true
 	return nil
+}
+
+// tempPrefix returns the start of the names of the temporary files for a
+// file named base.
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// create creates and records a temporary file for a file named base in
+// dir.
+func create(dir, base string) (*os.File, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.aborted {
+		return nil, ErrAborted
+	}
+	f, err := os.CreateTemp(dir, tempPrefix(base)+strconv.Itoa(os.Getpid())+"-*")
+	if err == nil {
+		temps.names[f.Name()] = true
+	}
+	return f, err
+}
+
+// rename renames the temporary file name to path, unless Abort has
+// removed it.
+func rename(name, path string) error {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.aborted {
+		return ErrAborted
+	}
+	delete(temps.names, name)
+	return os.Rename(name, path)
+}
+
+// discard removes the temporary file name.
+func discard(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.names, name)
+	os.Remove(name)
+}
+
+// Abort removes the temporary files of the writes in progress and makes
+// them, and every Write after them, fail with ErrAborted, leaving their
+// paths as they were. A program calls it when it must stop in the middle
+// of a write, before it exits. It returns the errors of the removals.
+func Abort() error {
+	temps.Lock()
+	defer temps.Unlock()
+	temps.aborted = true
+	var errs []error
+	for name := range temps.names {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+		delete(temps.names, name)
+	}
+	return errors.Join(errs...)
+}
+
+// removeStale removes the temporary files for base in dir that processes
+// which no longer run have left, as far as it can tell; it ignores errors,
+// which only leave such files where they are.
+func removeStale(dir, base string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix, self := tempPrefix(base), os.Getpid()
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		p, n, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(p)
+		if !ok || err != nil || pid <= 0 || pid == self || !digits(n) || !digits(p) {
+			continue
+		}
+		if name := filepath.Join(dir, e.Name()); leftBy(name, pid) {
+			os.Remove(name)
+		}
+	}
+}
+
+// digits reports whether s is a non-empty run of ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }

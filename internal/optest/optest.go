@@ -8,7 +8,10 @@ package optest
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -26,9 +29,37 @@ var sentinels = []error{engine.ErrIndex, engine.ErrShape, engine.ErrType, engine
 // IsIndex reports whether err is an index error of the engine.
 func IsIndex(err error) bool { return errors.Is(err, engine.ErrIndex) }
 
+// refClasses pairs each of the reference's error classes with the
+// engine's.
+var refClasses = map[error]error{reftest.ErrIndex: engine.ErrIndex, reftest.ErrShape: engine.ErrShape,
+	reftest.ErrType: engine.ErrType, reftest.ErrArgument: engine.ErrArgument}
+
+// WantClass returns the class of operator error that wantErr, the
+// reference's or a model's error, calls for: the engine's counterpart of
+// a class of the reference (engine.ErrShape for reftest.ErrShape, ...), or
+// the class a model gave Refuse; nil for an error of neither kind.
+func WantClass(wantErr error) error {
+	if c := reftest.Class(wantErr); c != nil {
+		return refClasses[c]
+	}
+	for _, s := range sentinels {
+		if errors.Is(wantErr, s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// SameClass reports whether err, an operator's error, is of the class that
+// wantErr calls for (WantClass).
+func SameClass(err, wantErr error) bool {
+	c := WantClass(wantErr)
+	return c != nil && errors.Is(err, c)
+}
+
 // Check fails t unless the outcome (got, err) of the operator named op
 // agrees with the reference's (want, wantErr): the same error or not, an
-// index error exactly where the reference has one, and the same values,
+// error of the class that wantErr calls for (SameClass), and the same values,
 // bit for bit but for NaN payloads. An error must be a *dialect.OpError
 // naming op that wraps one of the engine's or the dialect layer's sentinel
 // errors, and an index error also an *engine.IndexError. form says
@@ -48,7 +79,7 @@ func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want ten
 			t.Fatalf("%s: error %v wraps none of %v\n%v", form, err, sentinels, call)
 		}
 	}
-	if d := reftest.Disagreement(got, err, want, wantErr, IsIndex); d != "" {
+	if d := reftest.Disagreement(got, err, want, wantErr, SameClass); d != "" {
 		t.Fatalf("%s: %s\n%v", form, d, call)
 	}
 }
@@ -202,8 +233,16 @@ func Fuzz[C Call](f *testing.F, table []*dialect.Op, ops []string, heads map[str
 // the framework refuses for a reason other than an index value.
 var ErrRefused = errors.New("refused by the framework")
 
-// Refuse returns ErrRefused with the reason why.
-func Refuse(why string) error { return fmt.Errorf("%w: %s", ErrRefused, why) }
+// Refuse returns ErrRefused with the reason why, wrapping class, the error
+// class the operator must report it with: one of the engine's or the
+// dialect layer's sentinels (engine.ErrShape, dialect.ErrInput, ...). It
+// panics for another class.
+func Refuse(class error, why string) error {
+	if !slices.Contains(sentinels, class) {
+		panic(fmt.Sprintf("optest: %v is not an error class", class))
+	}
+	return fmt.Errorf("%w: %w: %s", ErrRefused, class, why)
+}
 
 // Version returns the version of an operator that opset selects, given the
 // versions the operator has in increasing order: the newest not newer than
@@ -238,4 +277,49 @@ func GiveShape(call dialect.Call, shape tensor.Shape, form int) {
 	default:
 		call.Inputs["shape"] = v.Tensor()
 	}
+}
+
+// NaNCase is a case of the shared rule on which NaN max and min keep, on
+// float32 values: a NaN already in place stays; otherwise the first NaN
+// update wins, and stays. With ExcludeSelf the value in place takes no
+// part (OpenVINO's use_init_val false). Want holds the bits of the result.
+type NaNCase struct {
+	Name        string
+	Data        float32
+	Updates     []float32
+	ExcludeSelf bool
+	Want        uint32
+}
+
+// NaNCases returns the cases of the shared NaN rule, with NaNs of distinct
+// payloads and signs, so that a result keeping another NaN fails.
+func NaNCases() []NaNCase {
+	a, b, c := math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00002), math.Float32frombits(0x7fc00003)
+	return []NaNCase{
+		{Name: "a NaN in place stays", Data: a, Updates: []float32{1, b}, Want: 0x7fc00001},
+		{Name: "the first NaN update wins", Data: 1, Updates: []float32{b, c}, Want: 0xffc00002},
+		{Name: "and stays", Data: 1, Updates: []float32{b, 2}, Want: 0xffc00002},
+		{Name: "without the value in place, the first NaN update", Data: a, Updates: []float32{1, b, c}, ExcludeSelf: true,
+			Want: 0xffc00002},
+	}
+}
+
+// numbers are the integers quoted in an error message.
+var numbers = regexp.MustCompile(`-?[0-9]+`)
+
+// QuotesShifted reports whether msg quotes, as a number of its own, v
+// shifted by a small nonzero amount: what an error quotes when it adds a
+// rank to an extreme value, or negates it, and overflows.
+func QuotesShifted(msg string, v int64) bool {
+	for _, s := range numbers.FindAllString(msg, -1) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		// n - v, unless that overflows (then n is far from v).
+		if err != nil || v < 0 && n > math.MaxInt64+v || v > 0 && n < math.MinInt64+v {
+			continue
+		}
+		if d := n - v; d != 0 && -64 <= d && d <= 64 {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ package rawbytes
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"reflect"
 	"unsafe"
 
@@ -82,6 +83,35 @@ func copyLittleEndian(dst, src []byte, size int) {
 	if !littleEndianHost {
 		Swap(dst, size)
 	}
+}
+
+// writeChunk is the most bytes WriteLittleEndian swaps at a time: a
+// multiple of every word size.
+const writeChunk = 256 << 10
+
+// WriteLittleEndian writes b, which holds words of size bytes in host byte
+// order, to w in little-endian order: as it is on a little-endian host
+// (or for single bytes), and through a swapped copy, a chunk at a time, on
+// a big-endian one. It returns w's error as it is.
+func WriteLittleEndian(w io.Writer, b []byte, size int) error {
+	checkSize(len(b), size)
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndianHost || size == 1 {
+		_, err := w.Write(b)
+		return err
+	}
+	buf := make([]byte, min(len(b), writeChunk))
+	for len(b) > 0 {
+		c := buf[:min(len(b), len(buf))]
+		ToLittleEndian(c, b[:len(c)], size)
+		if _, err := w.Write(c); err != nil {
+			return err
+		}
+		b = b[len(c):]
+	}
+	return nil
 }
 
 // Swap reverses, in place, the order of the bytes of each size-byte word

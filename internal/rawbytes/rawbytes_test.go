@@ -2,6 +2,7 @@ package rawbytes
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"testing"
 
@@ -257,3 +258,40 @@ func TestPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestWriteLittleEndian writes words in little-endian order from either
+// host order, across more than one chunk of the swapped copy, and passes
+// the writer's error on.
+func TestWriteLittleEndian(t *testing.T) {
+	for _, size := range []int{1, 2, 4, 8} {
+		le := make([]byte, writeChunk+3*8) // more than a chunk, a multiple of every size
+		for i := range le {
+			le[i] = byte(i*7 + i/251)
+		}
+		for _, little := range []bool{true, false} {
+			host := le
+			if !little {
+				host = reverseWords(le, size)
+			}
+			withHost(t, little, func() {
+				var buf bytes.Buffer
+				if err := WriteLittleEndian(&buf, host, size); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(buf.Bytes(), le) {
+					t.Errorf("size %d, little-endian host %v: wrote other bytes", size, little)
+				}
+			})
+		}
+	}
+	boom := errors.New("boom")
+	withHost(t, false, func() {
+		if err := WriteLittleEndian(failWriter{boom}, make([]byte, 16), 4); err != boom {
+			t.Errorf("got %v, want the writer's error", err)
+		}
+	})
+}
+
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }

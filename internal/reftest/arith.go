@@ -19,7 +19,7 @@ func checkReduction(d tensor.DType, opt Options) error {
 		return nil
 	case opt.ExcludeSelf && r == Sub:
 		return fmt.Errorf("%w: sub cannot leave the existing value out", ErrArgument)
-	case d == tensor.String && r != Add,
+	case d == tensor.String && !(r == Add && opt.ConcatStrings),
 		d == tensor.Bool && r == Mean,
 		d.IsComplex() && (r == Max || r == Min):
 		return fmt.Errorf("%w: reduction %v on %v elements", ErrType, r, d)
@@ -65,23 +65,23 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 		acc = narrow(d, f)
 	} else {
 		for _, v := range vals[1:] {
-			acc = a.step(step, acc, v, opt.StdMinMax)
+			acc = a.step(step, acc, v, opt)
 		}
 	}
 	if r == Mean {
-		return a.mean(acc, n, opt.CountInType)
+		return a.mean(acc, n, opt)
 	}
 	return acc
 }
 
 // arith is the arithmetic of one element type, on Go values of that type.
 type arith struct {
-	// step returns the reduction step r of value v with update u; std is
-	// Options.StdMinMax.
-	step func(r Reduction, v, u any, std bool) any
-	// mean divides the sum of n values by n (see Options.CountInType);
-	// nil where Mean has no meaning.
-	mean func(sum any, n int, inType bool) any
+	// step returns the reduction step r of value v with update u under
+	// opt (StdMinMax, C10Complex).
+	step func(r Reduction, v, u any, opt Options) any
+	// mean divides the sum of n values by n under opt (CountInType,
+	// C10Complex); nil where Mean has no meaning.
+	mean func(sum any, n int, opt Options) any
 	// one is the element 1 (true for bool), the start of ZeroStart's
 	// product; nil where Mul has no meaning.
 	one any
@@ -90,7 +90,7 @@ type arith struct {
 // ariths holds the arithmetic of every element type. float16 and bfloat16
 // compute in float32 and round the result.
 var ariths = map[tensor.DType]arith{
-	tensor.Bool:       {step: boolStep, one: true},
+	tensor.Bool:       {step: func(r Reduction, v, u any, _ Options) any { return boolStep(r, v.(bool), u.(bool)) }, one: true},
 	tensor.Int8:       intArith[int8](),
 	tensor.Int16:      intArith[int16](),
 	tensor.Int32:      intArith[int32](),
@@ -106,7 +106,7 @@ var ariths = map[tensor.DType]arith{
 	tensor.Complex64:  complexArith[complex64](),
 	tensor.Complex128: complexArith[complex128](),
 	// Add is concatenation; nothing else has a meaning.
-	tensor.String: {step: func(_ Reduction, v, u any, _ bool) any { return v.(string) + u.(string) }},
+	tensor.String: {step: func(_ Reduction, v, u any, _ Options) any { return v.(string) + u.(string) }},
 }
 
 func arithOf(d tensor.DType) arith {
@@ -118,8 +118,7 @@ func arithOf(d tensor.DType) arith {
 }
 
 // boolStep: Add and Max are OR, Mul and Min AND, Sub XOR.
-func boolStep(r Reduction, v, u any, _ bool) any {
-	x, y := v.(bool), u.(bool)
+func boolStep(r Reduction, x, y bool) bool {
 	switch r {
 	case Add, Max:
 		return x || y
@@ -135,16 +134,16 @@ type integer interface {
 
 func intArith[T integer]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, _ bool) any { return intStep(r, v.(T), u.(T)) },
-		mean: func(sum any, n int, inType bool) any { return intMean(sum.(T), n, inType) },
+		step: func(r Reduction, v, u any, _ Options) any { return intStep(r, v.(T), u.(T)) },
+		mean: func(sum any, n int, opt Options) any { return intMean(sum.(T), n, opt.CountInType) },
 		one:  T(1),
 	}
 }
 
 func floatArith[T float32 | float64]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, std bool) any { return floatStep(r, v.(T), u.(T), std) },
-		mean: func(sum any, n int, _ bool) any { return sum.(T) / T(n) },
+		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt.StdMinMax) },
+		mean: func(sum any, n int, _ Options) any { return sum.(T) / T(n) },
 		one:  T(1),
 	}
 }
@@ -152,18 +151,69 @@ func floatArith[T float32 | float64]() arith {
 // halfArith is the arithmetic of float16 or bfloat16 (d).
 func halfArith(d tensor.DType) arith {
 	return arith{
-		step: func(r Reduction, v, u any, std bool) any { return narrow(d, floatStep(r, widen(v), widen(u), std)) },
-		mean: func(sum any, n int, _ bool) any { return narrow(d, widen(sum)/float32(n)) },
+		step: func(r Reduction, v, u any, opt Options) any {
+			return narrow(d, floatStep(r, widen(v), widen(u), opt.StdMinMax))
+		},
+		mean: func(sum any, n int, _ Options) any { return narrow(d, widen(sum)/float32(n)) },
 		one:  narrow(d, 1),
 	}
 }
 
 func complexArith[T complex64 | complex128]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, _ bool) any { return complexStep(r, v.(T), u.(T)) },
-		mean: func(sum any, n int, _ bool) any { return sum.(T) / T(complex(float64(n), 0)) },
-		one:  T(1),
+		step: func(r Reduction, v, u any, opt Options) any {
+			if r == Mul && opt.C10Complex {
+				return c10Product(v.(T), u.(T))
+			}
+			return complexStep(r, v.(T), u.(T))
+		},
+		mean: func(sum any, n int, opt Options) any {
+			if opt.C10Complex {
+				return c10ByCount(sum.(T), n)
+			}
+			return sum.(T) / T(complex(float64(n), 0))
+		},
+		one: T(1),
 	}
+}
+
+// c10Product is v*u as c10::complex's operator*= computes it: the four
+// products of the parts, each rounded to the parts' type (the explicit
+// conversions keep Go from fusing a product into the sum that follows),
+// then the two sums (ac - bd) and (ad + bc), each rounded.
+func c10Product[T complex64 | complex128](v, u T) T {
+	if x, ok := any(v).(complex64); ok {
+		y := any(u).(complex64)
+		ac, bd := float32(real(x)*real(y)), float32(imag(x)*imag(y))
+		ad, bc := float32(real(x)*imag(y)), float32(imag(x)*real(y))
+		return any(complex(ac-bd, ad+bc)).(T)
+	}
+	x, y := complex128(v), complex128(u)
+	ac, bd := float64(real(x)*real(y)), float64(imag(x)*imag(y))
+	ad, bc := float64(real(x)*imag(y)), float64(imag(x)*real(y))
+	return T(complex(ac-bd, ad+bc))
+}
+
+// c10ByCount is sum / (n + 0i) as c10::complex's operator/= computes it.
+// Its denominator has |c| = n >= |d| = 0, so its ratio d/c is 0 and its
+// scale 1/(c + d*0) is 1/n: the quotient is (a + b*0) * (1/n) +
+// (b - a*0) * (1/n) i, every step rounded to the parts' type (which
+// differs in the last bit from a/n, and turns an infinite part into a NaN
+// in the other).
+func c10ByCount[T complex64 | complex128](sum T, n int) T {
+	if x, ok := any(sum).(complex64); ok {
+		a, b := real(x), imag(x)
+		scale := 1 / float32(n)
+		re := float32(a+float32(b*0)) * scale
+		im := float32(b-float32(a*0)) * scale
+		return any(complex(re, im)).(T)
+	}
+	x := complex128(sum)
+	a, b := real(x), imag(x)
+	scale := 1 / float64(n)
+	re := float64(a+float64(b*0)) * scale
+	im := float64(b-float64(a*0)) * scale
+	return T(complex(re, im))
 }
 
 // intStep is Go's own integer arithmetic, which wraps.

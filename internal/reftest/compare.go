@@ -55,14 +55,14 @@ func same(a, b any) bool {
 
 // Disagreement describes how an operator's outcome (got, err) differs from
 // the reference's (want, wantErr), or returns "" when they agree: both
-// failed, with an index error on both sides or on neither (isIndex says
-// whether err is one), or both succeeded with results that Diff finds
-// equal.
-func Disagreement(got tensor.Tensor, err error, want tensor.Tensor, wantErr error, isIndex func(error) bool) string {
+// failed with errors of the same class, as sameClass(err, wantErr) judges
+// (the operator's error classes are its own; Class names the reference's),
+// or both succeeded with results that Diff finds equal.
+func Disagreement(got tensor.Tensor, err error, want tensor.Tensor, wantErr error, sameClass func(err, wantErr error) bool) string {
 	switch {
 	case err != nil && wantErr != nil:
-		if isIndex(err) != errors.Is(wantErr, ErrIndex) {
-			return fmt.Sprintf("error %v, want an error like %v", err, wantErr)
+		if !sameClass(err, wantErr) {
+			return fmt.Sprintf("error %v, want an error of the class of %v", err, wantErr)
 		}
 		return ""
 	case err != nil:
@@ -71,4 +71,15 @@ func Disagreement(got tensor.Tensor, err error, want tensor.Tensor, wantErr erro
 		return fmt.Sprintf("got %v, want an error like %v", got, wantErr)
 	}
 	return Diff(got, want)
+}
+
+// Class returns the error class of this package that err wraps (ErrIndex,
+// ErrShape, ErrType or ErrArgument), or nil when it wraps none.
+func Class(err error) error {
+	for _, c := range []error{ErrIndex, ErrShape, ErrType, ErrArgument} {
+		if errors.Is(err, c) {
+			return c
+		}
+	}
+	return nil
 }

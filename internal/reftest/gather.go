@@ -16,9 +16,6 @@ import (
 // the slices it selects are empty.
 func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
-	if err := checkIndexType(indices); err != nil {
-		return tensor.Tensor{}, err
-	}
 	if len(is) == 0 {
 		return tensor.Tensor{}, fmt.Errorf("%w: indices must have rank >= 1", ErrShape)
 	}
@@ -33,6 +30,9 @@ func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.T
 	if b+k > len(ds) {
 		return tensor.Tensor{}, fmt.Errorf("%w: %d batch dimensions and tuples of %d components for data of rank %d",
 			ErrShape, b, k, len(ds))
+	}
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
 	}
 	tuples := is[:len(is)-1] // batch + lead
 	slice := ds[b+k:]
@@ -69,10 +69,10 @@ func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.T
 // indices.shape[d] <= data.shape[d] for d != axis; axis is in [0, rank).
 func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
-	if err := checkIndexType(indices); err != nil {
+	if err := checkElements(ds, is, axis); err != nil {
 		return tensor.Tensor{}, err
 	}
-	if err := checkElements(ds, is, axis); err != nil {
+	if err := checkIndexType(indices); err != nil {
 		return tensor.Tensor{}, err
 	}
 	out := make([]any, indices.Len())
@@ -105,9 +105,6 @@ func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.
 // the output is empty.
 func Gather(data, indices tensor.Tensor, axis, batchDims int, rules Rules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
-	if err := checkIndexType(indices); err != nil {
-		return tensor.Tensor{}, err
-	}
 	if len(ds) == 0 {
 		return tensor.Tensor{}, fmt.Errorf("%w: data must have rank >= 1", ErrShape)
 	}
@@ -118,6 +115,9 @@ func Gather(data, indices tensor.Tensor, axis, batchDims int, rules Rules) (tens
 	}
 	if !ds[:b].Equal(is[:b]) {
 		return tensor.Tensor{}, fmt.Errorf("%w: batch dimensions of data %v and indices %v differ", ErrShape, ds, is)
+	}
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
 	}
 	var refused []int
 	for at := 0; at < indices.Len(); at++ {

@@ -18,7 +18,10 @@
 // not fit (ErrShape), an axis or batch dimension count out of range
 // (ErrArgument), a reduction the element type has no arithmetic for
 // (ErrType), and index values that the rules refuse (an *IndexError, which
-// matches ErrIndex). Index values are checked after everything else.
+// matches ErrIndex). Index values are checked after everything else; a
+// scatter checks element and index types before shapes, a gather shapes
+// before the index type, as the engine does, so that of several faults
+// both name one of the same class.
 package reftest
 
 import (
@@ -89,8 +92,9 @@ type Rules struct {
 type Reduction uint8
 
 // The reductions. On bool elements Add and Max are OR, Mul and Min are AND
-// and Sub is XOR; Mean has no meaning. On strings Add concatenates
-// (TensorFlow's scatter_nd) and nothing else but None has a meaning.
+// and Sub is XOR; Mean has no meaning. On strings Add concatenates, with
+// Options.ConcatStrings (TensorFlow's scatter_nd, ONNX Runtime), and
+// nothing else but None has a meaning.
 // Complex numbers have no Max or Min.
 const (
 	None Reduction = iota // the update replaces the value
@@ -160,4 +164,12 @@ type Options struct {
 	// Floating-point counts are exact either way (PyTorch's float32 count
 	// stops growing at 2^24, far beyond the sizes of tests).
 	CountInType bool
+	// C10Complex makes complex Mul, and Mean's division by the count,
+	// compute as C++'s c10::complex does (PyTorch): every operation on the
+	// parts rounded to their type, where Go computes a complex64 product
+	// or quotient in float64 and rounds once; the last bit differs.
+	C10Complex bool
+	// ConcatStrings gives strings reduction Add, which concatenates
+	// (value + update); without it they take None only (ErrType).
+	ConcatStrings bool
 }

@@ -2,6 +2,7 @@ package reftest
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -41,6 +42,7 @@ func bf16(s shape, v ...float32) tensor.Tensor {
 }
 
 var (
+	e12     = float32(math.Ldexp(1, -12))
 	nan     = math.NaN()
 	negZero = math.Copysign(0, -1)
 	// The index rules of the frameworks.
@@ -134,7 +136,7 @@ func TestScatterND(t *testing.T) {
 			name: "tensorflow scatter_nd on strings concatenates in index order",
 			run: func() (tensor.Tensor, error) {
 				return ScatterND(str(shape{3}, "", "", ""), i64(shape{3, 1}, 2, 0, 2),
-					str(shape{3}, "a", "b", "c"), Options{Reduction: Add})
+					str(shape{3}, "a", "b", "c"), Options{Reduction: Add, ConcatStrings: true})
 			},
 			want: str(shape{3}, "b", "", "ac"),
 		},
@@ -408,6 +410,23 @@ func TestReductions(t *testing.T) {
 			want: f32(shape{1}, 6)},
 		{name: "a complex product without self starts from 1+0i", run: one(c64(shape{1}, 16), c64(shape{1}, complex(float32(nan), 3)), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
 			want: c64(shape{1}, complex(float32(nan), float32(nan)))},
+		// (1+e + ei)(1+e - ei) with e = 2^-12 has the real part
+		// (1+e)^2 + e^2 = 1 + 2^-11 + 2^-23 exactly, which Go's complex64
+		// product (in float64, rounded once) gives. c10::complex rounds
+		// (1+e)^2 = 1 + 2^-11 + 2^-24 first, a tie, to the even 1 + 2^-11,
+		// and adding e^2 = 2^-24 is a tie again.
+		{name: "a complex64 product rounds once", run: one(c64(shape{1}, complex(1+e12, e12)), c64(shape{1}, complex(1+e12, -e12)),
+			Options{Reduction: Mul}), want: c64(shape{1}, complex(1+2*e12+2*e12*e12, 0))},
+		{name: "a c10::complex product rounds each operation", run: one(c64(shape{1}, complex(1+e12, e12)), c64(shape{1}, complex(1+e12, -e12)),
+			Options{Reduction: Mul, C10Complex: true}), want: c64(shape{1}, complex(1+2*e12, 0))},
+		// 5/3 is 0x3fd55555 in float32; 5 times the float32 1/3 (0x3eaaaaab,
+		// a little more than 1/3) rounds up to 0x3fd55556.
+		{name: "a complex64 mean divides", run: one(c64(shape{1}, 1), c64(shape{2}, 2, 2), Options{Reduction: Mean}),
+			want: c64(shape{1}, complex(math.Float32frombits(0x3fd55555), 0))},
+		{name: "a c10::complex mean multiplies by the reciprocal", run: one(c64(shape{1}, 1), c64(shape{2}, 2, 2),
+			Options{Reduction: Mean, C10Complex: true}), want: c64(shape{1}, complex(math.Float32frombits(0x3fd55556), 0))},
+		{name: "a c10::complex mean of an infinite part gives NaN in the other", run: one(c64(shape{1}, complex(float32(math.Inf(1)), 0)),
+			c64(shape{1}, 0), Options{Reduction: Mean, C10Complex: true}), want: c64(shape{1}, complex(float32(math.Inf(1)), float32(nan)))},
 		{name: "a position without updates keeps its value", run: func() (tensor.Tensor, error) {
 			return ScatterElements(f32(shape{2}, 5, 6), i64(shape{1}, 1), f32(shape{1}, 1), 0, Options{Reduction: Min, ExcludeSelf: true})
 		}, want: f32(shape{2}, 5, 1)},
@@ -439,8 +458,12 @@ func TestReductions(t *testing.T) {
 			want: f32(shape{1}, 4)},
 		{name: "bool has no mean", run: one(bools(shape{1}, true), bools(shape{1}, true), Options{Reduction: Mean}),
 			wantErr: ErrType},
-		{name: "strings have no product", run: one(str(shape{1}, "a"), str(shape{1}, "b"), Options{Reduction: Mul}),
+		{name: "strings have no product", run: one(str(shape{1}, "a"), str(shape{1}, "b"), Options{Reduction: Mul, ConcatStrings: true}),
 			wantErr: ErrType},
+		{name: "strings have no sum unless asked", run: one(str(shape{1}, "a"), str(shape{1}, "b"), Options{Reduction: Add}),
+			wantErr: ErrType},
+		{name: "strings concatenate from the first update without self", run: one(str(shape{1}, "a"), str(shape{2}, "b", "c"),
+			Options{Reduction: Add, ExcludeSelf: true, ConcatStrings: true}), want: str(shape{1}, "bc")},
 		{name: "data and updates of different types", run: one(f32(shape{1}, 1), f64(shape{1}, 1), Options{}),
 			wantErr: ErrType},
 	})
@@ -538,8 +561,18 @@ func TestDiff(t *testing.T) {
 }
 
 func TestDisagreement(t *testing.T) {
-	errOther := errors.New("some error")
-	isIndex := func(err error) bool { return errors.Is(err, ErrIndex) }
+	// The operator's own classes, which sameClass pairs with the
+	// reference's.
+	opShape, opIndex := errors.New("op: shape"), errors.New("op: index")
+	classes := map[error]error{opShape: ErrShape, opIndex: ErrIndex}
+	sameClass := func(err, wantErr error) bool {
+		for op, ref := range classes {
+			if errors.Is(err, op) {
+				return errors.Is(wantErr, ref)
+			}
+		}
+		return false
+	}
 	one, two := f32(shape{1}, 1), f32(shape{1}, 2)
 	indexErr := &IndexError{Bad: []int{0}}
 	tests := []struct {
@@ -552,16 +585,32 @@ func TestDisagreement(t *testing.T) {
 	}{
 		{"same values", one, nil, one.Clone(), nil, false},
 		{"other values", one, nil, two, nil, true},
-		{"both failed alike", tensor.Tensor{}, errOther, tensor.Tensor{}, ErrShape, false},
-		{"both index errors", tensor.Tensor{}, indexErr, tensor.Tensor{}, indexErr, false},
-		{"an index error for another", tensor.Tensor{}, errOther, tensor.Tensor{}, indexErr, true},
-		{"another for an index error", tensor.Tensor{}, indexErr, tensor.Tensor{}, ErrShape, true},
-		{"an error for a result", tensor.Tensor{}, errOther, one, nil, true},
+		{"both failed alike", tensor.Tensor{}, opShape, tensor.Tensor{}, ErrShape, false},
+		{"both index errors", tensor.Tensor{}, opIndex, tensor.Tensor{}, indexErr, false},
+		{"a shape error for a type error", tensor.Tensor{}, opShape, tensor.Tensor{}, ErrType, true},
+		{"a shape error for an index error", tensor.Tensor{}, opShape, tensor.Tensor{}, indexErr, true},
+		{"an index error for a shape error", tensor.Tensor{}, opIndex, tensor.Tensor{}, ErrShape, true},
+		{"an error of no class", tensor.Tensor{}, errors.New("other"), tensor.Tensor{}, ErrShape, true},
+		{"an error for a result", tensor.Tensor{}, opShape, one, nil, true},
 		{"a result for an error", one, nil, tensor.Tensor{}, ErrType, true},
 	}
 	for _, tt := range tests {
-		if d := Disagreement(tt.got, tt.err, tt.want, tt.wantErr, isIndex); (d != "") != tt.disagree {
+		if d := Disagreement(tt.got, tt.err, tt.want, tt.wantErr, sameClass); (d != "") != tt.disagree {
 			t.Errorf("%s: Disagreement = %q, want disagreement %v", tt.name, d, tt.disagree)
 		}
+	}
+}
+
+func TestClass(t *testing.T) {
+	for _, c := range []error{ErrIndex, ErrShape, ErrType, ErrArgument} {
+		if got := Class(fmt.Errorf("wrapped: %w", c)); got != c {
+			t.Errorf("Class of %v = %v", c, got)
+		}
+	}
+	if got := Class(&IndexError{Bad: []int{1}}); got != ErrIndex {
+		t.Errorf("Class of an *IndexError = %v", got)
+	}
+	if got := Class(errors.New("other")); got != nil {
+		t.Errorf("Class of another error = %v", got)
 	}
 }

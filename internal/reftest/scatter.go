@@ -133,7 +133,7 @@ func fold(data tensor.Tensor, hits [][]any, opt Options) (tensor.Tensor, error) 
 		case len(hits[i]) > 0:
 			out[i] = reduce(data.DType(), out[i], hits[i], opt)
 		case opt.Reduction == Mean && opt.DivideAll:
-			out[i] = arithOf(data.DType()).mean(out[i], 1, opt.CountInType)
+			out[i] = arithOf(data.DType()).mean(out[i], 1, opt)
 		}
 	}
 	return build(data.DType(), data.Shape(), out), nil

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// The inputs below tell the two complex arithmetics apart in the last bit.
+//
+// (1+e + ei)(1+e - ei) with e = 2^-12 has the real part (1+e)^2 + e^2 =
+// 1 + 2^-11 + 2^-23 exactly, which Go's complex64 product (in float64,
+// rounded once) gives. ComplexC10 rounds (1+e)^2 = 1 + 2^-11 + 2^-24 to
+// float32 first, a tie, to the even 1 + 2^-11, and adding e^2 = 2^-24 is a
+// tie again. In float64 both round each product, so complex128 products
+// agree.
+//
+// A mean of 1, 2 and 2 is 5/3: Go divides, 0x3fd55555 in float32 and
+// 0x3ffaaaaaaaaaaaab in float64; ComplexC10 multiplies 5 by the rounded
+// 1/3, which gives 0x3fd55556 and 0x3ffaaaaaaaaaaaaa.
+func TestComplexArith(t *testing.T) {
+	e := math.Ldexp(1, -12)
+	x, y := complex(1+e, e), complex(1+e, -e)
+	product64 := map[ComplexArith]float32{ComplexGo: float32(1 + 2*e + 2*e*e), ComplexC10: float32(1 + 2*e)}
+	mean64 := map[ComplexArith]uint32{ComplexGo: 0x3fd55555, ComplexC10: 0x3fd55556}
+	mean128 := map[ComplexArith]uint64{ComplexGo: 0x3ffaaaaaaaaaaaab, ComplexC10: 0x3ffaaaaaaaaaaaaa}
+	for _, a := range []ComplexArith{ComplexGo, ComplexC10} {
+		opt := ScatterOptions{Reduction: Mul, Arith: Arith{Complex: a}}
+		got64 := scatterPair(t, []complex64{complex64(x)}, []complex64{complex64(y)}, opt)
+		if got64 != complex(product64[a], 0) {
+			t.Errorf("complex64 product under %d: got %v, want %v", a, got64, product64[a])
+		}
+		if got := scatterPair(t, []complex128{x}, []complex128{y}, opt); got != complex(1+2*e+2*e*e, 0) {
+			t.Errorf("complex128 product under %d: got %v", a, got)
+		}
+		opt.Reduction = Mean
+		if got := scatterPair(t, []complex64{1}, []complex64{2, 2}, opt); math.Float32bits(real(got)) != mean64[a] || imag(got) != 0 {
+			t.Errorf("complex64 mean under %d: got %v (%#x), want %#x", a, got, math.Float32bits(real(got)), mean64[a])
+		}
+		if got := scatterPair(t, []complex128{1}, []complex128{2, 2}, opt); math.Float64bits(real(got)) != mean128[a] || imag(got) != 0 {
+			t.Errorf("complex128 mean under %d: got %v (%#x), want %#x", a, got, math.Float64bits(real(got)), mean128[a])
+		}
+		if got := ComplexQuo(a, complex64(5), 3); math.Float32bits(real(got)) != mean64[a] {
+			t.Errorf("ComplexQuo(%d, 5, 3) = %v", a, got)
+		}
+	}
+	// (inf + inf i) / (2 + 0i): ComplexC10 computes (inf + inf*0)/2 +
+	// (inf - inf*0)/2 i, NaN + NaN i; Go's division gets the same two NaNs
+	// and, as C99's Annex G asks, recovers inf + inf i.
+	inf := math.Inf(1)
+	if got := ComplexQuo(ComplexC10, complex(inf, inf), 2); !math.IsNaN(real(got)) || !math.IsNaN(imag(got)) {
+		t.Errorf("C10 (inf+inf i)/2 = %v, want (NaN+NaNi)", got)
+	}
+	if got := ComplexQuo(ComplexGo, complex(inf, inf), 2); got != complex(inf, inf) {
+		t.Errorf("Go (inf+inf i)/2 = %v, want (+Inf+Inf i)", got)
+	}
+	// 0/0 divides each part by a zero: (1 + 1i)/0 is inf + inf i.
+	if got := ComplexQuo(ComplexC10, complex(1, 1), 0); !math.IsInf(real(got), 1) || !math.IsInf(imag(got), 1) {
+		t.Errorf("C10 (1+1i)/0 = %v", got)
+	}
+	// |c| < |d| takes the mirror branch: (1 + 2i)/(1 + 2i) is 1.
+	if got := ComplexQuo(ComplexC10, complex(1, 2), complex(1, 2)); got != 1 {
+		t.Errorf("C10 (1+2i)/(1+2i) = %v", got)
+	}
+	err := ScatterND(tensor.Must(tensor.New(tensor.Complex64, tensor.Shape{1})), tensor.Tensor{},
+		tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{0})), tensor.Must(tensor.New(tensor.Complex64, tensor.Shape{1})),
+		ScatterOptions{Reduction: Mul, Arith: Arith{Complex: ComplexC10 + 1}})
+	if !errors.Is(err, ErrArgument) {
+		t.Errorf("unknown complex arithmetic: got %v, want ErrArgument", err)
+	}
+}
+
+// scatterPair scatters updates, all onto data[0] of a one-element data,
+// through ScatterND and ScatterElements, and returns the result, which the
+// two must agree on.
+func scatterPair[T complex64 | complex128](t *testing.T, data, updates []T, opt ScatterOptions) T {
+	t.Helper()
+	d := tensor.Must(tensor.From(tensor.Shape{1}, data))
+	u := tensor.Must(tensor.From(tensor.Shape{len(updates)}, updates))
+	nd, el := tensor.Must(tensor.New(d.DType(), tensor.Shape{1})), tensor.Must(tensor.New(d.DType(), tensor.Shape{1}))
+	if err := ScatterND(nd, d, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{len(updates), 1})), u, opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := ScatterElements(el, d, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{len(updates)})), u, 0, opt); err != nil {
+		t.Fatal(err)
+	}
+	a, b := nd.Data().([]T)[0], el.Data().([]T)[0]
+	if a != b {
+		t.Fatalf("ScatterND gives %v, ScatterElements %v", a, b)
+	}
+	return a
+}
+
+// TestConcatStrings: with Arith.ConcatStrings, Add concatenates strings
+// in index order, onto data, onto "" without self and onto zeros (""),
+// and no other reduction takes them.
+func TestConcatStrings(t *testing.T) {
+	str := func(v ...string) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
+	idx := tensor.Must(tensor.From(tensor.Shape{4, 1}, []int64{2, 0, 2, 2}))
+	upd := str("a", "b", "c", "d")
+	opt := ScatterOptions{Reduction: Add, Arith: Arith{ConcatStrings: true}}
+	tests := []struct {
+		name string
+		data tensor.Tensor
+		opt  ScatterOptions
+		want tensor.Tensor
+	}{
+		{"onto data", str("x", "y", "z"), opt, str("xb", "y", "zacd")},
+		{"without self", str("x", "y", "z"), ScatterOptions{Reduction: Add, ExcludeSelf: true, Arith: opt.Arith}, str("b", "y", "acd")},
+		{"onto zeros", tensor.Tensor{}, opt, str("b", "", "acd")},
+	}
+	for _, tt := range tests {
+		dst := str("junk", "junk", "junk")
+		if err := ScatterND(dst, tt.data, idx, upd, tt.opt); err != nil || !tensor.Equal(dst, tt.want) {
+			t.Errorf("ScatterND %s: got %v, %v; want %v", tt.name, dst, err, tt.want)
+		}
+		dst = str("junk", "junk", "junk")
+		flat, _ := idx.Reshape(tensor.Shape{4})
+		if err := ScatterElements(dst, tt.data, flat, upd, 0, tt.opt); err != nil || !tensor.Equal(dst, tt.want) {
+			t.Errorf("ScatterElements %s: got %v, %v; want %v", tt.name, dst, err, tt.want)
+		}
+	}
+	for _, r := range []Reduction{Sub, Mul, Max, Min, Mean} {
+		err := ScatterND(str("", "", ""), str("x", "y", "z"), idx, upd, ScatterOptions{Reduction: r, Arith: opt.Arith})
+		if !errors.Is(err, ErrType) {
+			t.Errorf("strings with %v: got %v, want ErrType", r, err)
+		}
+	}
+	if err := ScatterND(str("", "", ""), str("x", "y", "z"), idx, upd, ScatterOptions{Reduction: Add}); !errors.Is(err, ErrType) {
+		t.Errorf("strings with add, not asked for: got %v, want ErrType", err)
+	}
+}

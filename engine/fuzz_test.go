@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// The kernels the fuzz target calls, by the number its first byte picks.
+const (
+	fuzzScatterND = iota
+	fuzzScatterElements
+	fuzzGatherND
+	fuzzGatherElements
+	fuzzGather
+	fuzzKernels
+)
+
+// fuzzIndexTypes are the index types the fuzz target picks from: every
+// integer type, and a float, which every kernel refuses.
+var fuzzIndexTypes = append(slices.Clone(indexTypes), tensor.Float32)
+
+// FuzzKernels calls one of the five kernels as the fuzzer's bytes say, on
+// shapes that mostly fit and now and then do not, values of every element
+// type with their corners, indices of every integer type (a float too)
+// with negative and out-of-range values, any reduction (an unknown one
+// too), either index rule, either arithmetic, a scatter into a junk dst,
+// in place or onto zeros, and at times the work split over goroutines
+// however small it is. It checks the outcome against internal/reftest as
+// the differential tests do (refCase.failure): the same result bit for bit
+// but for NaN payloads, or an error of the reference's class, an index
+// error naming the first bad index, and dst as it was where the kernel
+// promises it.
+func FuzzKernels(f *testing.F) {
+	// A seed per kernel, element type and way of calling.
+	for op := range fuzzKernels {
+		for d := range dtypes {
+			for mode := range 3 {
+				// op, type, index type, rules, split; data shape [2,3];
+				// then the kernel's choices and values.
+				f.Add([]byte{byte(op), byte(d), 0, byte(mode), 0, 2, 2, 3,
+					byte(op + d), 1, byte(mode), 5, 7, 2, 0, 1, 0x81, 0x7f, 3, 1, 2, 1, 0, 9, 11, 4})
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in := tensortest.NewFuzz(b)
+		c, split := readKernelCall(in)
+		if split {
+			defer func(w int) { minWork = w }(minWork)
+			minWork = 1
+		}
+		if d := c.failure(); d != "" {
+			t.Fatalf("%s: %s\n%v", c.what, d, c.ctx)
+		}
+	})
+}
+
+// readKernelCall decodes a kernel call and the reference's outcome from
+// in; split says to split the work however small it is.
+func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
+	op := in.Pick(fuzzKernels)
+	dt := dtypes[in.Pick(len(dtypes))]
+	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]
+	rules := IndexRules{Negative: Negative(in.Pick(2)), OutOfRange: OutOfRange(in.Pick(2))}
+	split = in.Bool()
+	ds := in.Shape()
+	data := in.Elements(dt, ds)
+	switch op {
+	case fuzzScatterND, fuzzScatterElements:
+		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 2))), ExcludeSelf: in.Bool(), Rules: rules,
+			Arith: Arith{Complex: ComplexArith(in.Pick(2)), ConcatStrings: in.Bool()}}
+		mode := in.Pick(3)
+		if op == fuzzScatterND {
+			indices, us := in.ND(it, ds, 0, true)
+			updates := in.Elements(in.Mostly(dt, dtypes), us)
+			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules, true,
+				func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
+				func(data tensor.Tensor) (tensor.Tensor, error) {
+					return reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
+				},
+				opt, "indices", indices, "updates", updates), split
+		}
+		axis := in.Next() % 4
+		indices := in.Along(it, ds, axis)
+		us := indices.Shape()
+		if len(us) > 0 && in.Pick(4) == 0 {
+			us[0]++ // updates may be larger than indices
+		}
+		updates := in.Elements(in.Mostly(dt, dtypes), in.Fit(us))
+		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules, false,
+			func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
+			func(data tensor.Tensor) (tensor.Tensor, error) {
+				return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, dt))
+			},
+			opt, "axis", axis, "indices", indices, "updates", updates), split
+	case fuzzGatherND:
+		b := in.Next() % 3
+		indices, _ := in.ND(it, ds, min(max(b, 0), len(ds)), false)
+		shape, err := GatherNDShape(ds, indices.Shape(), b)
+		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
+		return gatherCase("GatherND", dt, shape, err, indices, rules, want, wantErr,
+			func(dst tensor.Tensor) error { return GatherND(dst, data, indices, b, rules) },
+			rules, "batch dims", b, "data", data, "indices", indices), split
+	case fuzzGatherElements:
+		axis := in.Next() % 4
+		indices := in.Along(it, ds, axis)
+		shape, err := GatherElementsShape(ds, indices.Shape(), axis)
+		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
+		return gatherCase("GatherElements", dt, shape, err, indices, rules, want, wantErr,
+			func(dst tensor.Tensor) error { return GatherElements(dst, data, indices, axis, rules) },
+			rules, "axis", axis, "data", data, "indices", indices), split
+	}
+	axis, b := in.Next()%4, in.Next()%3
+	is := in.Fit(tensortest.Join(ds[:min(max(b, 0), len(ds))], in.Shape()))
+	indices := in.IndicesFor(it, is, tensortest.Sizes(ds, axis, 1))
+	shape, err := GatherShape(ds, is, axis, b)
+	want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
+	return gatherCase("Gather", dt, shape, err, indices, rules, want, wantErr,
+		func(dst tensor.Tensor) error { return Gather(dst, data, indices, axis, b, rules) },
+		rules, "axis", axis, "batch dims", b, "data", data, "indices", indices), split
+}
+
+// gatherCase returns the case of a gather (run) of elements of type dt
+// into a junk dst of the output shape, or, when the kernel's shape
+// function refuses the arguments (shapeErr), of a scalar's shape: the
+// kernel must then fail as the reference does and leave dst alone. (A
+// gather may have written part of dst when it finds a bad index.)
+func gatherCase(what string, dt tensor.DType, shape tensor.Shape, shapeErr error, indices tensor.Tensor, rules IndexRules,
+	want tensor.Tensor, wantErr error, run func(dst tensor.Tensor) error, ctx ...any) refCase {
+	if shapeErr != nil {
+		shape = tensor.Shape{}
+	}
+	return refCase{what: what, indices: indices, rules: rules, start: tensortest.Junk(dt, shape),
+		run: run, want: want, wantErr: wantErr, ctx: ctx}
+}

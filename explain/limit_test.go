@@ -1,0 +1,111 @@
+package explain
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// limitCalls returns a call of an operator of each family with n moves
+// into (or out of) float32 tensors of n elements.
+func limitCalls(n int) map[string]dialect.Call {
+	data := make([]float32, n)
+	idx := make([]int64, n)
+	for i := range idx {
+		data[i] = float32(i)
+		idx[i] = int64(n - 1 - i)
+	}
+	f := tensor.Must(tensor.From(tensor.Shape{n}, data))
+	flat := tensor.Must(tensor.From(tensor.Shape{n}, idx))
+	tuples := tensor.Must(tensor.From(tensor.Shape{n, 1}, idx))
+	in := func(indices tensor.Tensor, scatter bool) dialect.Call {
+		c := dialect.Call{Inputs: map[string]tensor.Tensor{"data": f, "indices": indices}}
+		if scatter {
+			c.Inputs["updates"] = f
+		}
+		return c
+	}
+	return map[string]dialect.Call{
+		"onnx.ScatterND":       in(tuples, true),
+		"onnx.ScatterElements": in(flat, true),
+		"onnx.GatherND":        in(tuples, false),
+		"onnx.GatherElements":  in(flat, false),
+		"onnx.Gather":          in(flat, false),
+	}
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) int64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return int64(after.TotalAlloc - before.TotalAlloc)
+}
+
+// TestRunUnderLimit checks that a trace is held to the size limit: Run
+// traces a call whose records take exactly the limit, refuses one byte
+// less with an error that matches tensor.ErrTooLarge and names what the
+// trace needs, and then allocates little more than the operator's output;
+// a trace allocates no more than its size says.
+func TestRunUnderLimit(t *testing.T) {
+	const n = 1 << 16
+	const out = 4 * n      // bytes of each call's output
+	const slack = 64 << 10 // the engine's own buffers
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	for name, c := range limitCalls(n) {
+		t.Run(name, func(t *testing.T) {
+			op := lookup(t, name)
+			tensor.SetMaxBytes(tensor.DefaultMaxBytes)
+			var tr *Trace
+			var err error
+			got := allocated(func() { tr, err = Run(op, c) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := tr.size()
+			// A link takes 40 bytes.
+			if size < 40*n || got > size+out+slack {
+				t.Errorf("the trace allocated %d bytes; its size is %d", got, size)
+			}
+			tensor.SetMaxBytes(size)
+			if _, err := Run(op, c); err != nil {
+				t.Errorf("under a limit of its size: %v", err)
+			}
+			tensor.SetMaxBytes(size - 1)
+			got = allocated(func() { tr, err = Run(op, c) })
+			want := name + ": tensor: too large: the trace takes "
+			if tr != nil || !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(err.Error(), want) {
+				t.Errorf("under a limit of its size less one: %v, %v; want ErrTooLarge saying %q", tr, err, want)
+			}
+			if got > 2*out+slack {
+				t.Errorf("refusing the trace allocated %d bytes", got)
+			}
+		})
+	}
+}
+
+// TestRunIndexErrorUnderLimit: a call that fails on an index is traced
+// (its inputs' cells) only when that fits the limit; otherwise Run
+// returns the operator's error alone.
+func TestRunIndexErrorUnderLimit(t *testing.T) {
+	op := lookup(t, "onnx.ScatterND")
+	c := call(t, op, 18, "data=float32:[1,2,3,4]", "indices=int64:[[7]]", "updates=float32:[9]")
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	for _, limit := range []int64{6 * 16, 6*16 - 1} {
+		tensor.SetMaxBytes(limit)
+		tr, err := Run(op, c)
+		var ie *engine.IndexError
+		if !errors.As(err, &ie) {
+			t.Fatalf("limit %d: %v, want the index error", limit, err)
+		}
+		if errors.Is(err, tensor.ErrTooLarge) || (tr != nil) != (limit == 6*16) {
+			t.Errorf("limit %d: trace %v, error %v", limit, tr != nil, err)
+		}
+	}
+}

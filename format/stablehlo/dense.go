@@ -1,0 +1,503 @@
+package stablehlo
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/rawbytes"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// literal is a dense<...> literal as written, before the type that
+// follows it gives its elements a meaning.
+type literal struct {
+	pos    int
+	hex    []byte    // the bytes of a "0x..." string; nil otherwise
+	list   bool      // written as nested lists (otherwise one element, a splat)
+	shape  []int     // the list lengths by depth
+	nested []bool    // by depth: whether its items are lists
+	elems  []element // in row-major order
+}
+
+// element is one element token: a number, true/false, inf/nan, or a
+// complex pair (re, im).
+type element struct {
+	pos    int
+	text   string
+	im     string // the imaginary part of a complex pair
+	isPair bool
+}
+
+// dense reads "dense<...>" after the keyword dense, and its type.
+func (p *parser) dense() (tensor.Tensor, Type, error) {
+	lit, err := p.denseLiteral()
+	if err != nil {
+		return tensor.Tensor{}, Type{}, err
+	}
+	if err := p.expect(":"); err != nil {
+		return tensor.Tensor{}, Type{}, err
+	}
+	typ, err := p.tensorType()
+	if err != nil {
+		return tensor.Tensor{}, Type{}, err
+	}
+	t, err := p.materialize(lit, typ)
+	return t, typ, err
+}
+
+// denseLiteral reads "<...>" of a dense literal.
+func (p *parser) denseLiteral() (*literal, error) {
+	if err := p.expect("<"); err != nil {
+		return nil, err
+	}
+	lit := &literal{pos: p.pos}
+	switch p.peek() {
+	case '"':
+		at := p.pos
+		s, err := p.stringLit()
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(s, "0x") && !strings.HasPrefix(s, "0X") {
+			return nil, p.unsupported(at, "a dense string that is not hex bytes (\"0x...\")")
+		}
+		if lit.hex, err = hex.DecodeString(s[2:]); err != nil {
+			return nil, p.errAt(at, ErrSyntax, "invalid hex bytes in dense literal: %v", err)
+		}
+	case '[':
+		lit.list = true
+		if err := p.denseList(lit, 0); err != nil {
+			return nil, err
+		}
+	default:
+		e, err := p.denseElement()
+		if err != nil {
+			return nil, err
+		}
+		lit.elems = []element{e}
+	}
+	return lit, p.expect(">")
+}
+
+// denseList reads a bracketed list at nesting depth dim into lit. Lists
+// at one depth must all have the same length and hold all lists or all
+// elements.
+func (p *parser) denseList(lit *literal, dim int) error {
+	if dim >= maxRank {
+		return p.unsupported(p.pos, "dense literal nested over %d levels", maxRank)
+	}
+	p.pos++ // '['
+	n := 0
+	for p.peek() != ']' {
+		if n > 0 {
+			if err := p.expect(","); err != nil {
+				return err
+			}
+		}
+		nested := p.peek() == '['
+		if dim == len(lit.shape) {
+			lit.shape = append(lit.shape, -1)
+			lit.nested = append(lit.nested, nested)
+		} else if lit.nested[dim] != nested {
+			return p.errAt(p.pos, ErrSyntax, "ragged dense literal: lists and elements mixed at depth %d", dim)
+		}
+		if nested {
+			if err := p.denseList(lit, dim+1); err != nil {
+				return err
+			}
+		} else {
+			e, err := p.denseElement()
+			if err != nil {
+				return err
+			}
+			lit.elems = append(lit.elems, e)
+		}
+		n++
+	}
+	p.pos++ // ']'
+	// An empty list: the depth below it holds nothing.
+	if dim == len(lit.shape) {
+		lit.shape = append(lit.shape, 0)
+		lit.nested = append(lit.nested, false)
+	}
+	if lit.shape[dim] == -1 {
+		lit.shape[dim] = n
+	} else if lit.shape[dim] != n {
+		return p.errAt(p.pos-1, ErrSyntax, "ragged dense literal: a list at depth %d has %d items, another %d", dim, n, lit.shape[dim])
+	}
+	return nil
+}
+
+// denseElement reads one element: a number, true, false, inf, nan, or
+// a complex pair "(re, im)".
+func (p *parser) denseElement() (element, error) {
+	if p.punct("(") {
+		re, err := p.numberToken()
+		if err != nil {
+			return element{}, err
+		}
+		if err := p.expect(","); err != nil {
+			return element{}, err
+		}
+		im, err := p.numberToken()
+		if err != nil {
+			return element{}, err
+		}
+		return element{pos: re.pos, text: re.text, im: im.text, isPair: true}, p.expect(")")
+	}
+	return p.numberToken()
+}
+
+// numberToken reads a number token: an optional sign, then 0x and hex
+// digits, or decimal digits with a fraction and exponent, or a word
+// (true, false, inf, nan).
+func (p *parser) numberToken() (element, error) {
+	p.skipSpace()
+	start := p.pos
+	if p.pos < len(p.src) && (p.src[p.pos] == '-' || p.src[p.pos] == '+') {
+		p.pos++
+	}
+	switch {
+	case p.pos+1 < len(p.src) && p.src[p.pos] == '0' && (p.src[p.pos+1] == 'x' || p.src[p.pos+1] == 'X'):
+		p.pos += 2
+		for p.pos < len(p.src) && isHex(p.src[p.pos]) {
+			p.pos++
+		}
+	case p.pos < len(p.src) && isLetter(p.src[p.pos]):
+		for p.pos < len(p.src) && isLetter(p.src[p.pos]) {
+			p.pos++
+		}
+	default:
+		for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
+			p.pos++
+		}
+		if p.pos < len(p.src) && p.src[p.pos] == '.' {
+			p.pos++
+			for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
+				p.pos++
+			}
+		}
+		if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
+			p.pos++
+			if p.pos < len(p.src) && (p.src[p.pos] == '-' || p.src[p.pos] == '+') {
+				p.pos++
+			}
+			for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
+				p.pos++
+			}
+		}
+	}
+	text := string(p.src[start:p.pos])
+	if text == "" || text == "-" || text == "+" {
+		p.pos = start
+		return element{}, p.fail("a dense element (a number, true, false or a (re, im) pair)")
+	}
+	return element{pos: start, text: text}, nil
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// materialize builds the tensor of type typ that lit describes. A single
+// element, or hex bytes of a single element, is a splat.
+func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
+	t, err := tensor.New(typ.DType, typ.Shape)
+	if err != nil {
+		return tensor.Tensor{}, p.errAt(lit.pos, err, "constant of type %v", typ)
+	}
+	switch {
+	case lit.hex != nil:
+		return p.fromHex(lit, t, typ)
+	case lit.list:
+		if !tensor.Shape(lit.shape).Equal(typ.Shape) {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape), typ)
+		}
+	case t.Len() == 0:
+		return t, nil // a splat of no elements
+	}
+	for i, e := range lit.elems {
+		if err := p.setElem(t, i, e); err != nil {
+			return tensor.Tensor{}, err
+		}
+	}
+	if !lit.list {
+		fillSplat(t)
+	}
+	return t, nil
+}
+
+// fillSplat copies element 0 of t into all the others.
+func fillSplat(t tensor.Tensor) {
+	switch s := t.Data().(type) {
+	case []bool:
+		splat(s)
+	case []int8:
+		splat(s)
+	case []int16:
+		splat(s)
+	case []int32:
+		splat(s)
+	case []int64:
+		splat(s)
+	case []uint8:
+		splat(s)
+	case []uint16:
+		splat(s)
+	case []uint32:
+		splat(s)
+	case []uint64:
+		splat(s)
+	case []float16.Float16:
+		splat(s)
+	case []bfloat16.BFloat16:
+		splat(s)
+	case []float32:
+		splat(s)
+	case []float64:
+		splat(s)
+	case []complex64:
+		splat(s)
+	case []complex128:
+		splat(s)
+	}
+}
+
+func splat[T any](s []T) {
+	for i := 1; i < len(s); i++ {
+		s[i] = s[0]
+	}
+}
+
+// fromHex fills t from the little-endian element bytes of a hex literal:
+// one element's bytes (a splat) or every element's. i1 takes one byte
+// per element, 0 or 1.
+func (p *parser) fromHex(lit *literal, t tensor.Tensor, typ Type) (tensor.Tensor, error) {
+	size, n, b := typ.DType.Size(), t.Len(), lit.hex
+	if n == 0 {
+		return t, nil
+	}
+	if len(b) != size && len(b) != n*size {
+		return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of %d bytes for type %v (%d bytes)", len(b), typ, n*size)
+	}
+	if typ.DType == tensor.Bool {
+		for i, v := range b {
+			if v > 1 {
+				return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of i1: byte %d is %#x, want 0 or 1", i, v)
+			}
+		}
+	}
+	dst := rawbytes.Bytes(t)[:len(b)]
+	rawbytes.FromLittleEndian(dst, b, rawbytes.WordSize(typ.DType))
+	if len(b) < n*size {
+		fillSplat(t)
+	}
+	return t, nil
+}
+
+// setElem stores element token e as element i of t.
+func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
+	d := t.DType()
+	bad := func(format string, args ...any) error {
+		return p.errAt(e.pos, ErrSyntax, "dense element %q for %s: %s", e.text, ElemName(d), fmt.Sprintf(format, args...))
+	}
+	if e.isPair != d.IsComplex() {
+		if e.isPair {
+			return bad("a (re, im) pair for a type that is not complex")
+		}
+		return bad("want a (re, im) pair")
+	}
+	switch s := t.Data().(type) {
+	case []bool:
+		switch e.text {
+		case "true", "1":
+			s[i] = true
+		case "false", "0":
+			s[i] = false
+		default:
+			return bad("want true or false")
+		}
+		return nil
+	case []complex64:
+		re, err1 := floatPart(e.text, 32)
+		im, err2 := floatPart(e.im, 32)
+		if err1 != nil || err2 != nil {
+			return bad("want two numbers")
+		}
+		s[i] = complex(float32(re), float32(im))
+		return nil
+	case []complex128:
+		re, err1 := floatPart(e.text, 64)
+		im, err2 := floatPart(e.im, 64)
+		if err1 != nil || err2 != nil {
+			return bad("want two numbers")
+		}
+		s[i] = complex(re, im)
+		return nil
+	}
+	if d.IsFloat() {
+		return p.setFloat(t, i, e, bad)
+	}
+	bits := 8 * d.Size()
+	v, err := parseInt(e.text, bits, d.IsUnsigned())
+	if err != nil {
+		return bad("%v", err)
+	}
+	setInt(t, i, v)
+	return nil
+}
+
+// setFloat stores a floating-point element: a decimal (rounded to
+// nearest even), a hex bit pattern of the type's width (0x7FC00000 is a
+// float32 NaN), or inf/nan.
+func (p *parser) setFloat(t tensor.Tensor, i int, e element, bad func(string, ...any) error) error {
+	d := t.DType()
+	bits := 8 * d.Size()
+	text := e.text
+	if strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X") {
+		v, err := strconv.ParseUint(text[2:], 16, bits)
+		if err != nil {
+			return bad("a hex bit pattern must fit in %d bits", bits)
+		}
+		setBits(t, i, v)
+		return nil
+	}
+	size := 64
+	if d == tensor.Float32 {
+		size = 32 // rounded from the decimal in one step
+	}
+	f, err := parseFloat(text, size)
+	if err != nil {
+		return bad("want a number")
+	}
+	SetFloat(t, i, f)
+	return nil
+}
+
+// parseFloat reads a decimal number, inf or nan (either sign), rounding to
+// float32 when size is 32. Go's own spellings (Inf, NaN, hex floats) and
+// numbers out of range are refused.
+func parseFloat(s string, size int) (float64, error) {
+	body := strings.TrimLeft(s, "+-") // numberToken lets one sign by
+	switch body {
+	case "inf":
+		if s[0] == '-' {
+			return math.Inf(-1), nil
+		}
+		return math.Inf(1), nil
+	case "nan":
+		return math.NaN(), nil
+	}
+	if body == "" || !isDigit(body[0]) || strings.ContainsAny(body, "xXpP_iInN") {
+		return 0, fmt.Errorf("not a number")
+	}
+	return strconv.ParseFloat(s, size)
+}
+
+// floatPart reads a part of a complex element, a float32 (size 32) or
+// float64: a decimal, inf, nan, or the hex bit pattern of the part.
+func floatPart(s string, size int) (float64, error) {
+	if !strings.HasPrefix(s, "0x") && !strings.HasPrefix(s, "0X") {
+		return parseFloat(s, size)
+	}
+	v, err := strconv.ParseUint(s[2:], 16, size)
+	if size == 32 {
+		return float64(math.Float32frombits(uint32(v))), err
+	}
+	return math.Float64frombits(v), err
+}
+
+// parseInt reads a decimal or 0x integer for an integer type of the given
+// width. As MLIR does for signless types, a signed type takes values in
+// [-2^(bits-1), 2^bits-1] (255 is -1 in i8); an unsigned one [0, 2^bits-1].
+func parseInt(s string, bits int, unsigned bool) (uint64, error) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimLeft(s, "+-") // numberToken lets one sign by
+	base := 10
+	if h, ok := strings.CutPrefix(body, "0x"); ok {
+		body, base = h, 16
+	}
+	if body == "" || strings.ContainsAny(body, "_+-") {
+		return 0, fmt.Errorf("want an integer")
+	}
+	mag, err := strconv.ParseUint(body, base, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want an integer of at most %d bits", bits)
+	}
+	limit := uint64(math.MaxUint64)
+	if bits < 64 {
+		limit = 1<<bits - 1
+	}
+	switch {
+	case neg && unsigned && mag != 0:
+		return 0, fmt.Errorf("negative value for an unsigned type")
+	case neg && mag > 1<<(bits-1):
+		return 0, fmt.Errorf("below the %d-bit range", bits)
+	case mag > limit:
+		return 0, fmt.Errorf("above the %d-bit range", bits)
+	case neg:
+		return -mag, nil
+	}
+	return mag, nil
+}
+
+// setInt stores the low bits of v in element i of an integer tensor.
+func setInt(t tensor.Tensor, i int, v uint64) {
+	size := t.DType().Size()
+	var le [8]byte
+	binary.LittleEndian.PutUint64(le[:], v)
+	rawbytes.FromLittleEndian(rawbytes.Bytes(t)[i*size:(i+1)*size], le[:size], size)
+}
+
+// setBits stores a bit pattern in element i of a floating-point tensor.
+func setBits(t tensor.Tensor, i int, v uint64) {
+	switch s := t.Data().(type) {
+	case []float16.Float16:
+		s[i] = float16.Frombits(uint16(v))
+	case []bfloat16.BFloat16:
+		s[i] = bfloat16.FromBits(uint16(v))
+	case []float32:
+		s[i] = math.Float32frombits(uint32(v))
+	case []float64:
+		s[i] = math.Float64frombits(v)
+	}
+}
+
+// SetFloat stores f, rounded to nearest even, in element i of t, a tensor
+// of a floating-point type, as the reader stores a decimal element. It
+// rounds once: to float16 and bfloat16 by way of a float32 rounded to
+// odd, which a second rounding to a type at least two bits narrower
+// cannot make wrong. NaN stays NaN; values beyond float32's range become
+// infinities in float16 and bfloat16. The conformance runner converts
+// with it too.
+func SetFloat(t tensor.Tensor, i int, f float64) {
+	switch s := t.Data().(type) {
+	case []float16.Float16:
+		s[i] = float16.Fromfloat32(float32Odd(f))
+	case []bfloat16.BFloat16:
+		s[i] = bfloat16.FromFloat32(float32Odd(f))
+	case []float32:
+		s[i] = float32(f)
+	case []float64:
+		s[i] = f
+	}
+}
+
+// float32Odd rounds f to float32 by rounding to odd: toward zero, with
+// the last bit of the mantissa set when that loses anything. Values
+// beyond float32's range become its largest finite value with their sign.
+func float32Odd(f float64) float32 {
+	r := float32(f)
+	if float64(r) == f || f != f {
+		return r
+	}
+	b := math.Float32bits(r)
+	if math.Abs(float64(r)) > math.Abs(f) { // rounded away from zero: step back
+		b--
+	}
+	return math.Float32frombits(b | 1)
+}
