@@ -72,7 +72,7 @@ func RunStableHLO(fsys fs.FS, root string, exec ExecFunc) ([]Result, error) {
 			name = f
 		}
 		if err != nil {
-			results = append(results, Result{Name: name, Err: err})
+			results = append(results, Result{Name: name, Suite: "stablehlo", Err: err})
 			continue
 		}
 		results = append(results, RunMLIR(name, src, exec)...)
@@ -118,15 +118,15 @@ func RunStableHLO(fsys fs.FS, root string, exec ExecFunc) ([]Result, error) {
 func RunMLIR(name string, src []byte, exec ExecFunc) []Result {
 	f, err := stablehlo.Parse(name, src)
 	if err != nil {
-		return []Result{{Name: name, Err: err}}
+		return []Result{{Name: name, Suite: "stablehlo", Err: err}}
 	}
 	if len(f.Modules) == 0 {
-		return []Result{{Name: name, Err: fmt.Errorf("%s: no module in the file", name)}}
+		return []Result{{Name: name, Suite: "stablehlo", Err: fmt.Errorf("%s: no module in the file", name)}}
 	}
 	results := make([]Result, len(f.Modules))
 	for i, m := range f.Modules {
 		r := &results[i]
-		r.Name = name
+		r.Name, r.Suite = name, "stablehlo"
 		entry := m.Entry()
 		if len(f.Modules) > 1 {
 			r.Name = fmt.Sprintf("%s#%d", name, i+1)

@@ -99,9 +99,15 @@ func refExec(mode reftest.ScatterMode) conformance.ExecFunc {
 }
 
 // TestStableHLOSuite runs every bundled StableHLO test file through the
-// runner with the reference loops; every test must pass.
+// runner, with the reference loops and with the registry's operators (the
+// stablehlo dialect on the engine); every test must pass.
 func TestStableHLOSuite(t *testing.T) {
-	results, err := conformance.RunStableHLO(conformance.StableHLOSuite(), ".", refExec(reftest.ScatterSkipWindow))
+	t.Run("reference", func(t *testing.T) { checkSuite(t, refExec(reftest.ScatterSkipWindow)) })
+	t.Run("engine", func(t *testing.T) { checkSuite(t, conformance.Exec) })
+}
+
+func checkSuite(t *testing.T, exec conformance.ExecFunc) {
+	results, err := conformance.RunStableHLO(conformance.StableHLOSuite(), ".", exec)
 	if err != nil {
 		t.Fatal(err)
 	}

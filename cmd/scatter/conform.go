@@ -17,7 +17,8 @@ import (
 var conformCommand = &command{
 	name:  "conform",
 	args:  "[DIR...]",
-	about: "Runs ONNX node-test directories, or directories of them; with no DIR, the bundled official tests.\n",
+	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
+		"DIR, the bundled official tests of both.\n",
 	define: func(*flag.FlagSet) func([]string, io.Writer) error {
 		return conformCmd
 	},
@@ -30,7 +31,11 @@ func conformCmd(dirs []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		all = results
+		hlo, err := conformance.RunStableHLO(conformance.StableHLOSuite(), ".", conformance.Exec)
+		if err != nil {
+			return err
+		}
+		all = append(results, hlo...)
 	}
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
@@ -41,13 +46,13 @@ func conformCmd(dirs []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("conform: %w", err)
 		}
-		if !fi.IsDir() {
-			return fmt.Errorf("conform: %s is not a directory", dir)
+		if !fi.IsDir() && !strings.HasSuffix(dir, ".mlir") {
+			return fmt.Errorf("conform: %s is neither a directory nor a .mlir file", dir)
 		}
 		// Root the file system at the parent so that a test directory
 		// given directly keeps its name.
 		fsys := os.DirFS(filepath.Dir(abs))
-		results, err := conformance.Run(fsys, filepath.Base(abs))
+		results, err := conformance.RunAll(fsys, filepath.Base(abs))
 		if err != nil {
 			return err
 		}

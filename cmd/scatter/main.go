@@ -58,9 +58,10 @@
 // more than 1000 elements, the first and last 3 positions of each
 // dimension.
 //
-// conform runs ONNX node-test directories (or directories of them) and
-// prints one line per test and "N passed, M failed"; with no DIR it runs
-// the official tests bundled into the binary. It exits 1 if any failed.
+// conform runs ONNX node-test directories and StableHLO .mlir test files
+// (or directories of them) and prints one line per test and "N passed, M
+// failed" with a count per suite; with no DIR it runs the official tests
+// of both bundled into the binary. It exits 1 if any failed.
 //
 // ops lists every operator with its versions, inputs and attributes; with
 // PATTERN, those whose name contains it (ignoring case) or whose family it

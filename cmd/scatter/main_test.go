@@ -257,7 +257,7 @@ func TestOpsetGivenOrNot(t *testing.T) {
 func TestConform(t *testing.T) {
 	code, stdout, stderr := runArgs("conform")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if code != 0 || len(lines) != 27 || lines[26] != "26 passed, 0 failed" {
+	if code != 0 || len(lines) != 1073 || lines[1072] != "1072 passed, 0 failed (onnx 26 of 26, stablehlo 1046 of 1046)" {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
 	// A directory of tests, and one test given directly.
@@ -278,16 +278,35 @@ func TestConform(t *testing.T) {
 	}
 	for _, arg := range []string{dir, test} {
 		code, stdout, _ = runArgs("conform", arg)
-		if code != 0 || stdout != "PASS test_gather_neg\n1 passed, 0 failed\n" {
+		if code != 0 || stdout != "PASS test_gather_neg\n1 passed, 0 failed (onnx 1 of 1)\n" {
 			t.Errorf("conform %s: exit %d, %q", arg, code, stdout)
 		}
+	}
+	// A StableHLO test file, given directly and in the directory.
+	mlir, err := os.ReadFile(filepath.Join("..", "..", "conformance", "testdata", "stablehlo", "interpret", "gather.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gather.mlir"), mlir, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = runArgs("conform", filepath.Join(dir, "gather.mlir"))
+	if code != 0 || !strings.HasSuffix(stdout, "\n2 passed, 0 failed (stablehlo 2 of 2)\n") {
+		t.Errorf("conform gather.mlir: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = runArgs("conform", dir)
+	if code != 0 || !strings.HasSuffix(stdout, "\n3 passed, 0 failed (onnx 1 of 1, stablehlo 2 of 2)\n") {
+		t.Errorf("conform %s with a .mlir file: exit %d, %q", dir, code, stdout)
+	}
+	if err := os.Remove(filepath.Join(dir, "gather.mlir")); err != nil {
+		t.Fatal(err)
 	}
 	// Break the expected output: the test fails and the exit code says so.
 	out, _ := format.ReadFile(filepath.Join(test, "test_data_set_0", "output_0.pb"))
 	out.Data().([]float32)[0]++
 	write(t, filepath.Join(test, "test_data_set_0"), "output_0.pb", out)
 	code, stdout, _ = runArgs("conform", dir)
-	if code != 1 || !strings.HasPrefix(stdout, "FAIL test_gather_neg: ") || !strings.HasSuffix(stdout, "0 passed, 1 failed\n") {
+	if code != 1 || !strings.HasPrefix(stdout, "FAIL test_gather_neg: ") || !strings.HasSuffix(stdout, "0 passed, 1 failed (onnx 0 of 1)\n") {
 		t.Errorf("broken test: exit %d, %q", code, stdout)
 	}
 	if code, _, _ := runArgs("conform", filepath.Join(dir, "missing")); code != 1 {
