@@ -15,8 +15,8 @@ import (
 
 // conformCommand runs ONNX node tests.
 var conformCommand = &command{
-	name:  "conform",
-	args:  "[DIR...]",
+	name: "conform",
+	args: "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
 	define: func(*flag.FlagSet) func([]string, io.Writer) error {
