@@ -23,7 +23,9 @@ type GatherDims struct {
 	// dimensions that remain, in increasing order.
 	OffsetDims []int
 	// CollapsedSliceDims are the operand dimensions, of slice size at
-	// most 1, that the result leaves out, in increasing order.
+	// most 1, that the result leaves out, in increasing order. A slice
+	// size of 0 there (which StableHLO allows, and which would place the
+	// slice one past the end of the dimension) counts as 1.
 	CollapsedSliceDims []int
 	// OperandBatchingDims are operand dimensions, in increasing order,
 	// indexed by the position of the result along the matching

@@ -30,7 +30,9 @@ var fuzzIndexTypes = append(slices.Clone(indexTypes), tensor.Float32)
 // too), either index rule, either arithmetic, a scatter into a junk dst,
 // in place or onto zeros, and at times the work split over goroutines
 // however small it is. It checks the outcome against internal/reftest as
-// the differential tests do (refCase.failure): the same result bit for bit
+// the differential tests do (refCase.failure), a quarter of the time
+// through the general kernels with the kernel's dimension numbers: the
+// same result bit for bit
 // but for NaN payloads, or an error of the reference's class, an index
 // error naming the first bad index, and dst as it was where the kernel
 // promises it.
@@ -52,6 +54,13 @@ func FuzzKernels(f *testing.F) {
 		if split {
 			defer func(w int) { minWork = w }(minWork)
 			minWork = 1
+		}
+		// Now and then through the general kernels, with the form's
+		// dimension numbers: the fast paths and the general core must
+		// meet the same reference.
+		if in.Pick(4) == 0 {
+			defer func(g bool) { forceGeneral = g }(forceGeneral)
+			forceGeneral = true
 		}
 		if d := c.failure(); d != "" {
 			t.Fatalf("%s: %s\n%v", c.what, d, c.ctx)

@@ -43,6 +43,9 @@ type layout struct {
 	// batches and windows count the positions of the batch space and of
 	// the window's outer dimensions.
 	batches, windows int
+	// gathers is set for a gather, for which a start index that no
+	// clamping can fit is an error; a scatter skips it.
+	gathers bool
 }
 
 // newLayout builds the layout of a gather or scatter over operand and the
@@ -151,7 +154,12 @@ func (l *layout) start(ind []int64, at int, rules IndexRules) (off, bad int) {
 			switch rules.OutOfRange {
 			case OutOfRangeClamp:
 				if lim.size == 0 {
-					return -1, -1 // no start fits: skipped
+					// No start fits: a gather has nothing to read, a
+					// scatter nowhere to write.
+					if l.gathers {
+						return -1, c
+					}
+					return -1, -1
 				}
 				p = min(max(p, 0), int64(lim.size-1))
 			case OutOfRangeError:
@@ -264,6 +272,10 @@ func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt Gathe
 	}
 	l := newLayout(os, is, shape, d.IndexVectorDim, d.OffsetDims, winOp, winSize, d.StartIndexMap,
 		d.OperandBatchingDims, d.StartIndicesBatchingDims, opt.Rules, true)
+	l.gathers = true
+	if dst.Len() == 0 && opt.Rules.OutOfRange != OutOfRangeError {
+		return nil // nothing read, so nothing to clamp or fill
+	}
 	if bad := l.gather(dst, operand, ind, opt); bad >= 0 {
 		return l.indexErr(opt.Rules, indices, ind, bad, os)
 	}

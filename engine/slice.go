@@ -36,6 +36,7 @@ func DynamicSlice(dst, operand tensor.Tensor, start []int64, rules IndexRules) e
 	}
 	rules.OutOfRange = OutOfRangeClamp
 	l := newLayout(os, tensor.Shape{r}, sizes, 0, dimsUpTo[:r], dimsUpTo[:r], sizes, dimsUpTo[:r], nil, nil, rules, true)
+	l.gathers = true
 	l.gather(dst, operand, start, GatherOptions{Rules: rules})
 	return nil
 }

@@ -155,17 +155,32 @@ func HLOGather(operand, startIndices tensor.Tensor, dims GatherDims, mode Gather
 		}
 	}
 	out := make([]any, tensortest.Count(resultShape))
-	failed := false
+	empty := false
 	each(resultShape, func(resultIndex []int) {
 		batchIndex := pick(resultIndex, batchDims)
 		startIndex := indexVector(startIndices, batchIndex, ivd)
 		fullStartIndex := make([]int, len(ops))
 		outside := false
 		for dStart, dOperand := range dims.StartIndexMap {
-			hi := int64(ops[dOperand] - dims.SliceSizes[dOperand])
+			// A collapsed dimension's slice takes one element whatever its
+			// size (the spec allows 0, which would read past the end of
+			// the dimension): in an empty dimension it fits nowhere.
+			size := dims.SliceSizes[dOperand]
+			if slices.Contains(dims.CollapsedSliceDims, dOperand) {
+				size = 1
+			}
+			hi := int64(ops[dOperand] - size)
 			v := startIndex[dStart]
 			outside = outside || v < 0 || v > hi
+			if hi < 0 && mode == GatherClamp {
+				empty = true // no start index fits
+				return
+			}
 			fullStartIndex[dOperand] = int(min(max(v, 0), hi))
+		}
+		if mode == GatherFill && outside {
+			out[resultShape.Offset(resultIndex)] = fill
+			return
 		}
 		fullBatchingIndex := make([]int, len(ops))
 		for i, dOperand := range dims.OperandBatchingDims {
@@ -180,19 +195,11 @@ func HLOGather(operand, startIndices tensor.Tensor, dims GatherDims, mode Gather
 		operandIndex := make([]int, len(ops))
 		for d := range operandIndex {
 			operandIndex[d] = fullStartIndex[d] + fullBatchingIndex[d] + fullOffsetIndex[d]
-			if operandIndex[d] >= ops[d] {
-				failed = true // only through a slice size of 0 along a collapsed dim
-				return
-			}
 		}
-		v := operand.At(ops.Offset(operandIndex))
-		if mode == GatherFill && outside {
-			v = fill
-		}
-		out[resultShape.Offset(resultIndex)] = v
+		out[resultShape.Offset(resultIndex)] = operand.At(ops.Offset(operandIndex))
 	})
-	if failed {
-		return tensor.Tensor{}, fmt.Errorf("%w: a slice size of 0 along a collapsed dimension leaves nothing to gather", ErrArgument)
+	if empty {
+		return tensor.Tensor{}, &IndexError{}
 	}
 	return build(operand.DType(), resultShape, out), nil
 }

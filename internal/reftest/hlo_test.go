@@ -78,10 +78,14 @@ func TestHLOGatherModes(t *testing.T) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
 			return HLOGather(gatherOp, tensor.Must(tensor.From(shape{1}, []uint64{math.MaxUint64})), d, GatherClamp, nil)
 		}, want: f32(shape{1}, 50)},
-		{name: "empty slice of a collapsed dim", run: func() (tensor.Tensor, error) {
+		{name: "empty slice of a collapsed dim takes one element", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
-			return HLOGather(gatherOp, i64(shape{1, 1}, 5), d, GatherClamp, nil)
-		}, wantErr: ErrArgument},
+			return HLOGather(gatherOp, i64(shape{2, 1}, 5, 1), d, GatherClamp, nil)
+		}, want: f32(shape{2}, 50, 20)},
+		{name: "a collapsed empty dim fits no start", run: func() (tensor.Tensor, error) {
+			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
+			return HLOGather(f32(shape{0}), i64(shape{1, 1}, 0), d, GatherClamp, nil)
+		}, wantErr: ErrIndex},
 		{name: "empty slice of a collapsed dim, empty result", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
 			return HLOGather(gatherOp, i64(shape{0, 1}), d, GatherClamp, nil)
