@@ -55,6 +55,9 @@ type reducer interface {
 	// divideCounts sets each dst block b in [b0, b1) that counts[b]
 	// values went into, plus self, to its mean over them.
 	divideCounts(counts []int, self, b0, b1 int)
+	// rebind points the reducer at new dst and src tensors of its
+	// element type (or at none, for zero Tensors), for a later call.
+	rebind(dst, src tensor.Tensor, block int)
 }
 
 // newReducer returns the reducer of blocks of the given size for dst's
@@ -114,6 +117,12 @@ func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction,
 		r = Add // Mean sums; the kernel divides at the end
 	}
 	return &numReducer[T]{dst: dst, src: s, block: block, red: r, o: o}
+}
+
+func (r *numReducer[T]) rebind(dst, src tensor.Tensor, block int) {
+	r.dst, _ = dst.Data().([]T)
+	r.src, _ = src.Data().([]T)
+	r.block = block
 }
 
 func (r *numReducer[T]) reduce(ps []pair) {
@@ -198,6 +207,12 @@ type funcReducer[T any] struct {
 func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, _ Reduction, o ops[T]) reducer {
 	s, _ := src.Data().([]T)
 	return &funcReducer[T]{dst: dst, src: s, block: block, o: o}
+}
+
+func (r *funcReducer[T]) rebind(dst, src tensor.Tensor, block int) {
+	r.dst, _ = dst.Data().([]T)
+	r.src, _ = src.Data().([]T)
+	r.block = block
 }
 
 func (r *funcReducer[T]) reduce(ps []pair) {

@@ -83,45 +83,55 @@ func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block in
 // the tuples in the same pass, and leaves the workers half the bytes to
 // read. It returns nil offsets, having only checked the tuples, when an
 // offset might not fit in an int32 or tuples have no component. The
-// offsets come from a pool: give them back with putOffsets.
-func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
+// offsets are s's, valid until the call returns.
+func (s *scratch) tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
 	if w.k == 0 || size > maxOffset {
-		return nil, firstBad(w.ind, w.lims, rules)
+		return nil, s.firstBad(w.ind, w.lims, rules)
 	}
-	offs = getOffsets(w.n)
-	skip := rules.OutOfRange == OutOfRangeSkip
+	s.offs = resize(s.offs, w.n)
 	p := parts(len(w.ind))
-	found := noneFound(p)
-	parallel(w.n, p, func(part, lo, hi int) {
-		switch w.k {
-		case 1:
-			lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
-		case 2:
-			lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	s.offsets = offsetsJob{w: w, offs: s.offs, skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
+	parallel(w.n, p, &s.offsets)
+	return s.offs, firstOf(s.found)
+}
+
+// offsetsJob is the parallel part of tupleOffsets.
+type offsetsJob struct {
+	w     *ndWalk
+	offs  []int32
+	skip  bool
+	found []int
+}
+
+func (j *offsetsJob) work(part, lo, hi int) {
+	w, offs, skip := j.w, j.offs, j.skip
+	switch w.k {
+	case 1:
+		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
+	case 2:
+		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	}
+	// Longer tuples; for one or two components, the bad tuple they
+	// stopped at (tupleOffset says which component), if any.
+	for t := lo; t < hi; t++ {
+		d, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+		if c >= 0 && !skip {
+			j.found[part] = t*w.k + c
+			return
 		}
-		// Longer tuples; for one or two components, the bad tuple they
-		// stopped at (tupleOffset says which component), if any.
-		for t := lo; t < hi; t++ {
-			d, j := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
-			if j >= 0 && !skip {
-				found[part] = t*w.k + j
-				return
-			}
-			offs[t] = int32(d)
-		}
-	})
-	return offs, firstOf(found)
+		offs[t] = int32(d)
+	}
 }
 
 // maxOffset is the largest offset tupleOffsets computes. Tests lower it
 // to take the path that larger tensors take.
 var maxOffset = math.MaxInt32
 
-// The working memory of earlier calls, kept so that repeated calls do not
-// allocate (and clear) it each time: ScatterND's offsets, and the column
-// buffers of ScatterElements along axis 0 (a *[]E of any E; one of another
-// type than the caller wants is dropped).
-var offsetPool, columnPool sync.Pool
+// The column buffers of ScatterElements along axis 0, kept so that
+// repeated calls do not allocate (and clear) them each time: each worker
+// takes one (a *[]E of any E; one of another type than the caller wants
+// is dropped).
+var columnPool sync.Pool
 
 // getBuffer returns a buffer of n elements from pool, or a new one. Its
 // contents are whatever they were: callers write before they read.
@@ -132,14 +142,6 @@ func getBuffer[E any](pool *sync.Pool, n int) *[]E {
 	}
 	b := make([]E, n)
 	return &b
-}
-
-func getOffsets(n int) []int32 { return *getBuffer[int32](&offsetPool, n) }
-
-func putOffsets(offs []int32) {
-	if offs != nil {
-		offsetPool.Put(&offs)
-	}
 }
 
 // offsets1 sets offs[t] to the offset ind[t]*stride, or to -1 if the rules
@@ -300,10 +302,15 @@ func (w *ndWalk) offset(t int) int {
 // reducers of Go's own number types.
 type fastScatter interface {
 	// scatterRows applies, in order, the updates of rows r0 to r1 of
-	// ScatterElements. An index outside the limit is skipped with skip;
-	// without, scatterRows stops there and returns its flat position in
-	// indices. It returns -1 when it did not stop.
-	scatterRows(e *elemWalk, r0, r1 int, skip bool) (bad int)
+	// ScatterElements, stepping worker w's cursor. An index outside the
+	// limit is skipped with skip; without, scatterRows stops there and
+	// returns its flat position in indices. It returns -1 when it did not
+	// stop.
+	scatterRows(e *elemWalk, w, r0, r1 int, skip bool) (bad int)
+	// scatterOffsets applies, in order, the blocks of block elements of
+	// updates t to dst at offs[t] (none for an offset of -1): every
+	// tuple of ScatterND, when one worker owns the whole of dst.
+	scatterOffsets(offs []int32, block int)
 	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
 	// [inner], to those of data (zeros for the zero Tensor) with the
 	// updates of ScatterElements along axis 0 applied, indices and
@@ -368,16 +375,16 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	}
 }
 
-func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
+func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
-	for r := r0; r < r1; r++ {
-		base, other := e.bases(r)
-		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		base := c.data
+		idx, upd := e.index(c), m.src[c.other:c.other+e.last]
 		if along == 0 {
 			// The axis is the row itself.
 			if j := setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
-				return r*e.last + j
+				return c.r*e.last + j
 			}
 			continue
 		}
@@ -387,11 +394,61 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
 			case ok:
 				m.dst[base+j*along+p*value] = upd[j]
 			case !skip:
-				return r*e.last + j
+				return c.r*e.last + j
 			}
 		}
 	}
 	return -1
+}
+
+func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		setOffsets(m.dst, offs, m.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			copy(m.dst[o:int(o)+block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		reduceOffsets(r.red, r.dst, offs, r.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+// setOffsets sets dst[offs[t]] = upd[t] for every t in order, but for
+// offsets of -1.
+//
+//go:noinline
+func setOffsets[E any](dst []E, offs []int32, upd []E) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = upd[t]
+		}
+	}
+}
+
+// reduceOffsets is setOffsets combining each update into its element by
+// red.
+//
+//go:noinline
+func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = combine(red, dst[o], upd[t])
+		}
+	}
 }
 
 func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
@@ -411,13 +468,13 @@ func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limi
 	})
 }
 
-func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
+func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	dst, src, red := r.dst, r.src, r.red
 	along, value := e.steps()
 	lim := e.lim
-	for row := r0; row < r1; row++ {
-		base, other := e.bases(row)
-		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		row, base := c.r, c.data
+		idx, upd := e.index(c), src[c.other:c.other+e.last]
 		if along == 0 {
 			if j := reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
 				return row*e.last + j
@@ -534,9 +591,9 @@ func combine[T number](red Reduction, v, u T) T {
 }
 
 // gatherRows sets the output elements of rows r0 to r1 of GatherElements,
-// zero for a skipped index. It returns the flat position of the first
-// rejected index, or -1.
-func (m *wordMover[E]) gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int) {
+// zero for a skipped index, stepping worker w's cursor. It returns the
+// flat position of the first rejected index, or -1.
+func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int) {
 	along, value := e.steps()
 	lim := e.lim
 	// Bring a row into cache first only when it has no more cache lines
@@ -544,10 +601,10 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touc
 	// element gathered, while a long row with few indices would cost
 	// many.
 	touch := along == 0 && lim.size/lineElems[E]() <= e.last
-	for r := r0; r < r1; r++ {
-		base, other := e.bases(r)
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		base, other := c.data, c.other
 		out := m.dst[other : other+e.last]
-		idx := e.ind[r*e.last : (r+1)*e.last]
+		idx := e.index(c)
 		j := -1
 		if along == 0 {
 			// The axis is the row itself: read from one row of data.

@@ -42,32 +42,54 @@ type mover interface {
 	fastScatter
 	// gatherRows returns the first rejected index, or -1, and a count
 	// that only keeps its cache-warming reads from being optimised away.
-	gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int)
+	gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int)
 }
 
-// newMover returns a mover of blocks of the given size from src to dst,
-// which have the same element type. src may be the zero Tensor for a
-// mover that only clears.
-func newMover(dst, src tensor.Tensor, block int) mover {
+// movers holds a mover of each element size, for a scratch to hand out
+// without allocating.
+type movers struct {
+	m8   wordMover[word8]
+	m16  wordMover[word16]
+	m32  wordMover[word32]
+	m64  wordMover[word64]
+	m128 wordMover[word128]
+	ms   wordMover[string]
+}
+
+// get returns a mover of blocks of the given size from src to dst, which
+// have the same element type. src may be the zero Tensor for a mover that
+// only clears. The mover is one of ms's, valid until the next get.
+func (ms *movers) get(dst, src tensor.Tensor, block int) mover {
 	switch dst.DType().Size() {
 	case 1:
-		return &wordMover[word8]{words[word8](dst), words[word8](src), block}
+		return ms.m8.set(dst, src, block)
 	case 2:
-		return &wordMover[word16]{words[word16](dst), words[word16](src), block}
+		return ms.m16.set(dst, src, block)
 	case 4:
-		return &wordMover[word32]{words[word32](dst), words[word32](src), block}
+		return ms.m32.set(dst, src, block)
 	case 8:
-		return &wordMover[word64]{words[word64](dst), words[word64](src), block}
+		return ms.m64.set(dst, src, block)
 	case 16:
-		return &wordMover[word128]{words[word128](dst), words[word128](src), block}
+		return ms.m128.set(dst, src, block)
 	}
 	s, _ := src.Data().([]string)
-	return &wordMover[string]{dst.Data().([]string), s, block}
+	d, _ := dst.Data().([]string)
+	ms.ms = wordMover[string]{d, s, block}
+	return &ms.ms
 }
+
+// forget drops the movers' tensors.
+func (ms *movers) forget() { *ms = movers{} }
 
 type wordMover[E comparable] struct {
 	dst, src []E
 	block    int
+}
+
+// set points m at dst and src and returns it.
+func (m *wordMover[E]) set(dst, src tensor.Tensor, block int) *wordMover[E] {
+	*m = wordMover[E]{words[E](dst), words[E](src), block}
+	return m
 }
 
 func (m *wordMover[E]) move(ps []pair) {
@@ -110,27 +132,29 @@ func words[E any](t tensor.Tensor) []E {
 	return unsafe.Slice((*E)(v.UnsafePointer()), n)
 }
 
-// span returns the address range of t's elements, for overlap checks.
-func span(t tensor.Tensor) (lo, hi uintptr) {
+// span is the address range [lo, hi) of a tensor's elements, for overlap
+// checks; empty (0, 0) for a tensor without elements.
+type span struct{ lo, hi uintptr }
+
+// spanOf returns the span of t's elements.
+func spanOf(t tensor.Tensor) span {
 	v := reflect.ValueOf(t.Data())
 	if !v.IsValid() || v.Len() == 0 {
-		return 0, 0
+		return span{}
 	}
-	lo = uintptr(v.UnsafePointer())
-	return lo, lo + uintptr(v.Len())*v.Type().Elem().Size()
+	lo := uintptr(v.UnsafePointer())
+	return span{lo, lo + uintptr(v.Len())*v.Type().Elem().Size()}
 }
+
+// same reports whether a and b are the same non-empty range.
+func (a span) same(b span) bool { return a == b && a.lo != 0 }
+
+// overlaps reports whether a and b share any byte.
+func (a span) overlaps(b span) bool { return a.lo < b.hi && b.lo < a.hi }
 
 // SameMemory reports whether a and b are views of exactly the same
 // elements, as a scatter's dst and data are for an in-place update.
-func SameMemory(a, b tensor.Tensor) bool {
-	alo, ahi := span(a)
-	blo, bhi := span(b)
-	return alo == blo && ahi == bhi && alo != 0
-}
+func SameMemory(a, b tensor.Tensor) bool { return spanOf(a).same(spanOf(b)) }
 
 // Overlap reports whether a and b share any element.
-func Overlap(a, b tensor.Tensor) bool {
-	alo, ahi := span(a)
-	blo, bhi := span(b)
-	return alo < bhi && blo < ahi
-}
+func Overlap(a, b tensor.Tensor) bool { return spanOf(a).overlaps(spanOf(b)) }

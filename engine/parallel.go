@@ -20,37 +20,36 @@ func parts(work int) int {
 	return max(p, 1)
 }
 
-// parallel splits [0, n) into p contiguous chunks, chunk w being
-// [w*n/p, (w+1)*n/p), runs fn on each and returns when all are done. With
-// p <= 1 it runs fn on the calling goroutine. Kernels partition their work
-// by destination, so that what they compute does not depend on p.
-func parallel(n, p int, fn func(w, lo, hi int)) {
-	p = min(p, n)
-	if p <= 1 {
-		fn(0, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < p; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, w*n/p, (w+1)*n/p)
-		}()
-	}
-	fn(0, 0, n/p)
-	wg.Wait()
+// job is the part of a kernel that workers run on chunks of its range.
+// The kernels keep their jobs in their scratch, so that handing one to
+// parallel allocates nothing.
+type job interface {
+	// work runs worker w on the chunk [lo, hi).
+	work(w, lo, hi int)
 }
 
-// noneFound returns p slots in which workers record the first bad index
-// of their chunk, all -1 (nothing found; a worker with no chunk never
-// writes its slot).
-func noneFound(p int) []int {
-	found := make([]int, p)
-	for i := range found {
-		found[i] = -1
+// parallel splits [0, n) into p contiguous chunks, chunk w being
+// [w*n/p, (w+1)*n/p), runs j on each and returns when all are done. With
+// p <= 1 it runs j on the calling goroutine, and starts none. Kernels
+// partition their work by destination, so that what they compute does
+// not depend on p.
+func parallel(n, p int, j job) {
+	if p = min(p, n); p <= 1 {
+		j.work(0, 0, n)
+		return
 	}
-	return found
+	spread(n, p, j)
+}
+
+// spread is parallel for p > 1: the p-1 goroutines it starts, and what
+// they share, are its only allocations.
+func spread(n, p int, j job) {
+	var wg sync.WaitGroup
+	for w := 1; w < p; w++ {
+		wg.Go(func() { j.work(w, w*n/p, (w+1)*n/p) })
+	}
+	j.work(0, 0, n/p)
+	wg.Wait()
 }
 
 // firstOf returns the first non-negative value in found, or -1. Chunks

@@ -103,8 +103,15 @@ func Values[T Elem](t Tensor) ([]T, error) {
 // DType returns the element type.
 func (t Tensor) DType() DType { return t.dtype }
 
-// Shape returns a copy of the shape.
-func (t Tensor) Shape() Shape { return t.shape.Clone() }
+// Shape returns a copy of the shape. The copy is made with make, not
+// append, so that a caller that does not keep it gets it on its stack
+// (the compiler does so for a few dimensions), and asking for a shape
+// allocates nothing.
+func (t Tensor) Shape() Shape {
+	s := make(Shape, len(t.shape))
+	copy(s, t.shape)
+	return s
+}
 
 // Rank returns the number of dimensions (0 for a scalar).
 func (t Tensor) Rank() int { return len(t.shape) }
