@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
@@ -95,6 +96,46 @@ func AllocLike(op string, like tensor.Tensor, name string, into func(dst tensor.
 		return tensor.Tensor{}, Wrap(op, fmt.Errorf("%w: missing input %q", ErrInput, name))
 	}
 	return Alloc(op, like.DType(), like.Shape(), into)
+}
+
+// Shapes lends shapes from pooled memory to the Into forms, which read
+// and build shapes on every call: a shape taken from it, or a view of a
+// tensor under such a shape (tensor.Tensor.View), allocates nothing. Get
+// one with GetShapes, and Release it once those shapes are no longer used.
+type Shapes struct {
+	arena []int
+}
+
+var shapesPool = sync.Pool{New: func() any { return new(Shapes) }}
+
+// GetShapes returns a Shapes from the pool.
+func GetShapes() *Shapes { return shapesPool.Get().(*Shapes) }
+
+// Release gives s back to the pool; the shapes it lent must no longer be
+// used.
+func (s *Shapes) Release() {
+	s.arena = s.arena[:0]
+	shapesPool.Put(s)
+}
+
+// Buf returns an empty shape with room for n dimensions, to append to.
+func (s *Shapes) Buf(n int) tensor.Shape {
+	if cap(s.arena)-len(s.arena) < n {
+		// A new arena; the shapes already lent keep the old one.
+		s.arena = make([]int, 0, max(2*cap(s.arena), 64, n))
+	}
+	start := len(s.arena)
+	s.arena = s.arena[:start+n]
+	return tensor.Shape(s.arena[start : start : start+n])
+}
+
+// Of returns a copy of t's shape.
+func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
+	b := s.Buf(t.Rank())
+	for d := range t.Rank() {
+		b = append(b, t.Dim(d))
+	}
+	return b
 }
 
 // NormAxis maps an axis in [-rank, rank-1] to [0, rank): negative axes

@@ -55,9 +55,15 @@ type reducer interface {
 	// divideCounts sets each dst block b in [b0, b1) that counts[b]
 	// values went into, plus self, to its mean over them.
 	divideCounts(counts []int, self, b0, b1 int)
+	// divideAll is divideCounts dividing every block, one that no value
+	// went into by 1 (ScatterOptions.DivideAll).
+	divideAll(counts []int, self, b0, b1 int)
 	// rebind points the reducer at new dst and src tensors of its
 	// element type (or at none, for zero Tensors), for a later call.
 	rebind(dst, src tensor.Tensor, block int)
+	// setKnobs applies ScatterOptions.ZeroStart and CountInType to the
+	// reducer of reduction r.
+	setKnobs(r Reduction, zeroStart, countInType bool)
 }
 
 // newReducer returns the reducer of blocks of the given size for dst's
@@ -196,6 +202,14 @@ func (r *numReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
 	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
 }
 
+func (r *numReducer[T]) divideAll(counts []int, self, b0, b1 int) {
+	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *numReducer[T]) setKnobs(red Reduction, zeroStart, countInType bool) {
+	r.o = withKnobs(r.o, red, zeroStart, countInType)
+}
+
 // funcReducer is the reducer of the types whose arithmetic is not Go's
 // own operators (float16, bfloat16, complex, bool): it calls ops[T].
 type funcReducer[T any] struct {
@@ -230,6 +244,14 @@ func (r *funcReducer[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r
 
 func (r *funcReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
 	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *funcReducer[T]) divideAll(counts []int, self, b0, b1 int) {
+	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *funcReducer[T]) setKnobs(red Reduction, zeroStart, countInType bool) {
+	r.o = withKnobs(r.o, red, zeroStart, countInType)
 }
 
 // fillBlocks sets the dst blocks of ps to v.

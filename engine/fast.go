@@ -91,7 +91,7 @@ func (s *scratch) tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []in
 	s.offs = resize(s.offs, w.n)
 	p := parts(len(w.ind))
 	s.offsets = offsetsJob{w: w, offs: s.offs, skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
-	parallel(w.n, p, &s.offsets)
+	parallel(w.n, p, &s.offsets, &s.done)
 	return s.offs, firstOf(s.found)
 }
 

@@ -9,11 +9,12 @@ import (
 // The first batchDims dimensions of data and indices must be equal, and
 // batchDims + k <= rank(data).
 func GatherNDShape(data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
-	return appendGatherNDShape(nil, data, indices, batchDims)
+	return AppendGatherNDShape(nil, data, indices, batchDims)
 }
 
-// appendGatherNDShape is GatherNDShape appending the shape to buf.
-func appendGatherNDShape(buf tensor.Shape, data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
+// AppendGatherNDShape is GatherNDShape appending the shape to buf[:0],
+// for callers that keep a buffer for it.
+func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
 	if len(indices) == 0 {
 		return nil, shapeErr("indices must have rank >= 1, got a scalar")
 	}
@@ -46,7 +47,7 @@ func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules)
 
 func (s *scratch) gatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
 	ds := s.shape(dataShape, data)
-	shape, err := appendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
+	shape, err := AppendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func (s *scratch) gatherND(dst, data, indices tensor.Tensor, batchDims int, rule
 	s.workerPairs(p)
 	s.gnd = gatherNDJob{s: s, m: s.apply.get(dst, data, block), block: block,
 		skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
-	parallel(n, p, &s.gnd)
+	parallel(n, p, &s.gnd, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, indices, bad, ds, batchDims+bad%k, k)
 	}
@@ -146,7 +147,7 @@ func (s *scratch) gatherElements(dst, data, indices tensor.Tensor, axis int, rul
 	s.touched = resize(s.touched, p)
 	s.gel = gatherElementsJob{s: s, m: s.apply.get(dst, data, 1), skip: rules.OutOfRange == OutOfRangeSkip,
 		found: s.noneFound(p)}
-	parallel(s.el.rows(), p, &s.gel)
+	parallel(s.el.rows(), p, &s.gel, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, indices, bad, ds, axis, 0)
 	}
@@ -172,11 +173,12 @@ func (j *gatherElementsJob) work(w, lo, hi int) {
 // rank(indices), and the first batchDims dimensions of data and indices
 // are equal.
 func GatherShape(data, indices tensor.Shape, axis, batchDims int) (tensor.Shape, error) {
-	return appendGatherShape(nil, data, indices, axis, batchDims)
+	return AppendGatherShape(nil, data, indices, axis, batchDims)
 }
 
-// appendGatherShape is GatherShape appending the shape to buf.
-func appendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (tensor.Shape, error) {
+// AppendGatherShape is GatherShape appending the shape to buf[:0], for
+// callers that keep a buffer for it.
+func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (tensor.Shape, error) {
 	if len(data) == 0 {
 		return nil, shapeErr("data must have rank >= 1, got a scalar")
 	}
@@ -208,7 +210,7 @@ func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRu
 
 func (s *scratch) gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
-	shape, err := appendGatherShape(s.shapes[outShape], ds, is, axis, batchDims)
+	shape, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims)
 	if err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func (s *scratch) gather(dst, data, indices tensor.Tensor, axis, batchDims int, 
 	s.workerPairs(p)
 	s.gat = gatherJob{s: s, m: s.apply.get(dst, data, inner), ind: ind, lim: lims[0],
 		outer: outer, inner: inner, perBatch: perBatch, srcStep: ds[axis] * inner}
-	parallel(n, p, &s.gat)
+	parallel(n, p, &s.gat, &s.done)
 	return nil
 }
 

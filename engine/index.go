@@ -87,7 +87,7 @@ func (s *scratch) firstBad(ind []int64, lims []limit, rules IndexRules) int {
 	}
 	p := parts(len(ind))
 	s.bad = badJob{ind: ind, lims: lims, found: s.noneFound(p)}
-	parallel(len(ind), p, &s.bad)
+	parallel(len(ind), p, &s.bad, &s.done)
 	return firstOf(s.found)
 }
 

@@ -61,7 +61,7 @@ func (s *scratch) scatterND(dst, data, indices, updates tensor.Tensor, opt Scatt
 	}
 	s.workerPairs(p)
 	s.snd = scatterNDJob{s: s, block: block, blocks: blocks}
-	parallel(blocks, p, &s.snd)
+	parallel(blocks, p, &s.snd, &s.done)
 	return nil
 }
 
@@ -184,7 +184,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 		if run.fast == nil && j.sum == nil {
 			s.workerPairs(p)
 		}
-		parallel(ds[0], p, j)
+		parallel(ds[0], p, j, &s.done)
 		if bad := firstOf(s.found); bad >= 0 {
 			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
 		}
@@ -200,13 +200,13 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 		// blocks of columns, from data to dst.
 		inner := dst.Len() / ds[0]
 		s.columns = columnJob{run: run, data: data, ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
-		parallel((inner+width-1)/width, p, &s.columns)
+		parallel((inner+width-1)/width, p, &s.columns, &s.done)
 	} else {
 		// Each worker owns a range of dst and applies, in index order, the
 		// updates that land in it.
 		s.workerPairs(p)
 		s.ranges = rangeJob{s: s}
-		parallel(dst.Len(), p, &s.ranges)
+		parallel(dst.Len(), p, &s.ranges, &s.done)
 	}
 	return nil
 }
@@ -229,6 +229,7 @@ func (j *slabJob) work(w, lo, hi int) {
 	for d0 := lo; d0 < hi; d0++ {
 		run.fill(d0*j.slab, (d0+1)*j.slab)
 		if d0 >= j.slabs {
+			run.finish(d0*j.slab, (d0+1)*j.slab) // DivideAll divides it too
 			continue
 		}
 		r0, r1 := d0*j.perSlab, (d0+1)*j.perSlab
@@ -293,6 +294,7 @@ type scatterRun struct {
 	red      reducer     // nil for reduction none
 	fast     fastScatter // the one-loop path for single elements, when there is one
 	reset    reducer     // ExcludeSelf: red, whose identity starts each block hit; nil otherwise
+	wide     widePasses  // HalfOnce: red's passes into and out of its accumulator; nil otherwise
 	mean     *meanCount  // Mean only (see countMeans)
 	meanVal  meanCount
 	size     int // dst.Len()
@@ -317,15 +319,17 @@ func (s *scratch) newScatterRun(dst, data, updates tensor.Tensor, block int, opt
 		run.m, run.fast = m, m
 		return run
 	}
-	run.red = s.reducer(dst, updates, block, opt.Reduction)
+	run.red = s.reducer(dst, updates, block, opt)
 	if opt.ExcludeSelf {
 		run.reset = run.red
 	}
+	run.wide, _ = run.red.(widePasses)
 	if f, ok := run.red.(fastScatter); ok && !opt.ExcludeSelf && opt.Reduction != Mean {
 		run.fast = f
 	}
 	if opt.Reduction == Mean {
 		run.mean = &run.meanVal
+		run.mean.all = opt.DivideAll
 	}
 	return run
 }
@@ -368,11 +372,11 @@ func (run *scatterRun) apply(ps []pair) {
 // been validated: it may clear a count per block.
 func (run *scatterRun) countMeans(s *scratch, blocks, block, n int, excludeSelf bool, p int) {
 	m := run.mean
-	*m = meanCount{block: block, self: 1}
+	*m = meanCount{block: block, self: 1, all: m.all}
 	if excludeSelf {
 		m.self = 0
 	}
-	if blocks <= n {
+	if blocks <= n || m.all {
 		s.counts = resize(s.counts, blocks)
 		clear(s.counts)
 		m.counts = s.counts
@@ -383,9 +387,11 @@ func (run *scatterRun) countMeans(s *scratch, blocks, block, n int, excludeSelf 
 
 // each applies the updates that it hands over, a batch at a time, which
 // must all land in worker w's range of dst: first resetting the blocks
-// they hit to the identity (with ExcludeSelf), then applying them, and
-// for Mean with a list of the blocks hit then dividing each by the number
-// of values it took (with a count per block, finish divides).
+// they hit to the identity (with ExcludeSelf), then (with HalfOnce)
+// loading them into the accumulator, applying the updates, rounding the
+// blocks back, and for Mean with a list of the blocks hit dividing each
+// by the number of values it took (with a count per block, finish
+// divides).
 func (run *scatterRun) each(it *pairIter, w int) {
 	if run.reset != nil {
 		it.start()
@@ -393,21 +399,36 @@ func (run *scatterRun) each(it *pairIter, w int) {
 			run.reset.setIdentity(ps)
 		}
 	}
+	if run.wide != nil {
+		it.start()
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.wide.begin(ps)
+		}
+	}
 	it.start()
 	if run.mean == nil {
 		for ps, ok := it.next(); ok; ps, ok = it.next() {
 			run.apply(ps)
 		}
-		return
+	} else {
+		run.mean.reduce(run.red, it, w)
 	}
-	run.mean.reduce(run.red, it, w)
+	if run.wide != nil {
+		it.start()
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.wide.end(ps)
+		}
+	}
+	if run.mean != nil && run.mean.counts == nil {
+		run.mean.divideHits(run.red, w)
+	}
 }
 
 // finish divides, for Mean with a count per block, the blocks of
 // dst[lo:hi] by their counts.
 func (run *scatterRun) finish(lo, hi int) {
 	if m := run.mean; m != nil && m.counts != nil {
-		run.red.divideCounts(m.counts, m.self, lo/m.block, hi/m.block)
+		m.divide(run.red, lo/m.block, hi/m.block)
 	}
 }
 
@@ -419,13 +440,22 @@ func (run *scatterRun) finish(lo, hi int) {
 type meanCount struct {
 	block  int
 	self   int     // 1 if the existing value takes part, 0 with ExcludeSelf
+	all    bool    // DivideAll: every block is divided, and counted
 	counts []int   // per block of dst, or nil
 	hits   [][]int // per worker, when there are no counts
 }
 
+// divide divides blocks b0 to b1 by their counts (see DivideAll).
+func (m *meanCount) divide(red reducer, b0, b1 int) {
+	if m.all {
+		red.divideAll(m.counts, m.self, b0, b1)
+		return
+	}
+	red.divideCounts(m.counts, m.self, b0, b1)
+}
+
 // reduce reduces the updates of it into their blocks with red, counting
-// them; with lists of the blocks hit (no counts) it then divides each
-// block hit by its number of values.
+// them in the counts or in worker w's list of the blocks hit.
 func (m *meanCount) reduce(red reducer, it *pairIter, w int) {
 	if m.counts != nil {
 		counts, block := m.counts, m.block
@@ -443,7 +473,14 @@ func (m *meanCount) reduce(red reducer, it *pairIter, w int) {
 		}
 		return
 	}
-	hit := m.hits[w][:0]
+	// Count first, so that the list grows only for more updates than it
+	// has held.
+	n := 0
+	for ps, ok := it.next(); ok; ps, ok = it.next() {
+		n += len(ps)
+	}
+	hit := resize(m.hits[w], n)[:0]
+	it.start()
 	for ps, ok := it.next(); ok; ps, ok = it.next() {
 		red.reduce(ps)
 		for _, p := range ps {
@@ -451,6 +488,12 @@ func (m *meanCount) reduce(red reducer, it *pairIter, w int) {
 		}
 	}
 	m.hits[w] = hit
+}
+
+// divideHits divides each block in worker w's list by the number of
+// values that went into it.
+func (m *meanCount) divideHits(red reducer, w int) {
+	hit := m.hits[w]
 	slices.Sort(hit)
 	for i := 0; i < len(hit); {
 		j := i + 1
@@ -481,7 +524,7 @@ func (m *meanCount) divideRows(red reducer, e *elemWalk, w, r0, r1, lo, hi int) 
 			}
 		}
 	}
-	red.divideCounts(counts, m.self, lo, hi)
+	m.divide(red, lo, hi)
 }
 
 // countRow adds one to row[p] for the position p of each index of idx

@@ -29,6 +29,8 @@ type scratch struct {
 	fill, apply movers                 // dst from data, and updates into dst (or a gather's)
 	reducers    map[reducerKey]reducer // built once per element type and reduction
 
+	done sync.WaitGroup // for parallel
+
 	nd  ndWalk
 	el  elemWalk
 	run scatterRun
@@ -169,17 +171,19 @@ func (s *scratch) indexInts(t tensor.Tensor) ([]int64, error) {
 	return s.ind, nil
 }
 
-// reducerKey identifies a reducer that a scratch keeps for reuse.
+// reducerKey identifies a reducer that a scratch keeps for reuse: an
+// element type and the options that choose its arithmetic.
 type reducerKey struct {
 	dtype tensor.DType
-	red   Reduction
+	opt   ScatterOptions // with the fields that do not choose it cleared
 }
 
 // reducer returns the reducer of blocks of the given size for dst's
-// element type and reduction r (see newReducer), built once and rebound
-// to dst and src on later calls.
-func (s *scratch) reducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
-	k := reducerKey{dst.DType(), r}
+// element type and opt (see newKnobReducer), built once and rebound to
+// dst and src on later calls.
+func (s *scratch) reducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
+	k := reducerKey{dst.DType(), opt}
+	k.opt.ExcludeSelf, k.opt.DivideAll, k.opt.Rules = false, false, IndexRules{}
 	if red, ok := s.reducers[k]; ok {
 		red.rebind(dst, src, block)
 		return red
@@ -187,7 +191,7 @@ func (s *scratch) reducer(dst, src tensor.Tensor, block int, r Reduction) reduce
 	if s.reducers == nil {
 		s.reducers = map[reducerKey]reducer{}
 	}
-	red := newReducer(dst, src, block, r)
+	red := newKnobReducer(dst, src, block, opt)
 	s.reducers[k] = red
 	return red
 }

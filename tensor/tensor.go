@@ -148,6 +148,22 @@ func (t Tensor) Reshape(shape Shape) (Tensor, error) {
 	return Tensor{dtype: t.dtype, shape: shape.Clone(), data: t.data}, nil
 }
 
+// View is Reshape without the copy of shape: the tensor it returns holds
+// shape itself, which must therefore not change while that tensor is in
+// use. It is for code that reshapes on every call, into shapes kept in
+// memory of its own, and so allocates nothing.
+func (t Tensor) View(shape Shape) (Tensor, error) {
+	n, err := shape.NumElements()
+	if err != nil {
+		return Tensor{}, err
+	}
+	if n != t.Len() {
+		return Tensor{}, fmt.Errorf("tensor: %w: cannot view %v (%d elements) as %v (%d elements)",
+			ErrShape, t.shape, t.Len(), shape, n)
+	}
+	return Tensor{dtype: t.dtype, shape: shape, data: t.data}, nil
+}
+
 // Clone returns a deep copy of t.
 func (t Tensor) Clone() Tensor {
 	if t.data == nil {
