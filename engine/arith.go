@@ -58,9 +58,10 @@ type reducer interface {
 	// divideAll is divideCounts dividing every block, one that no value
 	// went into by 1 (ScatterOptions.DivideAll).
 	divideAll(counts []int, self, b0, b1 int)
-	// rebind points the reducer at new dst and src tensors of its
-	// element type (or at none, for zero Tensors), for a later call.
-	rebind(dst, src tensor.Tensor, block int)
+	// rebind points the reducer at the element slices of new dst and src
+	// tensors of its element type (or at none, for nil), for a later
+	// call.
+	rebind(dst, src any, block int)
 	// setKnobs applies ScatterOptions.ZeroStart and CountInType to the
 	// reducer of reduction r.
 	setKnobs(r Reduction, zeroStart, countInType bool)
@@ -125,9 +126,9 @@ func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction,
 	return &numReducer[T]{dst: dst, src: s, block: block, red: r, o: o}
 }
 
-func (r *numReducer[T]) rebind(dst, src tensor.Tensor, block int) {
-	r.dst, _ = dst.Data().([]T)
-	r.src, _ = src.Data().([]T)
+func (r *numReducer[T]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]T)
+	r.src, _ = src.([]T)
 	r.block = block
 }
 
@@ -223,9 +224,9 @@ func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, _ Reduction, o
 	return &funcReducer[T]{dst: dst, src: s, block: block, o: o}
 }
 
-func (r *funcReducer[T]) rebind(dst, src tensor.Tensor, block int) {
-	r.dst, _ = dst.Data().([]T)
-	r.src, _ = src.Data().([]T)
+func (r *funcReducer[T]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]T)
+	r.src, _ = src.([]T)
 	r.block = block
 }
 

@@ -4,8 +4,6 @@ import (
 	"math"
 	"sync"
 	"unsafe"
-
-	"github.com/scatter-dev/scatter/tensor"
 )
 
 // The kernels walk indices into batches of pairs of offsets and hand each
@@ -311,12 +309,16 @@ type fastScatter interface {
 	// updates t to dst at offs[t] (none for an offset of -1): every
 	// tuple of ScatterND, when one worker owns the whole of dst.
 	scatterOffsets(offs []int32, block int)
+	// scatterIndex is scatterOffsets for tuples of one component, ind,
+	// checked against lim (a value outside it is skipped): update t goes
+	// to the block at ind[t].
+	scatterIndex(ind []int64, lim limit, block int)
 	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
 	// [inner], to those of data (zeros for the zero Tensor) with the
 	// updates of ScatterElements along axis 0 applied, indices and
 	// updates being [rows][inner]. It works a block of width columns at
 	// a time (see columnBlocks).
-	scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int)
+	scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int)
 }
 
 // Column blocks. Along axis 0, consecutive updates of a column land in
@@ -378,6 +380,16 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
+	if len(e.is) == 2 && along == 0 {
+		// The rows of a matrix, along its last axis (data's rows are
+		// lim.size long): with the updates' rows as long as the indices',
+		// one loop for all the elements.
+		if e.other[0] == e.last {
+			n := r1 - r0
+			return setFlat(m.dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, m.src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
+		}
+		return setRows(m.dst, e.data[0], lim.size, e.ind, e.last, m.src, e.other[0], r0, r1, lim.fromEnd, skip)
+	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base := c.data
 		idx, upd := e.index(c), m.src[c.other:c.other+e.last]
@@ -413,6 +425,78 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
 	}
 }
 
+func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			copy(m.dst[p*block:(p+1)*block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		reduceIndex(r.red, r.dst, ind, r.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			reduceSlice(r.red, r.dst[p*block:(p+1)*block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+// setIndex sets dst[p] = upd[t] for the position p that each ind[t]
+// names in a dimension of the given size, in order, skipping those
+// outside it; fromEnd is what a negative index adds (see wrap).
+//
+//go:noinline
+func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = upd[t]
+		}
+	}
+}
+
+// reduceIndex is setIndex combining each update into its element by red;
+// Add has a loop of its own (see reduceFlat).
+func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	if red == Add {
+		addIndex(dst, ind, upd, size, fromEnd)
+		return
+	}
+	combineIndex(red, dst, ind, upd, size, fromEnd)
+}
+
+// addIndex is reduceIndex for Add.
+//
+//go:noinline
+func addIndex[T number](dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] += upd[t]
+		}
+	}
+}
+
+// combineIndex is reduceIndex for any reduction.
+//
+//go:noinline
+func combineIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = combine(red, dst[p], upd[t])
+		}
+	}
+}
+
 func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
 	if block == 1 {
 		reduceOffsets(r.red, r.dst, offs, r.src)
@@ -439,10 +523,31 @@ func setOffsets[E any](dst []E, offs []int32, upd []E) {
 }
 
 // reduceOffsets is setOffsets combining each update into its element by
-// red.
+// red; Add has a loop of its own (see reduceFlat).
+func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+	if red == Add {
+		addOffsets(dst, offs, upd)
+		return
+	}
+	combineOffsets(red, dst, offs, upd)
+}
+
+// addOffsets is reduceOffsets for Add.
 //
 //go:noinline
-func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+func addOffsets[T number](dst []T, offs []int32, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] += upd[t]
+		}
+	}
+}
+
+// combineOffsets is reduceOffsets for any reduction.
+//
+//go:noinline
+func combineOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
 	upd = upd[:len(offs)]
 	for t, o := range offs {
 		if o >= 0 {
@@ -451,7 +556,7 @@ func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
 	}
 }
 
-func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+func (m *wordMover[E]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
 			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
@@ -459,8 +564,8 @@ func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit
 	})
 }
 
-func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
-	from, _ := data.Data().([]T)
+func (r *numReducer[T]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	from := words[T](data)
 	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
 			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
@@ -472,6 +577,13 @@ func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	dst, src, red := r.dst, r.src, r.red
 	along, value := e.steps()
 	lim := e.lim
+	if len(e.is) == 2 && along == 0 {
+		if e.other[0] == e.last {
+			n := r1 - r0
+			return reduceFlat(red, dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
+		}
+		return reduceRows(red, dst, e.data[0], lim.size, e.ind, e.last, src, e.other[0], r0, r1, lim.fromEnd, skip)
+	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		row, base := c.r, c.data
 		idx, upd := e.index(c), src[c.other:c.other+e.last]
@@ -516,6 +628,103 @@ func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64, skip bool) int 
 			row[p] = upd[j]
 		} else if !skip {
 			return j
+		}
+	}
+	return -1
+}
+
+// setFlat is setRow for consecutive rows of a matrix along its last
+// axis, dst holding rows of size elements, idx and upd rows of last
+// elements, in one loop over all of idx: the row's start in dst steps
+// on every last elements. It returns at plus the position in idx of the
+// index it stopped at, or -1 when it did not stop.
+//
+//go:noinline
+func setFlat[E any](dst []E, size int, idx []int64, last int, upd []E, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	base, j := 0, 0
+	for k, v := range idx {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] = upd[k]
+		} else if !skip {
+			return at + k
+		}
+		if j++; j == last {
+			j, base = 0, base+size
+		}
+	}
+	return -1
+}
+
+// reduceFlat is setFlat combining each update into its element by red.
+// Add, the most common reduction, has a loop of its own: with the switch
+// of combine inside it the compiler spilled the loop's values.
+func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+	if red == Add {
+		return addFlat(dst, size, idx, last, upd, fromEnd, skip, at)
+	}
+	return combineFlat(red, dst, size, idx, last, upd, fromEnd, skip, at)
+}
+
+// addFlat is reduceFlat for Add.
+//
+//go:noinline
+func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	base, j := 0, 0
+	for k, v := range idx {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] += upd[k]
+		} else if !skip {
+			return at + k
+		}
+		if j++; j == last {
+			j, base = 0, base+size
+		}
+	}
+	return -1
+}
+
+// combineFlat is reduceFlat for any reduction.
+//
+//go:noinline
+func combineFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	base, j := 0, 0
+	for k, v := range idx {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			d := base + int(p)
+			dst[d] = combine(red, dst[d], upd[k])
+		} else if !skip {
+			return at + k
+		}
+		if j++; j == last {
+			j, base = 0, base+size
+		}
+	}
+	return -1
+}
+
+// setRows is setRow for rows r0 to r1 of a matrix along its last axis:
+// row r of dst starts at r*dstep and holds size elements, its indices
+// are idx[r*last:][:last], its updates upd[r*ustep:][:last]. It returns
+// the flat position in idx of the index it stopped at, or -1. One call
+// for all the rows, where a call per row cost as much as a short row's
+// work.
+func setRows[E any](dst []E, dstep, size int, idx []int64, last int, upd []E, ustep, r0, r1 int, fromEnd int64, skip bool) int {
+	for r := r0; r < r1; r++ {
+		if j := setRow(dst[r*dstep:][:size], idx[r*last:][:last], upd[r*ustep:][:last], fromEnd, skip); j >= 0 {
+			return r*last + j
+		}
+	}
+	return -1
+}
+
+// reduceRows is setRows combining each update into its element by red.
+func reduceRows[T number](red Reduction, dst []T, dstep, size int, idx []int64, last int, upd []T, ustep, r0, r1 int, fromEnd int64, skip bool) int {
+	for r := r0; r < r1; r++ {
+		if j := reduceRow(red, dst[r*dstep:][:size], idx[r*last:][:last], upd[r*ustep:][:last], fromEnd, skip); j >= 0 {
+			return r*last + j
 		}
 	}
 	return -1
@@ -601,6 +810,10 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, t
 	// element gathered, while a long row with few indices would cost
 	// many.
 	touch := along == 0 && lim.size/lineElems[E]() <= e.last
+	if len(e.is) == 2 && along == 0 {
+		// The rows of a matrix, along its last axis: one loop for all.
+		return gatherRows2(m.dst, e.other[0], e.last, m.src, e.data[0], lim.size, e.ind, r0, r1, lim.fromEnd, skip, touch)
+	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base, other := c.data, c.other
 		out := m.dst[other : other+e.last]
@@ -649,6 +862,27 @@ func touchLines[E comparable](s []E) (zeros int) {
 func lineElems[E any]() int {
 	var zero E
 	return max(1, 64/int(unsafe.Sizeof(zero)))
+}
+
+// gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
+// axis: row r of out starts at r*ostep, of data at r*dstep (size
+// elements), of indices at r*last (last elements). With touch it reads
+// each row of data a cache line at a time first (see touchLines). It
+// returns the flat position in out (and indices) of the first rejected
+// index, or -1, and the count of touchLines.
+//
+//go:noinline
+func gatherRows2[E comparable](out []E, ostep, last int, src []E, dstep, size int, idx []int64, r0, r1 int, fromEnd int64, skip, touch bool) (bad, touched int) {
+	for r := r0; r < r1; r++ {
+		row := src[r*dstep:][:size]
+		if touch {
+			touched += touchLines(row)
+		}
+		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip); j >= 0 {
+			return r*ostep + j, touched
+		}
+	}
+	return -1, touched
 }
 
 // gatherRow sets out[j] = row[idx[j]] for every j, a negative index

@@ -42,10 +42,10 @@ func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
 	s := getScratch()
 	defer s.release()
-	return s.gatherND(dst, data, indices, batchDims, rules)
+	return s.gatherND(&dst, &data, &indices, batchDims, rules)
 }
 
-func (s *scratch) gatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {
 	ds := s.shape(dataShape, data)
 	shape, err := AppendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
 	if err != nil {
@@ -61,7 +61,7 @@ func (s *scratch) gatherND(dst, data, indices tensor.Tensor, batchDims int, rule
 	if dst.Len() == 0 {
 		// Nothing to write, but bad indices are refused all the same.
 		if bad := s.firstBad(ind, lims, rules); bad >= 0 {
-			return indexErr(rules, indices, bad, ds, batchDims+bad%k, k)
+			return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 		}
 		return nil
 	}
@@ -76,11 +76,11 @@ func (s *scratch) gatherND(dst, data, indices tensor.Tensor, batchDims int, rule
 		perBatch: perBatch, batchBlock: batchBlock}
 	p := parts(dst.Len() + len(ind))
 	s.workerPairs(p)
-	s.gnd = gatherNDJob{s: s, m: s.apply.get(dst, data, block), block: block,
+	s.gnd = gatherNDJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block: block,
 		skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
 	parallel(n, p, &s.gnd, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, batchDims+bad%k, k)
+		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
 	return nil
 }
@@ -129,10 +129,10 @@ func checkGatherElements(data, indices tensor.Shape, axis int) error {
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
 	s := getScratch()
 	defer s.release()
-	return s.gatherElements(dst, data, indices, axis, rules)
+	return s.gatherElements(&dst, &data, &indices, axis, rules)
 }
 
-func (s *scratch) gatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
+func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
 	if err := checkGatherElements(ds, is, axis); err != nil {
 		return err
@@ -145,11 +145,11 @@ func (s *scratch) gatherElements(dst, data, indices tensor.Tensor, axis int, rul
 	p := parts(2 * len(ind))
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)
 	s.touched = resize(s.touched, p)
-	s.gel = gatherElementsJob{s: s, m: s.apply.get(dst, data, 1), skip: rules.OutOfRange == OutOfRangeSkip,
+	s.gel = gatherElementsJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], 1), skip: rules.OutOfRange == OutOfRangeSkip,
 		found: s.noneFound(p)}
 	parallel(s.el.rows(), p, &s.gel, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, axis, 0)
+		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	return nil
 }
@@ -205,10 +205,10 @@ func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (te
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
 	s := getScratch()
 	defer s.release()
-	return s.gather(dst, data, indices, axis, batchDims, rules)
+	return s.gather(&dst, &data, &indices, axis, batchDims, rules)
 }
 
-func (s *scratch) gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
 	shape, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims)
 	if err != nil {
@@ -223,7 +223,7 @@ func (s *scratch) gather(dst, data, indices tensor.Tensor, axis, batchDims int, 
 	// that the error names the first bad index in index order.
 	lims := s.limits(rules, ds[axis:axis+1])
 	if bad := s.firstBad(ind, lims, rules); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, axis, 0)
+		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	// data is [batch B][outer O][axis N][inner S]; indices [B][I]; the
 	// output [B][O][I][S].
@@ -236,7 +236,7 @@ func (s *scratch) gather(dst, data, indices tensor.Tensor, axis, batchDims int, 
 	n := dst.Len() / inner // output blocks: (group, index) pairs
 	p := parts(dst.Len())
 	s.workerPairs(p)
-	s.gat = gatherJob{s: s, m: s.apply.get(dst, data, inner), ind: ind, lim: lims[0],
+	s.gat = gatherJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind: ind, lim: lims[0],
 		outer: outer, inner: inner, perBatch: perBatch, srcStep: ds[axis] * inner}
 	parallel(n, p, &s.gat, &s.done)
 	return nil
@@ -279,15 +279,15 @@ func (j *gatherJob) work(w, lo, hi int) {
 
 // gatherIndices checks a gather's arguments and its dst, whose shape must
 // be shape, and returns the indices as int64.
-func (s *scratch) gatherIndices(dst, data, indices tensor.Tensor, shape tensor.Shape) ([]int64, error) {
-	if err := checkGather(dst, data, indices, shape); err != nil {
+func (s *scratch) gatherIndices(dst, data, indices *tensor.Tensor, shape tensor.Shape) ([]int64, error) {
+	if err := s.checkGather(dst, data, indices, shape); err != nil {
 		return nil, err
 	}
 	return s.indexInts(indices)
 }
 
 // checkGather checks the types of a gather's arguments and its dst.
-func checkGather(dst, data, indices tensor.Tensor, shape tensor.Shape) error {
+func (s *scratch) checkGather(dst, data, indices *tensor.Tensor, shape tensor.Shape) error {
 	if data.IsZero() || indices.IsZero() || dst.IsZero() {
 		return argErr("data, indices and dst must all be given")
 	}
@@ -300,14 +300,15 @@ func checkGather(dst, data, indices tensor.Tensor, shape tensor.Shape) error {
 	if !hasShape(dst, shape) {
 		return shapeErr("dst has shape %v, want %v", dst.Shape(), shape)
 	}
-	if d := spanOf(dst); d.overlaps(spanOf(data)) || d.overlaps(spanOf(indices)) {
+	s.see(dst, data, indices, nil)
+	if d := s.views[vDst].span(); d.overlaps(s.views[vData].span()) || d.overlaps(s.views[vInd].span()) {
 		return argErr("dst overlaps data or indices")
 	}
 	return nil
 }
 
 // hasShape reports whether t has shape s.
-func hasShape(t tensor.Tensor, s tensor.Shape) bool {
+func hasShape(t *tensor.Tensor, s tensor.Shape) bool {
 	if t.Rank() != len(s) {
 		return false
 	}

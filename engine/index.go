@@ -10,8 +10,8 @@ import (
 // length that is not int64, as int64; it reports false for a tensor of
 // another type. uint64 values above MaxInt64 saturate to MaxInt64, which
 // no dimension admits.
-func widenInto(out []int64, t tensor.Tensor) bool {
-	switch v := t.Data().(type) {
+func widenInto(out []int64, data any) bool {
+	switch v := data.(type) {
 	case []int32:
 		widen(out, v)
 	case []int8:
@@ -129,30 +129,24 @@ func outside(ind []int64, l limit) int {
 	case l.size == 0:
 		return 0
 	}
-	lo, hi := -l.fromEnd, int64(l.size)-1
-	if a, b := minMax(ind); a >= lo && b <= hi {
-		return -1
+	lo := -l.fromEnd
+	span := uint64(int64(l.size) - 1 - lo)
+	// Four values at a time, the largest of their distances from lo
+	// against span: no chain of dependent compares from one value to the
+	// next, and one branch per four.
+	i := 0
+	for ; i+4 <= len(ind); i += 4 {
+		x := ind[i : i+4 : i+4]
+		if max(uint64(x[0]-lo), uint64(x[1]-lo), uint64(x[2]-lo), uint64(x[3]-lo)) > span {
+			break
+		}
 	}
-	span := uint64(hi - lo)
-	for i, v := range ind {
-		if uint64(v-lo) > span {
+	for ; i < len(ind); i++ {
+		if uint64(ind[i]-lo) > span {
 			return i
 		}
 	}
 	return -1
-}
-
-// minMax returns the smallest and the largest value of ind, which is not
-// empty.
-//
-//go:noinline
-func minMax(ind []int64) (lo, hi int64) {
-	lo, hi = ind[0], ind[0]
-	for _, v := range ind {
-		lo = min(lo, v)
-		hi = max(hi, v)
-	}
-	return lo, hi
 }
 
 // indexErr builds the error for the element at flat position flat of

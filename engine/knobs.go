@@ -245,9 +245,9 @@ func (r *halfOnce[H]) divideAll(counts []int, self, b0, b1 int) {
 	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
 }
 
-func (r *halfOnce[H]) rebind(dst, src tensor.Tensor, block int) {
-	r.dst, _ = dst.Data().([]H)
-	r.src, _ = src.Data().([]H)
+func (r *halfOnce[H]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]H)
+	r.src, _ = src.([]H)
 	r.block = block
 	r.acc = resize(r.acc, len(r.dst))
 }

@@ -14,6 +14,9 @@ var minWork = 1 << 15
 // parts returns how many goroutines should share work of the given size:
 // one per minWork, at most GOMAXPROCS, at least one.
 func parts(work int) int {
+	if work < 2*minWork {
+		return 1 // without asking GOMAXPROCS, which takes a lock
+	}
 	p := runtime.GOMAXPROCS(0)
 	if n := work / minWork; n < p {
 		p = n

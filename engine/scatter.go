@@ -18,10 +18,13 @@ import (
 func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
 	s := getScratch()
 	defer s.release()
-	return s.scatterND(dst, data, indices, updates, opt)
+	return s.scatterND(&dst, &data, &indices, &updates, opt)
 }
 
-func (s *scratch) scatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+// The kernels take their tensors by pointer: a Tensor is too large for
+// the compiler to keep in registers, and every call that took one by value
+// copied it, right after storing it, at the cost of a stalled load.
+func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
 	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
@@ -44,15 +47,28 @@ func (s *scratch) scatterND(dst, data, indices, updates tensor.Tensor, opt Scatt
 	}
 	n, _ := is[:len(is)-1].NumElements()
 	s.nd = ndWalk{ind: ind, k: k, n: n, lims: s.limits(opt.Rules, ds[:k]), strides: s.stridesOf(0, ds)[:k]}
+	block, _ := ds[k:].NumElements()
+	if k == 1 && dst.Len() > 0 {
+		run := s.newScatterRun(dst, data, updates, block, opt)
+		if parts(run.work(len(ind)+updates.Len())) == 1 && run.fast != nil {
+			// One worker, and single indices: check them all, then apply
+			// each update where it lands, in order, without offsets.
+			if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
+				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+			}
+			run.fill(0, run.size)
+			run.fast.scatterIndex(ind, s.nd.lims[0], block)
+			return nil
+		}
+	}
 	offs, bad := s.tupleOffsets(&s.nd, dst.Len(), opt.Rules)
 	if bad >= 0 {
-		return indexErr(opt.Rules, indices, bad, ds, bad%k, k)
+		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 	}
 	if dst.Len() == 0 {
 		return nil
 	}
 	s.nd.offs = offs
-	block, _ := ds[k:].NumElements()
 	run := s.newScatterRun(dst, data, updates, block, opt)
 	blocks := dst.Len() / block
 	p := parts(run.work(len(ind) + updates.Len()))
@@ -66,7 +82,7 @@ func (s *scratch) scatterND(dst, data, indices, updates tensor.Tensor, opt Scatt
 }
 
 // updatesFit reports whether updates has the shape outer + inner.
-func updatesFit(updates tensor.Tensor, outer, inner tensor.Shape) bool {
+func updatesFit(updates *tensor.Tensor, outer, inner tensor.Shape) bool {
 	if updates.Rank() != len(outer)+len(inner) {
 		return false
 	}
@@ -120,10 +136,10 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
 	s := getScratch()
 	defer s.release()
-	return s.scatterElements(dst, data, indices, updates, axis, opt)
+	return s.scatterElements(&dst, &data, &indices, &updates, axis, opt)
 }
 
-func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
+func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
 	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
@@ -153,7 +169,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 	asItGoes := axis != 0 && run.fast != nil && dst.Len() > 0 && !run.inPlace
 	if !asItGoes {
 		if bad := s.firstBad(ind, s.lims, opt.Rules); bad >= 0 {
-			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
 	}
 	if dst.Len() == 0 {
@@ -164,7 +180,17 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 		run.countMeans(s, dst.Len(), 1, len(ind), opt.ExcludeSelf, p)
 	}
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, us), p)
-	if axis != 0 {
+	skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
+	switch {
+	case p == 1 && run.fast != nil:
+		// One worker, which applies the updates where they land, in
+		// order: along axis 0 in place with few updates this touches only
+		// what they update (see sparse), and else there is little to do.
+		run.fill(0, run.size)
+		if bad := run.fast.scatterRows(&s.el, 0, 0, s.el.rows(), skip); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
+		}
+	case axis != 0:
 		// The slab of dst at d0 along dimension 0 receives only the updates
 		// of the slab of indices at d0: each worker takes whole slabs,
 		// filling and updating one at a time while it is in cache.
@@ -173,8 +199,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 			perSlab = s.el.rows() / is[0]
 		}
 		j := &s.slabs
-		*j = slabJob{s: s, slab: dst.Len() / ds[0], slabs: is[0], perSlab: perSlab,
-			skip: !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
+		*j = slabJob{s: s, slab: dst.Len() / ds[0], slabs: is[0], perSlab: perSlab, skip: skip, found: s.noneFound(p)}
 		// Mean, with a count per element, sums by the one-loop path (its
 		// reducer adds) and divides after (the indices have been
 		// validated).
@@ -186,22 +211,16 @@ func (s *scratch) scatterElements(dst, data, indices, updates tensor.Tensor, axi
 		}
 		parallel(ds[0], p, j, &s.done)
 		if bad := firstOf(s.found); bad >= 0 {
-			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-	} else if p == 1 && run.fast != nil {
-		// One worker, which applies the updates where they land, in
-		// order: along axis 0 in place with few updates this touches only
-		// what they update (see sparse), and else there is little to do.
-		run.fill(0, run.size)
-		run.fast.scatterRows(&s.el, 0, 0, s.el.rows(), true) // validated: it goes through
-	} else if width := columnWidth(ds[0], dst.DType().Size()); run.fast != nil && width > 0 &&
-		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)) {
+	case run.fast != nil && columnWidth(ds[0], int(s.views[vDst].size)) > 0 &&
+		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
 		// Along axis 0 an update keeps its column: each worker owns
 		// blocks of columns, from data to dst.
-		inner := dst.Len() / ds[0]
-		s.columns = columnJob{run: run, data: data, ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
+		inner, width := dst.Len()/ds[0], columnWidth(ds[0], int(s.views[vDst].size))
+		s.columns = columnJob{run: run, data: s.views[vData], ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
 		parallel((inner+width-1)/width, p, &s.columns, &s.done)
-	} else {
+	default:
 		// Each worker owns a range of dst and applies, in index order, the
 		// updates that land in it.
 		s.workerPairs(p)
@@ -254,7 +273,7 @@ func (j *slabJob) work(w, lo, hi int) {
 // column blocks: each worker owns blocks of columns.
 type columnJob struct {
 	run                *scatterRun
-	data               tensor.Tensor
+	data               view
 	ind                []int64
 	lim                limit
 	rows, inner, width int
@@ -301,21 +320,21 @@ type scatterRun struct {
 }
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
-// block elements. For Mean, countMeans must follow.
-func (s *scratch) newScatterRun(dst, data, updates tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
+// block elements, after checkScatter. For Mean, countMeans must follow.
+func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
 	run := &s.run
 	*run = scatterRun{size: dst.Len()}
-	run.base = s.fill.get(dst, data, 1)
+	run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
 	switch {
 	case data.IsZero():
 		run.fillWith = fillClear
-	case SameMemory(dst, data):
+	case s.views[vDst].span().same(s.views[vData].span()):
 		run.fillWith, run.inPlace = fillNone, true
 	default:
 		run.fillWith = fillCopy
 	}
 	if opt.Reduction == None {
-		m := s.apply.get(dst, updates, block)
+		m := s.apply.get(dst, updates, s.views[vDst], s.views[vUpd], block)
 		run.m, run.fast = m, m
 		return run
 	}
@@ -542,7 +561,7 @@ func countRow(row []int, idx []int64, fromEnd int64) {
 
 // checkScatter checks what both scatters require of their arguments' types
 // and of dst.
-func checkScatter(s *scratch, dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
 	if indices.IsZero() || updates.IsZero() || dst.IsZero() {
 		return argErr("indices, updates and dst must all be given")
 	}
@@ -561,18 +580,19 @@ func checkScatter(s *scratch, dst, data, indices, updates tensor.Tensor, opt Sca
 	if !data.IsZero() && !sameShape(dst, data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
-	d := spanOf(dst)
-	if x := spanOf(data); !d.same(x) && d.overlaps(x) {
+	s.see(dst, data, indices, updates)
+	d := s.views[vDst].span()
+	if x := s.views[vData].span(); !d.same(x) && d.overlaps(x) {
 		return argErr("dst overlaps data without being data")
 	}
-	if d.overlaps(spanOf(indices)) || d.overlaps(spanOf(updates)) {
+	if d.overlaps(s.views[vInd].span()) || d.overlaps(s.views[vUpd].span()) {
 		return argErr("dst overlaps indices or updates")
 	}
 	return nil
 }
 
 // sameShape reports whether a and b have the same shape.
-func sameShape(a, b tensor.Tensor) bool {
+func sameShape(a, b *tensor.Tensor) bool {
 	if a.Rank() != b.Rank() {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 // that used it, and grows only for a larger one.
 type scratch struct {
 	shapes  [4][]int // see the shape slots below
+	views   [4]view  // of dst, data, indices and updates (see see)
 	strides [2][]int
 	lims    []limit
 
@@ -28,6 +29,8 @@ type scratch struct {
 
 	fill, apply movers                 // dst from data, and updates into dst (or a gather's)
 	reducers    map[reducerKey]reducer // built once per element type and reduction
+	lastKey     reducerKey             // the key of lastRed, the reducer of the latest call
+	lastRed     reducer
 
 	done sync.WaitGroup // for parallel
 
@@ -60,30 +63,39 @@ var scratches = sync.Pool{New: func() any { return new(scratch) }}
 func getScratch() *scratch { return scratches.Get().(*scratch) }
 
 // release forgets the call's tensors, so that the pool does not keep
-// them alive, and puts s back in the pool.
+// them alive, and puts s back in the pool. The fields it leaves point into
+// s itself, and every call sets afresh those it uses.
 func (s *scratch) release() {
 	s.fill.forget()
 	s.apply.forget()
-	for _, r := range s.reducers {
-		r.rebind(tensor.Tensor{}, tensor.Tensor{}, 0)
+	s.views = [4]view{}
+	if r := s.run.red; r != nil { // the one reducer a call uses
+		r.rebind(nil, nil, 0)
 	}
-	s.nd = ndWalk{}
-	s.el = elemWalk{cur: s.el.cur, coords: s.el.coords} // buffers, no tensors
-	s.run = scatterRun{}
-	s.bad = badJob{}
-	s.offsets = offsetsJob{}
-	s.snd = scatterNDJob{}
-	s.slabs = slabJob{}
-	s.columns = columnJob{}
-	s.ranges = rangeJob{}
-	s.gnd = gatherNDJob{}
-	s.gel = gatherElementsJob{}
-	s.gat = gatherJob{}
+	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
+	s.columns.data = view{}
 	scratches.Put(s)
 }
 
+// The slots of scratch.views.
+const (
+	vDst = iota
+	vData
+	vInd
+	vUpd
+)
+
+// see records where the elements of a call's tensors are; updates is nil
+// for a gather.
+func (s *scratch) see(dst, data, indices, updates *tensor.Tensor) {
+	s.views[vDst], s.views[vData], s.views[vInd] = viewOf(dst), viewOf(data), viewOf(indices)
+	if updates != nil {
+		s.views[vUpd] = viewOf(updates)
+	}
+}
+
 // shape returns t's shape in slot i, without allocating.
-func (s *scratch) shape(i int, t tensor.Tensor) tensor.Shape {
+func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
 	sh := s.shapes[i][:0]
 	for d := range t.Rank() {
 		sh = append(sh, t.Dim(d))
@@ -160,12 +172,12 @@ func resize[E any](b []E, n int) []E {
 // with an int64 tensor, widened from the other integer types into s.
 // uint64 values above MaxInt64 saturate to MaxInt64, which no dimension
 // admits; error messages still quote the original value.
-func (s *scratch) indexInts(t tensor.Tensor) ([]int64, error) {
+func (s *scratch) indexInts(t *tensor.Tensor) ([]int64, error) {
 	if v, ok := t.Data().([]int64); ok {
 		return v, nil
 	}
 	s.ind = resize(s.ind, t.Len())
-	if !widenInto(s.ind, t) {
+	if !widenInto(s.ind, t.Data()) {
 		return nil, typeErr("indices must be integers, got %v", t.DType())
 	}
 	return s.ind, nil
@@ -181,17 +193,22 @@ type reducerKey struct {
 // reducer returns the reducer of blocks of the given size for dst's
 // element type and opt (see newKnobReducer), built once and rebound to
 // dst and src on later calls.
-func (s *scratch) reducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
+func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions) reducer {
 	k := reducerKey{dst.DType(), opt}
 	k.opt.ExcludeSelf, k.opt.DivideAll, k.opt.Rules = false, false, IndexRules{}
-	if red, ok := s.reducers[k]; ok {
-		red.rebind(dst, src, block)
-		return red
+	red, ok := s.lastRed, s.lastKey == k && s.lastRed != nil // calls repeat
+	if !ok {
+		red, ok = s.reducers[k]
 	}
-	if s.reducers == nil {
-		s.reducers = map[reducerKey]reducer{}
+	if ok {
+		red.rebind(dst.Data(), src.Data(), block)
+	} else {
+		if s.reducers == nil {
+			s.reducers = map[reducerKey]reducer{}
+		}
+		red = newKnobReducer(*dst, *src, block, opt)
+		s.reducers[k] = red
 	}
-	red := newKnobReducer(dst, src, block, opt)
-	s.reducers[k] = red
+	s.lastKey, s.lastRed = k, red
 	return red
 }

@@ -124,7 +124,14 @@ func (t Tensor) Len() int {
 	if t.data == nil {
 		return 0
 	}
-	return reflect.ValueOf(t.data).Len()
+	// Every constructor checks that the slice holds as many elements as
+	// the shape, so the product of the dimensions is its length, and
+	// costs less to compute than reflection does to read it.
+	n := 1
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
 }
 
 // Data returns the element slice ([]float32, []string, ...), shared with t.
