@@ -104,6 +104,7 @@ func AllocLike(op string, like tensor.Tensor, name string, into func(dst tensor.
 // one with GetShapes, and Release it once those shapes are no longer used.
 type Shapes struct {
 	arena []int
+	hdrs  []tensor.Shape // for Ptr
 }
 
 var shapesPool = sync.Pool{New: func() any { return new(Shapes) }}
@@ -115,7 +116,20 @@ func GetShapes() *Shapes { return shapesPool.Get().(*Shapes) }
 // used.
 func (s *Shapes) Release() {
 	s.arena = s.arena[:0]
+	clear(s.hdrs)
+	s.hdrs = s.hdrs[:0]
 	shapesPool.Put(s)
+}
+
+// Ptr returns a pointer to a copy of the shape header sh (whose elements
+// it shares), for tensor.Tensor.View.
+func (s *Shapes) Ptr(sh tensor.Shape) *tensor.Shape {
+	if len(s.hdrs) == cap(s.hdrs) {
+		// A new block; the pointers already lent keep the old one.
+		s.hdrs = make([]tensor.Shape, 0, max(2*cap(s.hdrs), 8))
+	}
+	s.hdrs = append(s.hdrs, sh)
+	return &s.hdrs[len(s.hdrs)-1]
 }
 
 // Buf returns an empty shape with room for n dimensions, to append to.

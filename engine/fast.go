@@ -88,9 +88,21 @@ func (s *scratch) tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []in
 	}
 	s.offs = resize(s.offs, w.n)
 	p := parts(len(w.ind))
-	s.offsets = offsetsJob{w: w, offs: s.offs, skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
-	parallel(w.n, p, &s.offsets, &s.done)
+	j := &s.offsets
+	j.w, j.offs, j.skip, j.found = w, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	parallel(w.n, p, j, &s.done)
 	return s.offs, firstOf(s.found)
+}
+
+// The kernels set their state field by field rather than by assigning a
+// composite literal: the compiler builds the literal on the stack and
+// copies it in 16-byte moves, each of which then waits for the 8-byte
+// stores that built it, several times in every small call.
+
+// set sets up w for a call, offs nil.
+func (w *ndWalk) set(ind []int64, k, n int, lims []limit, strides []int, perBatch, batchBlock int) {
+	w.ind, w.k, w.n, w.lims, w.strides = ind, k, n, lims, strides
+	w.perBatch, w.batchBlock, w.offs = perBatch, batchBlock, nil
 }
 
 // offsetsJob is the parallel part of tupleOffsets.
@@ -108,6 +120,8 @@ func (j *offsetsJob) work(part, lo, hi int) {
 		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
 	case 2:
 		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	default:
+		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
 	}
 	// Longer tuples; for one or two components, the bad tuple they
 	// stopped at (tupleOffset says which component), if any.
@@ -176,6 +190,31 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = int(p0)*s0 + int(p1)*s1
 		} else if !skip {
+			return t
+		}
+		offs[t] = int32(d)
+	}
+	return len(offs)
+}
+
+// offsetsK is offsets1 for tuples of len(lims) components.
+//
+//go:noinline
+func offsetsK(offs []int32, ind []int64, lims []limit, strides []int, skip bool) int {
+	k := len(lims)
+	strides = strides[:k]
+	for t := range offs {
+		tuple := ind[t*k : t*k+k]
+		d := 0
+		for j, l := range lims {
+			p := wrap(tuple[j], l.fromEnd)
+			if uint64(p) >= uint64(l.size) {
+				d = -1
+				break
+			}
+			d += int(p) * strides[j]
+		}
+		if d < 0 && !skip {
 			return t
 		}
 		offs[t] = int32(d)
@@ -642,15 +681,15 @@ func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64, skip bool) int 
 //go:noinline
 func setFlat[E any](dst []E, size int, idx []int64, last int, upd []E, fromEnd int64, skip bool, at int) int {
 	upd = upd[:len(idx)]
-	base, j := 0, 0
+	base, next := 0, last
 	for k, v := range idx {
+		if k == next { // the next row
+			base, next = base+size, next+last
+		}
 		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
 			dst[base+int(p)] = upd[k]
 		} else if !skip {
 			return at + k
-		}
-		if j++; j == last {
-			j, base = 0, base+size
 		}
 	}
 	return -1
@@ -660,26 +699,47 @@ func setFlat[E any](dst []E, size int, idx []int64, last int, upd []E, fromEnd i
 // Add, the most common reduction, has a loop of its own: with the switch
 // of combine inside it the compiler spilled the loop's values.
 func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
-	if red == Add {
-		return addFlat(dst, size, idx, last, upd, fromEnd, skip, at)
+	switch {
+	case red == Add && skip:
+		addFlat(dst, size, idx, last, upd, fromEnd)
+		return -1
+	case red == Add:
+		return addFlatChecked(dst, size, idx, last, upd, fromEnd, at)
 	}
 	return combineFlat(red, dst, size, idx, last, upd, fromEnd, skip, at)
 }
 
-// addFlat is reduceFlat for Add.
+// addFlat is reduceFlat for Add with skip: it needs no way out of its
+// loop, which the compiler then keeps in registers.
 //
 //go:noinline
-func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64) {
 	upd = upd[:len(idx)]
-	base, j := 0, 0
+	base, next := 0, last
 	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
 		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
 			dst[base+int(p)] += upd[k]
-		} else if !skip {
-			return at + k
 		}
-		if j++; j == last {
-			j, base = 0, base+size
+	}
+}
+
+// addFlatChecked is reduceFlat for Add without skip.
+//
+//go:noinline
+func addFlatChecked[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, at int) int {
+	upd = upd[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] += upd[k]
+		} else {
+			return at + k
 		}
 	}
 	return -1
@@ -690,16 +750,16 @@ func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEn
 //go:noinline
 func combineFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
 	upd = upd[:len(idx)]
-	base, j := 0, 0
+	base, next := 0, last
 	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
 		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
 			d := base + int(p)
 			dst[d] = combine(red, dst[d], upd[k])
 		} else if !skip {
 			return at + k
-		}
-		if j++; j == last {
-			j, base = 0, base+size
 		}
 	}
 	return -1
@@ -809,9 +869,16 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, t
 	// than there are indices into it: then the reads cost at most one per
 	// element gathered, while a long row with few indices would cost
 	// many.
-	touch := along == 0 && lim.size/lineElems[E]() <= e.last
+	//
+	// A table small enough to stay in the cache needs no such reads.
+	touch := along == 0 && lim.size/lineElems[E]() <= e.last && len(m.src)*int(unsafe.Sizeof(m.src[0])) > touchBytes
 	if len(e.is) == 2 && along == 0 {
-		// The rows of a matrix, along its last axis: one loop for all.
+		// The rows of a matrix, along its last axis.
+		if !touch {
+			n := r1 - r0
+			return gatherFlat(m.dst[r0*e.last:][:n*e.last], m.src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
+				e.last, lim.fromEnd, skip, r0*e.last), 0
+		}
 		return gatherRows2(m.dst, e.other[0], e.last, m.src, e.data[0], lim.size, e.ind, r0, r1, lim.fromEnd, skip, touch)
 	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
@@ -862,6 +929,42 @@ func touchLines[E comparable](s []E) (zeros int) {
 func lineElems[E any]() int {
 	var zero E
 	return max(1, 64/int(unsafe.Sizeof(zero)))
+}
+
+// touchBytes is the size of a table above which gatherRows reads its rows
+// a cache line at a time before gathering from them: more than a core's
+// share of the cache.
+const touchBytes = 1 << 20
+
+// gatherFlat is gatherRow for consecutive rows of a matrix along its last
+// axis, in one loop over all of idx: out and idx hold rows of last
+// elements, src rows of size elements, the next dstep elements on. It
+// returns at plus the position in idx of the first rejected index, or
+// -1; with skip it sets out there to zero and goes on.
+//
+//go:noinline
+func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
+	var zero E
+	out = out[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+dstep, next+last
+		}
+		if uint64(v) < uint64(size) { // see gatherRow
+			out[k] = src[base+int(v)]
+			continue
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			out[k] = src[base+int(p)]
+			continue
+		}
+		if !skip {
+			return at + k
+		}
+		out[k] = zero
+	}
+	return -1
 }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last

@@ -72,12 +72,12 @@ func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rul
 	if nb, _ := ds[:batchDims].NumElements(); nb > 0 {
 		perBatch = n / nb
 	}
-	s.nd = ndWalk{ind: ind, k: k, n: n, lims: lims, strides: s.stridesOf(0, ds)[batchDims : batchDims+k],
-		perBatch: perBatch, batchBlock: batchBlock}
+	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[batchDims:batchDims+k], perBatch, batchBlock)
 	p := parts(dst.Len() + len(ind))
 	s.workerPairs(p)
-	s.gnd = gatherNDJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block: block,
-		skip: rules.OutOfRange == OutOfRangeSkip, found: s.noneFound(p)}
+	j := &s.gnd
+	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
+	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
 	parallel(n, p, &s.gnd, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
@@ -145,8 +145,9 @@ func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, ru
 	p := parts(2 * len(ind))
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)
 	s.touched = resize(s.touched, p)
-	s.gel = gatherElementsJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], 1), skip: rules.OutOfRange == OutOfRangeSkip,
-		found: s.noneFound(p)}
+	j := &s.gel
+	j.s, j.m = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], 1)
+	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
 	parallel(s.el.rows(), p, &s.gel, &s.done)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, axis, 0)
@@ -236,8 +237,9 @@ func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int,
 	n := dst.Len() / inner // output blocks: (group, index) pairs
 	p := parts(dst.Len())
 	s.workerPairs(p)
-	s.gat = gatherJob{s: s, m: s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind: ind, lim: lims[0],
-		outer: outer, inner: inner, perBatch: perBatch, srcStep: ds[axis] * inner}
+	j := &s.gat
+	j.s, j.m, j.ind, j.lim = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind, lims[0]
+	j.outer, j.inner, j.perBatch, j.srcStep = outer, inner, perBatch, ds[axis]*inner
 	parallel(n, p, &s.gat, &s.done)
 	return nil
 }

@@ -86,7 +86,7 @@ func (s *scratch) firstBad(ind []int64, lims []limit, rules IndexRules) int {
 		return outside(ind, lims[0])
 	}
 	p := parts(len(ind))
-	s.bad = badJob{ind: ind, lims: lims, found: s.noneFound(p)}
+	s.bad.ind, s.bad.lims, s.bad.found = ind, lims, s.noneFound(p)
 	parallel(len(ind), p, &s.bad, &s.done)
 	return firstOf(s.found)
 }
@@ -131,6 +131,14 @@ func outside(ind []int64, l limit) int {
 	}
 	lo := -l.fromEnd
 	span := uint64(int64(l.size) - 1 - lo)
+	// Every value is inside when the OR of their distances from lo is not
+	// above span, a test that takes one operation per value. It is exact
+	// when span+1 is a power of two, as for dimensions of a power-of-two
+	// size; otherwise the OR may exceed span although no value does, and
+	// the search below finds nothing.
+	if orDistances(ind, lo) <= span {
+		return -1
+	}
 	// Four values at a time, the largest of their distances from lo
 	// against span: no chain of dependent compares from one value to the
 	// next, and one branch per four.
@@ -147,6 +155,26 @@ func outside(ind []int64, l limit) int {
 		}
 	}
 	return -1
+}
+
+// orDistances returns the OR of uint64(v - lo) over the values v of ind,
+// in four independent chains.
+//
+//go:noinline
+func orDistances(ind []int64, lo int64) uint64 {
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(ind); i += 4 {
+		x := ind[i : i+4 : i+4]
+		a |= uint64(x[0] - lo)
+		b |= uint64(x[1] - lo)
+		c |= uint64(x[2] - lo)
+		d |= uint64(x[3] - lo)
+	}
+	for _, v := range ind[i:] {
+		a |= uint64(v - lo)
+	}
+	return a | b | c | d
 }
 
 // indexErr builds the error for the element at flat position flat of

@@ -92,7 +92,7 @@ type wordMover[E comparable] struct {
 
 // set points m at the elements of dst and src and returns it.
 func (m *wordMover[E]) set(dst, src view, block int) *wordMover[E] {
-	*m = wordMover[E]{dst: words[E](dst), src: words[E](src), block: block}
+	m.dst, m.src, m.block = words[E](dst), words[E](src), block
 	m.prefetch, m.stream = streaming[E](dst, src, block)
 	return m
 }

@@ -46,7 +46,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		return err
 	}
 	n, _ := is[:len(is)-1].NumElements()
-	s.nd = ndWalk{ind: ind, k: k, n: n, lims: s.limits(opt.Rules, ds[:k]), strides: s.stridesOf(0, ds)[:k]}
+	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
 	block, _ := ds[k:].NumElements()
 	if k == 1 && dst.Len() > 0 {
 		run := s.newScatterRun(dst, data, updates, block, opt)
@@ -76,7 +76,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
 	}
 	s.workerPairs(p)
-	s.snd = scatterNDJob{s: s, block: block, blocks: blocks}
+	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
 	return nil
 }
@@ -323,7 +323,8 @@ type scatterRun struct {
 // block elements, after checkScatter. For Mean, countMeans must follow.
 func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
 	run := &s.run
-	*run = scatterRun{size: dst.Len()}
+	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
+	run.size = dst.Len()
 	run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
 	switch {
 	case data.IsZero():

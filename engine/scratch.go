@@ -184,18 +184,21 @@ func (s *scratch) indexInts(t *tensor.Tensor) ([]int64, error) {
 }
 
 // reducerKey identifies a reducer that a scratch keeps for reuse: an
-// element type and the options that choose its arithmetic.
-type reducerKey struct {
-	dtype tensor.DType
-	opt   ScatterOptions // with the fields that do not choose it cleared
+// element type and the options that choose its arithmetic, in bits.
+type reducerKey uint64
+
+// keyOf returns the reducerKey of element type d and opt.
+func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
+	return reducerKey(uint32(d))<<16 | reducerKey(opt.Reduction)<<8 |
+		reducerKey(b2i(opt.ZeroStart)) | reducerKey(b2i(opt.HalfOnce))<<1 |
+		reducerKey(b2i(opt.StdMinMax))<<2 | reducerKey(b2i(opt.CountInType))<<3
 }
 
 // reducer returns the reducer of blocks of the given size for dst's
 // element type and opt (see newKnobReducer), built once and rebound to
 // dst and src on later calls.
 func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions) reducer {
-	k := reducerKey{dst.DType(), opt}
-	k.opt.ExcludeSelf, k.opt.DivideAll, k.opt.Rules = false, false, IndexRules{}
+	k := keyOf(dst.DType(), opt)
 	red, ok := s.lastRed, s.lastKey == k && s.lastRed != nil // calls repeat
 	if !ok {
 		red, ok = s.reducers[k]

@@ -34,11 +34,10 @@ type rowCursor struct {
 
 // init sets e up for a call with p workers, keeping its buffers.
 func (e *elemWalk) init(ind []int64, is tensor.Shape, axis int, lim limit, data, other []int, p int) {
-	cur, coords := e.cur, e.coords
-	*e = elemWalk{ind: ind, is: is, axis: axis, lim: lim, data: data, other: other, last: is[len(is)-1]}
+	e.ind, e.is, e.axis, e.lim, e.data, e.other, e.last = ind, is, axis, lim, data, other, is[len(is)-1]
 	rank := len(is) - 1
-	e.cur = resize(cur, p)
-	e.coords = resize(coords, p*rank)
+	e.cur = resize(e.cur, p)
+	e.coords = resize(e.coords, p*rank)
 	for w := range e.cur {
 		e.cur[w].coord = e.coords[w*rank : (w+1)*rank]
 	}

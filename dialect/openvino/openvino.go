@@ -197,7 +197,7 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Shape, rules engine.IndexRules) error {
 	// The engine writes the shape with the batch dimensions kept; version
 	// 5's shape holds the same elements in the same order.
-	view, err := dst.View(kept)
+	view, err := dst.View(&kept)
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func prepareGatherND(sh *dialect.Shapes, params, indices tensor.Tensor, batchDim
 				" (the batch dimensions of indices %v must hold as many elements as those of params %v)",
 				engine.ErrShape, indices.Len(), n, is, ps)
 		}
-		if indices, err = indices.View(want); err != nil {
+		if indices, err = indices.View(sh.Ptr(want)); err != nil {
 			return gatherND{}, fmt.Errorf("%w: %v", engine.ErrShape, err)
 		}
 		is = want

@@ -243,8 +243,8 @@ func runIndexSelect(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index t
 	in := view1(sh, input)
 	outShape := sh.Of(in)
 	outShape[d] = n
-	out, _ := dst.View(outShape)
-	idx, _ := index.View(append(sh.Buf(1), n))
+	out, _ := dst.View(sh.Ptr(outShape))
+	idx, _ := index.View(sh.Ptr(append(sh.Buf(1), n)))
 	err := engine.Gather(out, in, idx, d, 0, behaviors[opIndexSelect].Index)
 	return indexErr(err, index, input)
 }
@@ -564,7 +564,7 @@ func view1(sh *dialect.Shapes, t tensor.Tensor) tensor.Tensor {
 	if t.Rank() != 0 {
 		return t
 	}
-	v, _ := t.View(append(sh.Buf(1), 1))
+	v, _ := t.View(sh.Ptr(append(sh.Buf(1), 1)))
 	return v
 }
 
