@@ -241,12 +241,12 @@ func TestIntoAllocatesNothing(t *testing.T) {
 }
 
 // TestLargeIntoAllocatesFew calls the same on inputs large enough to be
-// split among workers, at GOMAXPROCS 4: once warm, a call allocates at
-// most one object on average (the workers are goroutines kept for all
-// calls), however large its inputs. Warming up takes longer than for a
-// small call: a sync.Pool keeps what it is given per P, where a goroutine
-// that has moved to another P does not see it, so each P warms a scratch
-// of its own; the test takes the best of a few rounds of calls.
+// split among workers, at GOMAXPROCS 4: once warm, a call allocates only
+// the goroutines it starts, at most two objects per worker, however large
+// its inputs. Warming up takes longer than for a small call: a sync.Pool
+// keeps what it is given per P, where a goroutine that has moved to
+// another P does not see it, so each P warms a scratch of its own; the
+// test takes the best of a few rounds of calls.
 // AllocsPerRun runs at GOMAXPROCS 1, so this counts allocations itself.
 func TestLargeIntoAllocatesFew(t *testing.T) {
 	if testing.Short() || raceEnabled {
@@ -261,11 +261,11 @@ func TestLargeIntoAllocatesFew(t *testing.T) {
 			}
 		}
 		n := mallocsPerCall(10, c.call)
-		for round := 0; round < 4 && n > 1; round++ {
+		for round := 0; round < 4 && n > 2*workers; round++ {
 			n = min(n, mallocsPerCall(10, c.call))
 		}
-		if n > 1 {
-			t.Errorf("%s %s: %v allocations per call, want at most 1", c.op, c.name, n)
+		if n > 2*workers {
+			t.Errorf("%s %s: %v allocations per call, want at most %d", c.op, c.name, n, 2*workers)
 		}
 	}
 }

@@ -50,9 +50,10 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	block, _ := ds[k:].NumElements()
 	if k == 1 && dst.Len() > 0 {
 		run := s.newScatterRun(dst, data, updates, block, opt)
-		if parts(run.work(len(ind)+updates.Len())) == 1 && run.fast != nil {
-			// One worker, and single indices: check them all, then apply
-			// each update where it lands, in order, without offsets.
+		if small(run.work(len(ind)+updates.Len())) && run.fast != nil {
+			// A small call with single indices: check them all, then
+			// apply each update where it lands, in order, without
+			// offsets.
 			if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
 				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 			}
@@ -175,17 +176,20 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 	if dst.Len() == 0 {
 		return nil
 	}
-	p := parts(run.work(2 * len(ind)))
+	work := run.work(2 * len(ind))
+	p := parts(work)
 	if run.mean != nil {
 		run.countMeans(s, dst.Len(), 1, len(ind), opt.ExcludeSelf, p)
 	}
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, us), p)
 	skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
 	switch {
-	case p == 1 && run.fast != nil:
-		// One worker, which applies the updates where they land, in
-		// order: along axis 0 in place with few updates this touches only
-		// what they update (see sparse), and else there is little to do.
+	case small(work) && run.fast != nil:
+		// A small call, on one worker, which applies the updates where
+		// they land, in order: in place this touches only what they
+		// update. (A larger call on one worker is better off with the
+		// slabs or the column blocks below, which keep in cache what they
+		// fill and update.)
 		run.fill(0, run.size)
 		if bad := run.fast.scatterRows(&s.el, 0, 0, s.el.rows(), skip); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
