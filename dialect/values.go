@@ -221,7 +221,7 @@ func AllIntegers(types []tensor.DType) bool {
 // MindSpore's tensor_scatter_elements require (the engine also takes a
 // larger updates, as PyTorch does). Its error wraps engine.ErrShape.
 func CheckUpdatesShape(indices, updates tensor.Tensor) error {
-	if !hasShapeOf(updates, indices) {
+	if !updates.SameShape(indices) {
 		return fmt.Errorf("%w: updates has shape %v, indices has shape %v; they must be equal",
 			engine.ErrShape, updates.Shape(), indices.Shape())
 	}
@@ -238,7 +238,7 @@ func CheckDst(dst tensor.Tensor, dtype tensor.DType, shape tensor.Shape) error {
 	if err := CheckDstType(dst, dtype); err != nil {
 		return err
 	}
-	if !hasShape(dst, shape) {
+	if !dst.HasShape(shape) {
 		return fmt.Errorf("%w: dst has shape %v, want %v", engine.ErrShape, dst.Shape(), shape)
 	}
 	return nil
@@ -255,31 +255,4 @@ func CheckDstType(dst tensor.Tensor, dtype tensor.DType) error {
 		return fmt.Errorf("%w: dst has type %v, want %v", engine.ErrType, dst.DType(), dtype)
 	}
 	return nil
-}
-
-// hasShape reports whether t has shape s. Unlike t.Shape().Equal(s) it
-// does not copy t's shape, which matters on every call of an operator.
-func hasShape(t tensor.Tensor, s tensor.Shape) bool {
-	if t.Rank() != len(s) {
-		return false
-	}
-	for i, d := range s {
-		if t.Dim(i) != d {
-			return false
-		}
-	}
-	return true
-}
-
-// hasShapeOf reports whether t has the shape of u, copying neither.
-func hasShapeOf(t, u tensor.Tensor) bool {
-	if t.Rank() != u.Rank() {
-		return false
-	}
-	for i := range t.Rank() {
-		if t.Dim(i) != u.Dim(i) {
-			return false
-		}
-	}
-	return true
 }

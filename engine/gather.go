@@ -299,7 +299,7 @@ func (s *scratch) checkGather(dst, data, indices *tensor.Tensor, shape tensor.Sh
 	if dst.DType() != data.DType() {
 		return typeErr("dst has type %v, data has type %v; they must be equal", dst.DType(), data.DType())
 	}
-	if !hasShape(dst, shape) {
+	if !dst.HasShape(shape) {
 		return shapeErr("dst has shape %v, want %v", dst.Shape(), shape)
 	}
 	s.see(dst, data, indices, nil)
@@ -307,17 +307,4 @@ func (s *scratch) checkGather(dst, data, indices *tensor.Tensor, shape tensor.Sh
 		return argErr("dst overlaps data or indices")
 	}
 	return nil
-}
-
-// hasShape reports whether t has shape s.
-func hasShape(t *tensor.Tensor, s tensor.Shape) bool {
-	if t.Rank() != len(s) {
-		return false
-	}
-	for d, n := range s {
-		if t.Dim(d) != n {
-			return false
-		}
-	}
-	return true
 }

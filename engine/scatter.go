@@ -73,6 +73,9 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	run := s.newScatterRun(dst, data, updates, block, opt)
 	blocks := dst.Len() / block
 	p := parts(run.work(len(ind) + updates.Len()))
+	if oneScan(run, block, n, blocks*int(s.views[vDst].size)) {
+		p = 1
+	}
 	if run.mean != nil {
 		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
 	}
@@ -80,6 +83,18 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
 	return nil
+}
+
+// oneScan reports whether a ScatterND of n single elements into a dst of
+// the given size in bytes runs fastest on one goroutine however large it
+// is. Workers that split dst each read every tuple to find the ones in
+// their range; when the updates outnumber dst's elements and dst fits in
+// the cache, that reading costs more than the split saves, and one tight
+// loop over the tuples in order wins (W3: 7.8 ms on two workers, 5.5 ms on
+// one).
+func oneScan(run *scatterRun, block, n, size int) bool {
+	return run.fast != nil && run.reset == nil && run.mean == nil &&
+		block == 1 && n >= run.size && size <= 8<<20
 }
 
 // updatesFit reports whether updates has the shape outer + inner.
@@ -582,7 +597,7 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 	if err := checkReduction(dst.DType(), opt); err != nil {
 		return err
 	}
-	if !data.IsZero() && !sameShape(dst, data) {
+	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
 	s.see(dst, data, indices, updates)
@@ -594,19 +609,6 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 		return argErr("dst overlaps indices or updates")
 	}
 	return nil
-}
-
-// sameShape reports whether a and b have the same shape.
-func sameShape(a, b *tensor.Tensor) bool {
-	if a.Rank() != b.Rank() {
-		return false
-	}
-	for d := range a.Rank() {
-		if a.Dim(d) != b.Dim(d) {
-			return false
-		}
-	}
-	return true
 }
 
 // checkElements checks the shapes of ScatterElements and GatherElements.

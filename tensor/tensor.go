@@ -149,6 +149,13 @@ func (t Tensor) Shape() Shape {
 	return s
 }
 
+// HasShape reports whether t has shape s. Unlike t.Shape().Equal(s) it
+// copies nothing.
+func (t Tensor) HasShape(s Shape) bool { return t.dims().Equal(s) }
+
+// SameShape reports whether t and u have the same shape.
+func (t Tensor) SameShape(u Tensor) bool { return t.dims().Equal(u.dims()) }
+
 // Rank returns the number of dimensions (0 for a scalar).
 func (t Tensor) Rank() int { return len(t.dims()) }
 
