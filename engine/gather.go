@@ -58,7 +58,8 @@ func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rul
 	}
 	k := indices.Dim(indices.Rank() - 1)
 	lims := s.limits(rules, ds[batchDims:batchDims+k])
-	if dst.Len() == 0 {
+	size := dst.Len()
+	if size == 0 {
 		// Nothing to write, but bad indices are refused all the same.
 		if bad := s.firstBad(ind, lims, rules); bad >= 0 {
 			return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
@@ -67,13 +68,13 @@ func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rul
 	}
 	block, _ := ds[batchDims+k:].NumElements()
 	batchBlock, _ := ds[batchDims:].NumElements()
-	n := dst.Len() / block
+	n := size / block
 	perBatch := n
 	if nb, _ := ds[:batchDims].NumElements(); nb > 0 {
 		perBatch = n / nb
 	}
 	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[batchDims:batchDims+k], perBatch, batchBlock)
-	p := parts(dst.Len() + len(ind))
+	p := parts(size + len(ind))
 	s.workerPairs(p)
 	j := &s.gnd
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
@@ -231,11 +232,12 @@ func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int,
 	outer, _ := ds[batchDims:axis].NumElements()
 	inner, _ := ds[axis+1:].NumElements()
 	perBatch, _ := is[batchDims:].NumElements()
-	if dst.Len() == 0 || inner == 0 {
+	size := dst.Len()
+	if size == 0 || inner == 0 {
 		return nil
 	}
-	n := dst.Len() / inner // output blocks: (group, index) pairs
-	p := parts(dst.Len())
+	n := size / inner // output blocks: (group, index) pairs
+	p := parts(size)
 	s.workerPairs(p)
 	j := &s.gat
 	j.s, j.m, j.ind, j.lim = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind, lims[0]

@@ -157,24 +157,15 @@ func outside(ind []int64, l limit) int {
 	return -1
 }
 
-// orDistances returns the OR of uint64(v - lo) over the values v of ind,
-// in four independent chains.
-//
-//go:noinline
+// orDistances returns the OR of uint64(v - lo) over the values v of ind:
+// orBlocks for the whole blocks of eight values, then the rest here.
 func orDistances(ind []int64, lo int64) uint64 {
-	var a, b, c, d uint64
-	i := 0
-	for ; i+4 <= len(ind); i += 4 {
-		x := ind[i : i+4 : i+4]
-		a |= uint64(x[0] - lo)
-		b |= uint64(x[1] - lo)
-		c |= uint64(x[2] - lo)
-		d |= uint64(x[3] - lo)
+	n := len(ind) &^ 7
+	acc := orBlocks(ind[:n], lo)
+	for _, v := range ind[n:] {
+		acc |= uint64(v - lo)
 	}
-	for _, v := range ind[i:] {
-		a |= uint64(v - lo)
-	}
-	return a | b | c | d
+	return acc
 }
 
 // indexErr builds the error for the element at flat position flat of

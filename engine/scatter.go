@@ -29,6 +29,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		return err
 	}
 	ds, is := s.shape(dataShape, dst), s.shape(indexShape, indices)
+	size := dst.Len()
 	if len(is) == 0 {
 		return shapeErr("indices must have rank >= 1, got a scalar")
 	}
@@ -48,7 +49,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	n, _ := is[:len(is)-1].NumElements()
 	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
 	block, _ := ds[k:].NumElements()
-	if k == 1 && dst.Len() > 0 {
+	if k == 1 && size > 0 {
 		run := s.newScatterRun(dst, data, updates, block, opt)
 		if small(run.work(len(ind)+updates.Len())) && run.fast != nil {
 			// A small call with single indices: check them all, then
@@ -62,16 +63,16 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 			return nil
 		}
 	}
-	offs, bad := s.tupleOffsets(&s.nd, dst.Len(), opt.Rules)
+	offs, bad := s.tupleOffsets(&s.nd, size, opt.Rules)
 	if bad >= 0 {
 		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 	}
-	if dst.Len() == 0 {
+	if size == 0 {
 		return nil
 	}
 	s.nd.offs = offs
 	run := s.newScatterRun(dst, data, updates, block, opt)
-	blocks := dst.Len() / block
+	blocks := size / block
 	p := parts(run.work(len(ind) + updates.Len()))
 	if oneScan(run, block, n, blocks*int(s.views[vDst].size)) {
 		p = 1
@@ -160,6 +161,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		return err
 	}
 	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	size := dst.Len()
 	if err := checkElements(ds, is, axis); err != nil {
 		return err
 	}
@@ -182,19 +184,19 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 	// over every index would take a fifth of the time. An error may then
 	// leave dst partly written, as a gather's does; in place, nothing is
 	// written before every index has passed.
-	asItGoes := axis != 0 && run.fast != nil && dst.Len() > 0 && !run.inPlace
+	asItGoes := axis != 0 && run.fast != nil && size > 0 && !run.inPlace
 	if !asItGoes {
 		if bad := s.firstBad(ind, s.lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
 	}
-	if dst.Len() == 0 {
+	if size == 0 {
 		return nil
 	}
 	work := run.work(2 * len(ind))
 	p := parts(work)
 	if run.mean != nil {
-		run.countMeans(s, dst.Len(), 1, len(ind), opt.ExcludeSelf, p)
+		run.countMeans(s, size, 1, len(ind), opt.ExcludeSelf, p)
 	}
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, us), p)
 	skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
@@ -218,7 +220,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 			perSlab = s.el.rows() / is[0]
 		}
 		j := &s.slabs
-		*j = slabJob{s: s, slab: dst.Len() / ds[0], slabs: is[0], perSlab: perSlab, skip: skip, found: s.noneFound(p)}
+		*j = slabJob{s: s, slab: size / ds[0], slabs: is[0], perSlab: perSlab, skip: skip, found: s.noneFound(p)}
 		// Mean, with a count per element, sums by the one-loop path (its
 		// reducer adds) and divides after (the indices have been
 		// validated).
@@ -236,7 +238,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
 		// Along axis 0 an update keeps its column: each worker owns
 		// blocks of columns, from data to dst.
-		inner, width := dst.Len()/ds[0], columnWidth(ds[0], int(s.views[vDst].size))
+		inner, width := size/ds[0], columnWidth(ds[0], int(s.views[vDst].size))
 		s.columns = columnJob{run: run, data: s.views[vData], ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
 		parallel((inner+width-1)/width, p, &s.columns, &s.done)
 	default:
@@ -244,7 +246,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		// updates that land in it.
 		s.workerPairs(p)
 		s.ranges = rangeJob{s: s}
-		parallel(dst.Len(), p, &s.ranges, &s.done)
+		parallel(size, p, &s.ranges, &s.done)
 	}
 	return nil
 }
