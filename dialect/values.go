@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
@@ -97,6 +98,60 @@ func AllocLike(op string, like tensor.Tensor, name string, into func(dst tensor.
 	return Alloc(op, like.DType(), like.Shape(), into)
 }
 
+// Shapes lends shapes from pooled memory to the Into forms, which read
+// and build shapes on every call: a shape taken from it, or a view of a
+// tensor under such a shape (tensor.Tensor.View), allocates nothing. Get
+// one with GetShapes, and Release it once those shapes are no longer used.
+type Shapes struct {
+	arena []int
+	hdrs  []tensor.Shape // for Ptr
+}
+
+var shapesPool = sync.Pool{New: func() any { return new(Shapes) }}
+
+// GetShapes returns a Shapes from the pool.
+func GetShapes() *Shapes { return shapesPool.Get().(*Shapes) }
+
+// Release gives s back to the pool; the shapes it lent must no longer be
+// used.
+func (s *Shapes) Release() {
+	s.arena = s.arena[:0]
+	clear(s.hdrs)
+	s.hdrs = s.hdrs[:0]
+	shapesPool.Put(s)
+}
+
+// Ptr returns a pointer to a copy of the shape header sh (whose elements
+// it shares), for tensor.Tensor.View.
+func (s *Shapes) Ptr(sh tensor.Shape) *tensor.Shape {
+	if len(s.hdrs) == cap(s.hdrs) {
+		// A new block; the pointers already lent keep the old one.
+		s.hdrs = make([]tensor.Shape, 0, max(2*cap(s.hdrs), 8))
+	}
+	s.hdrs = append(s.hdrs, sh)
+	return &s.hdrs[len(s.hdrs)-1]
+}
+
+// Buf returns an empty shape with room for n dimensions, to append to.
+func (s *Shapes) Buf(n int) tensor.Shape {
+	if cap(s.arena)-len(s.arena) < n {
+		// A new arena; the shapes already lent keep the old one.
+		s.arena = make([]int, 0, max(2*cap(s.arena), 64, n))
+	}
+	start := len(s.arena)
+	s.arena = s.arena[:start+n]
+	return tensor.Shape(s.arena[start : start : start+n])
+}
+
+// Of returns a copy of t's shape.
+func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
+	b := s.Buf(t.Rank())
+	for d := range t.Rank() {
+		b = append(b, t.Dim(d))
+	}
+	return b
+}
+
 // NormAxis maps an axis in [-rank, rank-1] to [0, rank): negative axes
 // count from the end. of names the tensor whose rank it is, for the error,
 // which wraps ErrAttribute.
@@ -166,7 +221,7 @@ func AllIntegers(types []tensor.DType) bool {
 // MindSpore's tensor_scatter_elements require (the engine also takes a
 // larger updates, as PyTorch does). Its error wraps engine.ErrShape.
 func CheckUpdatesShape(indices, updates tensor.Tensor) error {
-	if !hasShapeOf(updates, indices) {
+	if !updates.SameShape(indices) {
 		return fmt.Errorf("%w: updates has shape %v, indices has shape %v; they must be equal",
 			engine.ErrShape, updates.Shape(), indices.Shape())
 	}
@@ -183,7 +238,7 @@ func CheckDst(dst tensor.Tensor, dtype tensor.DType, shape tensor.Shape) error {
 	if err := CheckDstType(dst, dtype); err != nil {
 		return err
 	}
-	if !hasShape(dst, shape) {
+	if !dst.HasShape(shape) {
 		return fmt.Errorf("%w: dst has shape %v, want %v", engine.ErrShape, dst.Shape(), shape)
 	}
 	return nil
@@ -200,31 +255,4 @@ func CheckDstType(dst tensor.Tensor, dtype tensor.DType) error {
 		return fmt.Errorf("%w: dst has type %v, want %v", engine.ErrType, dst.DType(), dtype)
 	}
 	return nil
-}
-
-// hasShape reports whether t has shape s. Unlike t.Shape().Equal(s) it
-// does not copy t's shape, which matters on every call of an operator.
-func hasShape(t tensor.Tensor, s tensor.Shape) bool {
-	if t.Rank() != len(s) {
-		return false
-	}
-	for i, d := range s {
-		if t.Dim(i) != d {
-			return false
-		}
-	}
-	return true
-}
-
-// hasShapeOf reports whether t has the shape of u, copying neither.
-func hasShapeOf(t, u tensor.Tensor) bool {
-	if t.Rank() != u.Rank() {
-		return false
-	}
-	for i := range t.Rank() {
-		if t.Dim(i) != u.Dim(i) {
-			return false
-		}
-	}
-	return true
 }

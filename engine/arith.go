@@ -60,6 +60,16 @@ type reducer interface {
 	// divideCounts sets each dst block b in [b0, b1) that counts[b]
 	// values went into, plus self, to its mean over them.
 	divideCounts(counts []int, self, b0, b1 int)
+	// divideAll is divideCounts dividing every block, one that no value
+	// went into by 1 (ScatterOptions.DivideAll).
+	divideAll(counts []int, self, b0, b1 int)
+	// rebind points the reducer at the element slices of new dst and src
+	// tensors of its element type (or at none, for nil), for a later
+	// call.
+	rebind(dst, src any, block int)
+	// setKnobs applies ScatterOptions.ZeroStart and CountInType to the
+	// reducer of reduction r.
+	setKnobs(opt ScatterOptions)
 }
 
 // newReducer returns the reducer of blocks of the given size for dst's
@@ -126,6 +136,12 @@ func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction,
 		r = Add // Mean sums; the kernel divides at the end
 	}
 	return &numReducer[T]{dst: dst, src: s, block: block, red: r, o: o}
+}
+
+func (r *numReducer[T]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]T)
+	r.src, _ = src.([]T)
+	r.block = block
 }
 
 func (r *numReducer[T]) reduce(ps []pair) {
@@ -199,6 +215,14 @@ func (r *numReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
 	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
 }
 
+func (r *numReducer[T]) divideAll(counts []int, self, b0, b1 int) {
+	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *numReducer[T]) setKnobs(opt ScatterOptions) {
+	r.o = withKnobs(r.o, opt)
+}
+
 // funcReducer is the reducer of the types whose arithmetic is not Go's
 // own operators (float16, bfloat16, complex, bool): it calls ops[T].
 type funcReducer[T any] struct {
@@ -210,6 +234,12 @@ type funcReducer[T any] struct {
 func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, _ Reduction, o ops[T]) reducer {
 	s, _ := src.Data().([]T)
 	return &funcReducer[T]{dst: dst, src: s, block: block, o: o}
+}
+
+func (r *funcReducer[T]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]T)
+	r.src, _ = src.([]T)
+	r.block = block
 }
 
 func (r *funcReducer[T]) reduce(ps []pair) {
@@ -227,6 +257,14 @@ func (r *funcReducer[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r
 
 func (r *funcReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
 	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *funcReducer[T]) divideAll(counts []int, self, b0, b1 int) {
+	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *funcReducer[T]) setKnobs(opt ScatterOptions) {
+	r.o = withKnobs(r.o, opt)
 }
 
 // fillBlocks sets the dst blocks of ps to v.

@@ -4,8 +4,6 @@ import (
 	"math"
 	"sync"
 	"unsafe"
-
-	"github.com/scatter-dev/scatter/tensor"
 )
 
 // The kernels walk indices into batches of pairs of offsets and hand each
@@ -83,45 +81,69 @@ func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block in
 // the tuples in the same pass, and leaves the workers half the bytes to
 // read. It returns nil offsets, having only checked the tuples, when an
 // offset might not fit in an int32 or tuples have no component. The
-// offsets come from a pool: give them back with putOffsets.
-func tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
+// offsets are s's, valid until the call returns.
+func (s *scratch) tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
 	if w.k == 0 || size > maxOffset {
-		return nil, firstBad(w.ind, w.lims, rules)
+		return nil, s.firstBad(w.ind, w.lims, rules)
 	}
-	offs = getOffsets(w.n)
-	skip := rules.OutOfRange == OutOfRangeSkip
+	s.offs = resize(s.offs, w.n)
 	p := parts(len(w.ind))
-	found := noneFound(p)
-	parallel(w.n, p, func(part, lo, hi int) {
-		switch w.k {
-		case 1:
-			lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
-		case 2:
-			lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	j := &s.offsets
+	j.w, j.offs, j.skip, j.found = w, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	parallel(w.n, p, j, &s.done)
+	return s.offs, firstOf(s.found)
+}
+
+// The kernels set their state field by field rather than by assigning a
+// composite literal: the compiler builds the literal on the stack and
+// copies it in 16-byte moves, each of which then waits for the 8-byte
+// stores that built it, several times in every small call.
+
+// set sets up w for a call, offs nil.
+func (w *ndWalk) set(ind []int64, k, n int, lims []limit, strides []int, perBatch, batchBlock int) {
+	w.ind, w.k, w.n, w.lims, w.strides = ind, k, n, lims, strides
+	w.perBatch, w.batchBlock, w.offs = perBatch, batchBlock, nil
+}
+
+// offsetsJob is the parallel part of tupleOffsets.
+type offsetsJob struct {
+	w     *ndWalk
+	offs  []int32
+	skip  bool
+	found []int
+}
+
+func (j *offsetsJob) work(part, lo, hi int) {
+	w, offs, skip := j.w, j.offs, j.skip
+	switch w.k {
+	case 1:
+		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
+	case 2:
+		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	default:
+		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
+	}
+	// Longer tuples; for one or two components, the bad tuple they
+	// stopped at (tupleOffset says which component), if any.
+	for t := lo; t < hi; t++ {
+		d, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+		if c >= 0 && !skip {
+			j.found[part] = t*w.k + c
+			return
 		}
-		// Longer tuples; for one or two components, the bad tuple they
-		// stopped at (tupleOffset says which component), if any.
-		for t := lo; t < hi; t++ {
-			d, j := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
-			if j >= 0 && !skip {
-				found[part] = t*w.k + j
-				return
-			}
-			offs[t] = int32(d)
-		}
-	})
-	return offs, firstOf(found)
+		offs[t] = int32(d)
+	}
 }
 
 // maxOffset is the largest offset tupleOffsets computes. Tests lower it
 // to take the path that larger tensors take.
 var maxOffset = math.MaxInt32
 
-// The working memory of earlier calls, kept so that repeated calls do not
-// allocate (and clear) it each time: ScatterND's offsets, and the column
-// buffers of ScatterElements along axis 0 (a *[]E of any E; one of another
-// type than the caller wants is dropped).
-var offsetPool, columnPool sync.Pool
+// The column buffers of ScatterElements along axis 0, kept so that
+// repeated calls do not allocate (and clear) them each time: each worker
+// takes one (a *[]E of any E; one of another type than the caller wants
+// is dropped).
+var columnPool sync.Pool
 
 // getBuffer returns a buffer of n elements from pool, or a new one. Its
 // contents are whatever they were: callers write before they read.
@@ -132,14 +154,6 @@ func getBuffer[E any](pool *sync.Pool, n int) *[]E {
 	}
 	b := make([]E, n)
 	return &b
-}
-
-func getOffsets(n int) []int32 { return *getBuffer[int32](&offsetPool, n) }
-
-func putOffsets(offs []int32) {
-	if offs != nil {
-		offsetPool.Put(&offs)
-	}
 }
 
 // offsets1 sets offs[t] to the offset ind[t]*stride, or to -1 if the rules
@@ -176,6 +190,31 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = int(p0)*s0 + int(p1)*s1
 		} else if !skip {
+			return t
+		}
+		offs[t] = int32(d)
+	}
+	return len(offs)
+}
+
+// offsetsK is offsets1 for tuples of len(lims) components.
+//
+//go:noinline
+func offsetsK(offs []int32, ind []int64, lims []limit, strides []int, skip bool) int {
+	k := len(lims)
+	strides = strides[:k]
+	for t := range offs {
+		tuple := ind[t*k : t*k+k]
+		d := 0
+		for j, l := range lims {
+			p := wrap(tuple[j], l.fromEnd)
+			if uint64(p) >= uint64(l.size) {
+				d = -1
+				break
+			}
+			d += int(p) * strides[j]
+		}
+		if d < 0 && !skip {
 			return t
 		}
 		offs[t] = int32(d)
@@ -300,16 +339,25 @@ func (w *ndWalk) offset(t int) int {
 // reducers of Go's own number types.
 type fastScatter interface {
 	// scatterRows applies, in order, the updates of rows r0 to r1 of
-	// ScatterElements. An index outside the limit is skipped with skip;
-	// without, scatterRows stops there and returns its flat position in
-	// indices. It returns -1 when it did not stop.
-	scatterRows(e *elemWalk, r0, r1 int, skip bool) (bad int)
+	// ScatterElements, stepping worker w's cursor. An index outside the
+	// limit is skipped with skip; without, scatterRows stops there and
+	// returns its flat position in indices. It returns -1 when it did not
+	// stop.
+	scatterRows(e *elemWalk, w, r0, r1 int, skip bool) (bad int)
+	// scatterOffsets applies, in order, the blocks of block elements of
+	// updates t to dst at offs[t] (none for an offset of -1): every
+	// tuple of ScatterND, when one worker owns the whole of dst.
+	scatterOffsets(offs []int32, block int)
+	// scatterIndex is scatterOffsets for tuples of one component, ind,
+	// checked against lim (a value outside it is skipped): update t goes
+	// to the block at ind[t].
+	scatterIndex(ind []int64, lim limit, block int)
 	// scatterColumns sets columns c0 to c1 of dst, which is [lim.size]
 	// [inner], to those of data (zeros for the zero Tensor) with the
 	// updates of ScatterElements along axis 0 applied, indices and
 	// updates being [rows][inner]. It works a block of width columns at
 	// a time (see columnBlocks).
-	scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int)
+	scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int)
 }
 
 // Column blocks. Along axis 0, consecutive updates of a column land in
@@ -368,16 +416,26 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	}
 }
 
-func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
+func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
-	for r := r0; r < r1; r++ {
-		base, other := e.bases(r)
-		idx, upd := e.ind[r*e.last:(r+1)*e.last], m.src[other:other+e.last]
+	if len(e.is) == 2 && along == 0 {
+		// The rows of a matrix, along its last axis (data's rows are
+		// lim.size long): with the updates' rows as long as the indices',
+		// one loop for all the elements.
+		if e.other[0] == e.last {
+			n := r1 - r0
+			return setFlat(m.dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, m.src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
+		}
+		return setRows(m.dst, e.data[0], lim.size, e.ind, e.last, m.src, e.other[0], r0, r1, lim.fromEnd, skip)
+	}
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		base := c.data
+		idx, upd := e.index(c), m.src[c.other:c.other+e.last]
 		if along == 0 {
 			// The axis is the row itself.
 			if j := setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
-				return r*e.last + j
+				return c.r*e.last + j
 			}
 			continue
 		}
@@ -387,14 +445,157 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
 			case ok:
 				m.dst[base+j*along+p*value] = upd[j]
 			case !skip:
-				return r*e.last + j
+				return c.r*e.last + j
 			}
 		}
 	}
 	return -1
 }
 
-func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		setOffsets(m.dst, offs, m.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			copy(m.dst[o:int(o)+block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			copy(m.dst[p*block:(p+1)*block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		reduceIndex(r.red, r.dst, ind, r.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			reduceSlice(r.red, r.dst[p*block:(p+1)*block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+// setIndex sets dst[p] = upd[t] for the position p that each ind[t]
+// names in a dimension of the given size, in order, skipping those
+// outside it; fromEnd is what a negative index adds (see wrap).
+//
+//go:noinline
+func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = upd[t]
+		}
+	}
+}
+
+// reduceIndex is setIndex combining each update into its element by red;
+// Add has a loop of its own (see reduceFlat).
+func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	if red == Add {
+		addIndex(dst, ind, upd, size, fromEnd)
+		return
+	}
+	combineIndex(red, dst, ind, upd, size, fromEnd)
+}
+
+// addIndex is reduceIndex for Add.
+//
+//go:noinline
+func addIndex[T number](dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] += upd[t]
+		}
+	}
+}
+
+// combineIndex is reduceIndex for any reduction.
+//
+//go:noinline
+func combineIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = combine(red, dst[p], upd[t])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		reduceOffsets(r.red, r.dst, offs, r.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+// setOffsets sets dst[offs[t]] = upd[t] for every t in order, but for
+// offsets of -1.
+//
+//go:noinline
+func setOffsets[E any](dst []E, offs []int32, upd []E) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = upd[t]
+		}
+	}
+}
+
+// reduceOffsets is setOffsets combining each update into its element by
+// red; Add has a loop of its own (see reduceFlat).
+func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+	if red == Add {
+		addOffsets(dst, offs, upd)
+		return
+	}
+	combineOffsets(red, dst, offs, upd)
+}
+
+// addOffsets is reduceOffsets for Add.
+//
+//go:noinline
+func addOffsets[T number](dst []T, offs []int32, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] += upd[t]
+		}
+	}
+}
+
+// combineOffsets is reduceOffsets for any reduction.
+//
+//go:noinline
+func combineOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = combine(red, dst[o], upd[t])
+		}
+	}
+}
+
+func (m *wordMover[E]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
 			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
@@ -402,8 +603,8 @@ func (m *wordMover[E]) scatterColumns(data tensor.Tensor, ind []int64, lim limit
 	})
 }
 
-func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
-	from, _ := data.Data().([]T)
+func (r *numReducer[T]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	from := words[T](data)
 	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
 			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
@@ -411,13 +612,20 @@ func (r *numReducer[T]) scatterColumns(data tensor.Tensor, ind []int64, lim limi
 	})
 }
 
-func (r *numReducer[T]) scatterRows(e *elemWalk, r0, r1 int, skip bool) int {
+func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	dst, src, red := r.dst, r.src, r.red
 	along, value := e.steps()
 	lim := e.lim
-	for row := r0; row < r1; row++ {
-		base, other := e.bases(row)
-		idx, upd := e.ind[row*e.last:(row+1)*e.last], src[other:other+e.last]
+	if len(e.is) == 2 && along == 0 {
+		if e.other[0] == e.last {
+			n := r1 - r0
+			return reduceFlat(red, dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
+		}
+		return reduceRows(red, dst, e.data[0], lim.size, e.ind, e.last, src, e.other[0], r0, r1, lim.fromEnd, skip)
+	}
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		row, base := c.r, c.data
+		idx, upd := e.index(c), src[c.other:c.other+e.last]
 		if along == 0 {
 			if j := reduceRow(red, dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
 				return row*e.last + j
@@ -459,6 +667,124 @@ func setRow[E any](row []E, idx []int64, upd []E, fromEnd int64, skip bool) int 
 			row[p] = upd[j]
 		} else if !skip {
 			return j
+		}
+	}
+	return -1
+}
+
+// setFlat is setRow for consecutive rows of a matrix along its last
+// axis, dst holding rows of size elements, idx and upd rows of last
+// elements, in one loop over all of idx: the row's start in dst steps
+// on every last elements. It returns at plus the position in idx of the
+// index it stopped at, or -1 when it did not stop.
+//
+//go:noinline
+func setFlat[E any](dst []E, size int, idx []int64, last int, upd []E, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next { // the next row
+			base, next = base+size, next+last
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] = upd[k]
+		} else if !skip {
+			return at + k
+		}
+	}
+	return -1
+}
+
+// reduceFlat is setFlat combining each update into its element by red.
+// Add, the most common reduction, has a loop of its own: with the switch
+// of combine inside it the compiler spilled the loop's values.
+func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+	switch {
+	case red == Add && skip:
+		addFlat(dst, size, idx, last, upd, fromEnd)
+		return -1
+	case red == Add:
+		return addFlatChecked(dst, size, idx, last, upd, fromEnd, at)
+	}
+	return combineFlat(red, dst, size, idx, last, upd, fromEnd, skip, at)
+}
+
+// addFlat is reduceFlat for Add with skip: it needs no way out of its
+// loop, which the compiler then keeps in registers.
+//
+//go:noinline
+func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64) {
+	upd = upd[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] += upd[k]
+		}
+	}
+}
+
+// addFlatChecked is reduceFlat for Add without skip.
+//
+//go:noinline
+func addFlatChecked[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, at int) int {
+	upd = upd[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[base+int(p)] += upd[k]
+		} else {
+			return at + k
+		}
+	}
+	return -1
+}
+
+// combineFlat is reduceFlat for any reduction.
+//
+//go:noinline
+func combineFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+size, next+last
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			d := base + int(p)
+			dst[d] = combine(red, dst[d], upd[k])
+		} else if !skip {
+			return at + k
+		}
+	}
+	return -1
+}
+
+// setRows is setRow for rows r0 to r1 of a matrix along its last axis:
+// row r of dst starts at r*dstep and holds size elements, its indices
+// are idx[r*last:][:last], its updates upd[r*ustep:][:last]. It returns
+// the flat position in idx of the index it stopped at, or -1. One call
+// for all the rows, where a call per row cost as much as a short row's
+// work.
+func setRows[E any](dst []E, dstep, size int, idx []int64, last int, upd []E, ustep, r0, r1 int, fromEnd int64, skip bool) int {
+	for r := r0; r < r1; r++ {
+		if j := setRow(dst[r*dstep:][:size], idx[r*last:][:last], upd[r*ustep:][:last], fromEnd, skip); j >= 0 {
+			return r*last + j
+		}
+	}
+	return -1
+}
+
+// reduceRows is setRows combining each update into its element by red.
+func reduceRows[T number](red Reduction, dst []T, dstep, size int, idx []int64, last int, upd []T, ustep, r0, r1 int, fromEnd int64, skip bool) int {
+	for r := r0; r < r1; r++ {
+		if j := reduceRow(red, dst[r*dstep:][:size], idx[r*last:][:last], upd[r*ustep:][:last], fromEnd, skip); j >= 0 {
+			return r*last + j
 		}
 	}
 	return -1
@@ -534,20 +860,31 @@ func combine[T number](red Reduction, v, u T) T {
 }
 
 // gatherRows sets the output elements of rows r0 to r1 of GatherElements,
-// zero for a skipped index. It returns the flat position of the first
-// rejected index, or -1.
-func (m *wordMover[E]) gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int) {
+// zero for a skipped index, stepping worker w's cursor. It returns the
+// flat position of the first rejected index, or -1.
+func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int) {
 	along, value := e.steps()
 	lim := e.lim
 	// Bring a row into cache first only when it has no more cache lines
 	// than there are indices into it: then the reads cost at most one per
 	// element gathered, while a long row with few indices would cost
 	// many.
-	touch := along == 0 && lim.size/lineElems[E]() <= e.last
-	for r := r0; r < r1; r++ {
-		base, other := e.bases(r)
+	//
+	// A table small enough to stay in the cache needs no such reads.
+	touch := along == 0 && lim.size/lineElems[E]() <= e.last && len(m.src)*int(unsafe.Sizeof(m.src[0])) > touchBytes
+	if len(e.is) == 2 && along == 0 {
+		// The rows of a matrix, along its last axis.
+		if !touch {
+			n := r1 - r0
+			return gatherFlat(m.dst[r0*e.last:][:n*e.last], m.src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
+				e.last, lim.fromEnd, skip, r0*e.last), 0
+		}
+		return gatherRows2(m.dst, e.other[0], e.last, m.src, e.data[0], lim.size, e.ind, r0, r1, lim.fromEnd, skip, touch)
+	}
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		base, other := c.data, c.other
 		out := m.dst[other : other+e.last]
-		idx := e.ind[r*e.last : (r+1)*e.last]
+		idx := e.index(c)
 		j := -1
 		if along == 0 {
 			// The axis is the row itself: read from one row of data.
@@ -592,6 +929,63 @@ func touchLines[E comparable](s []E) (zeros int) {
 func lineElems[E any]() int {
 	var zero E
 	return max(1, 64/int(unsafe.Sizeof(zero)))
+}
+
+// touchBytes is the size of a table above which gatherRows reads its rows
+// a cache line at a time before gathering from them: more than a core's
+// share of the cache.
+const touchBytes = 1 << 20
+
+// gatherFlat is gatherRow for consecutive rows of a matrix along its last
+// axis, in one loop over all of idx: out and idx hold rows of last
+// elements, src rows of size elements, the next dstep elements on. It
+// returns at plus the position in idx of the first rejected index, or
+// -1; with skip it sets out there to zero and goes on.
+//
+//go:noinline
+func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
+	var zero E
+	out = out[:len(idx)]
+	base, next := 0, last
+	for k, v := range idx {
+		if k == next {
+			base, next = base+dstep, next+last
+		}
+		if uint64(v) < uint64(size) { // see gatherRow
+			out[k] = src[base+int(v)]
+			continue
+		}
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			out[k] = src[base+int(p)]
+			continue
+		}
+		if !skip {
+			return at + k
+		}
+		out[k] = zero
+	}
+	return -1
+}
+
+// gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
+// axis: row r of out starts at r*ostep, of data at r*dstep (size
+// elements), of indices at r*last (last elements). With touch it reads
+// each row of data a cache line at a time first (see touchLines). It
+// returns the flat position in out (and indices) of the first rejected
+// index, or -1, and the count of touchLines.
+//
+//go:noinline
+func gatherRows2[E comparable](out []E, ostep, last int, src []E, dstep, size int, idx []int64, r0, r1 int, fromEnd int64, skip, touch bool) (bad, touched int) {
+	for r := r0; r < r1; r++ {
+		row := src[r*dstep:][:size]
+		if touch {
+			touched += touchLines(row)
+		}
+		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip); j >= 0 {
+			return r*ostep + j, touched
+		}
+	}
+	return -1, touched
 }
 
 // gatherRow sets out[j] = row[idx[j]] for every j, a negative index

@@ -9,6 +9,12 @@ import (
 // The first batchDims dimensions of data and indices must be equal, and
 // batchDims + k <= rank(data).
 func GatherNDShape(data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
+	return AppendGatherNDShape(nil, data, indices, batchDims)
+}
+
+// AppendGatherNDShape is GatherNDShape appending the shape to buf[:0],
+// for callers that keep a buffer for it.
+func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
 	if len(indices) == 0 {
 		return nil, shapeErr("indices must have rank >= 1, got a scalar")
 	}
@@ -26,7 +32,7 @@ func GatherNDShape(data, indices tensor.Shape, batchDims int) (tensor.Shape, err
 		return nil, shapeErr("indices.shape[-1] = %d is larger than rank %d of data %v minus batch_dims %d",
 			k, len(data), data, batchDims)
 	}
-	out := append(indices[:len(indices)-1].Clone(), data[batchDims+k:]...)
+	out := append(append(buf[:0], indices[:len(indices)-1]...), data[batchDims+k:]...)
 	return out, nil
 }
 
@@ -34,57 +40,73 @@ func GatherNDShape(data, indices tensor.Shape, batchDims int) (tensor.Shape, err
 // indices select (see GatherNDShape). dst must have data's type and the
 // shape GatherNDShape returns, and must not overlap the inputs.
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
-	ds := data.Shape()
-	shape, err := GatherNDShape(ds, indices.Shape(), batchDims)
+	s := getScratch()
+	defer s.release()
+	return s.gatherND(&dst, &data, &indices, batchDims, rules)
+}
+
+func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {
+	ds := s.shape(dataShape, data)
+	shape, err := AppendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
 	if err != nil {
 		return err
 	}
-	if forceGeneral {
-		dims := GatherNDDims(ds, indices.Shape(), batchDims)
-		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
-	}
-	ind, err := gatherIndices(dst, data, indices, shape)
+	s.shapes[outShape] = shape
+	ind, err := s.gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err
 	}
 	k := indices.Dim(indices.Rank() - 1)
-	lims := rules.limits(ds[batchDims : batchDims+k])
-	if dst.Len() == 0 {
+	lims := s.limits(rules, ds[batchDims:batchDims+k])
+	size := dst.Len()
+	if size == 0 {
 		// Nothing to write, but bad indices are refused all the same.
-		if bad := firstBad(ind, lims, rules); bad >= 0 {
-			return indexErr(rules, indices, bad, ds, batchDims+bad%k, k)
+		if bad := s.firstBad(ind, lims, rules); bad >= 0 {
+			return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 		}
 		return nil
 	}
 	block, _ := ds[batchDims+k:].NumElements()
 	batchBlock, _ := ds[batchDims:].NumElements()
-	n := dst.Len() / block
+	n := size / block
 	perBatch := n
 	if nb, _ := ds[:batchDims].NumElements(); nb > 0 {
 		perBatch = n / nb
 	}
-	walk := &ndWalk{ind: ind, k: k, n: n, lims: lims, strides: ds.Strides()[batchDims : batchDims+k],
-		perBatch: perBatch, batchBlock: batchBlock}
-	m := newMover(dst, data, block)
-	skip := rules.OutOfRange == OutOfRangeSkip
-	p := parts(dst.Len() + len(ind))
-	found := noneFound(p)
-	parallel(n, p, func(w, lo, hi int) {
-		buf := make([]pair, batch)
-		for t := lo; t < hi; {
-			c, next, bad := walk.gatherPairs(t, hi, block, skip, buf)
-			m.move(buf[:c])
-			if bad >= 0 {
-				found[w] = bad
-				return
-			}
-			t = next
-		}
-	})
-	if bad := firstOf(found); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, batchDims+bad%k, k)
+	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[batchDims:batchDims+k], perBatch, batchBlock)
+	p := parts(size + len(ind))
+	s.workerPairs(p)
+	j := &s.gnd
+	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
+	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	parallel(n, p, &s.gnd, &s.done)
+	if bad := firstOf(s.found); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
 	return nil
+}
+
+// gatherNDJob is the parallel part of GatherND: each worker owns a range
+// of the output's blocks.
+type gatherNDJob struct {
+	s     *scratch
+	m     mover
+	block int
+	skip  bool
+	found []int
+}
+
+func (j *gatherNDJob) work(w, lo, hi int) {
+	buf := j.s.pairsOf(w)
+	for t := lo; t < hi; {
+		c, next, bad := j.s.nd.gatherPairs(t, hi, j.block, j.skip, buf)
+		j.m.move(buf[:c])
+		if bad >= 0 {
+			j.found[w] = bad
+			return
+		}
+		t = next
+	}
 }
 
 // GatherElementsShape checks the shapes of GatherElements and returns the
@@ -96,38 +118,55 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 	return indices.Clone(), nil
 }
 
+// checkGatherElements checks the shapes of GatherElements.
+func checkGatherElements(data, indices tensor.Shape, axis int) error {
+	return checkElements(data, indices, axis)
+}
+
 // GatherElements writes into dst, for each position p of indices, the
 // element of data at p with p[axis] replaced by the index value. indices
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
 // dst has data's type and indices' shape, and must not overlap the inputs.
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
-	ds := data.Shape()
-	shape, err := GatherElementsShape(ds, indices.Shape(), axis)
+	s := getScratch()
+	defer s.release()
+	return s.gatherElements(&dst, &data, &indices, axis, rules)
+}
+
+func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
+	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
+	if err := checkGatherElements(ds, is, axis); err != nil {
+		return err
+	}
+	ind, err := s.gatherIndices(dst, data, indices, is)
 	if err != nil {
 		return err
 	}
-	if forceGeneral {
-		dims := GatherElementsDims(ds, axis)
-		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
-	}
-	ind, err := gatherIndices(dst, data, indices, shape)
-	if err != nil {
-		return err
-	}
-	lim := rules.limits(ds[axis : axis+1])
-	walk := newElemWalk(ind, indices.Shape(), axis, lim[0], ds.Strides(), indices.Shape().Strides())
-	m := newMover(dst, data, 1)
-	skip := rules.OutOfRange == OutOfRangeSkip
+	lim := s.limits(rules, ds[axis:axis+1])[0]
 	p := parts(2 * len(ind))
-	found := noneFound(p)
-	touched := make([]int, p)
-	parallel(walk.rows(), p, func(w, lo, hi int) {
-		found[w], touched[w] = m.gatherRows(walk, lo, hi, skip)
-	})
-	if bad := firstOf(found); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, axis, 0)
+	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)
+	s.touched = resize(s.touched, p)
+	j := &s.gel
+	j.s, j.m = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], 1)
+	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	parallel(s.el.rows(), p, &s.gel, &s.done)
+	if bad := firstOf(s.found); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	return nil
+}
+
+// gatherElementsJob is the parallel part of GatherElements: each worker
+// owns a range of rows.
+type gatherElementsJob struct {
+	s     *scratch
+	m     mover
+	skip  bool
+	found []int
+}
+
+func (j *gatherElementsJob) work(w, lo, hi int) {
+	j.found[w], j.s.touched[w] = j.m.gatherRows(&j.s.el, w, lo, hi, j.skip)
 }
 
 // GatherShape returns the output shape of Gather:
@@ -136,6 +175,12 @@ func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules
 // rank(indices), and the first batchDims dimensions of data and indices
 // are equal.
 func GatherShape(data, indices tensor.Shape, axis, batchDims int) (tensor.Shape, error) {
+	return AppendGatherShape(nil, data, indices, axis, batchDims)
+}
+
+// AppendGatherShape is GatherShape appending the shape to buf[:0], for
+// callers that keep a buffer for it.
+func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (tensor.Shape, error) {
 	if len(data) == 0 {
 		return nil, shapeErr("data must have rank >= 1, got a scalar")
 	}
@@ -151,7 +196,7 @@ func GatherShape(data, indices tensor.Shape, axis, batchDims int) (tensor.Shape,
 			return nil, shapeErr("batch dimension %d differs: data %v, indices %v", d, data, indices)
 		}
 	}
-	out := append(data[:axis].Clone(), indices[batchDims:]...)
+	out := append(append(buf[:0], data[:axis]...), indices[batchDims:]...)
 	return append(out, data[axis+1:]...), nil
 }
 
@@ -160,73 +205,93 @@ func GatherShape(data, indices tensor.Shape, axis, batchDims int) (tensor.Shape,
 // dst has data's type and the shape GatherShape returns, and must not
 // overlap the inputs.
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
-	ds, is := data.Shape(), indices.Shape()
-	shape, err := GatherShape(ds, is, axis, batchDims)
+	s := getScratch()
+	defer s.release()
+	return s.gather(&dst, &data, &indices, axis, batchDims, rules)
+}
+
+func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
+	shape, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims)
 	if err != nil {
 		return err
 	}
-	if forceGeneral {
-		dims := GatherAxisDims(ds, len(is), axis, batchDims)
-		return GatherGeneral(dst, data, indices, &dims, GatherOptions{Rules: rules})
-	}
-	ind, err := gatherIndices(dst, data, indices, shape)
+	s.shapes[outShape] = shape
+	ind, err := s.gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err
 	}
 	// Gather reads each index once per outer position: validate first, so
 	// that the error names the first bad index in index order.
-	lims := rules.limits(ds[axis : axis+1])
-	if bad := firstBad(ind, lims, rules); bad >= 0 {
-		return indexErr(rules, indices, bad, ds, axis, 0)
+	lims := s.limits(rules, ds[axis:axis+1])
+	if bad := s.firstBad(ind, lims, rules); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	// data is [batch B][outer O][axis N][inner S]; indices [B][I]; the
 	// output [B][O][I][S].
 	outer, _ := ds[batchDims:axis].NumElements()
 	inner, _ := ds[axis+1:].NumElements()
 	perBatch, _ := is[batchDims:].NumElements()
-	if dst.Len() == 0 || inner == 0 {
+	size := dst.Len()
+	if size == 0 || inner == 0 {
 		return nil
 	}
-	srcStep := ds[axis] * inner
-	m := newMover(dst, data, inner)
-	n := dst.Len() / inner // output blocks: (group, index) pairs
-	parallel(n, parts(dst.Len()), func(_, lo, hi int) {
-		buf := make([]pair, 0, batch)
-		// f = g*perBatch + i: output block f takes index i of group g (a
-		// batch entry and an outer position), stepped without dividing.
-		g, i := lo/perBatch, lo%perBatch
-		row := ind[g/outer*perBatch:][:perBatch]
-		lim := lims[0]
-		for f := lo; f < hi; f++ {
-			src := -1
-			if q, ok := lim.pos(row[i]); ok {
-				src = g*srcStep + q*inner
-			}
-			if buf = append(buf, pair{f * inner, src}); len(buf) == batch {
-				m.move(buf)
-				buf = buf[:0]
-			}
-			if i++; i == perBatch && f+1 < hi {
-				i, g = 0, g+1
-				row = ind[g/outer*perBatch:][:perBatch]
-			}
-		}
-		m.move(buf)
-	})
+	n := size / inner // output blocks: (group, index) pairs
+	p := parts(size)
+	s.workerPairs(p)
+	j := &s.gat
+	j.s, j.m, j.ind, j.lim = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind, lims[0]
+	j.outer, j.inner, j.perBatch, j.srcStep = outer, inner, perBatch, ds[axis]*inner
+	parallel(n, p, &s.gat, &s.done)
 	return nil
+}
+
+// gatherJob is the parallel part of Gather: each worker owns a range of
+// the output's blocks.
+type gatherJob struct {
+	s                      *scratch
+	m                      mover
+	ind                    []int64
+	lim                    limit
+	outer, inner, perBatch int
+	srcStep                int
+}
+
+func (j *gatherJob) work(w, lo, hi int) {
+	buf := j.s.pairsOf(w)[:0]
+	ind, inner, perBatch, outer := j.ind, j.inner, j.perBatch, j.outer
+	// f = g*perBatch + i: output block f takes index i of group g (a
+	// batch entry and an outer position), stepped without dividing.
+	g, i := lo/perBatch, lo%perBatch
+	row := ind[g/outer*perBatch:][:perBatch]
+	for f := lo; f < hi; f++ {
+		src := -1
+		if q, ok := j.lim.pos(row[i]); ok {
+			src = g*j.srcStep + q*inner
+		}
+		if buf = append(buf, pair{f * inner, src}); len(buf) == batch {
+			j.m.move(buf)
+			buf = buf[:0]
+		}
+		if i++; i == perBatch && f+1 < hi {
+			i, g = 0, g+1
+			row = ind[g/outer*perBatch:][:perBatch]
+		}
+	}
+	j.m.move(buf)
 }
 
 // gatherIndices checks a gather's arguments and its dst, whose shape must
 // be shape, and returns the indices as int64.
-func gatherIndices(dst, data, indices tensor.Tensor, shape tensor.Shape) ([]int64, error) {
-	if err := checkGather(dst, data, indices, shape); err != nil {
+func (s *scratch) gatherIndices(dst, data, indices *tensor.Tensor, shape tensor.Shape) ([]int64, error) {
+	if err := s.checkGather(dst, data, indices, shape); err != nil {
 		return nil, err
 	}
-	return indexInts(indices)
+	return s.indexInts(indices)
 }
 
 // checkGather checks the types of a gather's arguments and its dst.
-func checkGather(dst, data, indices tensor.Tensor, shape tensor.Shape) error {
+func (s *scratch) checkGather(dst, data, indices *tensor.Tensor, shape tensor.Shape) error {
 	if data.IsZero() || indices.IsZero() || dst.IsZero() {
 		return argErr("data, indices and dst must all be given")
 	}
@@ -236,10 +301,11 @@ func checkGather(dst, data, indices tensor.Tensor, shape tensor.Shape) error {
 	if dst.DType() != data.DType() {
 		return typeErr("dst has type %v, data has type %v; they must be equal", dst.DType(), data.DType())
 	}
-	if !dst.Shape().Equal(shape) {
+	if !dst.HasShape(shape) {
 		return shapeErr("dst has shape %v, want %v", dst.Shape(), shape)
 	}
-	if Overlap(dst, data) || Overlap(dst, indices) {
+	s.see(dst, data, indices, nil)
+	if d := s.views[vDst].span(); d.overlaps(s.views[vData].span()) || d.overlaps(s.views[vInd].span()) {
 		return argErr("dst overlaps data or indices")
 	}
 	return nil

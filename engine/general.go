@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sync"
-
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -16,7 +14,8 @@ import (
 // additions only.
 
 // layout is the walk of one general gather or scatter call. "other" is
-// the result of a gather, the updates of a scatter.
+// the result of a gather, the updates of a scatter. It lives in a scratch
+// and keeps its buffers from call to call.
 type layout struct {
 	// The batch space, one entry per dimension of indices but the index
 	// vector's, outer first.
@@ -25,8 +24,8 @@ type layout struct {
 	bOther []int // stride in the other tensor
 	bOp    []int // stride in the operand (batching dimensions), else 0
 	// The start index: the operand dimension each component addresses,
-	// the stride between components in indices, the size of the window
-	// along that dimension and the limit of its start values.
+	// the limit of its start values and the stride between components in
+	// indices.
 	comp      []int
 	compLim   []limit
 	vecStride int
@@ -35,89 +34,160 @@ type layout struct {
 	wSize  []int
 	wOp    []int
 	wOther []int
-	// run is the number of elements moved as one block.
-	run int
-	// opStrides are the operand's strides, for the start index's
-	// components.
-	opStrides []int
+	// run is the number of elements moved as one block, unit the size of
+	// the blocks of the operand that the runs lie within (see unit).
+	run, unit int
+	// opStrides and indStrides are the operand's and the indices'
+	// strides.
+	opStrides, indStrides []int
 	// batches and windows count the positions of the batch space and of
 	// the window's outer dimensions.
 	batches, windows int
+	// otherStep, when the other tensor's offset of a batch position b is
+	// b*otherStep with a window of one run (the tensors' batch dimensions
+	// lead, in order), is that step; 0 otherwise.
+	otherStep int
 	// gathers is set for a gather, for which a start index that no
 	// clamping can fit is an error; a scatter skips it.
 	gathers bool
+	rules   IndexRules
+	// coords holds each worker's coordinates: nb in the batch space, then
+	// nw in the window.
+	coords []int
 }
 
-// newLayout builds the layout of a gather or scatter over operand and the
-// other tensor, given: which dimensions of other hold the window (in
-// order, matching winOp, the operand dimensions of the window), the
-// window's size along each, the operand dimension each start index
-// component addresses and its window size there, and the batching pairs.
-//
-// With runs false every block is one element.
-func newLayout(operand, indices, other tensor.Shape, vecDim int, otherWin, winOp, winSize, comp []int,
-	opBatch, indBatch []int, rules IndexRules, runs bool) *layout {
-	l := &layout{comp: comp, opStrides: operand.Strides()}
-	is, ost, ots := indices.Strides(), l.opStrides, other.Strides()
-	if vecDim < len(indices) {
-		l.vecStride = is[vecDim]
+// layoutDims are the dimensions a layout is built from.
+type layoutDims struct {
+	operand, indices, other tensor.Shape
+	vecDim                  int
+	otherWin                []int // the other tensor's window dimensions, in order
+	winOp, winSize          []int // the operand's window dimensions and the window's size in each
+	comp                    []int // the operand dimension of each start index component
+	opBatch, indBatch       []int // the batching pairs
+	runs                    bool  // false makes every run one element
+}
+
+// set builds the layout of a gather or scatter.
+func (l *layout) set(ld *layoutDims, rules IndexRules) {
+	operand, indices, other := ld.operand, ld.indices, ld.other
+	l.rules = rules
+	l.opStrides = stridesInto(l.opStrides, operand)
+	l.indStrides = stridesInto(l.indStrides, indices)
+	is := l.indStrides
+	l.vecStride = 0
+	if ld.vecDim < len(indices) {
+		l.vecStride = is[ld.vecDim]
 	}
 	// The batch space: indices' dimensions but vecDim, which pair in
 	// order with other's dimensions outside the window.
-	o := 0
+	nb := len(indices) - boolInt(ld.vecDim < len(indices))
+	l.bSize, l.bInd = resize(l.bSize, nb), resize(l.bInd, nb)
+	l.bOther, l.bOp = resize(l.bOther, nb), resize(l.bOp, nb)
 	l.batches = 1
+	o, b := 0, 0
+	otherAcc := 1 // other's strides, outer from inner
+	for d := len(other) - 1; d >= 0; d-- {
+		otherAcc *= max(other[d], 1)
+	}
 	for d := range indices {
-		if d == vecDim {
+		if d == ld.vecDim {
 			continue
 		}
-		for contains(otherWin, o) {
+		for contains(ld.otherWin, o) {
 			o++
 		}
 		op := 0
-		for i, b := range indBatch {
-			if b == d {
-				op = ost[opBatch[i]]
+		for i, x := range ld.indBatch {
+			if x == d {
+				op = l.opStrides[ld.opBatch[i]]
 			}
 		}
-		l.bSize = append(l.bSize, indices[d])
-		l.bInd = append(l.bInd, is[d])
-		l.bOther = append(l.bOther, ots[o])
-		l.bOp = append(l.bOp, op)
+		l.bSize[b], l.bInd[b], l.bOp[b] = indices[d], is[d], op
+		l.bOther[b] = stride(other, o)
 		l.batches *= indices[d]
-		o++
+		o, b = o+1, b+1
 	}
-	l.compLim = make([]limit, len(comp))
-	for c, m := range comp {
-		l.compLim[c] = rules.windowLimit(operand[m], componentWindow(m, winOp, winSize))
+	l.comp = ld.comp
+	l.compLim = resize(l.compLim, len(ld.comp))
+	for c, m := range ld.comp {
+		l.compLim[c] = rules.windowLimit(operand[m], componentWindow(m, ld.winOp, ld.winSize))
 	}
 	// The run: the innermost window dimensions that are the innermost
 	// dimensions of both tensors, all but the outermost of them whole in
 	// the operand (other's window dimensions are the window's size).
-	w := len(winOp)
+	w := len(ld.winOp)
 	t := 0
-	for runs && t < w && winOp[w-1-t] == len(operand)-1-t && otherWin[w-1-t] == len(other)-1-t &&
-		(t == 0 || winSize[w-t] == operand[len(operand)-t]) {
+	for ld.runs && t < w && ld.winOp[w-1-t] == len(operand)-1-t && ld.otherWin[w-1-t] == len(other)-1-t &&
+		(t == 0 || ld.winSize[w-t] == operand[len(operand)-t]) {
 		t++
 	}
-	l.run = 1
+	l.run, l.unit = 1, 1
 	for i := w - t; i < w; i++ {
-		l.run *= winSize[i]
+		l.run *= ld.winSize[i]
 	}
+	for d := len(operand) - t; d < len(operand); d++ {
+		l.unit *= operand[d]
+	}
+	l.wSize, l.wOp, l.wOther = resize(l.wSize, w-t), resize(l.wOp, w-t), resize(l.wOther, w-t)
 	l.windows = 1
 	for i := 0; i < w-t; i++ {
-		l.wSize = append(l.wSize, winSize[i])
-		l.wOp = append(l.wOp, ost[winOp[i]])
-		l.wOther = append(l.wOther, ots[otherWin[i]])
-		l.windows *= winSize[i]
+		l.wSize[i], l.wOp[i], l.wOther[i] = ld.winSize[i], l.opStrides[ld.winOp[i]], stride(other, ld.otherWin[i])
+		l.windows *= ld.winSize[i]
 	}
 	if l.run == 0 {
 		l.windows = 0
 	}
-	return l
+	// A linear map from batch positions to the other tensor.
+	l.otherStep = 0
+	if l.windows == 1 {
+		step := l.run
+		linear := true
+		for d := nb - 1; d >= 0 && linear; d-- {
+			linear = l.bOther[d] == step || l.bSize[d] == 1
+			step *= l.bSize[d]
+		}
+		if linear {
+			l.otherStep = l.run
+		}
+	}
+}
+
+// workers sizes the coordinates of p workers.
+func (l *layout) workers(p int) {
+	l.coords = resize(l.coords, p*(len(l.bSize)+len(l.wSize)))
+}
+
+// coordsOf returns worker w's batch and window coordinates.
+func (l *layout) coordsOf(w int) (batch, window []int) {
+	nb, nw := len(l.bSize), len(l.wSize)
+	c := l.coords[w*(nb+nw) : (w+1)*(nb+nw)]
+	return c[:nb], c[nb:]
+}
+
+// stridesInto returns the row-major strides of s, in buf's memory when it
+// has room.
+func stridesInto(buf []int, s tensor.Shape) []int {
+	buf = resize(buf, len(s))
+	acc := 1
+	for d := len(s) - 1; d >= 0; d-- {
+		buf[d] = acc
+		acc *= s[d]
+	}
+	return buf
+}
+
+// stride returns the stride of dimension d of shape s.
+func stride(s tensor.Shape, d int) int {
+	st := 1
+	for i := d + 1; i < len(s); i++ {
+		st *= s[i]
+	}
+	return st
 }
 
 // componentWindow returns the window size along operand dimension m: its
-// size in winSize where m is a window dimension, 1 otherwise.
+// size in winSize where m is a window dimension, 1 otherwise (a collapsed
+// or inserted dimension, whose slice takes one element).
 func componentWindow(m int, winOp, winSize []int) int {
 	for i, d := range winOp {
 		if d == m {
@@ -131,27 +201,23 @@ func componentWindow(m int, winOp, winSize []int) int {
 // w along a dimension of the given size: [0, size-w], and negative values
 // counted from the end where the rules say so.
 func (r IndexRules) windowLimit(size, w int) limit {
-	l := limit{size: size - w + 1}
+	l := limit{size: max(size-w+1, 0)}
 	if r.Negative == NegativeFromEnd {
 		l.fromEnd = int64(size)
-	}
-	if l.size < 0 {
-		l.size = 0
 	}
 	return l
 }
 
-// start returns the operand offset of the start index of batch position
-// whose first component is at ind[at] (batching offsets not included),
-// or -1 when the rules skip it; bad is the component outside its limit
-// under OutOfRangeError, else -1.
-func (l *layout) start(ind []int64, at int, rules IndexRules) (off, bad int) {
+// start returns the operand offset of the start index of the batch
+// position whose first component is at ind[at] (batching offsets not
+// included), or -1 when the rules skip it; bad is the component that the
+// rules refuse, else -1.
+func (l *layout) start(ind []int64, at int) (off, bad int) {
 	for c, m := range l.comp {
-		v := ind[at+c*l.vecStride]
 		lim := l.compLim[c]
-		p := wrap(v, lim.fromEnd)
+		p := wrap(ind[at+c*l.vecStride], lim.fromEnd)
 		if uint64(p) >= uint64(lim.size) {
-			switch rules.OutOfRange {
+			switch l.rules.OutOfRange {
 			case OutOfRangeClamp:
 				if lim.size == 0 {
 					// No start fits: a gather has nothing to read, a
@@ -173,12 +239,14 @@ func (l *layout) start(ind []int64, at int, rules IndexRules) (off, bad int) {
 	return off, -1
 }
 
-// batchAt returns the offsets in indices, other and the operand of batch
-// position b, and sets coord to its coordinates.
+// batchAt sets coord to the coordinates of batch position b and returns
+// its offsets in indices, other and the operand.
 func (l *layout) batchAt(b int, coord []int) (ind, other, op int) {
 	for d := len(l.bSize) - 1; d >= 0; d-- {
-		c := b % l.bSize[d]
-		b /= l.bSize[d]
+		c := 0
+		if n := l.bSize[d]; n > 0 {
+			c, b = b%n, b/n
+		}
 		coord[d] = c
 		ind += c * l.bInd[d]
 		other += c * l.bOther[d]
@@ -188,7 +256,7 @@ func (l *layout) batchAt(b int, coord []int) (ind, other, op int) {
 }
 
 // nextBatch advances coord to the next batch position and returns what
-// the offsets in indices, other and operand add.
+// the offsets in indices, other and the operand add.
 func (l *layout) nextBatch(coord []int) (ind, other, op int) {
 	for d := len(l.bSize) - 1; d >= 0; d-- {
 		if coord[d]++; coord[d] < l.bSize[d] {
@@ -216,131 +284,149 @@ func (l *layout) nextWindow(coord []int) (op, other int) {
 	return op, other
 }
 
-// windowDims returns the operand dimensions that are neither in a nor in
-// b, in increasing order: a slice's or an update window's dimensions.
-func windowDims(rank int, a, b []int) []int {
-	var w []int
+// windowDims appends to buf the operand dimensions that are neither in a
+// nor in b, in increasing order: a slice's or an update window's
+// dimensions.
+func windowDims(buf []int, rank int, a, b []int) []int {
+	buf = buf[:0]
 	for d := range rank {
 		if !contains(a, d) && !contains(b, d) {
-			w = append(w, d)
+			buf = append(buf, d)
 		}
 	}
-	return w
+	return buf
 }
 
-// GatherGeneral writes into dst the slices of operand that the start
-// indices in indices select, as the dimension numbers d say (see
-// GatherDims). dst has operand's type and the shape d.Shape returns, and
-// must not overlap the inputs. A start index outside the operand is an
-// error, skipped (its slice filled with opt.Fill or zeros) or clamped, as
-// opt.Rules say; an error names the first bad start index in index order,
-// and dst may then be partly written.
+// Gather writes into dst the slices of operand that the start indices in
+// indices select, as the dimension numbers d say (see GatherDims). dst
+// has operand's type and the shape d.Shape returns, and must not overlap
+// the inputs. A start index outside the operand is an error, skipped (its
+// slice filled with opt.Fill or zeros) or clamped, as opt.Rules say; an
+// error names the first bad start index in index order, and dst may then
+// be partly written. Dimension numbers of the forms (GatherND,
+// GatherElements, GatherAxis) run by the forms' own kernels.
 func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
+	s := getScratch()
+	defer s.release()
+	return s.gatherGeneral(&dst, &operand, &indices, d, &opt)
+}
+
+func (s *scratch) gatherGeneral(dst, operand, indices *tensor.Tensor, d *GatherDims, opt *GatherOptions) error {
 	if operand.IsZero() || indices.IsZero() || dst.IsZero() {
 		return argErr("operand, indices and dst must all be given")
 	}
-	os, is := operand.Shape(), indices.Shape()
+	os, is := s.shape(dataShape, operand), s.shape(indexShape, indices)
 	if err := d.check(os, is, opt.Exact); err != nil {
 		return err
 	}
-	shape := d.appendShape(nil, os, is)
-	if err := checkGather(dst, operand, indices, shape); err != nil {
-		return err
-	}
+	shape := d.appendShape(s.shapes[outShape][:0], os, is)
+	s.shapes[outShape] = shape
 	if !opt.Fill.IsZero() && (opt.Fill.DType() != operand.DType() || opt.Fill.Len() != 1) {
 		return typeErr("the fill value must be one %v element, got %v of shape %v", operand.DType(), opt.Fill.DType(), opt.Fill.Shape())
 	}
 	if !forceGeneral && fastRules(opt.Rules) && (opt.Fill.IsZero() || opt.Rules.OutOfRange != OutOfRangeSkip) {
 		if b, ok := d.ndForm(os, is); ok {
-			return GatherND(dst, operand, indices, b, opt.Rules)
+			return s.gatherND(dst, operand, indices, b, opt.Rules)
 		}
 		if a, ok := d.elementsForm(os, is); ok {
-			return GatherElements(dst, operand, indices, a, opt.Rules)
+			return s.gatherElements(dst, operand, indices, a, opt.Rules)
 		}
 		if a, b, ok := d.axisForm(os, is); ok {
-			return Gather(dst, operand, indices, a, b, opt.Rules)
+			return s.gather(dst, operand, indices, a, b, opt.Rules)
 		}
 	}
-	ind, err := indexInts(indices)
+	ind, err := s.gatherIndices(dst, operand, indices, shape)
 	if err != nil {
 		return err
 	}
-	winOp := windowDims(len(os), d.CollapsedSliceDims, d.OperandBatchingDims)
-	winSize := make([]int, len(winOp))
-	for i, w := range winOp {
-		winSize[i] = d.SliceSizes[w]
-	}
-	l := newLayout(os, is, shape, d.IndexVectorDim, d.OffsetDims, winOp, winSize, d.StartIndexMap,
-		d.OperandBatchingDims, d.StartIndicesBatchingDims, opt.Rules, true)
-	l.gathers = true
 	if dst.Len() == 0 && opt.Rules.OutOfRange != OutOfRangeError {
 		return nil // nothing read, so nothing to clamp or fill
 	}
-	if bad := l.gather(dst, operand, ind, opt); bad >= 0 {
-		return l.indexErr(opt.Rules, indices, ind, bad, os)
+	s.win = windowDims(s.win, len(os), d.CollapsedSliceDims, d.OperandBatchingDims)
+	s.winSize = resize(s.winSize, len(s.win))
+	for i, w := range s.win {
+		s.winSize[i] = d.SliceSizes[w]
+	}
+	l := &s.hlo
+	l.set(&layoutDims{operand: os, indices: is, other: shape, vecDim: d.IndexVectorDim, otherWin: d.OffsetDims,
+		winOp: s.win, winSize: s.winSize, comp: d.StartIndexMap, opBatch: d.OperandBatchingDims,
+		indBatch: d.StartIndicesBatchingDims, runs: true}, opt.Rules)
+	l.gathers = true
+	if bad := s.gatherLayout(dst, operand, ind, opt.Fill); bad >= 0 {
+		return l.indexErr(*indices, ind, bad, os)
 	}
 	return nil
 }
 
-// gather moves the slices that l describes from operand into dst, the
-// start indices being ind. It returns the flat position in ind of the
-// first start index component that the rules refuse, or -1.
-func (l *layout) gather(dst, operand tensor.Tensor, ind []int64, opt GatherOptions) int {
-	m := newMover(dst, operand, l.run)
-	if !opt.Fill.IsZero() {
-		m.setFill(opt.Fill)
-	}
-	moves := l.windows > 0
+// gatherLayout moves the slices that s.hlo describes from operand into
+// dst, the start indices being ind, a skipped slice filled with fill (or
+// zeros). It returns the flat position in ind of the first start index
+// component that the rules refuse, or -1.
+func (s *scratch) gatherLayout(dst, operand *tensor.Tensor, ind []int64, fill tensor.Tensor) int {
+	l := &s.hlo
 	p := parts(dst.Len() + len(ind))
-	found := noneFound(p)
-	parallel(l.batches, p, func(w, lo, hi int) {
-		if lo >= hi {
-			return
+	s.workerPairs(p)
+	l.workers(p)
+	j := &s.hg
+	j.s, j.ind, j.found = s, ind, s.noneFound(p)
+	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
+	j.m.setFill(viewOf(&fill))
+	parallel(l.batches, p, j, &s.done)
+	return firstOf(j.found)
+}
+
+// hloGatherJob is the parallel part of the general gather: each worker
+// takes a range of batch positions.
+type hloGatherJob struct {
+	s     *scratch
+	m     mover
+	ind   []int64
+	found []int
+}
+
+func (j *hloGatherJob) work(w, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	l := &j.s.hlo
+	coord, wcoord := l.coordsOf(w)
+	clear(wcoord)
+	buf := j.s.pairsOf(w)[:0]
+	at, out, bop := l.batchAt(lo, coord)
+	for b := lo; b < hi; b++ {
+		if b > lo {
+			di, do, db := l.nextBatch(coord)
+			at, out, bop = at+di, out+do, bop+db
 		}
-		coord := make([]int, len(l.bSize))
-		wcoord := make([]int, len(l.wSize))
-		var buf []pair
-		if moves {
-			buf = make([]pair, 0, batch)
+		src, bad := l.start(j.ind, at)
+		if bad >= 0 {
+			j.found[w] = at + bad*l.vecStride
+			break
 		}
-		at, out, bop := l.batchAt(lo, coord)
-		for b := lo; b < hi; b++ {
-			if b > lo {
-				di, do, db := l.nextBatch(coord)
-				at, out, bop = at+di, out+do, bop+db
-			}
-			src, bad := l.start(ind, at, opt.Rules)
-			if bad >= 0 {
-				found[w] = at + bad*l.vecStride
-				break
-			}
+		if src >= 0 {
+			src += bop
+		}
+		op, ot := 0, 0
+		for range l.windows {
+			sp := -1
 			if src >= 0 {
-				src += bop
+				sp = src + op
 			}
-			op, ot := 0, 0
-			for range l.windows {
-				s := -1
-				if src >= 0 {
-					s = src + op
-				}
-				if buf = append(buf, pair{out + ot, s}); len(buf) == batch {
-					m.move(buf)
-					buf = buf[:0]
-				}
-				dop, dot := l.nextWindow(wcoord)
-				op, ot = op+dop, ot+dot
+			if buf = append(buf, pair{out + ot, sp}); len(buf) == batch {
+				j.m.move(buf)
+				buf = buf[:0]
 			}
+			dop, dot := l.nextWindow(wcoord)
+			op, ot = op+dop, ot+dot
 		}
-		m.move(buf)
-	})
-	return firstOf(found)
+	}
+	j.m.move(buf)
 }
 
 // indexErr builds the error for the start index component at flat
 // position flat of indices.
-func (l *layout) indexErr(rules IndexRules, indices tensor.Tensor, ind []int64, flat int, operand tensor.Shape) error {
-	// Which component: the one whose offset from the vector's first is a
-	// multiple of vecStride, found by testing each.
+func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand tensor.Shape) error {
+	// The component: the coordinate along the index vector's dimension.
 	c := 0
 	if l.vecStride > 0 {
 		c = (flat / l.vecStride) % len(l.comp)
@@ -370,153 +456,205 @@ func (l *layout) indexErr(rules IndexRules, indices tensor.Tensor, ind []int64, 
 	return e
 }
 
-// ScatterGeneral writes into dst a copy of operand (zeros for the zero
-// Tensor; nothing when dst is operand) into which each window of updates
-// is combined at the start index that indices give for it, as the
-// dimension numbers d say (see ScatterDims), with opt.Reduction. Windows
-// are applied in row-major order of their start indices, each window's
+// Scatter writes into dst a copy of operand (zeros for the zero Tensor;
+// nothing when dst is operand) into which each window of updates is
+// combined at the start index that indices give for it, as the dimension
+// numbers d say (see ScatterDims), with opt.Reduction. Windows are
+// applied in row-major order of their start indices, each window's
 // elements in row-major order. Every start index is checked before dst is
 // written: one outside the operand is an error, or makes the rules skip
-// the whole window, or clamp it into the operand.
+// the whole window, or clamp it into the operand. Dimension numbers of
+// the forms (ScatterND, ScatterElements) run by the forms' own kernels.
 func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
-	if err := checkScatter(dst, operand, indices, updates, opt); err != nil {
+	s := getScratch()
+	defer s.release()
+	return s.scatterGeneral(&dst, &operand, &indices, &updates, d, opt)
+}
+
+func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, operand, indices, updates, opt); err != nil {
 		return err
 	}
-	ds, is, us := dst.Shape(), indices.Shape(), updates.Shape()
+	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
 	if err := d.check(ds, is, us, opt.Exact); err != nil {
 		return err
 	}
 	if !forceGeneral && fastRules(opt.Rules) {
 		if d.ndForm(ds, is, us) {
-			return ScatterND(dst, operand, indices, updates, opt)
+			return s.scatterND(dst, operand, indices, updates, opt)
 		}
 		if a, ok := d.elementsForm(ds, is); ok {
-			return ScatterElements(dst, operand, indices, updates, a, opt)
+			return s.scatterElements(dst, operand, indices, updates, a, opt)
 		}
 	}
-	ind, err := indexInts(indices)
+	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
 	}
-	winOp := windowDims(len(ds), d.InsertedWindowDims, d.InputBatchingDims)
-	winSize := make([]int, len(winOp))
+	s.win = windowDims(s.win, len(ds), d.InsertedWindowDims, d.InputBatchingDims)
+	s.winSize = resize(s.winSize, len(s.win))
 	for i, w := range d.UpdateWindowDims {
-		winSize[i] = us[w]
+		s.winSize[i] = us[w]
 	}
 	// Mean counts per element: no runs.
-	l := newLayout(ds, is, us, d.IndexVectorDim, d.UpdateWindowDims, winOp, winSize, d.ScatterDimsToOperandDims,
-		d.InputBatchingDims, d.ScatterIndicesBatchingDims, opt.Rules, opt.Reduction != Mean)
-	starts, bad := l.starts(ind, opt.Rules)
-	defer putStarts(starts)
-	if bad >= 0 {
-		return l.indexErr(opt.Rules, indices, ind, bad, ds)
+	l := &s.hlo
+	l.set(&layoutDims{operand: ds, indices: is, other: us, vecDim: d.IndexVectorDim, otherWin: d.UpdateWindowDims,
+		winOp: s.win, winSize: s.winSize, comp: d.ScatterDimsToOperandDims, opBatch: d.InputBatchingDims,
+		indBatch: d.ScatterIndicesBatchingDims, runs: opt.Reduction != Mean}, opt.Rules)
+	l.gathers = false
+	if bad := s.layoutStarts(ind); bad >= 0 {
+		return l.indexErr(*indices, ind, bad, ds)
 	}
-	l.scatter(dst, operand, updates, starts, opt)
+	s.scatterLayout(dst, operand, updates, opt)
 	return nil
 }
 
-// scatter writes into dst operand (see newScatterRun) with the windows of
-// updates that l describes combined in at starts, which the rules have
-// accepted.
-func (l *layout) scatter(dst, operand, updates tensor.Tensor, starts []int, opt ScatterOptions) {
-	if dst.Len() == 0 {
+// layoutStarts checks the start index of every batch position of s.hlo
+// and sets s.starts to the operand offset of each window (batching
+// offsets included), -1 for one the rules skip. It returns the flat
+// position in ind of the first value the rules refuse, or -1.
+func (s *scratch) layoutStarts(ind []int64) int {
+	l := &s.hlo
+	s.starts = resize(s.starts, l.batches)
+	p := parts(len(ind))
+	l.workers(p)
+	j := &s.hs
+	j.s, j.ind, j.found = s, ind, s.noneFound(p)
+	parallel(l.batches, p, j, &s.done)
+	return firstOf(j.found)
+}
+
+// hloStartsJob is the parallel part of layoutStarts.
+type hloStartsJob struct {
+	s     *scratch
+	ind   []int64
+	found []int
+}
+
+func (j *hloStartsJob) work(w, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	l, starts := &j.s.hlo, j.s.starts
+	coord, _ := l.coordsOf(w)
+	at, _, bop := l.batchAt(lo, coord)
+	for b := lo; b < hi; b++ {
+		if b > lo {
+			di, _, db := l.nextBatch(coord)
+			at, bop = at+di, bop+db
+		}
+		off, bad := l.start(j.ind, at)
+		if bad >= 0 {
+			j.found[w] = at + bad*l.vecStride
+			return
+		}
+		if off >= 0 {
+			off += bop
+		}
+		starts[b] = off
+	}
+}
+
+// scatterLayout writes into dst operand (see newScatterRun) with the
+// windows of updates that s.hlo describes combined in at s.starts, which
+// the rules have accepted.
+func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, opt ScatterOptions) {
+	l := &s.hlo
+	size := dst.Len()
+	if size == 0 {
 		return
 	}
 	if l.windows == 0 {
 		// No update has an element: dst is operand.
-		newScatterRun(dst, operand, updates, 1, opt).fill(0, dst.Len())
+		s.newScatterRun(dst, operand, updates, 1, opt).fill(0, size)
 		return
 	}
-	run := newScatterRun(dst, operand, updates, l.run, opt)
-	if opt.Reduction == Mean {
-		run.countMeans(dst.Len()/l.run, l.run, l.batches*l.windows, opt.ExcludeSelf)
+	run := s.newScatterRun(dst, operand, updates, l.run, opt)
+	units := size / l.unit
+	p := parts(run.work(l.batches * l.windows * l.run))
+	if run.mean != nil {
+		run.countMeans(s, size, 1, l.batches*l.windows, opt.ExcludeSelf, p)
 	}
-	unit := l.unit(dst.Shape())
-	parallel(dst.Len()/unit, parts(dst.Len()+updates.Len()), func(_, lo, hi int) {
-		lo, hi = lo*unit, hi*unit
-		buf := make([]pair, batch)
-		run.fill(lo, hi)
-		run.each(func(emit func([]pair)) { l.scatterPairs(starts, lo, hi, buf, emit) }, lo, hi)
-	})
+	s.workerPairs(p)
+	l.workers(p)
+	s.hsc.s = s
+	parallel(units, p, &s.hsc, &s.done)
 }
 
-// starts checks the start index of every batch position and returns the
-// operand offset of each window (batching offsets included), -1 for one
-// the rules skip, and the flat position in indices of the first value the
-// rules refuse, or -1. The offsets come from a pool: give them back with
-// putStarts.
-func (l *layout) starts(ind []int64, rules IndexRules) ([]int, int) {
-	starts := *getBuffer[int](&startPool, l.batches)
-	p := parts(len(ind))
-	found := noneFound(p)
-	parallel(l.batches, p, func(w, lo, hi int) {
-		if lo >= hi {
-			return
-		}
-		coord := make([]int, len(l.bSize))
-		at, _, bop := l.batchAt(lo, coord)
-		for b := lo; b < hi; b++ {
-			if b > lo {
-				di, _, db := l.nextBatch(coord)
-				at, bop = at+di, bop+db
-			}
-			off, bad := l.start(ind, at, rules)
-			if bad >= 0 {
-				found[w] = at + bad*l.vecStride
-				return
-			}
-			if off >= 0 {
-				off += bop
-			}
-			starts[b] = off
-		}
-	})
-	return starts, firstOf(found)
+// hloScatterJob is the parallel part of the general scatter: each worker
+// owns a range of blocks of dst (see layout.unit) and applies, in index
+// order, the runs that land in it.
+type hloScatterJob struct{ s *scratch }
+
+func (j *hloScatterJob) work(w, lo, hi int) {
+	s := j.s
+	l, run := &s.hlo, &s.run
+	lo, hi = lo*l.unit, hi*l.unit
+	run.fill(lo, hi)
+	it := pairIter{hlo: l, starts: s.starts, lo: lo, hi: hi, w: w, buf: s.pairsOf(w)}
+	run.each(&it, w)
+	run.finish(lo, hi)
 }
 
-var startPool sync.Pool
-
-func putStarts(s []int) { startPool.Put(&s) }
-
-// unit returns the size of the blocks of the operand that a scatter's
-// workers own: the runs lie within them.
-func (l *layout) unit(operand tensor.Shape) int {
-	u := 1
-	for i := len(operand) - 1; i >= 0 && u < l.run; i-- {
-		u *= operand[i]
-	}
-	return u
-}
-
-// scatterPairs hands to emit, a batch at a time in buf, the pairs (operand
-// offset, updates offset) of every run of every window in order whose
-// operand offset lies in [lo, hi).
-func (l *layout) scatterPairs(starts []int, lo, hi int, buf []pair, emit func([]pair)) {
+// scatterPairs fills buf with the pairs (operand offset, updates offset)
+// of the runs of the windows from batch position b on whose operand
+// offsets lie in [lo, hi), until buf is full; coord and wcoord, worker
+// w's, hold b's batch coordinates and the window position k to go on
+// from, and other the updates offset of b. It returns the number of
+// pairs, and where to go on from.
+func (l *layout) scatterPairs(starts []int, b, k, other, lo, hi int, coord, wcoord []int, buf []pair) (n, nb, nk, nother int) {
 	width := uint(hi - lo)
-	coord := make([]int, len(l.bSize))
-	wcoord := make([]int, len(l.wSize))
-	n := 0
-	other := 0
-	for b, start := range starts {
-		if b > 0 {
+	if l.otherStep > 0 {
+		// One run per window, at b*otherStep in updates.
+		step := l.otherStep
+		for ; b < len(starts); b++ {
+			if n == len(buf) {
+				return n, b, 0, 0
+			}
+			d := starts[b]
+			buf[n] = pair{d, b * step}
+			if d >= 0 && uint(d-lo) < width {
+				n++
+			}
+		}
+		return n, b, 0, 0
+	}
+	for b < len(starts) {
+		start := starts[b]
+		if start >= 0 {
+			op, ot := 0, 0
+			if k > 0 { // going on inside a window: recompute its offsets
+				op, ot = l.windowAt(wcoord)
+			}
+			for ; k < l.windows; k++ {
+				if n == len(buf) {
+					return n, b, k, other
+				}
+				if d := start + op; uint(d-lo) < width {
+					buf[n] = pair{d, other + ot}
+					n++
+				}
+				dop, dot := l.nextWindow(wcoord)
+				op, ot = op+dop, ot+dot
+			}
+		}
+		k = 0
+		clear(wcoord)
+		b++
+		if b < len(starts) {
 			_, do, _ := l.nextBatch(coord)
 			other += do
 		}
-		if start < 0 {
-			continue
-		}
-		op, ot := 0, 0
-		for range l.windows {
-			if d := start + op; uint(d-lo) < width {
-				buf[n] = pair{d, other + ot}
-				if n++; n == len(buf) {
-					emit(buf)
-					n = 0
-				}
-			}
-			dop, dot := l.nextWindow(wcoord)
-			op, ot = op+dop, ot+dot
-		}
 	}
-	emit(buf[:n])
+	return n, b, 0, other
+}
+
+// windowAt returns the offsets in the operand and in other of window
+// position wcoord.
+func (l *layout) windowAt(wcoord []int) (op, other int) {
+	for d, c := range wcoord {
+		op += c * l.wOp[d]
+		other += c * l.wOther[d]
+	}
+	return op, other
 }

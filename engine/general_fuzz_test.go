@@ -225,7 +225,8 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 	want, wantErr := reftest.HLOScatter(data, indices, updates, reftest.ScatterDims(d), c.comp, mode)
 	inPlace := in.Bool()
 	return &generalCall{
-		what: fmt.Sprintf("scatter %s, %v, %v, in place %v: %s", d.String(), c.comp, opt.Rules, inPlace, desc),
+		what: fmt.Sprintf("scatter %s, %v, %v, in place %v: %s, data %v, updates %v", d.String(), c.comp, opt.Rules, inPlace, desc,
+			data, updates),
 		run: func() (tensor.Tensor, error) {
 			if inPlace {
 				dst := data.Clone()

@@ -6,42 +6,39 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// indexInts returns the elements of an integer tensor as int64: shared
-// with an int64 tensor, widened from the other integer types. uint64
-// values above MaxInt64 saturate to MaxInt64, which no dimension admits;
-// error messages still quote the original value.
-func indexInts(t tensor.Tensor) ([]int64, error) {
-	switch v := t.Data().(type) {
-	case []int64:
-		return v, nil
+// widenInto sets out to the elements of t, an integer tensor of out's
+// length that is not int64, as int64; it reports false for a tensor of
+// another type. uint64 values above MaxInt64 saturate to MaxInt64, which
+// no dimension admits.
+func widenInto(out []int64, data any) bool {
+	switch v := data.(type) {
 	case []int32:
-		return widen(v), nil
+		widen(out, v)
 	case []int8:
-		return widen(v), nil
+		widen(out, v)
 	case []int16:
-		return widen(v), nil
+		widen(out, v)
 	case []uint8:
-		return widen(v), nil
+		widen(out, v)
 	case []uint16:
-		return widen(v), nil
+		widen(out, v)
 	case []uint32:
-		return widen(v), nil
+		widen(out, v)
 	case []uint64:
-		out := make([]int64, len(v))
 		for i, x := range v {
 			out[i] = int64(min(x, math.MaxInt64))
 		}
-		return out, nil
+	default:
+		return false
 	}
-	return nil, typeErr("indices must be integers, got %v", t.DType())
+	return true
 }
 
-func widen[I ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~uint32](v []I) []int64 {
-	out := make([]int64, len(v))
+func widen[I ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~uint32](out []int64, v []I) {
+	out = out[:len(v)]
 	for i, x := range v {
 		out[i] = int64(x)
 	}
-	return out
 }
 
 // limit holds the index values a dimension of size size accepts under
@@ -60,16 +57,6 @@ type limit struct {
 // both ends: v is in range exactly when uint64(wrap(v, fromEnd)) is below
 // the dimension's size.
 func wrap(v, fromEnd int64) int64 { return v + v>>63&fromEnd }
-
-// limits returns the limit of each of the given dimension sizes.
-func (r IndexRules) limits(sizes []int) []limit {
-	l := make([]limit, len(sizes))
-	for i, s := range sizes {
-		lo, _ := r.bounds(s)
-		l[i] = limit{size: s, fromEnd: -lo}
-	}
-	return l
-}
 
 // bounds returns the inclusive range of index values r accepts for a
 // dimension of the given size.
@@ -90,48 +77,95 @@ func (l limit) pos(v int64) (p int, ok bool) {
 // firstBad returns the smallest position i of ind whose value lies
 // outside lims[i%len(lims)], or -1; it reads in parallel. With
 // OutOfRangeSkip no value is bad.
-func firstBad(ind []int64, lims []limit, rules IndexRules) int {
+func (s *scratch) firstBad(ind []int64, lims []limit, rules IndexRules) int {
 	if rules.OutOfRange == OutOfRangeSkip || len(lims) == 0 {
 		return -1
 	}
+	if len(lims) == 1 && len(ind) <= minWork {
+		// One goroutine: no job to set up.
+		return outside(ind, lims[0])
+	}
 	p := parts(len(ind))
-	found := noneFound(p)
-	parallel(len(ind), p, func(w, lo, hi int) {
-		if len(lims) == 1 {
-			if i := outside(ind[lo:hi], lims[0]); i >= 0 {
-				found[w] = lo + i
-			}
+	s.bad.ind, s.bad.lims, s.bad.found = ind, lims, s.noneFound(p)
+	parallel(len(ind), p, &s.bad, &s.done)
+	return firstOf(s.found)
+}
+
+// badJob is the parallel part of firstBad.
+type badJob struct {
+	ind   []int64
+	lims  []limit
+	found []int
+}
+
+func (j *badJob) work(w, lo, hi int) {
+	if len(j.lims) == 1 {
+		if i := outside(j.ind[lo:hi], j.lims[0]); i >= 0 {
+			j.found[w] = lo + i
+		}
+		return
+	}
+	k, l := len(j.lims), lo%len(j.lims)
+	for i := lo; i < hi; i++ {
+		if _, ok := j.lims[l].pos(j.ind[i]); !ok {
+			j.found[w] = i
 			return
 		}
-		k, j := len(lims), lo%len(lims)
-		for i := lo; i < hi; i++ {
-			if _, ok := lims[j].pos(ind[i]); !ok {
-				found[w] = i
-				return
-			}
-			if j++; j == k {
-				j = 0
-			}
+		if l++; l == k {
+			l = 0
 		}
-	})
-	return firstOf(found)
+	}
 }
 
 // outside returns the position of the first value of ind outside l, or
-// -1: one unsigned test per value, v-lo wrapping around for a value below
-// the lowest accepted, lo. A dimension of size 0 admits no value.
+// -1. It first finds the smallest and the largest value, a loop without
+// branches, and looks for the position only when one of them is outside:
+// every value is inside exactly when both are. A dimension of size 0
+// admits no value.
 func outside(ind []int64, l limit) int {
-	if l.size == 0 && len(ind) > 0 {
+	switch {
+	case len(ind) == 0:
+		return -1
+	case l.size == 0:
 		return 0
 	}
 	lo := -l.fromEnd
 	span := uint64(int64(l.size) - 1 - lo)
-	for i, v := range ind {
-		if uint64(v-lo) > span {
+	// Every value is inside when the OR of their distances from lo is not
+	// above span, a test that takes one operation per value. It is exact
+	// when span+1 is a power of two, as for dimensions of a power-of-two
+	// size; otherwise the OR may exceed span although no value does, and
+	// the search below finds nothing.
+	if orDistances(ind, lo) <= span {
+		return -1
+	}
+	// Four values at a time, the largest of their distances from lo
+	// against span: no chain of dependent compares from one value to the
+	// next, and one branch per four.
+	i := 0
+	for ; i+4 <= len(ind); i += 4 {
+		x := ind[i : i+4 : i+4]
+		if max(uint64(x[0]-lo), uint64(x[1]-lo), uint64(x[2]-lo), uint64(x[3]-lo)) > span {
+			break
+		}
+	}
+	for ; i < len(ind); i++ {
+		if uint64(ind[i]-lo) > span {
 			return i
 		}
 	}
 	return -1
+}
+
+// orDistances returns the OR of uint64(v - lo) over the values v of ind:
+// orBlocks for the whole blocks of eight values, then the rest here.
+func orDistances(ind []int64, lo int64) uint64 {
+	n := len(ind) &^ 7
+	acc := orBlocks(ind[:n], lo)
+	for _, v := range ind[n:] {
+		acc |= uint64(v - lo)
+	}
+	return acc
 }
 
 // indexErr builds the error for the element at flat position flat of

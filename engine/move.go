@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"reflect"
 	"unsafe"
 
+	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 // The kernels walk indices with type-free code that yields pairs of
@@ -42,69 +43,117 @@ type mover interface {
 	fastScatter
 	// gatherRows returns the first rejected index, or -1, and a count
 	// that only keeps its cache-warming reads from being optimised away.
-	gatherRows(e *elemWalk, r0, r1 int, skip bool) (bad, touched int)
-	// setFill makes move fill a block whose s < 0 with the one element of
-	// fill, a scalar of dst's type, instead of zeros.
-	setFill(fill tensor.Tensor)
+	gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int)
+	// setFill makes move fill a block whose s < 0 with the one element
+	// of fill, a view of a scalar of dst's type, instead of zeros (no
+	// element: zeros).
+	setFill(fill view)
 }
 
-// newMover returns a mover of blocks of the given size from src to dst,
-// which have the same element type. src may be the zero Tensor for a
-// mover that only clears.
-func newMover(dst, src tensor.Tensor, block int) mover {
-	switch dst.DType().Size() {
-	case 1:
-		return &wordMover[word8]{dst: words[word8](dst), src: words[word8](src), block: block}
-	case 2:
-		return &wordMover[word16]{dst: words[word16](dst), src: words[word16](src), block: block}
-	case 4:
-		return &wordMover[word32]{dst: words[word32](dst), src: words[word32](src), block: block}
-	case 8:
-		return &wordMover[word64]{dst: words[word64](dst), src: words[word64](src), block: block}
-	case 16:
-		return &wordMover[word128]{dst: words[word128](dst), src: words[word128](src), block: block}
-	}
-	s, _ := src.Data().([]string)
-	return &wordMover[string]{dst: dst.Data().([]string), src: s, block: block}
+// movers holds a mover of each element size, for a scratch to hand out
+// without allocating.
+type movers struct {
+	m8   wordMover[word8]
+	m16  wordMover[word16]
+	m32  wordMover[word32]
+	m64  wordMover[word64]
+	m128 wordMover[word128]
+	ms   wordMover[string]
 }
+
+// get returns a mover of blocks of the given size from src to dst, of
+// the same element type, whose element slices are viewed as dv and sv. src
+// may be the zero Tensor for a mover that only clears. The mover is one of
+// ms's, valid until the next get.
+func (ms *movers) get(dst, src *tensor.Tensor, dv, sv view, block int) mover {
+	switch {
+	case dst.DType() == tensor.String:
+		s, _ := src.Data().([]string)
+		d, _ := dst.Data().([]string)
+		ms.ms = wordMover[string]{dst: d, src: s, block: block}
+		return &ms.ms
+	case dv.size == 1:
+		return ms.m8.set(dv, sv, block)
+	case dv.size == 2:
+		return ms.m16.set(dv, sv, block)
+	case dv.size == 4:
+		return ms.m32.set(dv, sv, block)
+	case dv.size == 8:
+		return ms.m64.set(dv, sv, block)
+	}
+	return ms.m128.set(dv, sv, block)
+}
+
+// forget drops the movers' tensors.
+func (ms *movers) forget() { *ms = movers{} }
 
 type wordMover[E comparable] struct {
 	dst, src []E
 	block    int
-	fill     E // what a skipped block is filled with
+	// prefetch and stream: see streaming.
+	prefetch, stream bool
+	fill             E // what a block whose s < 0 gets; see setFill
+}
+
+// set points m at the elements of dst and src and returns it.
+func (m *wordMover[E]) set(dst, src view, block int) *wordMover[E] {
+	m.dst, m.src, m.block = words[E](dst), words[E](src), block
+	m.prefetch, m.stream = streaming[E](dst, src, block)
+	var zero E
+	m.fill = zero
+	return m
+}
+
+func (m *wordMover[E]) setFill(fill view) {
+	var zero E
+	m.fill = zero
+	if w := words[E](fill); len(w) > 0 {
+		m.fill = w[0]
+	}
 }
 
 func (m *wordMover[E]) move(ps []pair) {
+	var zero E
+	if m.fill != zero {
+		m.moveFilling(ps)
+		return
+	}
+	if m.prefetch {
+		m.moveAhead(ps)
+		return
+	}
 	dst, src, b := m.dst, m.src, m.block
-	fill := m.fill
 	if b == 1 {
 		for _, p := range ps {
 			if p.s < 0 {
-				dst[p.d] = fill
+				dst[p.d] = zero
 			} else {
 				dst[p.d] = src[p.s]
 			}
 		}
 		return
 	}
-	var zero E
 	for _, p := range ps {
-		switch {
-		case p.s >= 0:
-			copy(dst[p.d:p.d+b], src[p.s:p.s+b])
-		case fill == zero:
+		if p.s < 0 {
 			clear(dst[p.d : p.d+b])
-		default:
-			for j := range dst[p.d : p.d+b] {
-				dst[p.d+j] = fill
-			}
+		} else {
+			copy(dst[p.d:p.d+b], src[p.s:p.s+b])
 		}
 	}
 }
 
-func (m *wordMover[E]) setFill(fill tensor.Tensor) {
-	if w := words[E](fill); len(w) > 0 {
-		m.fill = w[0]
+// moveFilling is move for a mover with a fill value.
+func (m *wordMover[E]) moveFilling(ps []pair) {
+	dst, src, b, fill := m.dst, m.src, m.block, m.fill
+	for _, p := range ps {
+		if p.s >= 0 {
+			copy(dst[p.d:p.d+b], src[p.s:p.s+b])
+			continue
+		}
+		blk := dst[p.d : p.d+b]
+		for i := range blk {
+			blk[i] = fill
+		}
 	}
 }
 
@@ -112,41 +161,107 @@ func (m *wordMover[E]) copyRange(lo, hi int) { copy(m.dst[lo:hi], m.src[lo:hi]) 
 
 func (m *wordMover[E]) clearRange(lo, hi int) { clear(m.dst[lo:hi]) }
 
-// words returns the elements of t viewed as E, which must have the size of
-// t's element type; nil for the zero Tensor.
-func words[E any](t tensor.Tensor) []E {
-	if t.Data() == nil {
-		return nil
-	}
-	v := reflect.ValueOf(t.Data())
-	n := v.Len()
-	if n == 0 {
-		return nil
-	}
-	return unsafe.Slice((*E)(v.UnsafePointer()), n)
+// view is where a tensor's elements are: the address of the first, their
+// number and the size of one.
+type view struct {
+	p    unsafe.Pointer
+	n    int
+	size uintptr
 }
 
-// span returns the address range of t's elements, for overlap checks.
-func span(t tensor.Tensor) (lo, hi uintptr) {
-	v := reflect.ValueOf(t.Data())
-	if !v.IsValid() || v.Len() == 0 {
-		return 0, 0
-	}
-	lo = uintptr(v.UnsafePointer())
-	return lo, lo + uintptr(v.Len())*v.Type().Elem().Size()
+// viewOf returns the view of t's elements.
+func viewOf(t *tensor.Tensor) view {
+	p, n, size := sliceOf(t)
+	return view{p, n, size}
 }
+
+// span returns the address range of v's elements.
+func (v view) span() span {
+	if v.n == 0 {
+		return span{}
+	}
+	lo := uintptr(v.p)
+	return span{lo, lo + uintptr(v.n)*v.size}
+}
+
+// words returns the elements of v as E, which must have their size; nil
+// for no elements.
+func words[E any](v view) []E {
+	if v.n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*E)(v.p), v.n)
+}
+
+// sliceOf returns the address of t's first element, their number and the
+// size of one; nil and zeros for the zero Tensor. It switches on the
+// element type and asserts the slice's type, which cost less than
+// reflection, or a type switch, does: the small calls read a few tensors
+// this way and move little else.
+func sliceOf(t *tensor.Tensor) (p unsafe.Pointer, n int, size uintptr) {
+	return sliceOfData(t.DType(), t.Data())
+}
+
+func sliceOfData(dt tensor.DType, data any) (p unsafe.Pointer, n int, size uintptr) {
+	switch dt {
+	case tensor.Float32:
+		return elems[float32](data)
+	case tensor.Int64:
+		return elems[int64](data)
+	case tensor.Float16:
+		return elems[float16.Float16](data)
+	case tensor.Int32:
+		return elems[int32](data)
+	case tensor.Float64:
+		return elems[float64](data)
+	case tensor.BFloat16:
+		return elems[bfloat16.BFloat16](data)
+	case tensor.Uint8:
+		return elems[uint8](data)
+	case tensor.Int8:
+		return elems[int8](data)
+	case tensor.Bool:
+		return elems[bool](data)
+	case tensor.Int16:
+		return elems[int16](data)
+	case tensor.Uint16:
+		return elems[uint16](data)
+	case tensor.Uint32:
+		return elems[uint32](data)
+	case tensor.Uint64:
+		return elems[uint64](data)
+	case tensor.Complex64:
+		return elems[complex64](data)
+	case tensor.Complex128:
+		return elems[complex128](data)
+	case tensor.String:
+		return elems[string](data)
+	}
+	return nil, 0, 0
+}
+
+func elems[E any](data any) (unsafe.Pointer, int, uintptr) {
+	v, _ := data.([]E)
+	var zero E
+	return unsafe.Pointer(unsafe.SliceData(v)), len(v), unsafe.Sizeof(zero)
+}
+
+// span is the address range [lo, hi) of a tensor's elements, for overlap
+// checks; empty (0, 0) for a tensor without elements.
+type span struct{ lo, hi uintptr }
+
+// spanOf returns the span of t's elements.
+func spanOf(t *tensor.Tensor) span { return viewOf(t).span() }
+
+// same reports whether a and b are the same non-empty range.
+func (a span) same(b span) bool { return a == b && a.lo != 0 }
+
+// overlaps reports whether a and b share any byte.
+func (a span) overlaps(b span) bool { return a.lo < b.hi && b.lo < a.hi }
 
 // SameMemory reports whether a and b are views of exactly the same
 // elements, as a scatter's dst and data are for an in-place update.
-func SameMemory(a, b tensor.Tensor) bool {
-	alo, ahi := span(a)
-	blo, bhi := span(b)
-	return alo == blo && ahi == bhi && alo != 0
-}
+func SameMemory(a, b tensor.Tensor) bool { return spanOf(&a).same(spanOf(&b)) }
 
 // Overlap reports whether a and b share any element.
-func Overlap(a, b tensor.Tensor) bool {
-	alo, ahi := span(a)
-	blo, bhi := span(b)
-	return alo < bhi && blo < ahi
-}
+func Overlap(a, b tensor.Tensor) bool { return spanOf(&a).overlaps(spanOf(&b)) }

@@ -16,10 +16,20 @@ import (
 // Tuples are applied in row-major order of indices with opt.Reduction; all
 // of them are validated before dst is written.
 func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
-	if err := checkScatter(dst, data, indices, updates, opt); err != nil {
+	s := getScratch()
+	defer s.release()
+	return s.scatterND(&dst, &data, &indices, &updates, opt)
+}
+
+// The kernels take their tensors by pointer: a Tensor is too large for
+// the compiler to keep in registers, and every call that took one by value
+// copied it, right after storing it, at the cost of a stalled load.
+func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
-	ds, is, us := dst.Shape(), indices.Shape(), updates.Shape()
+	ds, is := s.shape(dataShape, dst), s.shape(indexShape, indices)
+	size := dst.Len()
 	if len(is) == 0 {
 		return shapeErr("indices must have rank >= 1, got a scalar")
 	}
@@ -27,52 +37,104 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	if k > len(ds) {
 		return shapeErr("indices.shape[-1] = %d is larger than the rank %d of data %v", k, len(ds), ds)
 	}
-	want := append(is[:len(is)-1].Clone(), ds[k:]...)
-	if !us.Equal(want) {
+	if !updatesFit(updates, is[:len(is)-1], ds[k:]) {
+		want := append(is[:len(is)-1].Clone(), ds[k:]...)
 		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
-			us, want, k, is, ds)
+			updates.Shape(), want, k, is, ds)
 	}
-	if forceGeneral {
-		dims := ScatterNDDims(len(ds), is)
-		return ScatterGeneral(dst, data, indices, updates, &dims, opt)
-	}
-	ind, err := indexInts(indices)
+	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
 	}
-	lims := opt.Rules.limits(ds[:k])
 	n, _ := is[:len(is)-1].NumElements()
-	walk := &ndWalk{ind: ind, k: k, n: n, lims: lims, strides: ds.Strides()[:k]}
-	offs, bad := tupleOffsets(walk, dst.Len(), opt.Rules)
-	defer putOffsets(offs)
-	if bad >= 0 {
-		return indexErr(opt.Rules, indices, bad, ds, bad%k, k)
-	}
-	if dst.Len() == 0 {
-		return nil
-	}
-	walk.offs = offs
+	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
 	block, _ := ds[k:].NumElements()
-	// tuples hands over the pairs of the tuples whose slices start in
-	// [lo, hi), in buf, a batch at a time.
-	tuples := func(lo, hi int, buf []pair) func(emit func([]pair)) {
-		return func(emit func([]pair)) {
-			for t := 0; t < n; {
-				var c int
-				c, t = walk.scatterPairs(t, lo, hi, block, buf)
-				emit(buf[:c])
+	if k == 1 && size > 0 {
+		run := s.newScatterRun(dst, data, updates, block, opt)
+		if small(run.work(len(ind)+updates.Len())) && run.fast != nil {
+			// A small call with single indices: check them all, then
+			// apply each update where it lands, in order, without
+			// offsets.
+			if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
+				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 			}
+			run.fill(0, run.size)
+			run.fast.scatterIndex(ind, s.nd.lims[0], block)
+			return nil
 		}
 	}
-	run := newScatterRun(dst, data, updates, block, opt)
-	if opt.Reduction == Mean {
-		run.countMeans(dst.Len()/block, block, n, opt.ExcludeSelf)
+	offs, bad := s.tupleOffsets(&s.nd, size, opt.Rules)
+	if bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 	}
-	parallel(dst.Len()/block, parts(dst.Len()+len(ind)), func(_, lo, hi int) {
-		run.fill(lo*block, hi*block)
-		run.each(tuples(lo*block, hi*block, make([]pair, batch)), lo*block, hi*block)
-	})
+	if size == 0 {
+		return nil
+	}
+	s.nd.offs = offs
+	run := s.newScatterRun(dst, data, updates, block, opt)
+	blocks := size / block
+	p := parts(run.work(len(ind) + updates.Len()))
+	if oneScan(run, block, n, blocks*int(s.views[vDst].size)) {
+		p = 1
+	}
+	if run.mean != nil {
+		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
+	}
+	s.workerPairs(p)
+	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
+	parallel(blocks, p, &s.snd, &s.done)
 	return nil
+}
+
+// oneScan reports whether a ScatterND of n single elements into a dst of
+// the given size in bytes runs fastest on one goroutine however large it
+// is. Workers that split dst each read every tuple to find the ones in
+// their range; when the updates outnumber dst's elements and dst fits in
+// the cache, that reading costs more than the split saves, and one tight
+// loop over the tuples in order wins (W3: 7.8 ms on two workers, 5.5 ms on
+// one).
+func oneScan(run *scatterRun, block, n, size int) bool {
+	return run.fast != nil && run.reset == nil && run.mean == nil &&
+		block == 1 && n >= run.size && size <= 8<<20
+}
+
+// updatesFit reports whether updates has the shape outer + inner.
+func updatesFit(updates *tensor.Tensor, outer, inner tensor.Shape) bool {
+	if updates.Rank() != len(outer)+len(inner) {
+		return false
+	}
+	for i, d := range outer {
+		if updates.Dim(i) != d {
+			return false
+		}
+	}
+	for i, d := range inner {
+		if updates.Dim(len(outer)+i) != d {
+			return false
+		}
+	}
+	return true
+}
+
+// scatterNDJob is the parallel part of ScatterND: each worker owns a
+// range of blocks of dst.
+type scatterNDJob struct {
+	s             *scratch
+	block, blocks int
+}
+
+func (j *scatterNDJob) work(w, lo, hi int) {
+	s, block := j.s, j.block
+	run := &s.run
+	run.fill(lo*block, hi*block)
+	if run.fast != nil && run.reset == nil && run.mean == nil && s.nd.offs != nil && lo == 0 && hi == j.blocks {
+		// The whole of dst: every tuple lands in it, in one loop.
+		run.fast.scatterOffsets(s.nd.offs, block)
+		return
+	}
+	it := pairIter{nd: &s.nd, block: block, lo: lo * block, hi: hi * block, buf: s.pairsOf(w)}
+	run.each(&it, w)
+	run.finish(lo*block, hi*block)
 }
 
 // ScatterElements writes into dst a copy of data in which, for each element
@@ -89,10 +151,17 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 // dst, an error (naming the first bad index) may leave it partly
 // written.
 func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
-	if err := checkScatter(dst, data, indices, updates, opt); err != nil {
+	s := getScratch()
+	defer s.release()
+	return s.scatterElements(&dst, &data, &indices, &updates, axis, opt)
+}
+
+func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
-	ds, is, us := dst.Shape(), indices.Shape(), updates.Shape()
+	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	size := dst.Len()
 	if err := checkElements(ds, is, axis); err != nil {
 		return err
 	}
@@ -104,181 +173,304 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 			return shapeErr("indices %v is larger than updates %v in dimension %d", is, us, d)
 		}
 	}
-	if forceGeneral {
-		dims := ScatterElementsDims(len(ds), axis)
-		return ScatterGeneral(dst, data, indices, updates, &dims, opt)
-	}
-	ind, err := indexInts(indices)
+	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
 	}
-	lim := opt.Rules.limits(ds[axis : axis+1])
-	run := newScatterRun(dst, data, updates, 1, opt)
+	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
+	run := s.newScatterRun(dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path
 	// checks each row of indices as it applies it: the separate pass
 	// over every index would take a fifth of the time. An error may then
 	// leave dst partly written, as a gather's does; in place, nothing is
 	// written before every index has passed.
-	asItGoes := axis != 0 && run.fast != nil && dst.Len() > 0 && !SameMemory(dst, data)
+	asItGoes := axis != 0 && run.fast != nil && size > 0 && !run.inPlace
 	if !asItGoes {
-		if bad := firstBad(ind, lim, opt.Rules); bad >= 0 {
-			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+		if bad := s.firstBad(ind, s.lims, opt.Rules); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
 	}
-	if dst.Len() == 0 {
+	if size == 0 {
 		return nil
 	}
-	if opt.Reduction == Mean {
-		run.countMeans(dst.Len(), 1, len(ind), opt.ExcludeSelf)
+	work := run.work(2 * len(ind))
+	p := parts(work)
+	if run.mean != nil {
+		run.countMeans(s, size, 1, len(ind), opt.ExcludeSelf, p)
 	}
-	walk := newElemWalk(ind, is, axis, lim[0], ds.Strides(), us.Strides())
-	// rows hands over the pairs of rows r0 to r1 whose data offsets lie in
-	// [lo, hi), in buf, a batch at a time.
-	rows := func(r0, r1, lo, hi int, buf []pair) func(emit func([]pair)) {
-		return func(emit func([]pair)) {
-			for r, j := r0, 0; r < r1; {
-				var c int
-				c, r, j = walk.scatterPairs(r, j, r1, lo, hi, buf)
-				emit(buf[:c])
-			}
+	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, us), p)
+	skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
+	switch {
+	case small(work) && run.fast != nil:
+		// A small call, on one worker, which applies the updates where
+		// they land, in order: in place this touches only what they
+		// update. (A larger call on one worker is better off with the
+		// slabs or the column blocks below, which keep in cache what they
+		// fill and update.)
+		run.fill(0, run.size)
+		if bad := run.fast.scatterRows(&s.el, 0, 0, s.el.rows(), skip); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-	}
-	work := dst.Len() + len(ind)
-	if axis != 0 {
+	case axis != 0:
 		// The slab of dst at d0 along dimension 0 receives only the updates
 		// of the slab of indices at d0: each worker takes whole slabs,
 		// filling and updating one at a time while it is in cache.
-		slab := dst.Len() / ds[0]
 		perSlab := 0
 		if is[0] > 0 {
-			perSlab = walk.rows() / is[0]
+			perSlab = s.el.rows() / is[0]
 		}
-		skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
+		j := &s.slabs
+		*j = slabJob{s: s, slab: size / ds[0], slabs: is[0], perSlab: perSlab, skip: skip, found: s.noneFound(p)}
 		// Mean, with a count per element, sums by the one-loop path (its
 		// reducer adds) and divides after (the indices have been
 		// validated).
-		var sum fastScatter
 		if run.mean != nil && run.mean.counts != nil && !opt.ExcludeSelf {
-			sum, _ = run.red.(fastScatter)
+			j.sum, _ = run.red.(fastScatter)
 		}
-		p := parts(work)
-		found := noneFound(p)
-		parallel(ds[0], p, func(w, lo, hi int) {
-			var buf []pair // for the path of pairs
-			if run.fast == nil && sum == nil {
-				buf = make([]pair, batch)
-			}
-			for d0 := lo; d0 < hi; d0++ {
-				run.fill(d0*slab, (d0+1)*slab)
-				if d0 >= is[0] {
-					continue
-				}
-				r0, r1 := d0*perSlab, (d0+1)*perSlab
-				switch {
-				case sum != nil:
-					sum.scatterRows(walk, r0, r1, true)
-					run.mean.divideRows(run.red, walk, r0, r1, d0*slab, (d0+1)*slab)
-				case run.fast == nil:
-					run.each(rows(r0, r1, 0, dst.Len(), buf), d0*slab, (d0+1)*slab)
-				default:
-					if bad := run.fast.scatterRows(walk, r0, r1, skip); bad >= 0 {
-						found[w] = bad
-						return
-					}
-				}
-			}
-		})
-		if bad := firstOf(found); bad >= 0 {
-			return indexErr(opt.Rules, indices, bad, ds, axis, 0)
+		if run.fast == nil && j.sum == nil {
+			s.workerPairs(p)
 		}
-	} else if width := columnWidth(ds[0], dst.DType().Size()); run.fast != nil && width > 0 &&
-		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) {
+		parallel(ds[0], p, j, &s.done)
+		if bad := firstOf(s.found); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
+		}
+	case run.fast != nil && columnWidth(ds[0], int(s.views[vDst].size)) > 0 &&
+		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
 		// Along axis 0 an update keeps its column: each worker owns
 		// blocks of columns, from data to dst.
-		inner := dst.Len() / ds[0]
-		blocks := (inner + width - 1) / width
-		parallel(blocks, parts(work), func(_, lo, hi int) {
-			run.fast.scatterColumns(data, ind, lim[0], is[0], inner, width, lo*width, min(hi*width, inner))
-		})
-	} else {
+		inner, width := size/ds[0], columnWidth(ds[0], int(s.views[vDst].size))
+		s.columns = columnJob{run: run, data: s.views[vData], ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
+		parallel((inner+width-1)/width, p, &s.columns, &s.done)
+	default:
 		// Each worker owns a range of dst and applies, in index order, the
 		// updates that land in it.
-		parallel(dst.Len(), parts(work), func(_, lo, hi int) {
-			run.fill(lo, hi)
-			run.each(rows(0, walk.rows(), lo, hi, make([]pair, batch)), lo, hi)
-		})
+		s.workerPairs(p)
+		s.ranges = rangeJob{s: s}
+		parallel(size, p, &s.ranges, &s.done)
 	}
 	return nil
 }
 
+// slabJob is the parallel part of ScatterElements along an axis other
+// than 0: each worker takes whole slabs along dimension 0.
+type slabJob struct {
+	s       *scratch
+	slab    int // elements of dst per slab
+	slabs   int // slabs of indices
+	perSlab int // rows of indices per slab
+	skip    bool
+	sum     fastScatter // Mean's one-loop sum, or nil
+	found   []int
+}
+
+func (j *slabJob) work(w, lo, hi int) {
+	s := j.s
+	run := &s.run
+	for d0 := lo; d0 < hi; d0++ {
+		run.fill(d0*j.slab, (d0+1)*j.slab)
+		if d0 >= j.slabs {
+			run.finish(d0*j.slab, (d0+1)*j.slab) // DivideAll divides it too
+			continue
+		}
+		r0, r1 := d0*j.perSlab, (d0+1)*j.perSlab
+		switch {
+		case j.sum != nil:
+			j.sum.scatterRows(&s.el, w, r0, r1, true)
+			run.mean.divideRows(run.red, &s.el, w, r0, r1, d0*j.slab, (d0+1)*j.slab)
+		case run.fast == nil:
+			it := pairIter{el: &s.el, lo: 0, hi: run.size, r0: r0, r1: r1, w: w, buf: s.pairsOf(w)}
+			run.each(&it, w)
+			run.finish(d0*j.slab, (d0+1)*j.slab)
+		default:
+			if bad := run.fast.scatterRows(&s.el, w, r0, r1, j.skip); bad >= 0 {
+				j.found[w] = bad
+				return
+			}
+		}
+	}
+}
+
+// columnJob is the parallel part of ScatterElements along axis 0 through
+// column blocks: each worker owns blocks of columns.
+type columnJob struct {
+	run                *scatterRun
+	data               view
+	ind                []int64
+	lim                limit
+	rows, inner, width int
+}
+
+func (j *columnJob) work(_, lo, hi int) {
+	j.run.fast.scatterColumns(j.data, j.ind, j.lim, j.rows, j.inner, j.width, lo*j.width, min(hi*j.width, j.inner))
+}
+
+// rangeJob is the parallel part of ScatterElements along axis 0 without
+// column blocks: each worker owns a range of dst.
+type rangeJob struct{ s *scratch }
+
+func (j *rangeJob) work(w, lo, hi int) {
+	s := j.s
+	run := &s.run
+	run.fill(lo, hi)
+	it := pairIter{el: &s.el, lo: lo, hi: hi, r0: 0, r1: s.el.rows(), w: w, buf: s.pairsOf(w)}
+	run.each(&it, w)
+	run.finish(lo, hi)
+}
+
+// Ways to fill dst before a scatter applies its updates.
+const (
+	fillCopy  = iota // from data
+	fillClear        // zeros, for a zero data tensor
+	fillNone         // in place: dst is data
+)
+
 // scatterRun is the typed half of one scatter call: how dst gets its
 // starting values and how the update blocks combine into it.
 type scatterRun struct {
-	fill  func(lo, hi int) // dst[lo:hi] from data, zeros, or as it is (in place)
-	apply func([]pair)
-	reset func([]pair) // ExcludeSelf: the reduction's identity; nil otherwise
-	red   reducer      // nil for reduction none
-	fast  fastScatter  // the one-loop path for single elements, when there is one
-	mean  *meanCount   // Mean only (see countMeans)
+	fillWith int
+	inPlace  bool
+	base     mover       // dst from data, block 1
+	m        mover       // updates into dst, for reduction none
+	red      reducer     // nil for reduction none
+	fast     fastScatter // the one-loop path for single elements, when there is one
+	reset    reducer     // ExcludeSelf: red, whose identity starts each block hit; nil otherwise
+	wide     widePasses  // HalfOnce: red's passes into and out of its accumulator; nil otherwise
+	mean     *meanCount  // Mean only (see countMeans)
+	meanVal  meanCount
+	size     int // dst.Len()
 }
 
-// newScatterRun prepares a scatter of updates into dst in blocks of block
-// elements. For Mean, countMeans must follow.
-func newScatterRun(dst, data, updates tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
-	run := &scatterRun{}
-	base := newMover(dst, data, 1)
+// newScatterRun prepares s.run, a scatter of updates into dst in blocks of
+// block elements, after checkScatter. For Mean, countMeans must follow.
+func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
+	run := &s.run
+	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
+	run.size = dst.Len()
+	run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
 	switch {
 	case data.IsZero():
-		run.fill = base.clearRange
-	case SameMemory(dst, data):
-		run.fill = func(int, int) {}
+		run.fillWith = fillClear
+	case s.views[vDst].span().same(s.views[vData].span()):
+		run.fillWith, run.inPlace = fillNone, true
 	default:
-		run.fill = base.copyRange
+		run.fillWith = fillCopy
 	}
 	if opt.Reduction == None {
-		m := newMover(dst, updates, block)
-		run.apply, run.fast = m.move, m
+		m := s.apply.get(dst, updates, s.views[vDst], s.views[vUpd], block)
+		run.m, run.fast = m, m
 		return run
 	}
-	run.red = newReducer(dst, updates, block, opt)
-	run.apply = run.red.reduce
+	run.red = s.reducer(dst, updates, block, opt)
 	if opt.ExcludeSelf {
-		run.reset = run.red.setIdentity
+		run.reset = run.red
 	}
+	run.wide, _ = run.red.(widePasses)
 	if f, ok := run.red.(fastScatter); ok && !opt.ExcludeSelf && opt.Reduction != Mean {
 		run.fast = f
+	}
+	if opt.Reduction == Mean {
+		run.mean = &run.meanVal
+		run.mean.all = opt.DivideAll
 	}
 	return run
 }
 
+// work returns the work of a scatter of the given amount of work on its
+// updates: plus the size of dst, which it fills, unless in place.
+func (run *scatterRun) work(updates int) int {
+	if run.inPlace {
+		return updates
+	}
+	return updates + run.size
+}
+
+// sparse reports whether a scatter in place of n updates changes so
+// little of dst that it should touch no more than that: a sixteenth.
+func (run *scatterRun) sparse(n int) bool { return run.inPlace && n < run.size/16 }
+
+// fill sets dst[lo:hi] to its starting values.
+func (run *scatterRun) fill(lo, hi int) {
+	switch run.fillWith {
+	case fillCopy:
+		run.base.copyRange(lo, hi)
+	case fillClear:
+		run.base.clearRange(lo, hi)
+	}
+}
+
+// apply applies a batch of updates.
+func (run *scatterRun) apply(ps []pair) {
+	if run.red != nil {
+		run.red.reduce(ps)
+		return
+	}
+	run.m.move(ps)
+}
+
 // countMeans makes run, a Mean scatter into blocks of dst (blocks of
-// block elements) of n updates, divide each block it updates by the
-// number of values that took part. Call it once the indices have been
-// validated: it may allocate a count per block.
-func (run *scatterRun) countMeans(blocks, block, n int, excludeSelf bool) {
-	m := &meanCount{block: block, self: 1}
+// block elements) of n updates by p workers, divide each block it updates
+// by the number of values that took part. Call it once the indices have
+// been validated: it may clear a count per block.
+func (run *scatterRun) countMeans(s *scratch, blocks, block, n int, excludeSelf bool, p int) {
+	m := run.mean
+	*m = meanCount{block: block, self: 1, all: m.all}
 	if excludeSelf {
 		m.self = 0
 	}
-	if blocks <= n {
-		m.counts = make([]int, blocks)
+	if blocks <= n || m.all {
+		s.counts = resize(s.counts, blocks)
+		clear(s.counts)
+		m.counts = s.counts
+	} else {
+		m.hits = s.workerHits(p)
 	}
-	run.mean = m
 }
 
-// each applies the updates that produce hands over, a batch at a time, to
-// dst[lo:hi], which they must all land in: first resetting the blocks they
-// hit to the identity (with ExcludeSelf), then applying them, and for Mean
-// then dividing each block hit by the number of values it took.
-func (run *scatterRun) each(produce func(emit func([]pair)), lo, hi int) {
+// each applies the updates that it hands over, a batch at a time, which
+// must all land in worker w's range of dst: first resetting the blocks
+// they hit to the identity (with ExcludeSelf), then (with HalfOnce)
+// loading them into the accumulator, applying the updates, rounding the
+// blocks back, and for Mean with a list of the blocks hit dividing each
+// by the number of values it took (with a count per block, finish
+// divides).
+func (run *scatterRun) each(it *pairIter, w int) {
 	if run.reset != nil {
-		produce(run.reset)
+		it.start()
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.reset.setIdentity(ps)
+		}
 	}
+	if run.wide != nil {
+		it.start()
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.wide.begin(ps)
+		}
+	}
+	it.start()
 	if run.mean == nil {
-		produce(run.apply)
-		return
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.apply(ps)
+		}
+	} else {
+		run.mean.reduce(run.red, it, w)
 	}
-	run.mean.reduce(run.red, produce, lo, hi)
+	if run.wide != nil {
+		it.start()
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
+			run.wide.end(ps)
+		}
+	}
+	if run.mean != nil && run.mean.counts == nil {
+		run.mean.divideHits(run.red, w)
+	}
+}
+
+// finish divides, for Mean with a count per block, the blocks of
+// dst[lo:hi] by their counts.
+func (run *scatterRun) finish(lo, hi int) {
+	if m := run.mean; m != nil && m.counts != nil {
+		m.divide(run.red, lo/m.block, hi/m.block)
+	}
 }
 
 // meanCount counts the values that go into the mean of each block of dst.
@@ -288,41 +480,61 @@ func (run *scatterRun) each(produce func(emit func([]pair)), lo, hi int) {
 // one int per update.
 type meanCount struct {
 	block  int
-	self   int   // 1 if the existing value takes part, 0 with ExcludeSelf
-	counts []int // per block of dst, or nil
+	self   int     // 1 if the existing value takes part, 0 with ExcludeSelf
+	all    bool    // DivideAll: every block is divided, and counted
+	counts []int   // per block of dst, or nil
+	hits   [][]int // per worker, when there are no counts
 }
 
-// reduce reduces the updates into the blocks of dst[lo:hi] with red, then
-// divides each block they hit by its number of values.
-func (m *meanCount) reduce(red reducer, produce func(emit func([]pair)), lo, hi int) {
+// divide divides blocks b0 to b1 by their counts (see DivideAll).
+func (m *meanCount) divide(red reducer, b0, b1 int) {
+	if m.all {
+		red.divideAll(m.counts, m.self, b0, b1)
+		return
+	}
+	red.divideCounts(m.counts, m.self, b0, b1)
+}
+
+// reduce reduces the updates of it into their blocks with red, counting
+// them in the counts or in worker w's list of the blocks hit.
+func (m *meanCount) reduce(red reducer, it *pairIter, w int) {
 	if m.counts != nil {
 		counts, block := m.counts, m.block
-		produce(func(ps []pair) {
+		for ps, ok := it.next(); ok; ps, ok = it.next() {
 			red.reduce(ps)
 			if block == 1 { // no division per update
 				for _, p := range ps {
 					counts[p.d]++
 				}
-				return
+				continue
 			}
 			for _, p := range ps {
 				counts[p.d/block]++
 			}
-		})
-		red.divideCounts(counts, m.self, lo/block, hi/block)
+		}
 		return
 	}
-	// Few updates for the size of dst: count this range's first, so that
-	// the list takes no more than it needs.
+	// Count first, so that the list grows only for more updates than it
+	// has held.
 	n := 0
-	produce(func(ps []pair) { n += len(ps) })
-	hit := make([]int, 0, n)
-	produce(func(ps []pair) {
+	for ps, ok := it.next(); ok; ps, ok = it.next() {
+		n += len(ps)
+	}
+	hit := resize(m.hits[w], n)[:0]
+	it.start()
+	for ps, ok := it.next(); ok; ps, ok = it.next() {
 		red.reduce(ps)
 		for _, p := range ps {
 			hit = append(hit, p.d)
 		}
-	})
+	}
+	m.hits[w] = hit
+}
+
+// divideHits divides each block in worker w's list by the number of
+// values that went into it.
+func (m *meanCount) divideHits(red reducer, w int) {
+	hit := m.hits[w]
 	slices.Sort(hit)
 	for i := 0; i < len(hit); {
 		j := i + 1
@@ -337,24 +549,23 @@ func (m *meanCount) reduce(red reducer, produce func(emit func([]pair)), lo, hi 
 // divideRows divides each element of dst[lo:hi] by the number of values
 // that went into it: the updates of rows r0 to r1 of ScatterElements,
 // which have been summed into it, plus its own value unless excluded. It
-// needs a count per element.
-func (m *meanCount) divideRows(red reducer, e *elemWalk, r0, r1, lo, hi int) {
+// needs a count per element, and worker w's cursor.
+func (m *meanCount) divideRows(red reducer, e *elemWalk, w, r0, r1, lo, hi int) {
 	counts := m.counts
 	along, value := e.steps()
-	for r := r0; r < r1; r++ {
-		base, _ := e.bases(r)
-		idx := e.ind[r*e.last : (r+1)*e.last]
+	for c := e.row(w, r0); c.r < r1; e.next(c) {
+		idx := e.index(c)
 		if along == 0 {
-			countRow(counts[base:base+e.lim.size], idx, e.lim.fromEnd)
+			countRow(counts[c.data:c.data+e.lim.size], idx, e.lim.fromEnd)
 			continue
 		}
 		for j, v := range idx {
 			if p, ok := e.lim.pos(v); ok {
-				counts[base+j*along+p*value]++
+				counts[c.data+j*along+p*value]++
 			}
 		}
 	}
-	red.divideCounts(counts, m.self, lo, hi)
+	m.divide(red, lo, hi)
 }
 
 // countRow adds one to row[p] for the position p of each index of idx
@@ -370,87 +581,9 @@ func countRow(row []int, idx []int64, fromEnd int64) {
 	}
 }
 
-// elemWalk computes the offsets of the elements of ScatterElements and
-// GatherElements a row at a time (a row runs along the last dimension of
-// indices). The element at p of indices is at p in the indices-shaped
-// tensor (updates, or a gather's output) and addresses p with p[axis]
-// replaced by its value in the data-shaped one (a scatter's dst, a
-// gather's data).
-type elemWalk struct {
-	ind         []int64
-	is          tensor.Shape
-	axis        int
-	lim         limit
-	data, other []int // strides of the data-shaped and the indices-shaped tensor
-	last        int   // is[len(is)-1]
-}
-
-func newElemWalk(ind []int64, is tensor.Shape, axis int, lim limit, data, other []int) *elemWalk {
-	return &elemWalk{ind: ind, is: is, axis: axis, lim: lim, data: data, other: other, last: is[len(is)-1]}
-}
-
-// rows returns the number of rows.
-func (e *elemWalk) rows() int {
-	if e.last == 0 {
-		return 0
-	}
-	return len(e.ind) / e.last
-}
-
-// bases returns the offsets of row r's first element: in the data-shaped
-// tensor without the axis coordinate, and in the indices-shaped one.
-func (e *elemWalk) bases(r int) (data, other int) {
-	for d := len(e.is) - 2; d >= 0; d-- {
-		c := r % e.is[d]
-		r /= e.is[d]
-		if d != e.axis {
-			data += c * e.data[d]
-		}
-		other += c * e.other[d]
-	}
-	return data, other
-}
-
-// steps returns what an element's data offset adds per position along the
-// row and per unit of its index value.
-func (e *elemWalk) steps() (along, value int) {
-	if e.axis == len(e.is)-1 {
-		return 0, 1 // the axis is the row itself
-	}
-	return 1, e.data[e.axis]
-}
-
-// scatterPairs fills buf with the pairs (data offset, other offset) of
-// the elements from row r, position j on, up to row r1, whose data offsets
-// lie in [lo, hi), until buf is full. Values outside the limit (which the
-// rules skip, as the others were refused before) give no pair. It returns
-// the number of pairs and the row and position to go on from.
-func (e *elemWalk) scatterPairs(r, j, r1, lo, hi int, buf []pair) (n, nr, nj int) {
-	width := uint(hi - lo)
-	along, value := e.steps()
-	for ; r < r1; r, j = r+1, 0 {
-		base, other := e.bases(r)
-		row := e.ind[r*e.last : (r+1)*e.last]
-		for ; j < len(row); j++ {
-			if n == len(buf) {
-				return n, r, j
-			}
-			d := -1
-			if p, ok := e.lim.pos(row[j]); ok {
-				d = base + j*along + p*value
-			}
-			buf[n] = pair{d, other + j}
-			if uint(d-lo) < width {
-				n++
-			}
-		}
-	}
-	return n, r, 0
-}
-
 // checkScatter checks what both scatters require of their arguments' types
 // and of dst.
-func checkScatter(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
 	if indices.IsZero() || updates.IsZero() || dst.IsZero() {
 		return argErr("indices, updates and dst must all be given")
 	}
@@ -466,13 +599,15 @@ func checkScatter(dst, data, indices, updates tensor.Tensor, opt ScatterOptions)
 	if err := checkReduction(dst.DType(), opt); err != nil {
 		return err
 	}
-	if !data.IsZero() && !dst.Shape().Equal(data.Shape()) {
+	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
-	if !SameMemory(dst, data) && Overlap(dst, data) {
+	s.see(dst, data, indices, updates)
+	d := s.views[vDst].span()
+	if x := s.views[vData].span(); !d.same(x) && d.overlaps(x) {
 		return argErr("dst overlaps data without being data")
 	}
-	if Overlap(dst, indices) || Overlap(dst, updates) {
+	if d.overlaps(s.views[vInd].span()) || d.overlaps(s.views[vUpd].span()) {
 		return argErr("dst overlaps indices or updates")
 	}
 	return nil

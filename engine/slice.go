@@ -17,17 +17,24 @@ var dimsUpTo = func() (s [64]int) {
 // operand, after a negative one counts from the end of its dimension if
 // rules.Negative says so. rules.OutOfRange is not used.
 func DynamicSlice(dst, operand tensor.Tensor, start []int64, rules IndexRules) error {
+	s := getScratch()
+	defer s.release()
+	return s.dynamicSlice(&dst, &operand, start, rules)
+}
+
+func (s *scratch) dynamicSlice(dst, operand *tensor.Tensor, start []int64, rules IndexRules) error {
 	if operand.IsZero() || dst.IsZero() {
 		return argErr("operand and dst must both be given")
 	}
-	os, sizes := operand.Shape(), dst.Shape()
+	os, sizes := s.shape(dataShape, operand), s.shape(outShape, dst)
 	if err := checkSliceStart(os, sizes, start, "dst"); err != nil {
 		return err
 	}
 	if dst.DType() != operand.DType() {
 		return typeErr("dst has type %v, operand has type %v; they must be equal", dst.DType(), operand.DType())
 	}
-	if Overlap(dst, operand) {
+	s.see(dst, operand, operand, nil)
+	if s.views[vDst].span().overlaps(s.views[vData].span()) {
 		return argErr("dst overlaps operand")
 	}
 	r := len(os)
@@ -35,9 +42,14 @@ func DynamicSlice(dst, operand tensor.Tensor, start []int64, rules IndexRules) e
 		return shapeErr("operand %v has rank %d; at most %d is supported", os, r, len(dimsUpTo))
 	}
 	rules.OutOfRange = OutOfRangeClamp
-	l := newLayout(os, tensor.Shape{r}, sizes, 0, dimsUpTo[:r], dimsUpTo[:r], sizes, dimsUpTo[:r], nil, nil, rules, true)
+	s.shapes[indexShape] = append(s.shapes[indexShape][:0], r)
+	l := &s.hlo
+	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: sizes, vecDim: 0,
+		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: sizes, comp: dimsUpTo[:r], runs: true}, rules)
 	l.gathers = true
-	l.gather(dst, operand, start, GatherOptions{Rules: rules})
+	if dst.Len() > 0 {
+		s.gatherLayout(dst, operand, start, tensor.Tensor{})
+	}
 	return nil
 }
 
@@ -47,10 +59,16 @@ func DynamicSlice(dst, operand tensor.Tensor, start []int64, rules IndexRules) e
 // a start is clamped so that update lies within operand, after a negative
 // one counts from the end of its dimension if rules.Negative says so.
 func DynamicUpdateSlice(dst, operand, update tensor.Tensor, start []int64, rules IndexRules) error {
+	s := getScratch()
+	defer s.release()
+	return s.dynamicUpdateSlice(&dst, &operand, &update, start, rules)
+}
+
+func (s *scratch) dynamicUpdateSlice(dst, operand, update *tensor.Tensor, start []int64, rules IndexRules) error {
 	if operand.IsZero() || update.IsZero() || dst.IsZero() {
 		return argErr("operand, update and dst must all be given")
 	}
-	os, us := operand.Shape(), update.Shape()
+	os, us := s.shape(dataShape, operand), s.shape(updateShape, update)
 	if err := checkSliceStart(os, us, start, "update"); err != nil {
 		return err
 	}
@@ -58,23 +76,30 @@ func DynamicUpdateSlice(dst, operand, update tensor.Tensor, start []int64, rules
 	case dst.DType() != operand.DType() || update.DType() != operand.DType():
 		return typeErr("dst, operand and update have types %v, %v and %v; they must be equal",
 			dst.DType(), operand.DType(), update.DType())
-	case !dst.Shape().Equal(os):
+	case !dst.SameShape(*operand):
 		return shapeErr("dst has shape %v, operand has shape %v; they must be equal", dst.Shape(), os)
-	case !SameMemory(dst, operand) && Overlap(dst, operand):
+	}
+	s.see(dst, operand, operand, update)
+	d := s.views[vDst].span()
+	if x := s.views[vData].span(); !d.same(x) && d.overlaps(x) {
 		return argErr("dst overlaps operand without being operand")
-	case Overlap(dst, update):
+	}
+	if d.overlaps(s.views[vUpd].span()) {
 		return argErr("dst overlaps update")
 	}
-	opt := ScatterOptions{Rules: rules}
 	r := len(os)
 	if r > len(dimsUpTo) {
 		return shapeErr("operand %v has rank %d; at most %d is supported", os, r, len(dimsUpTo))
 	}
+	opt := ScatterOptions{Rules: rules}
 	opt.Rules.OutOfRange = OutOfRangeClamp
-	l := newLayout(os, tensor.Shape{r}, us, 0, dimsUpTo[:r], dimsUpTo[:r], us, dimsUpTo[:r], nil, nil, opt.Rules, true)
-	starts, _ := l.starts(start, opt.Rules)
-	defer putStarts(starts)
-	l.scatter(dst, operand, update, starts, opt)
+	s.shapes[indexShape] = append(s.shapes[indexShape][:0], r)
+	l := &s.hlo
+	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
+		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
+	l.gathers = false
+	s.layoutStarts(start)
+	s.scatterLayout(dst, operand, update, opt)
 	return nil
 }
 

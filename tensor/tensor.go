@@ -30,8 +30,43 @@ var ErrDType = errors.New("unsupported element type")
 // writing through one is seen by all; use Clone for an independent copy.
 type Tensor struct {
 	dtype DType
-	shape Shape
+	// shape points at the shape, which no method changes: a pointer
+	// rather than the slice keeps a Tensor at four words, small enough
+	// for the compiler to keep in registers; passed by value, a larger
+	// one was stored and copied back on every call that took one.
+	shape *Shape
 	data  any
+}
+
+// shapeBox holds a shape and, for a few dimensions, its elements, so
+// that a constructor allocates one object for both.
+type shapeBox struct {
+	s     Shape
+	small [4]int
+}
+
+// boxed returns a pointer to a copy of s.
+func boxed(s Shape) *Shape {
+	b := &shapeBox{}
+	if len(s) <= len(b.small) {
+		b.s = b.small[:len(s):len(s)]
+	} else {
+		b.s = make(Shape, len(s))
+	}
+	copy(b.s, s)
+	return &b.s
+}
+
+// scalarShape is the shape of every rank-0 tensor, shared: no method
+// changes a shape.
+var scalarShape = Shape{}
+
+// dims returns t's shape, shared; nil for the zero Tensor.
+func (t Tensor) dims() Shape {
+	if t.shape == nil {
+		return nil
+	}
+	return *t.shape
 }
 
 // New returns a tensor of the given type and shape with every element zero
@@ -45,7 +80,7 @@ func New(dtype DType, shape Shape) (Tensor, error) {
 		return Tensor{}, err
 	}
 	n, _ := shape.NumElements()
-	return Tensor{dtype: dtype, shape: shape.Clone(), data: makeSlice(dtype, n)}, nil
+	return Tensor{dtype: dtype, shape: boxed(shape), data: makeSlice(dtype, n)}, nil
 }
 
 // From returns a tensor of the given shape that wraps data without copying
@@ -72,12 +107,12 @@ func Wrap(shape Shape, data any) (Tensor, error) {
 	if data == nil || reflect.ValueOf(data).IsNil() {
 		data = makeSlice(dtype, 0)
 	}
-	return Tensor{dtype: dtype, shape: shape.Clone(), data: data}, nil
+	return Tensor{dtype: dtype, shape: boxed(shape), data: data}, nil
 }
 
 // Scalar returns a rank-0 tensor holding v.
 func Scalar[T Elem](v T) Tensor {
-	return Tensor{dtype: DTypeOf[T](), shape: Shape{}, data: []T{v}}
+	return Tensor{dtype: DTypeOf[T](), shape: &scalarShape, data: []T{v}}
 }
 
 // Must returns t, and panics if err is not nil. It is meant for tensors
@@ -103,21 +138,43 @@ func Values[T Elem](t Tensor) ([]T, error) {
 // DType returns the element type.
 func (t Tensor) DType() DType { return t.dtype }
 
-// Shape returns a copy of the shape.
-func (t Tensor) Shape() Shape { return t.shape.Clone() }
+// Shape returns a copy of the shape. The copy is made with make, not
+// append, so that a caller that does not keep it gets it on its stack
+// (the compiler does so for a few dimensions), and asking for a shape
+// allocates nothing.
+func (t Tensor) Shape() Shape {
+	d := t.dims()
+	s := make(Shape, len(d))
+	copy(s, d)
+	return s
+}
+
+// HasShape reports whether t has shape s. Unlike t.Shape().Equal(s) it
+// copies nothing.
+func (t Tensor) HasShape(s Shape) bool { return t.dims().Equal(s) }
+
+// SameShape reports whether t and u have the same shape.
+func (t Tensor) SameShape(u Tensor) bool { return t.dims().Equal(u.dims()) }
 
 // Rank returns the number of dimensions (0 for a scalar).
-func (t Tensor) Rank() int { return len(t.shape) }
+func (t Tensor) Rank() int { return len(t.dims()) }
 
 // Dim returns the size of dimension i.
-func (t Tensor) Dim(i int) int { return t.shape[i] }
+func (t Tensor) Dim(i int) int { return (*t.shape)[i] }
 
 // Len returns the number of elements.
 func (t Tensor) Len() int {
 	if t.data == nil {
 		return 0
 	}
-	return reflect.ValueOf(t.data).Len()
+	// Every constructor checks that the slice holds as many elements as
+	// the shape, so the product of the dimensions is its length, and
+	// costs less to compute than reflection does to read it.
+	n := 1
+	for _, d := range *t.shape {
+		n *= d
+	}
+	return n
 }
 
 // Data returns the element slice ([]float32, []string, ...), shared with t.
@@ -136,9 +193,25 @@ func (t Tensor) Reshape(shape Shape) (Tensor, error) {
 	}
 	if n != t.Len() {
 		return Tensor{}, fmt.Errorf("tensor: %w: cannot reshape %v (%d elements) to %v (%d elements)",
-			ErrShape, t.shape, t.Len(), shape, n)
+			ErrShape, t.dims(), t.Len(), shape, n)
 	}
-	return Tensor{dtype: t.dtype, shape: shape.Clone(), data: t.data}, nil
+	return Tensor{dtype: t.dtype, shape: boxed(shape), data: t.data}, nil
+}
+
+// View is Reshape without the copy of the shape: the tensor it returns
+// holds *shape itself, which must therefore not change while that tensor
+// is in use. It is for code that reshapes on every call, into shapes kept
+// in memory of its own, and so allocates nothing.
+func (t Tensor) View(shape *Shape) (Tensor, error) {
+	n, err := shape.NumElements()
+	if err != nil {
+		return Tensor{}, err
+	}
+	if n != t.Len() {
+		return Tensor{}, fmt.Errorf("tensor: %w: cannot view %v (%d elements) as %v (%d elements)",
+			ErrShape, t.dims(), t.Len(), *shape, n)
+	}
+	return Tensor{dtype: t.dtype, shape: shape, data: t.data}, nil
 }
 
 // Clone returns a deep copy of t.
@@ -149,7 +222,7 @@ func (t Tensor) Clone() Tensor {
 	v := reflect.ValueOf(t.data)
 	c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 	reflect.Copy(c, v)
-	return Tensor{dtype: t.dtype, shape: t.shape.Clone(), data: c.Interface()}
+	return Tensor{dtype: t.dtype, shape: boxed(t.dims()), data: c.Interface()}
 }
 
 // At returns the element at flat (row-major) position i as a Go value of
@@ -185,7 +258,7 @@ func (t Tensor) IntAt(i int) (v int64, ok bool) {
 // Floating-point and complex elements are compared by their bits, so NaN
 // equals a NaN with the same bits and +0 differs from -0.
 func Equal(a, b Tensor) bool {
-	return a.dtype == b.dtype && a.shape.Equal(b.shape) && a.Len() == b.Len() && FirstDiff(a, b) < 0
+	return a.dtype == b.dtype && a.dims().Equal(b.dims()) && a.Len() == b.Len() && FirstDiff(a, b) < 0
 }
 
 // FirstDiff returns the flat position of the first element in which a and
@@ -265,7 +338,7 @@ func (t Tensor) String() string {
 		return "<undefined>"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v%v ", t.dtype, t.shape)
+	fmt.Fprintf(&b, "%v%v ", t.dtype, t.dims())
 	const limit = 1000
 	if t.Len() > limit {
 		fmt.Fprintf(&b, "(%d elements)", t.Len())
@@ -277,13 +350,13 @@ func (t Tensor) String() string {
 }
 
 func (t Tensor) format(b *strings.Builder, dim int, pos *int) {
-	if dim == len(t.shape) {
+	if dim == t.Rank() {
 		b.WriteString(FormatElem(t.At(*pos)))
 		*pos++
 		return
 	}
 	b.WriteByte('[')
-	for i := 0; i < t.shape[dim]; i++ {
+	for i := 0; i < t.Dim(dim); i++ {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

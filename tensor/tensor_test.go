@@ -234,3 +234,60 @@ func TestIntAt(t *testing.T) {
 		}
 	}
 }
+
+func TestShapeQueries(t *testing.T) {
+	a := tensor.Must(tensor.Wrap(tensor.Shape{2, 3}, make([]float32, 6)))
+	tests := []struct {
+		name      string
+		u         tensor.Tensor
+		wantShape tensor.Shape
+		want      bool
+	}{
+		{"same", tensor.Must(tensor.Wrap(tensor.Shape{2, 3}, make([]int8, 6))), tensor.Shape{2, 3}, true},
+		{"transposed", tensor.Must(tensor.Wrap(tensor.Shape{3, 2}, make([]float32, 6))), tensor.Shape{3, 2}, false},
+		{"flat", tensor.Must(tensor.Wrap(tensor.Shape{6}, make([]float32, 6))), tensor.Shape{6}, false},
+		{"scalar", tensor.Scalar(float32(1)), tensor.Shape{}, false},
+		{"zero tensor", tensor.Tensor{}, nil, false},
+	}
+	for _, tt := range tests {
+		if got := a.SameShape(tt.u); got != tt.want {
+			t.Errorf("%s: SameShape = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := a.HasShape(tt.u.Shape()); got != tt.want {
+			t.Errorf("%s: HasShape(%v) = %v, want %v", tt.name, tt.u.Shape(), got, tt.want)
+		}
+		if !tt.u.HasShape(tt.wantShape) {
+			t.Errorf("%s: HasShape(%v) = false for its own shape", tt.name, tt.wantShape)
+		}
+	}
+}
+
+func TestViewSharesShapeAndData(t *testing.T) {
+	data := []int32{1, 2, 3, 4, 5, 6}
+	a := tensor.Must(tensor.Wrap(tensor.Shape{6}, data))
+	shape := tensor.Shape{3, 2}
+	v, err := a.View(&shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.HasShape(tensor.Shape{3, 2}) {
+		t.Fatalf("view has shape %v, want [3 2]", v.Shape())
+	}
+	data[5] = 60
+	if got := v.Data().([]int32)[5]; got != 60 {
+		t.Errorf("view element 5 = %d after writing 60 to the data, want it shared", got)
+	}
+	shape[0], shape[1] = 2, 3
+	if !v.HasShape(tensor.Shape{2, 3}) {
+		t.Errorf("view has shape %v after its shape changed to [2 3], want it shared", v.Shape())
+	}
+	s := v.Shape()
+	s[0] = 99
+	if v.Dim(0) != 2 {
+		t.Errorf("Dim(0) = %d after changing the copy Shape returned, want 2", v.Dim(0))
+	}
+	bad := tensor.Shape{4, 2}
+	if _, err := a.View(&bad); !errors.Is(err, tensor.ErrShape) {
+		t.Errorf("View as [4 2] of 6 elements: err = %v, want ErrShape", err)
+	}
+}

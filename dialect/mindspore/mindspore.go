@@ -125,7 +125,9 @@ var elemsReductions = map[string]engine.Reduction{"none": engine.None, "add": en
 // updates has shape indices.shape[:-1] + shape[indices.shape[-1]:]. Index
 // values must lie in [0, size-1] of the dimension they address.
 func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
-	if err := checkScatterND(shape, indices, updates); err != nil {
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	if err := checkScatterND(sh, shape, indices, updates); err != nil {
 		return tensor.Tensor{}, dialect.Wrap(scatterNDName, err)
 	}
 	dst, err := tensor.New(updates.DType(), shape)
@@ -147,7 +149,9 @@ func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 		// Before the checks of the shape it stands for.
 		return dialect.Wrap(scatterNDName, dialect.CheckDstType(dst, updates.DType()))
 	}
-	if err := checkScatterND(dst.Shape(), indices, updates); err != nil {
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	if err := checkScatterND(sh, sh.Of(dst), indices, updates); err != nil {
 		return dialect.Wrap(scatterNDName, err)
 	}
 	if err := dialect.CheckDstType(dst, updates.DType()); err != nil {
@@ -163,8 +167,8 @@ func scatterNDOptions() engine.ScatterOptions {
 }
 
 // checkScatterND checks what scatter_nd requires of its arguments, so that
-// the engine can only fail on index values.
-func checkScatterND(shape tensor.Shape, indices, updates tensor.Tensor) error {
+// the engine can only fail on index values. It reads their shapes into sh.
+func checkScatterND(sh *dialect.Shapes, shape tensor.Shape, indices, updates tensor.Tensor) error {
 	if err := checkShape(shape); err != nil {
 		return err
 	}
@@ -177,7 +181,7 @@ func checkScatterND(shape tensor.Shape, indices, updates tensor.Tensor) error {
 	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return err
 	}
-	is := indices.Shape()
+	is := sh.Of(indices)
 	if len(is) < 2 {
 		return fmt.Errorf("%w: indices must have rank >= 2, got shape %v", engine.ErrShape, is)
 	}
@@ -186,8 +190,8 @@ func checkScatterND(shape tensor.Shape, indices, updates tensor.Tensor) error {
 		return fmt.Errorf("%w: indices.shape[-1] = %d is larger than len(shape) = %d (shape %v)",
 			engine.ErrShape, k, len(shape), shape)
 	}
-	want := append(is[:len(is)-1].Clone(), shape[k:]...)
-	if us := updates.Shape(); !us.Equal(want) {
+	want := append(append(sh.Buf(len(is)-1+len(shape)-k), is[:len(is)-1]...), shape[k:]...)
+	if us := sh.Of(updates); !us.Equal(want) {
 		return fmt.Errorf("%w: updates has shape %v, want %v (indices.shape[:-1] + shape[%d:], with indices %v and shape %v)",
 			engine.ErrShape, us, want, k, is, shape)
 	}

@@ -261,26 +261,16 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 	return o.gatherInto(opGather, dst, data, indices, axis, true)
 }
 
-// gatherAxis checks Gather's and GatherElements' arguments and returns the
-// normalised axis and the output shape.
-func gatherAxis(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int, slices bool) (int, tensor.Shape, error) {
+// gatherAxis checks Gather's and GatherElements' arguments, but for their
+// shapes, and returns the normalised axis.
+func gatherAxis(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := checkData(v, data); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
-	a, err := normAxis(axis, data.Rank())
-	if err != nil {
-		return 0, nil, err
-	}
-	var shape tensor.Shape
-	if slices {
-		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
-	} else {
-		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
-	}
-	return a, shape, err
+	return normAxis(axis, data.Rank())
 }
 
 // gather resolves the version and checks the arguments once; the
@@ -290,7 +280,13 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, shape, err := gatherAxis(v, b, data, indices, axis, slices)
+	a, err := gatherAxis(v, b, data, indices, axis)
+	var shape tensor.Shape
+	if err == nil && slices {
+		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
+	} else if err == nil {
+		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
+	}
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(name, err)
 	}
@@ -299,12 +295,14 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 	})
 }
 
+// gatherInto leaves the shapes to the engine, which checks them before
+// dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
 	v, b, err := o.resolve(name)
 	if err != nil {
 		return err
 	}
-	a, _, err := gatherAxis(v, b, data, indices, axis, slices)
+	a, err := gatherAxis(v, b, data, indices, axis)
 	if err != nil {
 		return dialect.Wrap(name, err)
 	}

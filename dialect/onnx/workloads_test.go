@@ -6,10 +6,13 @@ import (
 	"github.com/scatter-dev/scatter/bench"
 )
 
-// The nine workloads of WORKLOADS.md (package bench builds their inputs
-// from a fixed seed), run through the public API into a reused
-// destination. The scatters' copy of data is part of what is timed; the
-// bytes per operation are bench's Workload.Bytes.
+// The workloads of WORKLOADS.md (package bench builds their inputs from a
+// fixed seed), run through the public API into a reused destination: the
+// nine bulk workloads, whose scatters copy data as part of what is timed
+// (the bytes per operation are bench's Workload.Bytes), and the six small
+// calls, a scatter in place and a gather into a reused output, whose
+// allocations per call -benchmem reports (a steady state allocates
+// nothing; TestAllocs in package dialect asserts it).
 
 func benchmark(b *testing.B, id string) {
 	b.Helper()
@@ -44,3 +47,10 @@ func BenchmarkW6GatherNDElem(b *testing.B)            { benchmark(b, "W6") }
 func BenchmarkW7GatherElementsAxis1(b *testing.B)     { benchmark(b, "W7") }
 func BenchmarkW8GatherAxis0(b *testing.B)             { benchmark(b, "W8") }
 func BenchmarkW9ScatterElementsMaxAxis0(b *testing.B) { benchmark(b, "W9") }
+
+func BenchmarkS1GatherRowsSmall(b *testing.B)         { benchmark(b, "S1") }
+func BenchmarkS2KVCacheWrite(b *testing.B)            { benchmark(b, "S2") }
+func BenchmarkS3GatherElementsSmall(b *testing.B)     { benchmark(b, "S3") }
+func BenchmarkS4ScatterElementsAddSmall(b *testing.B) { benchmark(b, "S4") }
+func BenchmarkS5GatherNDSmall(b *testing.B)           { benchmark(b, "S5") }
+func BenchmarkS6ScatterNDAddSmall(b *testing.B)       { benchmark(b, "S6") }

@@ -178,7 +178,9 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	shape, kept, err := gatherNDShape(v, b, data, indices, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(nameGatherND, err)
 	}
@@ -194,7 +196,9 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 	if err != nil {
 		return err
 	}
-	shape, kept, err := gatherNDShape(v, b, data, indices, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 	if err == nil {
 		err = dialect.CheckDst(dst, data.DType(), shape)
 	}
@@ -205,11 +209,12 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 }
 
 // runGatherND runs GatherND on checked arguments into dst, of the output
-// shape, with kept the output shape with the batch dimensions kept.
+// shape, with kept the output shape with the batch dimensions kept, which
+// must stay unchanged until it returns.
 func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Shape, rules engine.IndexRules) error {
 	// The engine writes the shape with the batch dimensions kept; version
 	// 5's shape holds the same elements in the same order.
-	view, err := dst.Reshape(kept)
+	view, err := dst.View(&kept)
 	if err != nil {
 		return err
 	}
@@ -217,8 +222,8 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 }
 
 // gatherNDShape checks GatherND's arguments at version v and returns the
-// output shape and the shape with the batch dimensions kept.
-func gatherNDShape(v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
+// output shape and the shape with the batch dimensions kept, both from sh.
+func gatherNDShape(sh *dialect.Shapes, v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
 	if err := checkData(nameGatherND, v, data); err != nil {
 		return nil, nil, err
 	}
@@ -236,7 +241,7 @@ func gatherNDShape(v int, b dialect.Behavior, data, indices tensor.Tensor, batch
 		return nil, nil, fmt.Errorf("%w: batch_dims %d must be less than the ranks of data %v and indices %v",
 			dialect.ErrAttribute, batchDims, data.Shape(), indices.Shape())
 	}
-	kept, err = engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
+	kept, err = engine.AppendGatherNDShape(sh.Buf(data.Rank()+indices.Rank()), sh.Of(data), sh.Of(indices), batchDims)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -244,7 +249,7 @@ func gatherNDShape(v int, b dialect.Behavior, data, indices tensor.Tensor, batch
 		return kept, kept, nil
 	}
 	n, _ := kept[:batchDims].NumElements() // data's own dimensions: no overflow
-	return append(tensor.Shape{n}, kept[batchDims:]...), kept, nil
+	return append(append(sh.Buf(len(kept)), n), kept[batchDims:]...), kept, nil
 }
 
 // GatherElements returns, for each position p of indices, the element of
@@ -255,7 +260,11 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, shape, err := gatherElementsShape(v, b, data, indices, axis)
+	a, err := checkGatherElements(v, b, data, indices, axis)
+	var shape tensor.Shape
+	if err == nil {
+		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
+	}
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(nameGatherElements, err)
 	}
@@ -271,40 +280,39 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 	if err != nil {
 		return err
 	}
-	a, _, err := gatherElementsShape(v, b, data, indices, axis)
+	a, err := checkGatherElements(v, b, data, indices, axis)
 	if err != nil {
 		return dialect.Wrap(nameGatherElements, err)
 	}
 	return dialect.Wrap(nameGatherElements, engine.GatherElements(dst, data, indices, a, b.Index))
 }
 
-// gatherElementsShape checks GatherElements' arguments and returns the
-// normalised axis and the output shape.
-func gatherElementsShape(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, tensor.Shape, error) {
+// checkGatherElements checks GatherElements' arguments but for what the
+// engine checks of their shapes (GatherElementsShape), and returns the
+// normalised axis.
+func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := checkData(nameGatherElements, v, data); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if data.Rank() < 1 {
-		return 0, nil, fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
+		return 0, fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
 	a, err := dialect.NormAxis(axis, data.Rank(), "data")
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
-	ds, is := data.Shape(), indices.Shape()
-	if len(is) == len(ds) {
-		for d := range ds {
-			if d != a && is[d] != ds[d] {
-				return 0, nil, fmt.Errorf("%w: indices %v must equal data %v in every dimension but the axis %d",
-					engine.ErrShape, is, ds, a)
+	if indices.Rank() == data.Rank() {
+		for d := range data.Rank() {
+			if d != a && indices.Dim(d) != data.Dim(d) {
+				return 0, fmt.Errorf("%w: indices %v must equal data %v in every dimension but the axis %d",
+					engine.ErrShape, indices.Shape(), data.Shape(), a)
 			}
 		}
 	}
-	shape, err := engine.GatherElementsShape(ds, is, a)
-	return a, shape, err
+	return a, nil
 }
 
 // scatterOptions turns a scatter's reduction and use_init_val into engine

@@ -26,6 +26,9 @@ func (e *indexError) Unwrap() error { return e.err }
 func isIndexErr(err error) bool { return errors.Is(err, engine.ErrIndex) }
 
 func asIndexErr(err error) (*engine.IndexError, bool) {
+	if err == nil {
+		return nil, false // before ie, which errors.As makes escape
+	}
 	var ie *engine.IndexError
 	ok := errors.As(err, &ie)
 	return ie, ok

@@ -62,13 +62,10 @@ package tf
 
 import (
 	"fmt"
-	"math"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // maxIndexDepth is the largest indices.shape[-1] TensorFlow's CPU kernels
@@ -82,7 +79,9 @@ const maxIndexDepth = 7
 // dimensions, then indices.shape[batch_dims:-1], then the rest of params
 // after the indexed dimensions).
 func GatherND(params, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	g, err := prepareGatherND(params, indices, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	g, err := prepareGatherND(sh, params, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(opGatherND, err)
 	}
@@ -94,7 +93,9 @@ func GatherND(params, indices tensor.Tensor, batchDims int) (tensor.Tensor, erro
 // GatherNDInto is GatherND writing into dst, which has params' type and the
 // output shape and shares no memory with the inputs.
 func GatherNDInto(dst, params, indices tensor.Tensor, batchDims int) error {
-	g, err := prepareGatherND(params, indices, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	g, err := prepareGatherND(sh, params, indices, batchDims)
 	if err == nil {
 		err = g.run(dst, params)
 	}
@@ -110,69 +111,71 @@ type gatherND struct {
 	tuples    int          // the number of index tuples
 }
 
-func prepareGatherND(params, indices tensor.Tensor, batchDims int) (*gatherND, error) {
+// prepareGatherND checks a gather_nd call, with the shapes it reads and
+// builds in sh.
+func prepareGatherND(sh *dialect.Shapes, params, indices tensor.Tensor, batchDims int) (gatherND, error) {
 	if err := checkInput("params", params, anyType); err != nil {
-		return nil, err
+		return gatherND{}, err
 	}
 	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
-		return nil, err
+		return gatherND{}, err
 	}
 	orig := indices
-	ps, is := params.Shape(), indices.Shape()
+	ps, is := sh.Of(params), sh.Of(indices)
 	if batchDims != 0 {
 		// tf.gather_nd checks these in Python before it builds the
 		// batched index tuples.
 		switch {
 		case batchDims < 0:
-			return nil, fmt.Errorf("%w: tf.gather_nd does not allow negative batch_dims.", dialect.ErrAttribute)
+			return gatherND{}, fmt.Errorf("%w: tf.gather_nd does not allow negative batch_dims.", dialect.ErrAttribute)
 		case batchDims >= len(is):
-			return nil, fmt.Errorf("%w: Argument `batch_dims` = %d must be less than rank(`indices`) = %d",
+			return gatherND{}, fmt.Errorf("%w: Argument `batch_dims` = %d must be less than rank(`indices`) = %d",
 				dialect.ErrAttribute, batchDims, len(is))
 		case batchDims >= len(ps):
-			return nil, fmt.Errorf("%w: Argument `batch_dims` = %d must be less than rank(`params`) = %d",
+			return gatherND{}, fmt.Errorf("%w: Argument `batch_dims` = %d must be less than rank(`params`) = %d",
 				dialect.ErrAttribute, batchDims, len(ps))
 		}
 		// TensorFlow reshapes indices to params' batch dimensions, so
 		// they need only hold as many elements.
-		want := append(ps[:batchDims].Clone(), is[batchDims:]...)
+		want := append(append(sh.Buf(len(is)), ps[:batchDims]...), is[batchDims:]...)
 		n, err := want.NumElements()
 		if err != nil || n != indices.Len() {
-			return nil, fmt.Errorf("%w: Input to reshape is a tensor with %d values, but the requested shape has %d"+
+			return gatherND{}, fmt.Errorf("%w: Input to reshape is a tensor with %d values, but the requested shape has %d"+
 				" (the batch dimensions of indices %v must hold as many elements as those of params %v)",
 				engine.ErrShape, indices.Len(), n, is, ps)
 		}
-		if indices, err = indices.Reshape(want); err != nil {
-			return nil, fmt.Errorf("%w: %v", engine.ErrShape, err)
+		if indices, err = indices.View(sh.Ptr(want)); err != nil {
+			return gatherND{}, fmt.Errorf("%w: %v", engine.ErrShape, err)
 		}
 		is = want
 	}
 	if len(ps) < 1 {
-		return nil, fmt.Errorf("%w: params must be at least a vector", engine.ErrShape)
+		return gatherND{}, fmt.Errorf("%w: params must be at least a vector", engine.ErrShape)
 	}
 	if len(is) < 1 {
-		return nil, fmt.Errorf("%w: indices must be at least a vector", engine.ErrShape)
+		return gatherND{}, fmt.Errorf("%w: indices must be at least a vector", engine.ErrShape)
 	}
 	depth := batchDims + is[len(is)-1] // the tuple length TensorFlow's kernel sees
 	if depth > len(ps) {
-		return nil, fmt.Errorf("%w: index innermost dimension length must be <= params rank; saw: %d vs. %d",
+		return gatherND{}, fmt.Errorf("%w: index innermost dimension length must be <= params rank; saw: %d vs. %d",
 			engine.ErrShape, depth, len(ps))
 	}
-	shape, err := engine.GatherNDShape(ps, is, batchDims)
+	shape, err := engine.AppendGatherNDShape(sh.Buf(len(ps)+len(is)), ps, is, batchDims)
 	if err != nil {
-		return nil, err
+		return gatherND{}, err
 	}
 	tuples, _ := is[:len(is)-1].NumElements()
 	if tuples > 0 {
 		if params.Len() == 0 {
-			return nil, fmt.Errorf("%w: Requested more than 0 entries, but params is empty.  Params shape: %v",
+			return gatherND{}, fmt.Errorf("%w: Requested more than 0 entries, but params is empty.  Params shape: %v",
 				engine.ErrShape, ps)
 		}
 		if depth > maxIndexDepth {
-			return nil, fmt.Errorf("%w: Only indices.shape[-1] values between 1 and %d are currently supported.  Requested rank: %d",
+			return gatherND{}, fmt.Errorf("%w: Only indices.shape[-1] values between 1 and %d are currently supported.  Requested rank: %d",
 				engine.ErrShape, maxIndexDepth, depth)
 		}
 	}
-	return &gatherND{indices: indices, orig: orig, batchDims: batchDims, shape: shape, tuples: tuples}, nil
+	return gatherND{indices: indices, orig: orig, batchDims: batchDims, shape: shape, tuples: tuples}, nil
 }
 
 func (g *gatherND) run(dst, params tensor.Tensor) error {
@@ -218,7 +221,9 @@ func (g *gatherND) run(dst, params tensor.Tensor) error {
 // shape params.shape[:axis] + indices.shape[batchDims:] +
 // params.shape[axis+1:].
 func Gather(params, indices tensor.Tensor, axis, batchDims int) (tensor.Tensor, error) {
-	g, err := prepareGather(params, indices, axis, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	g, err := prepareGather(sh, params, indices, axis, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(opGather, err)
 	}
@@ -230,7 +235,9 @@ func Gather(params, indices tensor.Tensor, axis, batchDims int) (tensor.Tensor, 
 // GatherInto is Gather writing into dst, which has params' type and the
 // output shape and shares no memory with the inputs.
 func GatherInto(dst, params, indices tensor.Tensor, axis, batchDims int) error {
-	g, err := prepareGather(params, indices, axis, batchDims)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	g, err := prepareGather(sh, params, indices, axis, batchDims)
 	if err == nil {
 		err = g.run(dst, params, indices)
 	}
@@ -243,19 +250,21 @@ type gather struct {
 	shape           tensor.Shape
 }
 
-func prepareGather(params, indices tensor.Tensor, axis, batchDims int) (*gather, error) {
+// prepareGather checks a gather call, with the shapes it reads and builds
+// in sh.
+func prepareGather(sh *dialect.Shapes, params, indices tensor.Tensor, axis, batchDims int) (gather, error) {
 	if err := checkInput("params", params, anyType); err != nil {
-		return nil, err
+		return gather{}, err
 	}
 	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
-		return nil, err
+		return gather{}, err
 	}
 	if axis == 0 {
 		batchDims = 0 // tf.gather drops batch_dims when axis is 0
 	}
-	ps, is := params.Shape(), indices.Shape()
+	ps, is := sh.Of(params), sh.Of(indices)
 	if len(ps) < 1 {
-		return nil, fmt.Errorf("%w: params must be at least 1 dimensional", engine.ErrShape)
+		return gather{}, fmt.Errorf("%w: params must be at least 1 dimensional", engine.ErrShape)
 	}
 	// The rank axis needs, axis+1 or -axis, in uint64: for axis = MaxInt
 	// or MinInt it is 2^63.
@@ -264,7 +273,7 @@ func prepareGather(params, indices tensor.Tensor, axis, batchDims int) (*gather,
 		minRank = -uint64(axis)
 	}
 	if uint64(len(ps)) < minRank {
-		return nil, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d",
+		return gather{}, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d",
 			dialect.ErrAttribute, minRank, len(ps))
 	}
 	if axis < 0 {
@@ -272,32 +281,32 @@ func prepareGather(params, indices tensor.Tensor, axis, batchDims int) (*gather,
 	}
 	if batchDims != 0 {
 		if batchDims < -len(is) || batchDims > len(is) {
-			return nil, fmt.Errorf("%w: Expected batch_dims in the range [%d, %d], but got %d",
+			return gather{}, fmt.Errorf("%w: Expected batch_dims in the range [%d, %d], but got %d",
 				dialect.ErrAttribute, -len(is), len(is), batchDims)
 		}
 		if batchDims < 0 {
 			batchDims += len(is)
 		}
 		if batchDims >= len(ps) {
-			return nil, fmt.Errorf("%w: batch_dims (%d) must be less than rank(params) (%d).",
+			return gather{}, fmt.Errorf("%w: batch_dims (%d) must be less than rank(params) (%d).",
 				dialect.ErrAttribute, batchDims, len(ps))
 		}
 		if axis < batchDims {
-			return nil, fmt.Errorf("%w: batch_dims (%d) must be less than or equal to axis (%d).",
+			return gather{}, fmt.Errorf("%w: batch_dims (%d) must be less than or equal to axis (%d).",
 				dialect.ErrAttribute, batchDims, axis)
 		}
 		for d := 0; d < batchDims; d++ {
 			if ps[d] != is[d] {
-				return nil, fmt.Errorf("%w: params.shape[%d]: %d should be equal to indices.shape[%d]: %d",
+				return gather{}, fmt.Errorf("%w: params.shape[%d]: %d should be equal to indices.shape[%d]: %d",
 					engine.ErrShape, d, ps[d], d, is[d])
 			}
 		}
 	}
-	shape, err := engine.GatherShape(ps, is, axis, batchDims)
+	shape, err := engine.AppendGatherShape(sh.Buf(len(ps)+len(is)), ps, is, axis, batchDims)
 	if err != nil {
-		return nil, err
+		return gather{}, err
 	}
-	return &gather{axis: axis, batchDims: batchDims, shape: shape}, nil
+	return gather{axis: axis, batchDims: batchDims, shape: shape}, nil
 }
 
 func (g *gather) run(dst, params, indices tensor.Tensor) error {
@@ -321,7 +330,9 @@ func (g *gather) run(dst, params, indices tensor.Tensor) error {
 // row-major index order; string updates are concatenated, bool updates
 // OR-ed.
 func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
-	skip, err := prepareScatterND(indices, updates, shape)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	skip, err := prepareScatterND(sh, indices, updates, shape)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(opScatterND, err)
 	}
@@ -341,7 +352,9 @@ func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 		// Before the checks of the shape it stands for.
 		return dialect.Wrap(opScatterND, dialect.CheckDstType(dst, updates.DType()))
 	}
-	skip, err := prepareScatterND(indices, updates, dst.Shape())
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	skip, err := prepareScatterND(sh, indices, updates, sh.Of(dst))
 	if err == nil {
 		err = dialect.CheckDstType(dst, updates.DType())
 	}
@@ -353,14 +366,14 @@ func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 
 // prepareScatterND checks a scatter_nd call; skip is true when the output
 // has no elements.
-func prepareScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
+func prepareScatterND(sh *dialect.Shapes, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
 	if err := checkInput("updates", updates, anyType); err != nil {
 		return false, err
 	}
 	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return false, err
 	}
-	return checkScatterShapes(true, indices, updates, shape)
+	return checkScatterShapes(sh, true, indices, updates, shape)
 }
 
 func runScatterND(dst, indices, updates tensor.Tensor) error {
@@ -451,7 +464,9 @@ func TensorScatterMaxInto(dst, t, indices, updates tensor.Tensor) error {
 }
 
 func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	skip, err := prepareTensorScatter(op, t, indices, updates)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	skip, err := prepareTensorScatter(sh, op, t, indices, updates)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(op.name, err)
 	}
@@ -464,9 +479,11 @@ func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Ten
 }
 
 func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
-	skip, err := prepareTensorScatter(op, t, indices, updates)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	skip, err := prepareTensorScatter(sh, op, t, indices, updates)
 	if err == nil && skip {
-		err = dialect.CheckDst(dst, t.DType(), t.Shape())
+		err = dialect.CheckDst(dst, t.DType(), sh.Of(t))
 	}
 	if err == nil && !skip {
 		err = runTensorScatter(op, dst, t, indices, updates)
@@ -474,7 +491,7 @@ func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) er
 	return dialect.Wrap(op.name, err)
 }
 
-func prepareTensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
+func prepareTensorScatter(sh *dialect.Shapes, op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
 	if err := checkInput("tensor", t, op.types); err != nil {
 		return false, err
 	}
@@ -488,15 +505,14 @@ func prepareTensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (ski
 		return false, fmt.Errorf("%w: updates has type %v, tensor has type %v; they must be equal",
 			engine.ErrType, updates.DType(), t.DType())
 	}
-	return checkScatterShapes(false, indices, updates, t.Shape())
+	return checkScatterShapes(sh, false, indices, updates, sh.Of(t))
 }
 
 func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
-	red := op.red
-	if red == engine.Max || red == engine.Min {
-		updates = withoutNaN(updates, red)
-	}
-	err := engine.ScatterND(dst, t, indices, updates, engine.ScatterOptions{Reduction: red, Rules: rules})
+	// The CPU kernels' std::min and std::max ignore a NaN update and keep
+	// a NaN value.
+	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, StdMinMax: true}
+	err := engine.ScatterND(dst, t, indices, updates, opt)
 	if err != nil && isIndexErr(err) {
 		shape := t.Shape()
 		k := indices.Dim(indices.Rank() - 1)
@@ -511,8 +527,8 @@ func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) err
 // ScatterNd (nd) or TensorScatter* kernel does, in the kernel's order and
 // words. skip is true when the output has no elements, so that there is
 // nothing to do.
-func checkScatterShapes(nd bool, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
-	is, us := indices.Shape(), updates.Shape()
+func checkScatterShapes(sh *dialect.Shapes, nd bool, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
+	is, us := sh.Of(indices), sh.Of(updates)
 	shapeErr := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{engine.ErrShape}, args...)...)
 	}
@@ -631,43 +647,4 @@ func validEmpty(outputs, indices, updates int) bool {
 		return true
 	}
 	return outputs != 0 && indices != 0 && updates != 0
-}
-
-// withoutNaN returns updates with every NaN replaced by the value that
-// leaves the existing element alone under red (Max: -Inf, Min: +Inf), so
-// that the engine's NaN-propagating max and min give the CPU kernels'
-// std::max and std::min, which ignore a NaN update. updates is returned
-// as it is when it holds no NaN.
-func withoutNaN(updates tensor.Tensor, red engine.Reduction) tensor.Tensor {
-	sign := -1
-	if red == engine.Min {
-		sign = 1
-	}
-	switch v := updates.Data().(type) {
-	case []float32:
-		return replaceNaN(updates, v, func(x float32) bool { return x != x }, float32(math.Inf(sign)))
-	case []float64:
-		return replaceNaN(updates, v, math.IsNaN, math.Inf(sign))
-	case []float16.Float16:
-		return replaceNaN(updates, v, float16.Float16.IsNaN, float16.Inf(sign))
-	case []bfloat16.BFloat16:
-		return replaceNaN(updates, v, bfloat16.BFloat16.IsNaN, bfloat16.FromFloat32(float32(math.Inf(sign))))
-	}
-	return updates
-}
-
-func replaceNaN[T tensor.Elem](t tensor.Tensor, v []T, isNaN func(T) bool, with T) tensor.Tensor {
-	var out []T
-	for i, x := range v {
-		if isNaN(x) {
-			if out == nil {
-				out = append([]T(nil), v...)
-			}
-			out[i] = with
-		}
-	}
-	if out == nil {
-		return t
-	}
-	return tensor.Must(tensor.From(t.Shape(), out))
 }

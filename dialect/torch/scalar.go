@@ -148,18 +148,18 @@ var bfloat16Max = float64(bfloat16.FromBits(0x7f7f).Float32())
 //     largest finite value overflow; NaN and the infinities pass. float16
 //     and bfloat16 round through float32 (round to nearest even twice),
 //     as PyTorch does.
-func (s Scalar) as(d tensor.DType) (any, error) {
-	overflow := func() (any, error) {
-		return nil, fmt.Errorf("%w: value %v cannot be converted to %v without overflow", dialect.ErrInput, s, d)
+func (s Scalar) as(d tensor.DType) (cast, error) {
+	overflow := func() (cast, error) {
+		return cast{}, fmt.Errorf("%w: value %v cannot be converted to %v without overflow", dialect.ErrInput, s, d)
 	}
 	if d == tensor.Bool {
 		switch s.kind {
 		case kindFloat:
-			return s.f != 0, nil
+			return cast{b: s.f != 0}, nil
 		case kindComplex:
-			return real(s.c) != 0, nil
+			return cast{b: real(s.c) != 0}, nil
 		}
-		return s.i != 0, nil
+		return cast{b: s.i != 0}, nil
 	}
 	if d.IsComplex() {
 		re, im := s.real(), 0.0
@@ -168,17 +168,17 @@ func (s Scalar) as(d tensor.DType) (any, error) {
 		}
 		if d == tensor.Complex128 {
 			if s.kind == kindInt || s.kind == kindBool {
-				return complex(float64(s.i), 0), nil
+				return cast{c128: complex(float64(s.i), 0)}, nil
 			}
-			return complex(re, im), nil
+			return cast{c128: complex(re, im)}, nil
 		}
 		if s.kind == kindInt || s.kind == kindBool {
-			return complex(float32(s.i), 0), nil
+			return cast{c64: complex(float32(s.i), 0)}, nil
 		}
 		if beyond(re, math.MaxFloat32) || beyond(im, math.MaxFloat32) {
 			return overflow()
 		}
-		return complex(float32(re), float32(im)), nil
+		return cast{c64: complex(float32(re), float32(im))}, nil
 	}
 	kind, f := s.kind, s.f
 	if kind == kindComplex {
@@ -191,40 +191,40 @@ func (s Scalar) as(d tensor.DType) (any, error) {
 	switch d {
 	case tensor.Float64:
 		if isInt {
-			return float64(s.i), nil
+			return cast{f64: float64(s.i)}, nil
 		}
-		return f, nil
+		return cast{f64: f}, nil
 	case tensor.Float32:
 		if isInt {
-			return float32(s.i), nil
+			return cast{f32: float32(s.i)}, nil
 		}
 		if beyond(f, math.MaxFloat32) {
 			return overflow()
 		}
-		return float32(f), nil
+		return cast{f32: float32(f)}, nil
 	case tensor.Float16:
 		if isInt {
 			if s.i < -65504 || s.i > 65504 {
 				return overflow()
 			}
-			return float16.Fromfloat32(float32(s.i)), nil
+			return cast{h: uint16(float16.Fromfloat32(float32(s.i)))}, nil
 		}
 		if beyond(f, 65504) {
 			return overflow()
 		}
-		return float16.Fromfloat32(float32(f)), nil
+		return cast{h: uint16(float16.Fromfloat32(float32(f)))}, nil
 	case tensor.BFloat16:
 		if isInt {
-			return bfloat16.FromFloat32(float32(s.i)), nil
+			return cast{h: uint16(bfloat16.FromFloat32(float32(s.i)))}, nil
 		}
 		if beyond(f, bfloat16Max) {
 			return overflow()
 		}
-		return bfloat16.FromFloat32(float32(f)), nil
+		return cast{h: uint16(bfloat16.FromFloat32(float32(f)))}, nil
 	}
 	lo, hi, ok := intRange(d)
 	if !ok {
-		return nil, fmt.Errorf("%w: torch has no %v tensors", dialect.ErrInput, d)
+		return cast{}, fmt.Errorf("%w: torch has no %v tensors", dialect.ErrInput, d)
 	}
 	var v int64
 	switch {
@@ -233,7 +233,7 @@ func (s Scalar) as(d tensor.DType) (any, error) {
 		if s.i > 0 && uint64(s.i) > hi || s.i < 0 && -uint64(s.i) > hi {
 			return overflow()
 		}
-		return castInt(d, uint64(s.i)), nil
+		return cast{i: uint64(s.i)}, nil
 	case isInt:
 		if s.i < lo || s.i > int64(hi) {
 			return overflow()
@@ -247,14 +247,14 @@ func (s Scalar) as(d tensor.DType) (any, error) {
 		}
 		switch {
 		case f >= 1<<63 && d == tensor.Uint64:
-			return uint64(f), nil
+			return cast{i: uint64(f)}, nil
 		case f >= 1<<63:
 			v = math.MinInt64
 		default:
 			v = int64(f) // truncates toward zero
 		}
 	}
-	return castInt(d, uint64(v)), nil
+	return cast{i: uint64(v)}, nil
 }
 
 // beyond reports whether f is finite and larger in magnitude than max.
@@ -296,23 +296,58 @@ func intRange(d tensor.DType) (lo int64, hi uint64, ok bool) {
 	return 0, 0, false
 }
 
-// castInt truncates the two's-complement bits v to integer type d.
-func castInt(d tensor.DType, v uint64) any {
-	switch d {
-	case tensor.Int8:
-		return int8(v)
-	case tensor.Int16:
-		return int16(v)
-	case tensor.Int32:
-		return int32(v)
-	case tensor.Int64:
-		return int64(v)
-	case tensor.Uint8:
-		return uint8(v)
-	case tensor.Uint16:
-		return uint16(v)
-	case tensor.Uint32:
-		return uint32(v)
+// cast is a Scalar cast to an element type, held in the field of that
+// type: i holds an integer type's two's-complement bits, h a float16's
+// or bfloat16's.
+type cast struct {
+	b    bool
+	i    uint64
+	h    uint16
+	f32  float32
+	f64  float64
+	c64  complex64
+	c128 complex128
+}
+
+// fill sets every element of the slice s, of the element type v was
+// cast to, to v.
+func (v cast) fill(s any) {
+	switch s := s.(type) {
+	case []bool:
+		fill(s, v.b)
+	case []int8:
+		fill(s, int8(v.i))
+	case []int16:
+		fill(s, int16(v.i))
+	case []int32:
+		fill(s, int32(v.i))
+	case []int64:
+		fill(s, int64(v.i))
+	case []uint8:
+		fill(s, uint8(v.i))
+	case []uint16:
+		fill(s, uint16(v.i))
+	case []uint32:
+		fill(s, uint32(v.i))
+	case []uint64:
+		fill(s, v.i)
+	case []float16.Float16:
+		fill(s, float16.Float16(v.h))
+	case []bfloat16.BFloat16:
+		fill(s, bfloat16.BFloat16(v.h))
+	case []float32:
+		fill(s, v.f32)
+	case []float64:
+		fill(s, v.f64)
+	case []complex64:
+		fill(s, v.c64)
+	case []complex128:
+		fill(s, v.c128)
 	}
-	return v
+}
+
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
 }

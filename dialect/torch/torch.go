@@ -76,15 +76,13 @@ package torch
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strings"
+	"sync"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // Scatter returns a copy of input in which, for each element of index at
@@ -166,38 +164,42 @@ func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tens
 // with p[dim] replaced by the index value: torch.gather(input, dim,
 // index). The result has index's shape and input's type.
 func Gather(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	d, err := checkGather(input, dim, index)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	d, err := checkGather(sh, input, dim, index)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(opGather, err)
 	}
 	return dialect.Alloc(opGather, input.DType(), index.Shape(), func(dst tensor.Tensor) error {
-		return runGather(dst, input, d, index)
+		return runGather(sh, dst, input, d, index)
 	})
 }
 
 // GatherInto is Gather writing into dst, which has input's type and
 // index's shape and does not overlap input or index.
 func GatherInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	d, err := checkGather(input, dim, index)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	d, err := checkGather(sh, input, dim, index)
 	if err == nil {
-		err = checkGatherDst(dst, input, index, index.Shape())
+		err = checkGatherDst(dst, input, index, sh.Of(index))
 	}
 	if err != nil {
 		return dialect.Wrap(opGather, err)
 	}
-	return dialect.Wrap(opGather, runGather(dst, input, d, index))
+	return dialect.Wrap(opGather, runGather(sh, dst, input, d, index))
 }
 
 // runGather runs torch.gather on checked arguments, with dim d normalised.
-func runGather(dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+func runGather(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
 	if index.Len() == 0 {
 		return nil
 	}
-	err := engine.GatherElements(view1(dst), view1(input), view1(index), d, behaviors[opGather].Index)
+	err := engine.GatherElements(view1(sh, dst), view1(sh, input), view1(sh, index), d, behaviors[opGather].Index)
 	return indexErr(err, index, input)
 }
 
-func checkGather(input tensor.Tensor, dim int, index tensor.Tensor) (int, error) {
+func checkGather(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, error) {
 	if err := present(input, index); err != nil {
 		return 0, err
 	}
@@ -211,7 +213,7 @@ func checkGather(input tensor.Tensor, dim int, index tensor.Tensor) (int, error)
 	if err := checkRanks(input, index, "input"); err != nil {
 		return 0, err
 	}
-	is, ds := nonEmpty(index.Shape()), nonEmpty(input.Shape())
+	is, ds := nonEmpty(sh, index), nonEmpty(sh, input)
 	for i := range is {
 		if i != d && is[i] > ds[i] {
 			return 0, fmt.Errorf("%w: index %v is larger than input %v in dimension %d (only dimension dim = %d may be larger)",
@@ -227,37 +229,41 @@ func checkGather(input tensor.Tensor, dim int, index tensor.Tensor) (int, error)
 // by the number of index values (a 0-d input gives a 0-d result and takes
 // exactly one index value).
 func IndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	d, shape, err := checkIndexSelect(input, dim, index)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	d, shape, err := checkIndexSelect(sh, input, dim, index)
 	if err != nil {
 		return tensor.Tensor{}, dialect.Wrap(opIndexSelect, err)
 	}
 	return dialect.Alloc(opIndexSelect, input.DType(), shape, func(dst tensor.Tensor) error {
-		return runIndexSelect(dst, input, d, index)
+		return runIndexSelect(sh, dst, input, d, index)
 	})
 }
 
 // IndexSelectInto is IndexSelect writing into dst, which has input's type
 // and the result's shape and does not overlap input or index.
 func IndexSelectInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	d, shape, err := checkIndexSelect(input, dim, index)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	d, shape, err := checkIndexSelect(sh, input, dim, index)
 	if err == nil {
 		err = checkGatherDst(dst, input, index, shape)
 	}
 	if err != nil {
 		return dialect.Wrap(opIndexSelect, err)
 	}
-	return dialect.Wrap(opIndexSelect, runIndexSelect(dst, input, d, index))
+	return dialect.Wrap(opIndexSelect, runIndexSelect(sh, dst, input, d, index))
 }
 
 // runIndexSelect runs torch.index_select on checked arguments, with dim d
-// normalised.
-func runIndexSelect(dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+// normalised, viewing the tensors with shapes from sh.
+func runIndexSelect(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
 	n := index.Len()
-	in := view1(input)
-	outShape := in.Shape()
+	in := view1(sh, input)
+	outShape := sh.Of(in)
 	outShape[d] = n
-	out, _ := dst.Reshape(outShape)
-	idx, _ := index.Reshape(tensor.Shape{n})
+	out, _ := dst.View(sh.Ptr(outShape))
+	idx, _ := index.View(sh.Ptr(append(sh.Buf(1), n)))
 	err := engine.Gather(out, in, idx, d, 0, behaviors[opIndexSelect].Index)
 	return indexErr(err, index, input)
 }
@@ -274,7 +280,7 @@ func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
 	return nil
 }
 
-func checkIndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (int, tensor.Shape, error) {
+func checkIndexSelect(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, tensor.Shape, error) {
 	if err := present(input, index); err != nil {
 		return 0, nil, err
 	}
@@ -299,7 +305,7 @@ func checkIndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (int, t
 		return 0, nil, fmt.Errorf("%w: %v input of rank %d is not supported (PyTorch's CPU kernel for rank 0 and 1 is not built for %v; from rank 2 it copies bytes)",
 			dialect.ErrInput, dt, input.Rank(), dt)
 	}
-	shape := input.Shape()
+	shape := sh.Of(input)
 	if len(shape) > 0 {
 		shape[d] = n
 	}
@@ -373,7 +379,7 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 	if err := checkReduceType(c.op, c.reduce, red, dt, empty); err != nil {
 		return 0, 0, err
 	}
-	if err := dialect.CheckDst(dst, dt, c.input.Shape()); err != nil {
+	if err := checkDst(dst, dt, c.input); err != nil {
 		return 0, 0, err
 	}
 	if !engine.SameMemory(dst, c.input) && engine.Overlap(dst, c.input) {
@@ -391,7 +397,9 @@ func (c *scatterCall) checkShapes(d int) error {
 	if err := checkRanks(c.input, c.index, "input"); err != nil {
 		return err
 	}
-	is, ds := nonEmpty(c.index.Shape()), nonEmpty(c.input.Shape())
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	is, ds := nonEmpty(sh, c.index), nonEmpty(sh, c.input)
 	for i := range is {
 		if i != d && is[i] > ds[i] {
 			return fmt.Errorf("%w: index %v is larger than input %v in dimension %d (only dimension dim = %d may be larger)",
@@ -404,7 +412,7 @@ func (c *scatterCall) checkShapes(d int) error {
 	if err := checkRanks(c.src, c.index, "src"); err != nil {
 		return err
 	}
-	ss := nonEmpty(c.src.Shape())
+	ss := nonEmpty(sh, c.src)
 	for i := range is {
 		if is[i] > ss[i] {
 			return fmt.Errorf("%w: index %v is larger than src %v in dimension %d", engine.ErrShape, c.index.Shape(), c.src.Shape(), i)
@@ -442,67 +450,38 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 		copyAll(dst, c.input)
 		if red == engine.Mean {
 			// PyTorch still divides every element by its count, 1.
-			divide(dst, ones(dst.Len()), behaviors[c.op].Arith)
+			divideByOne(dst, behaviors[c.op].Arith)
 		}
 		return nil
 	}
-	rules, arith := behaviors[c.op].Index, behaviors[c.op].Arith
-	input, index, out := view1(c.input), view1(c.index), view1(dst)
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	input, index, out := view1(sh, c.input), view1(sh, c.index), view1(sh, dst)
 	src := c.src
 	if c.hasValue {
 		v, err := c.value.as(c.input.DType())
 		if err != nil {
 			return err
 		}
-		src = filled(c.input.DType(), index.Shape(), v)
+		f := getFilled(c.input.DType(), index, v)
+		defer f.release()
+		src = f.t
 	} else {
-		src = view1(src)
+		src = view1(sh, src)
 	}
-	fail := func(err error) error { return indexErr(err, c.index, c.input) }
-	base := input
-	if !c.includeSelf && red != engine.None {
-		// PyTorch first sets every position that receives an update to
-		// the reduction's starting value.
-		start := filled(c.input.DType(), index.Shape(), startValue(c.input.DType(), red))
-		opt := engine.ScatterOptions{Reduction: engine.None, Rules: rules}
-		if err := engine.ScatterElements(out, input, index, start, dim, opt); err != nil {
-			return fail(err)
-		}
-		base = out
-	}
-	step := red
-	if red == engine.Mean {
-		step = engine.Add // the sum, divided below
-	}
-	opt := engine.ScatterOptions{Reduction: step, Rules: rules, Arith: arith}
-	if dt := c.input.DType(); (dt == tensor.Float16 || dt == tensor.BFloat16) && (step == engine.Add || step == engine.Mul) {
-		// Accumulate in float32 and round once, as PyTorch's float32
-		// buffer does.
-		acc := widen(base)
-		if err := engine.ScatterElements(acc, acc, index, widen(src), dim, opt); err != nil {
-			return fail(err)
-		}
-		narrow(out, acc)
-	} else if err := engine.ScatterElements(out, base, index, src, dim, opt); err != nil {
-		return fail(err)
+	// PyTorch's arithmetic, as engine knobs: with include_self false an
+	// updated position starts from +0 (sum, mean), 1 (prod) or the
+	// lowest or highest value; float16 and bfloat16 sums and products
+	// accumulate in float32 and round once; a mean counts in the element
+	// type and divides the whole output.
+	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf && red != engine.None, Rules: behaviors[c.op].Index,
+		Arith: behaviors[c.op].Arith, ZeroStart: true, HalfOnce: true, CountInType: true, DivideAll: true}
+	if err := engine.ScatterElements(out, input, index, src, dim, opt); err != nil {
+		return indexErr(err, c.index, c.input)
 	}
 	if red == engine.Max || red == engine.Min {
-		lastNaNs(out, src, index, dim)
+		lastNaNs(sh, out, src, index, dim)
 	}
-	if red != engine.Mean {
-		return nil
-	}
-	// Count the values that took part at each position.
-	counts := make([]int64, out.Len())
-	if c.includeSelf {
-		copy(counts, ones(len(counts)))
-	}
-	countT := tensor.Must(tensor.From(out.Shape(), counts))
-	one := tensor.Must(tensor.From(index.Shape(), ones(index.Len())))
-	if err := engine.ScatterElements(countT, countT, index, one, dim, engine.ScatterOptions{Reduction: engine.Add, Rules: rules}); err != nil {
-		return fail(err)
-	}
-	divide(out, counts, arith)
 	return nil
 }
 
@@ -582,20 +561,29 @@ func wrapDim(dim, rank int) (int, error) {
 	return dim, nil
 }
 
-// nonEmpty returns s, or [1] for a scalar's shape.
-func nonEmpty(s tensor.Shape) tensor.Shape {
-	if len(s) == 0 {
-		return tensor.Shape{1}
+// nonEmpty returns t's shape, or [1] for a scalar's, from sh.
+func nonEmpty(sh *dialect.Shapes, t tensor.Tensor) tensor.Shape {
+	if t.Rank() == 0 {
+		return append(sh.Buf(1), 1)
 	}
-	return s
+	return sh.Of(t)
 }
 
-// view1 returns t, or a 1-D view of one element for a 0-d t.
-func view1(t tensor.Tensor) tensor.Tensor {
+// checkDst checks dst against input's type and shape, which a scatter's
+// dst has, as dialect.CheckDst does.
+func checkDst(dst tensor.Tensor, dt tensor.DType, input tensor.Tensor) error {
+	sh := dialect.GetShapes()
+	defer sh.Release()
+	return dialect.CheckDst(dst, dt, sh.Of(input))
+}
+
+// view1 returns t, or a 1-D view of one element for a 0-d t, whose shape
+// sh holds.
+func view1(sh *dialect.Shapes, t tensor.Tensor) tensor.Tensor {
 	if t.Rank() != 0 {
 		return t
 	}
-	v, _ := t.Reshape(tensor.Shape{1})
+	v, _ := t.View(sh.Ptr(append(sh.Buf(1), 1)))
 	return v
 }
 
@@ -646,122 +634,35 @@ func indexErr(err error, index, input tensor.Tensor) error {
 	return &indexError{ie: &c}
 }
 
-// ones returns n ones.
-func ones(n int) []int64 {
-	v := make([]int64, n)
-	for i := range v {
-		v[i] = 1
+// filledSrc is a src of one value for ScatterValue, kept in a pool with
+// its tensor: a call whose index has the shape and whose input has the
+// type of an earlier one refills that tensor rather than allocating one.
+type filledSrc struct{ t tensor.Tensor }
+
+var filledPool sync.Pool
+
+// getFilled returns a tensor of type d and index's shape with every
+// element v. Give it back with release once it is no longer used.
+func getFilled(d tensor.DType, index tensor.Tensor, v cast) *filledSrc {
+	f, _ := filledPool.Get().(*filledSrc)
+	if f == nil {
+		f = &filledSrc{}
 	}
-	return v
+	if f.t.DType() != d || f.t.Rank() != index.Rank() || f.t.Len() != index.Len() || !sameDims(f.t, index) {
+		f.t = tensor.Must(tensor.New(d, index.Shape()))
+	}
+	v.fill(f.t.Data())
+	return f
 }
 
-// filled returns a tensor of type d and the given shape with every element
-// v, a Go value of d's element type.
-func filled(d tensor.DType, shape tensor.Shape, v any) tensor.Tensor {
-	t := tensor.Must(tensor.New(d, shape))
-	switch s := t.Data().(type) {
-	case []bool:
-		fill(s, v.(bool))
-	case []int8:
-		fill(s, v.(int8))
-	case []int16:
-		fill(s, v.(int16))
-	case []int32:
-		fill(s, v.(int32))
-	case []int64:
-		fill(s, v.(int64))
-	case []uint8:
-		fill(s, v.(uint8))
-	case []uint16:
-		fill(s, v.(uint16))
-	case []uint32:
-		fill(s, v.(uint32))
-	case []uint64:
-		fill(s, v.(uint64))
-	case []float16.Float16:
-		fill(s, v.(float16.Float16))
-	case []bfloat16.BFloat16:
-		fill(s, v.(bfloat16.BFloat16))
-	case []float32:
-		fill(s, v.(float32))
-	case []float64:
-		fill(s, v.(float64))
-	case []complex64:
-		fill(s, v.(complex64))
-	case []complex128:
-		fill(s, v.(complex128))
-	}
-	return t
-}
+func (f *filledSrc) release() { filledPool.Put(f) }
 
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
-	}
-}
-
-// startValue is the value PyTorch gives a position that receives updates
-// before reducing them into it when include_self is false: +0 for sum and
-// mean, 1 for prod, and for amax and amin -inf and +inf, or the type's
-// lowest and highest value (false and true for bool).
-func startValue(d tensor.DType, red engine.Reduction) any {
-	if d == tensor.Bool {
-		return red == engine.Mul || red == engine.Min
-	}
-	var f float64
-	switch red {
-	case engine.Mul:
-		f = 1
-	case engine.Max:
-		f = -1
-	case engine.Min:
-		f = 1
-	}
-	if red == engine.Max || red == engine.Min {
-		if lo, hi, ok := intRange(d); ok {
-			if red == engine.Max {
-				return castInt(d, uint64(lo))
-			}
-			return castInt(d, hi)
-		}
-		f *= math.Inf(1)
-	}
-	v, err := Float(f).as(d)
-	if err != nil {
-		panic(err) // unreachable: 0, 1 and the infinities fit every floating-point type
-	}
-	return v
-}
-
-// widen returns a float32 copy of a float16 or bfloat16 tensor.
-func widen(t tensor.Tensor) tensor.Tensor {
-	out := tensor.Must(tensor.New(tensor.Float32, t.Shape()))
-	w := out.Data().([]float32)
-	switch s := t.Data().(type) {
-	case []float16.Float16:
-		for i, x := range s {
-			w[i] = x.Float32()
-		}
-	case []bfloat16.BFloat16:
-		for i, x := range s {
-			w[i] = x.Float32()
+// sameDims reports whether a and b, of equal rank, have the same shape.
+func sameDims(a, b tensor.Tensor) bool {
+	for d := range a.Rank() {
+		if a.Dim(d) != b.Dim(d) {
+			return false
 		}
 	}
-	return out
-}
-
-// narrow rounds the float32 elements of acc into the float16 or bfloat16
-// tensor dst.
-func narrow(dst, acc tensor.Tensor) {
-	w := acc.Data().([]float32)
-	switch s := dst.Data().(type) {
-	case []float16.Float16:
-		for i, x := range w {
-			s[i] = float16.Fromfloat32(x)
-		}
-	case []bfloat16.BFloat16:
-		for i, x := range w {
-			s[i] = bfloat16.FromFloat32(x)
-		}
-	}
+	return true
 }

@@ -287,7 +287,8 @@ func (g GatherDims) check(ops, sis tensor.Shape) (tensor.Shape, error) {
 
 // HLOScatter returns input with the elements of updates combined into the
 // places that scatter_indices give, as StableHLO's scatter defines it,
-// in row-major order of updates; mode decides what an update that would
+// window by window in row-major order of their scatter indices, each
+// window in row-major order; mode decides what an update that would
 // land outside does. Errors: ErrType for indices that are not integers,
 // updates of another element type than input (C6) or a computation the
 // type has no meaning for (C23); ErrArgument and ErrShape for dimension
@@ -322,7 +323,16 @@ func HLOScatter(input, scatterIndices, updates tensor.Tensor, dims ScatterDims, 
 	for i := range results {
 		results[i] = input.At(i)
 	}
-	each(ups, func(updateIndex []int) {
+	// The schedule, which the spec leaves to the implementation: windows
+	// in row-major order of their scatter index, each window's elements in
+	// row-major order, as XLA's loop over the scatter indices applies
+	// them (and the engine promises).
+	order := append(slices.Clone(updateScatterDims), dims.UpdateWindowDims...)
+	each(tensor.Shape(pick(ups, order)), func(c []int) {
+		updateIndex := make([]int, len(ups))
+		for i, d := range order {
+			updateIndex[d] = c[i]
+		}
 		updateScatterIndex := pick(updateIndex, updateScatterDims)
 		startIndex := indexVector(scatterIndices, updateScatterIndex, ivd)
 		fullStartIndex := make([]int64, len(ins))

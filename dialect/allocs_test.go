@@ -1,0 +1,283 @@
+package dialect_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/scatter-dev/scatter/dialect/mindspore"
+	"github.com/scatter-dev/scatter/dialect/onnx"
+	"github.com/scatter-dev/scatter/dialect/openvino"
+	"github.com/scatter-dev/scatter/dialect/tf"
+	"github.com/scatter-dev/scatter/dialect/torch"
+	"github.com/scatter-dev/scatter/registry"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// allocCase is one steady-state call of an operator's Into form.
+type allocCase struct {
+	op   string // the registry name of the operator called
+	name string // what sets the call apart
+	call func() error
+}
+
+// inputs are the tensors the calls of allocCases read and write, of n
+// rows of m elements along the scatters' and gathers' axis 1 (k index
+// values per row), with indices drawn to hit many duplicates.
+type inputs struct {
+	data, data2, dst, half, halfDst                 tensor.Tensor // [n,m] float32 (two), float16
+	dstInts, ints                                   tensor.Tensor // [n,m] int32
+	rowIdx, rowIdx32, rowUpd, rowUpdInts, rowUpdF16 tensor.Tensor // along axis 1: [n,k]
+	colIdx, colUpd                                  tensor.Tensor // along axis 0: [k,m]
+	ndElems, ndElemUpd, ndElemOut                   tensor.Tensor // ScatterND/GatherND by element: [n*k,2], [n*k]
+	ndRows, ndRows32, ndRowUpd, ndRowOut            tensor.Tensor // by row: [k,1], [k,m]
+	ndRowsF16                                       tensor.Tensor // [k,m] float16
+	gatherIdx, gatherIdx32, gatherOut               tensor.Tensor // Gather axis 0: [k], [k,m]
+	gatherElemOut                                   tensor.Tensor // [n,k]
+	nanUpd                                          tensor.Tensor // [n*k] with NaNs
+}
+
+func newInputs(n, m, k int) *inputs {
+	rng := rand.New(rand.NewPCG(5, 6))
+	f32 := func(s tensor.Shape) tensor.Tensor {
+		c, _ := s.NumElements()
+		v := make([]float32, c)
+		for i := range v {
+			v[i] = rng.Float32()*2 - 1
+		}
+		return tensor.Must(tensor.From(s, v))
+	}
+	f16 := func(t tensor.Tensor) tensor.Tensor {
+		v := make([]float16.Float16, t.Len())
+		for i, x := range t.Data().([]float32) {
+			v[i] = float16.Fromfloat32(x)
+		}
+		return tensor.Must(tensor.From(t.Shape(), v))
+	}
+	i32 := func(t tensor.Tensor) tensor.Tensor {
+		v := make([]int32, t.Len())
+		for i := range v {
+			x, _ := t.IntAt(i)
+			v[i] = int32(x)
+		}
+		return tensor.Must(tensor.From(t.Shape(), v))
+	}
+	ints := func(s tensor.Shape, below ...int) tensor.Tensor {
+		c, _ := s.NumElements()
+		v := make([]int64, c)
+		for i := range v {
+			v[i] = int64(rng.IntN(below[i%len(below)]))
+		}
+		return tensor.Must(tensor.From(s, v))
+	}
+	in := &inputs{
+		data: f32(tensor.Shape{n, m}), data2: f32(tensor.Shape{n, m}), dst: f32(tensor.Shape{n, m}),
+		rowIdx: ints(tensor.Shape{n, k}, m), rowUpd: f32(tensor.Shape{n, k}),
+		colIdx: ints(tensor.Shape{k, m}, n), colUpd: f32(tensor.Shape{k, m}),
+		ndElems: ints(tensor.Shape{n * k, 2}, n, m), ndElemUpd: f32(tensor.Shape{n * k}), ndElemOut: f32(tensor.Shape{n * k}),
+		ndRows: ints(tensor.Shape{k, 1}, n), ndRowUpd: f32(tensor.Shape{k, m}), ndRowOut: f32(tensor.Shape{k, m}),
+		gatherIdx: ints(tensor.Shape{k}, n), gatherOut: f32(tensor.Shape{k, m}),
+		gatherElemOut: f32(tensor.Shape{n, k}),
+		nanUpd:        f32(tensor.Shape{n * k}),
+	}
+	in.half, in.halfDst, in.rowUpdF16, in.ndRowsF16 = f16(in.data), f16(in.dst), f16(in.rowUpd), f16(in.ndRowUpd)
+	in.ints, in.dstInts = i32(in.rowIdx), i32(in.data)
+	in.ints = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n, m}))
+	in.rowIdx32, in.ndRows32, in.gatherIdx32 = i32(in.rowIdx), i32(in.ndRows), i32(in.gatherIdx)
+	in.rowUpdInts = i32(in.rowIdx)
+	nan := in.nanUpd.Data().([]float32)
+	for i := 0; i < len(nan); i += 3 {
+		nan[i] = float32(0) / float32(len(nan)-len(nan)) // NaN
+	}
+	return in
+}
+
+// allocCases returns a call of the Into form of every operator of every
+// dialect, in each of its reductions, in place and into another dst, with
+// int32 indices where the operator takes them, and in float16 where the
+// dialect computes halves its own way.
+func allocCases(in *inputs) []allocCase {
+	var cs []allocCase
+	add := func(op, name string, call func() error) { cs = append(cs, allocCase{op, name, call}) }
+
+	// onnx
+	o := onnx.Latest
+	for _, red := range []string{"none", "add", "mul", "max", "min"} {
+		add("onnx.ScatterND", red, func() error { return o.ScatterNDInto(in.dst, in.data, in.ndElems, in.ndElemUpd, red) })
+		add("onnx.ScatterND", red+" rows in place", func() error { return o.ScatterNDInto(in.data, in.data, in.ndRows, in.ndRowUpd, red) })
+		add("onnx.ScatterElements", red, func() error {
+			return o.ScatterElementsInto(in.dst, in.data, in.rowIdx, in.rowUpd, 1, red)
+		})
+		add("onnx.ScatterElements", red+" in place int32", func() error {
+			return o.ScatterElementsInto(in.data, in.data, in.rowIdx32, in.rowUpd, 1, red)
+		})
+		add("onnx.ScatterElements", red+" axis 0", func() error {
+			return o.ScatterElementsInto(in.dst, in.data, in.colIdx, in.colUpd, 0, red)
+		})
+		add("onnx.ScatterElements", red+" axis 0 in place", func() error {
+			return o.ScatterElementsInto(in.data, in.data, in.colIdx, in.colUpd, 0, red)
+		})
+	}
+	add("onnx.Scatter", "opset 9", func() error { return onnx.Opset(9).ScatterInto(in.dst, in.data, in.rowIdx, in.rowUpd, 1) })
+	add("onnx.GatherND", "elements", func() error { return o.GatherNDInto(in.ndElemOut, in.data, in.ndElems, 0) })
+	add("onnx.GatherND", "rows", func() error { return o.GatherNDInto(in.ndRowOut, in.data, in.ndRows, 0) })
+	add("onnx.GatherElements", "int64", func() error { return o.GatherElementsInto(in.gatherElemOut, in.data, in.rowIdx, 1) })
+	add("onnx.GatherElements", "int32", func() error { return o.GatherElementsInto(in.gatherElemOut, in.data, in.rowIdx32, 1) })
+	add("onnx.Gather", "int64", func() error { return o.GatherInto(in.gatherOut, in.data, in.gatherIdx, 0) })
+	add("onnx.Gather", "int32", func() error { return o.GatherInto(in.gatherOut, in.data, in.gatherIdx32, 0) })
+
+	// tf
+	add("tf.gather_nd", "elements", func() error { return tf.GatherNDInto(in.ndElemOut, in.data, in.ndElems, 0) })
+	add("tf.gather", "int32", func() error { return tf.GatherInto(in.gatherOut, in.data, in.gatherIdx32, 0, 0) })
+	add("tf.scatter_nd", "rows", func() error { return tf.ScatterNDInto(in.dst, in.ndRows, in.ndRowUpd) })
+	for _, op := range []struct {
+		name string
+		into func(dst, t, indices, updates tensor.Tensor) error
+	}{
+		{"update", tf.TensorScatterUpdateInto}, {"add", tf.TensorScatterAddInto}, {"sub", tf.TensorScatterSubInto},
+		{"min", tf.TensorScatterMinInto}, {"max", tf.TensorScatterMaxInto},
+	} {
+		name := "tf.tensor_scatter_nd_" + op.name
+		add(name, "", func() error { return op.into(in.dst, in.data, in.ndElems, in.ndElemUpd) })
+		add(name, "in place rows", func() error { return op.into(in.data, in.data, in.ndRows, in.ndRowUpd) })
+		add(name, "NaN updates", func() error { return op.into(in.dst, in.data, in.ndElems, in.nanUpd) })
+	}
+
+	// torch
+	add("torch.scatter", "src", func() error { return torch.ScatterInto(in.dst, in.data, 1, in.rowIdx, in.rowUpd, "") })
+	add("torch.scatter", "add in place", func() error { return torch.ScatterInto(in.data, in.data, 1, in.rowIdx, in.rowUpd, "add") })
+	add("torch.scatter", "multiply float16", func() error {
+		return torch.ScatterInto(in.halfDst, in.half, 1, in.rowIdx, in.rowUpdF16, "multiply")
+	})
+	add("torch.scatter", "value", func() error {
+		return torch.ScatterValueInto(in.dst, in.data, 1, in.rowIdx, torch.Float(0.5), "")
+	})
+	add("torch.scatter", "value add in place", func() error {
+		return torch.ScatterValueInto(in.data, in.data, 0, in.colIdx, torch.Float(0.5), "add")
+	})
+	add("torch.scatter_add", "", func() error { return torch.ScatterAddInto(in.dst, in.data, 1, in.rowIdx, in.rowUpd) })
+	add("torch.scatter_add", "float16 in place", func() error {
+		return torch.ScatterAddInto(in.half, in.half, 1, in.rowIdx, in.rowUpdF16)
+	})
+	for _, red := range []string{"sum", "prod", "mean", "amax", "amin"} {
+		for _, self := range []bool{true, false} {
+			name := fmt.Sprintf("%s include_self=%v", red, self)
+			add("torch.scatter_reduce", name, func() error {
+				return torch.ScatterReduceInto(in.dst, in.data, 1, in.rowIdx, in.rowUpd, red, self)
+			})
+			add("torch.scatter_reduce", name+" axis 0 in place", func() error {
+				return torch.ScatterReduceInto(in.data2, in.data2, 0, in.colIdx, in.colUpd, red, self)
+			})
+			add("torch.scatter_reduce", name+" float16", func() error {
+				return torch.ScatterReduceInto(in.halfDst, in.half, 1, in.rowIdx, in.rowUpdF16, red, self)
+			})
+			add("torch.scatter_reduce", name+" int32", func() error {
+				return torch.ScatterReduceInto(in.dstInts, in.ints, 1, in.rowIdx, in.rowUpdInts, red, self)
+			})
+		}
+	}
+	add("torch.gather", "", func() error { return torch.GatherInto(in.gatherElemOut, in.data, 1, in.rowIdx) })
+	add("torch.index_select", "int32", func() error { return torch.IndexSelectInto(in.gatherOut, in.data, 0, in.gatherIdx32) })
+
+	// openvino
+	ov := openvino.Latest
+	for _, red := range []string{"none", "sum", "prod", "min", "max", "mean"} {
+		for _, init := range []bool{true, false} {
+			name := fmt.Sprintf("%s use_init_val=%v", red, init)
+			add("openvino.ScatterElementsUpdate", name, func() error {
+				return ov.ScatterElementsUpdateInto(in.dst, in.data, in.rowIdx, in.rowUpd, 1, red, init)
+			})
+			add("openvino.ScatterElementsUpdate", name+" axis 0 in place", func() error {
+				return ov.ScatterElementsUpdateInto(in.data2, in.data2, in.colIdx, in.colUpd, 0, red, init)
+			})
+		}
+	}
+	for _, red := range []string{"none", "sum", "sub", "prod", "min", "max"} {
+		add("openvino.ScatterNDUpdate", red, func() error { return ov.ScatterNDUpdateInto(in.dst, in.data, in.ndRows32, in.ndRowUpd, red) })
+	}
+	add("openvino.GatherND", "opset 5", func() error { return openvino.Opset(5).GatherNDInto(in.ndElemOut, in.data, in.ndElems, 0) })
+	add("openvino.GatherND", "", func() error { return ov.GatherNDInto(in.ndRowOut, in.data, in.ndRows32, 0) })
+	add("openvino.GatherElements", "", func() error { return ov.GatherElementsInto(in.gatherElemOut, in.data, in.rowIdx32, 1) })
+
+	// mindspore
+	add("mindspore.scatter_nd", "", func() error { return mindspore.ScatterNDInto(in.dst, in.ndElems, in.ndElemUpd) })
+	add("mindspore.gather_nd", "", func() error { return mindspore.GatherNDInto(in.ndRowOut, in.data, in.ndRows32) })
+	for _, red := range []string{"none", "add"} {
+		add("mindspore.tensor_scatter_elements", red, func() error {
+			return mindspore.TensorScatterElementsInto(in.dst, in.data, in.rowIdx32, in.rowUpd, 1, red)
+		})
+		add("mindspore.tensor_scatter_elements", red+" in place", func() error {
+			return mindspore.TensorScatterElementsInto(in.data, in.data, in.rowIdx, in.rowUpd, -1, red)
+		})
+	}
+	return cs
+}
+
+// TestIntoAllocatesNothing calls the Into form of every operator of every
+// dialect (each reduction, in place and not, int32 indices, float16)
+// repeatedly on inputs small enough for one goroutine, and requires that
+// once warm a call makes no heap allocation.
+func TestIntoAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop what it keeps")
+	}
+	cs := allocCases(newInputs(6, 16, 4))
+	for _, op := range registry.Ops() {
+		if !slices.ContainsFunc(cs, func(c allocCase) bool { return c.op == op.Name }) {
+			t.Errorf("%s: no allocation case", op.Name)
+		}
+	}
+	for _, c := range cs {
+		if err := c.call(); err != nil {
+			t.Fatalf("%s %s: %v", c.op, c.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { _ = c.call() }); n != 0 {
+			t.Errorf("%s %s: %v allocations per call, want 0", c.op, c.name, n)
+		}
+	}
+}
+
+// TestLargeIntoAllocatesFew calls the same on inputs large enough to be
+// split among workers, at GOMAXPROCS 4: once warm, a call allocates only
+// the goroutines it starts, at most two objects per worker, however large
+// its inputs. Warming up takes longer than for a small call: a sync.Pool
+// keeps what it is given per P, where a goroutine that has moved to
+// another P does not see it, so each P warms a scratch of its own; the
+// test takes the best of a few rounds of calls.
+// AllocsPerRun runs at GOMAXPROCS 1, so this counts allocations itself.
+func TestLargeIntoAllocatesFew(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("about 40 MB of inputs; and the race detector makes sync.Pool drop what it keeps")
+	}
+	const workers = 4
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
+	for _, c := range allocCases(newInputs(256, 512, 128)) {
+		for range 3 * workers {
+			if err := c.call(); err != nil {
+				t.Fatalf("%s %s: %v", c.op, c.name, err)
+			}
+		}
+		n := mallocsPerCall(10, c.call)
+		for round := 0; round < 4 && n > 2*workers; round++ {
+			n = min(n, mallocsPerCall(10, c.call))
+		}
+		if n > 2*workers {
+			t.Errorf("%s %s: %v allocations per call, want at most %d", c.op, c.name, n, 2*workers)
+		}
+	}
+}
+
+// mallocsPerCall returns the heap allocations per call of runs calls of
+// f, at the current GOMAXPROCS.
+func mallocsPerCall(runs int, f func() error) float64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		_ = f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(runs)
+}

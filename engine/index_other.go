@@ -1,0 +1,17 @@
+//go:build !amd64
+
+package engine
+
+// orBlocks returns the OR of uint64(v - lo) over the values v of ind,
+// whose length is a multiple of 8, in four independent chains.
+func orBlocks(ind []int64, lo int64) uint64 {
+	var a, b, c, d uint64
+	for i := 0; i+4 <= len(ind); i += 4 {
+		x := ind[i : i+4 : i+4]
+		a |= uint64(x[0] - lo)
+		b |= uint64(x[1] - lo)
+		c |= uint64(x[2] - lo)
+		d |= uint64(x[3] - lo)
+	}
+	return a | b | c | d
+}

@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// The knobs of ScatterOptions beyond the reduction and ExcludeSelf
+// (ZeroStart, HalfOnce, StdMinMax, CountInType, DivideAll) change the
+// reducer a scatter uses: newKnobReducer builds it.
+
+// newKnobReducer returns the reducer of blocks of the given size for dst's
+// element type and opt's reduction and knobs, which checkReduction has
+// accepted.
+func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
+	r := opt.Reduction
+	var red reducer
+	switch d := dst.Data().(type) {
+	case []float16.Float16:
+		red = halfKnobs(d, src, block, opt, float16.Float16.Float32, float16.Fromfloat32)
+	case []bfloat16.BFloat16:
+		red = halfKnobs(d, src, block, opt, bfloat16.BFloat16.Float32, bfloat16.FromFloat32)
+	case []float32:
+		if opt.StdMinMax && (r == Max || r == Min) {
+			red = newFuncReducer(d, src, block, r, stdOps[float32](r))
+		}
+	case []float64:
+		if opt.StdMinMax && (r == Max || r == Min) {
+			red = newFuncReducer(d, src, block, r, stdOps[float64](r))
+		}
+	}
+	if red == nil {
+		red = newReducer(dst, src, block, opt)
+	}
+	if opt.ZeroStart || opt.CountInType {
+		red.setKnobs(opt)
+	}
+	return red
+}
+
+// halfKnobs returns the reducer of float16 or bfloat16 elements (H) that
+// opt's HalfOnce or StdMinMax asks for, or nil for the plain one.
+func halfKnobs[H ~uint16](dst []H, src tensor.Tensor, block int, opt ScatterOptions,
+	widen func(H) float32, narrow func(float32) H) reducer {
+	r := opt.Reduction
+	switch {
+	case opt.HalfOnce && (r == Add || r == Mul || r == Mean):
+		s, _ := src.Data().([]H)
+		return &halfOnce[H]{dst: dst, src: s, acc: make([]float32, len(dst)), block: block, mul: r == Mul,
+			widen: widen, narrow: narrow, o: halfOps(r, widen, narrow)}
+	case opt.StdMinMax && (r == Max || r == Min):
+		f := stdOps[float32](r)
+		return newFuncReducer(dst, src, block, r, ops[H]{combine: func(v, u H) H {
+			return narrow(f.combine(widen(v), widen(u)))
+		}})
+	}
+	return nil
+}
+
+// stdOps are Max and Min as C++'s std::max(value, update) and
+// std::min(value, update) compute them: the update replaces the value only
+// when it compares larger (smaller), so a NaN update is ignored and a NaN
+// value stays.
+func stdOps[T float](r Reduction) ops[T] {
+	if r == Min {
+		return ops[T]{combine: func(v, u T) T { return choose(b2i(u < v), v, u) }, identity: T(math.Inf(1))}
+	}
+	return ops[T]{combine: func(v, u T) T { return choose(b2i(v < u), v, u) }, identity: T(math.Inf(-1))}
+}
+
+// withKnobs returns o with ZeroStart (Add and Mean start ExcludeSelf's
+// blocks from the zero value, +0, rather than the identity, -0) and
+// CountInType (Mean divides by the count as the element type holds it)
+// applied, for reduction r.
+func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
+	r, zeroStart, countInType := opt.Reduction, opt.ZeroStart, opt.CountInType
+	if zeroStart && (r == Add || r == Mean) {
+		var zero T
+		o.identity = zero
+	}
+	if countInType && o.mean != nil {
+		o.mean = countedMean[T](opt.Arith.Complex)
+	}
+	return o
+}
+
+// countedMean returns the mean of the element type T that divides by the
+// count of values converted to T, as PyTorch's kernels count them in the
+// output's type: integer counts wrap (an int8 count of 128 is -128, and
+// the quotient rounds toward negative infinity whatever the signs),
+// float32 counts stop growing at 2^24, float16 and bfloat16 counts are
+// rounded to their precision, and a count of 0 is taken as 1.
+func countedMean[T any](a ComplexArith) func(T, int) T {
+	var f any
+	switch any(*new(T)).(type) {
+	case int8:
+		f = floorMean[int8]
+	case int16:
+		f = floorMean[int16]
+	case int32:
+		f = floorMean[int32]
+	case int64:
+		f = floorMean[int64]
+	case uint8:
+		f = wrapMean[uint8]
+	case uint16:
+		f = wrapMean[uint16]
+	case uint32:
+		f = wrapMean[uint32]
+	case uint64:
+		f = wrapMean[uint64]
+	case float32:
+		f = func(s float32, n int) float32 { return s / count32(n) }
+	case float64:
+		f = func(s float64, n int) float64 { return s / float64(max(n, 1)) }
+	case float16.Float16:
+		f = func(s float16.Float16, n int) float16.Float16 {
+			c := float16.Fromfloat32(count32(n)).Float32()
+			return float16.Fromfloat32(s.Float32() / c)
+		}
+	case bfloat16.BFloat16:
+		f = func(s bfloat16.BFloat16, n int) bfloat16.BFloat16 {
+			c := bfloat16.FromFloat32(count32(n)).Float32()
+			return bfloat16.FromFloat32(s.Float32() / c)
+		}
+	case complex64:
+		f = func(s complex64, n int) complex64 { return ComplexQuo(a, s, complex(count32(n), 0)) }
+	case complex128:
+		f = func(s complex128, n int) complex128 { return ComplexQuo(a, s, complex(float64(max(n, 1)), 0)) }
+	default:
+		return nil
+	}
+	return f.(func(T, int) T)
+}
+
+// count32 is n counted by adding ones in float32, 0 taken as 1.
+func count32(n int) float32 {
+	if n == 0 {
+		return 1
+	}
+	return float32(min(n, 1<<24))
+}
+
+// floorMean divides a by the count n converted to T, rounding toward
+// negative infinity; a count that converts to 0 is taken as 1. The most
+// negative value divided by -1 stays itself, as two's complement
+// arithmetic gives.
+func floorMean[T signed](a T, n int) T {
+	b := T(n)
+	if b == 0 {
+		b = 1
+	}
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// wrapMean divides a by the count n converted to T, which wraps; a count
+// that converts to 0 is taken as 1.
+func wrapMean[T unsigned](a T, n int) T {
+	b := T(n)
+	if b == 0 {
+		b = 1
+	}
+	return a / b
+}
+
+// divideAll replaces each block b of dst in [b0, b1) by its mean over
+// counts[b]+self values, or over 1 when that is 0.
+func divideAll[T any](dst []T, block int, counts []int, self, b0, b1 int, mean func(T, int) T) {
+	for b := b0; b < b1; b++ {
+		divideBlock(dst[b*block:(b+1)*block], max(counts[b]+self, 1), mean)
+	}
+}
+
+// widePasses is implemented by a reducer that reduces into an
+// accumulator of another type than dst's (HalfOnce): before its updates
+// are reduced, begin loads the blocks they hit into it, and after, end
+// rounds them back into dst. Either may see a block more than once.
+type widePasses interface {
+	begin(ps []pair)
+	end(ps []pair)
+}
+
+// halfOnce is the reducer of HalfOnce: float16 or bfloat16 (H) sums and
+// products accumulated in float32, in acc (as large as dst, of which only
+// the blocks the updates hit are read or written), and rounded once. Mean
+// sums, and divides the rounded sum in float32, as halfOps' mean does.
+type halfOnce[H ~uint16] struct {
+	dst, src []H
+	acc      []float32
+	block    int
+	mul      bool // Mul, else Add
+	widen    func(H) float32
+	narrow   func(float32) H
+	o        ops[H]
+}
+
+func (r *halfOnce[H]) begin(ps []pair) {
+	for _, p := range ps {
+		acc, blk := r.acc[p.d:p.d+r.block], r.dst[p.d:p.d+r.block]
+		for j := range acc {
+			acc[j] = r.widen(blk[j])
+		}
+	}
+}
+
+func (r *halfOnce[H]) end(ps []pair) {
+	for _, p := range ps {
+		acc, blk := r.acc[p.d:p.d+r.block], r.dst[p.d:p.d+r.block]
+		for j := range acc {
+			blk[j] = r.narrow(acc[j])
+		}
+	}
+}
+
+func (r *halfOnce[H]) reduce(ps []pair) {
+	for _, p := range ps {
+		acc, upd := r.acc[p.d:p.d+r.block], r.src[p.s:p.s+r.block]
+		if r.mul {
+			for j := range acc {
+				acc[j] *= r.widen(upd[j])
+			}
+			continue
+		}
+		for j := range acc {
+			acc[j] += r.widen(upd[j])
+		}
+	}
+}
+
+func (r *halfOnce[H]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
+
+func (r *halfOnce[H]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
+
+func (r *halfOnce[H]) divideCounts(counts []int, self, b0, b1 int) {
+	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *halfOnce[H]) divideAll(counts []int, self, b0, b1 int) {
+	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
+}
+
+func (r *halfOnce[H]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]H)
+	r.src, _ = src.([]H)
+	r.block = block
+	r.acc = resize(r.acc, len(r.dst))
+}
+
+func (r *halfOnce[H]) setKnobs(opt ScatterOptions) {
+	r.o = withKnobs(r.o, opt)
+}

@@ -1,0 +1,74 @@
+package engine
+
+import "unsafe"
+
+// Streaming. A gather of whole rows from a large table into a large
+// output (an embedding lookup, W5 and W8) is bound by memory: every row
+// read is a miss at a random address, and every line of the output is
+// read into the cache before it is written, only to be evicted again.
+// The mover of such a call asks for the rows some pairs ahead before it
+// copies the current one, so that several rows are in flight, and writes
+// the output with non-temporal stores, which skip reading it. Go offers
+// neither instruction, so stream_amd64.s holds the three it needs (SSE,
+// which every amd64 processor has); elsewhere copyStreaming is a plain
+// copy and the movers do not stream.
+
+// Streaming thresholds: rows of at least streamBlock bytes, from a table
+// or into an output of at least streamBytes (more than a core's share of
+// the last-level cache, so that what is written would be evicted before
+// it is read; a smaller output is better left in the cache).
+const (
+	streamBlock = 256
+	streamBytes = 8 << 20
+	// prefetchAhead is how many pairs ahead the mover asks for rows.
+	prefetchAhead = 8
+)
+
+// streaming says whether a mover of blocks of block elements from src to
+// dst, of element type E, should ask for rows ahead (prefetch) and write
+// around the cache (stream). Strings are never streamed: their headers
+// hold pointers, which the garbage collector must see written.
+func streaming[E any](dst, src view, block int) (prefetch, stream bool) {
+	var zero E
+	if _, str := any(zero).(string); str || !canStream {
+		return false, false
+	}
+	bytes := uintptr(block) * dst.size
+	if bytes < streamBlock || bytes%64 != 0 {
+		return false, false
+	}
+	prefetch = uintptr(src.n)*src.size >= streamBytes
+	stream = uintptr(dst.n)*dst.size >= streamBytes && uintptr(dst.p)%16 == 0
+	return prefetch || stream, stream
+}
+
+// moveAhead is move for a mover that prefetches, and perhaps streams.
+func (m *wordMover[E]) moveAhead(ps []pair) {
+	dst, src, b := m.dst, m.src, m.block
+	var zero E
+	bytes := uintptr(b) * unsafe.Sizeof(zero)
+	ask := func(p pair) {
+		if p.s >= 0 {
+			prefetchBytes(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
+		}
+	}
+	for _, p := range ps[:min(prefetchAhead, len(ps))] {
+		ask(p)
+	}
+	for i, p := range ps {
+		if j := i + prefetchAhead; j < len(ps) {
+			ask(ps[j])
+		}
+		switch d := dst[p.d : p.d+b]; {
+		case p.s < 0:
+			clear(d)
+		case m.stream:
+			copyStreaming(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[p.s:][:b][0]), bytes)
+		default:
+			copy(d, src[p.s:p.s+b])
+		}
+	}
+	if m.stream {
+		storeFence()
+	}
+}

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// TestStreamingMoves runs gathers and a scatter of rows large enough for
+// the movers to prefetch and stream (see stream.go), of rows whose size
+// is a multiple of 64 bytes and of rows whose size is not, and checks
+// every element against a plain loop.
+func TestStreamingMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 40 MB")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, width := range []int{256, 100} { // 1 KiB rows stream; 400-byte rows do not
+		rows := (streamBytes/4)/width + 7
+		vals := make([]float32, rows*width)
+		for i := range vals {
+			vals[i] = rng.Float32()
+		}
+		data := tensor.Must(tensor.From(tensor.Shape{rows, width}, vals))
+		ids := make([]int64, rows)
+		for i := range ids {
+			ids[i] = int64(rng.IntN(rows))
+		}
+		if wantStream := width*4%64 == 0; func() bool {
+			dv := view{size: 4, n: rows * width}
+			_, s := streaming[word32](dv, dv, width)
+			return s
+		}() != wantStream && canStream {
+			t.Fatalf("width %d: streaming is %v", width, !wantStream)
+		}
+		want := make([]float32, rows*width)
+		for r, id := range ids {
+			copy(want[r*width:(r+1)*width], vals[int(id)*width:(int(id)+1)*width])
+		}
+		check := func(name string, got tensor.Tensor) {
+			t.Helper()
+			for i, v := range got.Data().([]float32) {
+				if v != want[i] {
+					t.Fatalf("width %d, %s: element %d is %v, want %v", width, name, i, v, want[i])
+				}
+			}
+		}
+		gi := tensor.Must(tensor.From(tensor.Shape{rows}, ids))
+		out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, width}))
+		if err := Gather(out, data, gi, 0, 0, IndexRules{}); err != nil {
+			t.Fatal(err)
+		}
+		check("Gather", out)
+		ni := tensor.Must(tensor.From(tensor.Shape{rows, 1}, ids))
+		out = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, width}))
+		if err := GatherND(out, data, ni, 0, IndexRules{}); err != nil {
+			t.Fatal(err)
+		}
+		check("GatherND", out)
+		// ScatterND of the table's rows, in order, onto zeros at a
+		// permutation: the inverse of the gather above.
+		perm := rng.Perm(rows)
+		pi := make([]int64, rows)
+		upd := make([]float32, rows*width)
+		for r, p := range perm {
+			pi[r] = int64(p)
+			copy(upd[r*width:(r+1)*width], want[p*width:(p+1)*width])
+		}
+		out = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, width}))
+		err := ScatterND(out, tensor.Tensor{}, tensor.Must(tensor.From(tensor.Shape{rows, 1}, pi)),
+			tensor.Must(tensor.From(tensor.Shape{rows, width}, upd)), ScatterOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("ScatterND", out)
+	}
+}
