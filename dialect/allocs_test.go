@@ -7,9 +7,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/dialect/openvino"
+	"github.com/scatter-dev/scatter/dialect/stablehlo"
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/dialect/torch"
 	"github.com/scatter-dev/scatter/registry"
@@ -213,6 +215,61 @@ func allocCases(in *inputs) []allocCase {
 			return mindspore.TensorScatterElementsInto(in.data, in.data, in.rowIdx, in.rowUpd, -1, red)
 		})
 	}
+	// stablehlo: the forms' dimension numbers (rows), and general ones
+	// (columns, the window's dimension first).
+	rows := stablehlo.GatherDims{OffsetDims: []int{1}, CollapsedSliceDims: []int{0}, StartIndexMap: []int{0},
+		IndexVectorDim: 1, SliceSizes: []int{1, in.data.Dim(1)}}
+	cols := stablehlo.GatherDims{OffsetDims: []int{0}, CollapsedSliceDims: []int{1}, StartIndexMap: []int{1},
+		IndexVectorDim: 1, SliceSizes: []int{in.data.Dim(0), 1}}
+	add("stablehlo.gather", "rows", func() error { return stablehlo.GatherInto(in.ndRowOut, in.data, in.ndRows, rows) })
+	add("stablehlo.gather", "columns", func() error { return stablehlo.GatherInto(in.gatherElemOut, in.data, in.gatherIdx, cols) })
+	rowsS := stablehlo.ScatterDims{UpdateWindowDims: []int{1}, InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0},
+		IndexVectorDim: 1}
+	colsS := stablehlo.ScatterDims{UpdateWindowDims: []int{0}, InsertedWindowDims: []int{1}, ScatterDimsToOperandDims: []int{1},
+		IndexVectorDim: 1}
+	for _, c := range []stablehlo.Computation{stablehlo.Replace, stablehlo.Add, stablehlo.Multiply, stablehlo.Maximum, stablehlo.Minimum} {
+		add("stablehlo.scatter", string(c)+" rows", func() error {
+			return stablehlo.ScatterInto(in.dst, in.data, in.ndRows, in.ndRowUpd, rowsS, c)
+		})
+		add("stablehlo.scatter", string(c)+" columns in place", func() error {
+			return stablehlo.ScatterInto(in.data2, in.data2, in.gatherIdx, in.rowUpd, colsS, c)
+		})
+	}
+	for _, c := range []stablehlo.Computation{stablehlo.And, stablehlo.Or, stablehlo.Xor} {
+		add("stablehlo.scatter", string(c)+" int32 columns", func() error {
+			return stablehlo.ScatterInto(in.ints, in.dstInts, in.gatherIdx, in.rowUpdInts, colsS, c)
+		})
+	}
+	starts := []tensor.Tensor{tensor.Scalar(int64(1)), tensor.Scalar(int64(3))}
+	add("stablehlo.dynamic_slice", "", func() error { return stablehlo.DynamicSliceInto(in.gatherOut, in.data, starts) })
+	add("stablehlo.dynamic_update_slice", "in place", func() error {
+		return stablehlo.DynamicUpdateSliceInto(in.data2, in.data2, in.ndRowUpd, starts)
+	})
+
+	// jax
+	jrows := jax.GatherDimensionNumbers{OffsetDims: []int{1}, CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}}
+	jcols := jax.GatherDimensionNumbers{OffsetDims: []int{0}, CollapsedSliceDims: []int{1}, StartIndexMap: []int{1}}
+	for _, mode := range []jax.Mode{jax.Default, jax.Clip, jax.Fill} {
+		add("jax.lax.gather", string(mode)+" rows", func() error {
+			return jax.GatherInto(in.ndRowOut, in.data, in.ndRows, jrows, rows.SliceSizes, mode, tensor.Tensor{})
+		})
+		add("jax.lax.gather", string(mode)+" columns", func() error {
+			return jax.GatherInto(in.gatherElemOut, in.data, in.ndRows, jcols, cols.SliceSizes, mode, tensor.Tensor{})
+		})
+	}
+	jcolsS := jax.ScatterDimensionNumbers{UpdateWindowDims: []int{0}, InsertedWindowDims: []int{1}, ScatterDimsToOperandDims: []int{1}}
+	for op, f := range map[string]func(dst, operand, indices, updates tensor.Tensor, d jax.ScatterDimensionNumbers, m jax.Mode) error{
+		"jax.lax.scatter": jax.ScatterInto, "jax.lax.scatter_add": jax.ScatterAddInto, "jax.lax.scatter_sub": jax.ScatterSubInto,
+		"jax.lax.scatter_mul": jax.ScatterMulInto, "jax.lax.scatter_min": jax.ScatterMinInto, "jax.lax.scatter_max": jax.ScatterMaxInto,
+	} {
+		for _, mode := range []jax.Mode{jax.Default, jax.Clip} {
+			add(op, string(mode)+" columns", func() error { return f(in.dst, in.data, in.ndRows, in.rowUpd, jcolsS, mode) })
+		}
+	}
+	add("jax.lax.dynamic_slice", "", func() error { return jax.DynamicSliceInto(in.gatherOut, in.data, starts, true) })
+	add("jax.lax.dynamic_update_slice", "in place", func() error {
+		return jax.DynamicUpdateSliceInto(in.data2, in.data2, in.ndRowUpd, starts, true)
+	})
 	return cs
 }
 

@@ -107,7 +107,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 		l.batches *= indices[d]
 		o, b = o+1, b+1
 	}
-	l.comp = ld.comp
+	l.comp = append(l.comp[:0], ld.comp...) // a copy: the scratch outlives the call
 	l.compLim = resize(l.compLim, len(ld.comp))
 	for c, m := range ld.comp {
 		l.compLim[c] = rules.windowLimit(operand[m], componentWindow(m, ld.winOp, ld.winSize))

@@ -48,7 +48,9 @@ func (s *scratch) dynamicSlice(dst, operand *tensor.Tensor, start []int64, rules
 		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: sizes, comp: dimsUpTo[:r], runs: true}, rules)
 	l.gathers = true
 	if dst.Len() > 0 {
-		s.gatherLayout(dst, operand, start, tensor.Tensor{})
+		// The start is the caller's; the walk keeps a copy of its own.
+		s.ind = append(s.ind[:0], start...)
+		s.gatherLayout(dst, operand, s.ind, tensor.Tensor{})
 	}
 	return nil
 }
@@ -98,7 +100,8 @@ func (s *scratch) dynamicUpdateSlice(dst, operand, update *tensor.Tensor, start 
 	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
 		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
 	l.gathers = false
-	s.layoutStarts(start)
+	s.ind = append(s.ind[:0], start...) // the caller's; the walk keeps a copy
+	s.layoutStarts(s.ind)
 	s.scatterLayout(dst, operand, update, opt)
 	return nil
 }

@@ -389,36 +389,24 @@ func checkInputs(data, indices tensor.Tensor, dataName, indName string) error {
 // defaultFill returns JAX's fill value for a gather of element type d:
 // NaN for floating-point and complex types, the lowest value of a signed
 // integer type, the highest of an unsigned one, true for bool.
-func defaultFill(d tensor.DType) tensor.Tensor {
-	switch d {
-	case tensor.Bool:
-		return tensor.Scalar(true)
-	case tensor.Int8:
-		return tensor.Scalar(int8(math.MinInt8))
-	case tensor.Int16:
-		return tensor.Scalar(int16(math.MinInt16))
-	case tensor.Int32:
-		return tensor.Scalar(int32(math.MinInt32))
-	case tensor.Int64:
-		return tensor.Scalar(int64(math.MinInt64))
-	case tensor.Uint8:
-		return tensor.Scalar(uint8(math.MaxUint8))
-	case tensor.Uint16:
-		return tensor.Scalar(uint16(math.MaxUint16))
-	case tensor.Uint32:
-		return tensor.Scalar(uint32(math.MaxUint32))
-	case tensor.Uint64:
-		return tensor.Scalar(uint64(math.MaxUint64))
-	case tensor.Float16:
-		return tensor.Scalar(float16.Fromfloat32(float32(math.NaN()))) // 0x7e00, as NumPy casts NaN
-	case tensor.BFloat16:
-		return tensor.Scalar(bfloat16.FromFloat32(float32(math.NaN())))
-	case tensor.Float32:
-		return tensor.Scalar(float32(math.NaN()))
-	case tensor.Complex64:
-		return tensor.Scalar(complex(float32(math.NaN()), 0))
-	case tensor.Complex128:
-		return tensor.Scalar(complex(math.NaN(), 0))
-	}
-	return tensor.Scalar(math.NaN())
+func defaultFill(d tensor.DType) tensor.Tensor { return defaultFills[d] }
+
+// defaultFills holds the fill values of defaultFill, made once so that a
+// call allocates none.
+var defaultFills = map[tensor.DType]tensor.Tensor{
+	tensor.Bool:       tensor.Scalar(true),
+	tensor.Int8:       tensor.Scalar(int8(math.MinInt8)),
+	tensor.Int16:      tensor.Scalar(int16(math.MinInt16)),
+	tensor.Int32:      tensor.Scalar(int32(math.MinInt32)),
+	tensor.Int64:      tensor.Scalar(int64(math.MinInt64)),
+	tensor.Uint8:      tensor.Scalar(uint8(math.MaxUint8)),
+	tensor.Uint16:     tensor.Scalar(uint16(math.MaxUint16)),
+	tensor.Uint32:     tensor.Scalar(uint32(math.MaxUint32)),
+	tensor.Uint64:     tensor.Scalar(uint64(math.MaxUint64)),
+	tensor.Float16:    tensor.Scalar(float16.Fromfloat32(float32(math.NaN()))), // 0x7e00, as NumPy casts NaN
+	tensor.BFloat16:   tensor.Scalar(bfloat16.FromFloat32(float32(math.NaN()))),
+	tensor.Float32:    tensor.Scalar(float32(math.NaN())),
+	tensor.Float64:    tensor.Scalar(math.NaN()),
+	tensor.Complex64:  tensor.Scalar(complex(float32(math.NaN()), 0)),
+	tensor.Complex128: tensor.Scalar(complex(math.NaN(), 0)),
 }
