@@ -348,6 +348,10 @@ type fastScatter interface {
 	// updates t to dst at offs[t] (none for an offset of -1): every
 	// tuple of ScatterND, when one worker owns the whole of dst.
 	scatterOffsets(offs []int32, block int)
+	// scatterStarts applies, in order, update s0+t to dst at starts[t]
+	// (none for a start of -1): the general scatter's single elements,
+	// when one worker owns every element they may land on.
+	scatterStarts(starts []int, s0 int)
 	// scatterIndex is scatterOffsets for tuples of one component, ind,
 	// checked against lim (a value outside it is skipped): update t goes
 	// to the block at ind[t].
@@ -464,6 +468,8 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
 	}
 }
 
+func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
+
 func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
 	if block == 1 {
 		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
@@ -536,6 +542,10 @@ func combineIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size i
 	}
 }
 
+func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
+	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
+}
+
 func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
 	if block == 1 {
 		reduceOffsets(r.red, r.dst, offs, r.src)
@@ -552,7 +562,7 @@ func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
 // offsets of -1.
 //
 //go:noinline
-func setOffsets[E any](dst []E, offs []int32, upd []E) {
+func setOffsets[E any, O int32 | int](dst []E, offs []O, upd []E) {
 	upd = upd[:len(offs)]
 	for t, o := range offs {
 		if o >= 0 {
@@ -563,7 +573,7 @@ func setOffsets[E any](dst []E, offs []int32, upd []E) {
 
 // reduceOffsets is setOffsets combining each update into its element by
 // red; Add has a loop of its own (see reduceFlat).
-func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+func reduceOffsets[T number, O int32 | int](red Reduction, dst []T, offs []O, upd []T) {
 	if red == Add {
 		addOffsets(dst, offs, upd)
 		return
@@ -574,7 +584,7 @@ func reduceOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
 // addOffsets is reduceOffsets for Add.
 //
 //go:noinline
-func addOffsets[T number](dst []T, offs []int32, upd []T) {
+func addOffsets[T number, O int32 | int](dst []T, offs []O, upd []T) {
 	upd = upd[:len(offs)]
 	for t, o := range offs {
 		if o >= 0 {
@@ -586,7 +596,7 @@ func addOffsets[T number](dst []T, offs []int32, upd []T) {
 // combineOffsets is reduceOffsets for any reduction.
 //
 //go:noinline
-func combineOffsets[T number](red Reduction, dst []T, offs []int32, upd []T) {
+func combineOffsets[T number, O int32 | int](red Reduction, dst []T, offs []O, upd []T) {
 	upd = upd[:len(offs)]
 	for t, o := range offs {
 		if o >= 0 {

@@ -52,6 +52,10 @@ func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rul
 		return err
 	}
 	s.shapes[outShape] = shape
+	if forceGeneral {
+		dims := GatherNDDims(ds, s.shapes[indexShape], batchDims)
+		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
+	}
 	ind, err := s.gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err
@@ -138,6 +142,10 @@ func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, ru
 	if err := checkGatherElements(ds, is, axis); err != nil {
 		return err
 	}
+	if forceGeneral {
+		dims := GatherElementsDims(ds, axis)
+		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
+	}
 	ind, err := s.gatherIndices(dst, data, indices, is)
 	if err != nil {
 		return err
@@ -217,6 +225,10 @@ func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int,
 		return err
 	}
 	s.shapes[outShape] = shape
+	if forceGeneral {
+		dims := GatherAxisDims(ds, len(is), axis, batchDims)
+		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
+	}
 	ind, err := s.gatherIndices(dst, data, indices, shape)
 	if err != nil {
 		return err

@@ -50,6 +50,10 @@ type layout struct {
 	// gathers is set for a gather, for which a start index that no
 	// clamping can fit is an error; a scatter skips it.
 	gathers bool
+	// slabs is set when the outermost batch dimension pairs with the
+	// operand's dimension 0 as batching dimensions: the windows of a batch
+	// position then lie in the slab of the operand at its coordinate.
+	slabs bool
 	rules   IndexRules
 	// coords holds each worker's coordinates: nb in the batch space, then
 	// nw in the window.
@@ -83,7 +87,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 	nb := len(indices) - boolInt(ld.vecDim < len(indices))
 	l.bSize, l.bInd = resize(l.bSize, nb), resize(l.bInd, nb)
 	l.bOther, l.bOp = resize(l.bOther, nb), resize(l.bOp, nb)
-	l.batches = 1
+	l.batches, l.slabs = 1, false
 	o, b := 0, 0
 	otherAcc := 1 // other's strides, outer from inner
 	for d := len(other) - 1; d >= 0; d-- {
@@ -100,6 +104,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 		for i, x := range ld.indBatch {
 			if x == d {
 				op = l.opStrides[ld.opBatch[i]]
+				l.slabs = l.slabs || b == 0 && ld.opBatch[i] == 0
 			}
 		}
 		l.bSize[b], l.bInd[b], l.bOp[b] = indices[d], is[d], op
@@ -390,6 +395,10 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	}
 	l := &j.s.hlo
 	coord, wcoord := l.coordsOf(w)
+	if l.windows == 1 && l.run == 1 && len(l.comp) == 1 && len(l.bSize) > 0 {
+		j.lines(w, lo, hi, coord)
+		return
+	}
 	clear(wcoord)
 	buf := j.s.pairsOf(w)[:0]
 	at, out, bop := l.batchAt(lo, coord)
@@ -421,6 +430,89 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 		}
 	}
 	j.m.move(buf)
+}
+
+// lines is work for a gather of one run per start index of one
+// component: it moves the runs a line of the innermost batch dimension at
+// a time, in a typed loop with constant steps.
+func (j *hloGatherJob) lines(w, lo, hi int, coord []int) {
+	l := &j.s.hlo
+	last := len(l.bSize) - 1
+	g := lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
+		lim: l.compLim[0], stride: l.opStrides[l.comp[0]], rule: l.rules.OutOfRange, block: l.run}
+	at, out, base := l.batchAt(lo, coord)
+	for b := lo; b < hi; {
+		n := min(l.bSize[last]-coord[last], hi-b)
+		g.at, g.out, g.base, g.n = at, out, base, n
+		if bad := j.m.gatherLine(&g); bad >= 0 {
+			j.found[w] = at + bad*g.dAt
+			return
+		}
+		if b += n; b < hi {
+			// From the line's last position to the next line's first.
+			at, out, base = at+(n-1)*g.dAt, out+(n-1)*g.dOut, base+(n-1)*g.dBase
+			coord[last] += n - 1
+			di, do, db := l.nextBatch(coord)
+			at, out, base = at+di, out+do, base+db
+		}
+	}
+}
+
+// lineGather is a line of a gather: n start indices of one component,
+// ind[at], ind[at+dAt], ..., each moving the run of block elements at its
+// position (under lim and the rule for one outside) times stride plus
+// base, in the operand, to out, in dst; out steps by dOut and base by
+// dBase.
+type lineGather struct {
+	ind              []int64
+	at, dAt          int
+	out, dOut        int
+	base, dBase      int
+	n, stride, block int
+	lim              limit
+	rule             OutOfRange
+}
+
+// gatherLine moves the runs of line g from m's src to its dst; a start
+// index the rules skip fills its run with m's fill value. It returns the
+// position in the line of the first start index the rules refuse, or -1.
+func (m *wordMover[E]) gatherLine(g *lineGather) int {
+	dst, src, fill := m.dst, m.src, m.fill
+	var zero E
+	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && g.block == 1 && fill == zero &&
+		g.rule != OutOfRangeClamp {
+		// Along one row of the operand, into consecutive elements: the
+		// forms' loop.
+		return gatherRow(dst[g.out:g.out+g.n], src[g.base:g.base+g.lim.size], g.ind[g.at:g.at+g.n], g.lim.fromEnd,
+			g.rule == OutOfRangeSkip)
+	}
+	ind, at, out, base := g.ind, g.at, g.out, g.base
+	size, fromEnd, b := uint64(g.lim.size), g.lim.fromEnd, g.block
+	for i := range g.n {
+		p := wrap(ind[at], fromEnd)
+		if uint64(p) >= size {
+			switch {
+			case g.rule == OutOfRangeClamp && size > 0:
+				p = min(max(p, 0), int64(size-1))
+			case g.rule == OutOfRangeSkip:
+				for k := range b {
+					dst[out+k] = fill
+				}
+				at, out, base = at+g.dAt, out+g.dOut, base+g.dBase
+				continue
+			default:
+				return i
+			}
+		}
+		s := base + int(p)*g.stride
+		if b == 1 {
+			dst[out] = src[s]
+		} else {
+			copy(dst[out:out+b], src[s:s+b])
+		}
+		at, out, base = at+g.dAt, out+g.dOut, base+g.dBase
+	}
+	return -1
 }
 
 // indexErr builds the error for the start index component at flat
@@ -537,22 +629,86 @@ func (j *hloStartsJob) work(w, lo, hi int) {
 	}
 	l, starts := &j.s.hlo, j.s.starts
 	coord, _ := l.coordsOf(w)
+	if len(l.bSize) == 0 {
+		if off, bad := l.start(j.ind, 0); bad >= 0 {
+			j.found[w] = bad * l.vecStride
+		} else {
+			starts[0] = off
+		}
+		return
+	}
+	// A line of the innermost batch dimension at a time.
+	last := len(l.bSize) - 1
+	dAt, dOp := l.bInd[last], l.bOp[last]
 	at, _, bop := l.batchAt(lo, coord)
-	for b := lo; b < hi; b++ {
-		if b > lo {
+	for b := lo; b < hi; {
+		n := min(l.bSize[last]-coord[last], hi-b)
+		if bad := l.startsLine(starts[b:b+n], j.ind, at, dAt, bop, dOp); bad >= 0 {
+			j.found[w] = at + bad
+			return
+		}
+		if b += n; b < hi {
+			at, bop = at+(n-1)*dAt, bop+(n-1)*dOp
+			coord[last] += n - 1
 			di, _, db := l.nextBatch(coord)
 			at, bop = at+di, bop+db
 		}
-		off, bad := l.start(j.ind, at)
+	}
+}
+
+// startsLine sets starts[i] to the operand offset of the window of the
+// start index whose first component is at ind[at + i*dAt], plus base +
+// i*dBase (its batching offset), or to -1 for one the rules skip. It
+// returns the offset from at of the first value the rules refuse, or -1.
+func (l *layout) startsLine(starts []int, ind []int64, at, dAt, base, dBase int) int {
+	if len(l.comp) == 1 && l.rules.OutOfRange != OutOfRangeClamp {
+		lim, stride := l.compLim[0], l.opStrides[l.comp[0]]
+		size, fromEnd, skip := uint64(lim.size), lim.fromEnd, l.rules.OutOfRange == OutOfRangeSkip
+		for i := range starts {
+			d := -1
+			if p := wrap(ind[at], fromEnd); uint64(p) < size {
+				d = base + int(p)*stride
+			} else if !skip {
+				return i * dAt
+			}
+			starts[i] = d
+			at, base = at+dAt, base+dBase
+		}
+		return -1
+	}
+	if len(l.comp) == 2 && l.rules.OutOfRange != OutOfRangeClamp {
+		l0, l1 := l.compLim[0], l.compLim[1]
+		s0, s1 := l.opStrides[l.comp[0]], l.opStrides[l.comp[1]]
+		n0, n1, e0, e1, vs := uint64(l0.size), uint64(l1.size), l0.fromEnd, l1.fromEnd, l.vecStride
+		skip := l.rules.OutOfRange == OutOfRangeSkip
+		for i := range starts {
+			p0, p1 := wrap(ind[at], e0), wrap(ind[at+vs], e1)
+			d := -1
+			if uint64(p0) < n0 && uint64(p1) < n1 {
+				d = base + int(p0)*s0 + int(p1)*s1
+			} else if !skip {
+				if uint64(p0) < n0 {
+					return i*dAt + vs
+				}
+				return i * dAt
+			}
+			starts[i] = d
+			at, base = at+dAt, base+dBase
+		}
+		return -1
+	}
+	for i := range starts {
+		off, bad := l.start(ind, at)
 		if bad >= 0 {
-			j.found[w] = at + bad*l.vecStride
-			return
+			return i*dAt + bad*l.vecStride
 		}
 		if off >= 0 {
-			off += bop
+			off += base
 		}
-		starts[b] = off
+		starts[i] = off
+		at, base = at+dAt, base+dBase
 	}
+	return -1
 }
 
 // scatterLayout writes into dst operand (see newScatterRun) with the
@@ -570,28 +726,50 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, opt Scatte
 		return
 	}
 	run := s.newScatterRun(dst, operand, updates, l.run, opt)
-	units := size / l.unit
+	// Workers own blocks of dst (see layout.unit), or whole slabs along
+	// dimension 0, each receiving the windows of its own batch positions.
+	unit := l.unit
+	if l.slabs {
+		unit = l.opStrides[0]
+	}
 	p := parts(run.work(l.batches * l.windows * l.run))
 	if run.mean != nil {
 		run.countMeans(s, size, 1, l.batches*l.windows, opt.ExcludeSelf, p)
 	}
 	s.workerPairs(p)
 	l.workers(p)
-	s.hsc.s = s
-	parallel(units, p, &s.hsc, &s.done)
+	s.hsc.s, s.hsc.unit = s, unit
+	parallel(size/unit, p, &s.hsc, &s.done)
 }
 
 // hloScatterJob is the parallel part of the general scatter: each worker
-// owns a range of blocks of dst (see layout.unit) and applies, in index
-// order, the runs that land in it.
-type hloScatterJob struct{ s *scratch }
+// owns a range of units of dst and applies, in index order, the runs that
+// land in it.
+type hloScatterJob struct {
+	s    *scratch
+	unit int
+}
 
 func (j *hloScatterJob) work(w, lo, hi int) {
 	s := j.s
 	l, run := &s.hlo, &s.run
-	lo, hi = lo*l.unit, hi*l.unit
+	b0, b1 := 0, len(s.starts)
+	if l.slabs {
+		// Slabs lo to hi receive the windows of the batch positions whose
+		// outermost coordinate is among them.
+		per := l.batches / max(l.bSize[0], 1)
+		b0, b1 = min(lo, l.bSize[0])*per, min(hi, l.bSize[0])*per
+	}
+	lo, hi = lo*j.unit, hi*j.unit
 	run.fill(lo, hi)
-	it := pairIter{hlo: l, starts: s.starts, lo: lo, hi: hi, w: w, buf: s.pairsOf(w)}
+	if l.otherStep == 1 && l.run == 1 && run.fast != nil && run.reset == nil && run.mean == nil && run.wide == nil &&
+		(l.slabs || lo == 0 && hi == run.size) {
+		// Single elements, all of them landing in this worker's range:
+		// one loop over the starts.
+		run.fast.scatterStarts(s.starts[b0:b1], b0)
+		return
+	}
+	it := pairIter{hlo: l, starts: s.starts[:b1], b0: b0, lo: lo, hi: hi, w: w, buf: s.pairsOf(w)}
 	run.each(&it, w)
 	run.finish(lo, hi)
 }

@@ -44,6 +44,8 @@ type mover interface {
 	// gatherRows returns the first rejected index, or -1, and a count
 	// that only keeps its cache-warming reads from being optimised away.
 	gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int)
+	// gatherLine moves one line of the general gather (see lineGather).
+	gatherLine(g *lineGather) int
 	// setFill makes move fill a block whose s < 0 with the one element
 	// of fill, a view of a scalar of dst's type, instead of zeros (no
 	// element: zeros).

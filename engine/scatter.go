@@ -42,6 +42,10 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
 			updates.Shape(), want, k, is, ds)
 	}
+	if forceGeneral {
+		dims := ScatterNDDims(len(ds), is)
+		return s.scatterGeneral(dst, data, indices, updates, &dims, opt)
+	}
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
@@ -172,6 +176,10 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		if is[d] > us[d] {
 			return shapeErr("indices %v is larger than updates %v in dimension %d", is, us, d)
 		}
+	}
+	if forceGeneral {
+		dims := ScatterElementsDims(len(ds), axis)
+		return s.scatterGeneral(dst, data, indices, updates, &dims, opt)
 	}
 	ind, err := s.indexInts(indices)
 	if err != nil {

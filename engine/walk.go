@@ -139,6 +139,7 @@ type pairIter struct {
 	el     *elemWalk
 	hlo    *layout // the general scatter's, with the windows' starts
 	starts []int
+	b0     int // the first batch position of starts to walk
 	block  int // elements per ScatterND tuple
 	lo, hi int
 	r0, r1 int
@@ -160,10 +161,11 @@ func (it *pairIter) start() {
 		it.cur = it.el.row(it.w, it.r0)
 	}
 	if it.hlo != nil {
-		it.k, it.other = 0, 0
 		coord, wcoord := it.hlo.coordsOf(it.w)
-		clear(coord)
 		clear(wcoord)
+		it.t, it.k = it.b0, 0
+		_, it.other, _ = it.hlo.batchAt(min(it.b0, max(it.hlo.batches-1, 0)), coord)
+		it.done = it.b0 >= len(it.starts)
 	}
 }
 
