@@ -54,7 +54,7 @@ type layout struct {
 	// operand's dimension 0 as batching dimensions: the windows of a batch
 	// position then lie in the slab of the operand at its coordinate.
 	slabs bool
-	rules   IndexRules
+	rules IndexRules
 	// coords holds each worker's coordinates: nb in the batch space, then
 	// nw in the window.
 	coords []int
