@@ -34,6 +34,13 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	if opt.Arith.Complex > ComplexC10 {
 		return argErr("unknown complex arithmetic %d", opt.Arith.Complex)
 	}
+	if opt.Arith.MinMax > MinMaxIEEE {
+		return argErr("unknown max and min rule %d", opt.Arith.MinMax)
+	}
+	if opt.ExcludeSelf && opt.Arith.MinMax == MinMaxStd && (r == Max || r == Min) && d.IsFloat() {
+		// No start value lets std::max(start, u) be u for a NaN u.
+		return argErr("reduction %v by std::max and std::min cannot leave the existing value out", r)
+	}
 	switch {
 	case d == tensor.String && !(r == Add && opt.Arith.ConcatStrings):
 		return typeErr("reduction %v is not defined for string elements", r)
@@ -61,13 +68,13 @@ type reducer interface {
 	// values went into, plus self, to its mean over them.
 	divideCounts(counts []int, self, b0, b1 int)
 	// divideAll is divideCounts dividing every block, one that no value
-	// went into by 1 (ScatterOptions.DivideAll).
+	// went into by 1 (Arith.DivideAll).
 	divideAll(counts []int, self, b0, b1 int)
 	// rebind points the reducer at the element slices of new dst and src
 	// tensors of its element type (or at none, for nil), for a later
 	// call.
 	rebind(dst, src any, block int)
-	// setKnobs applies ScatterOptions.ZeroStart and CountInType to the
+	// setKnobs applies Arith.ZeroStart and CountInType to the
 	// reducer of reduction r.
 	setKnobs(opt ScatterOptions)
 }

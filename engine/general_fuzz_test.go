@@ -209,15 +209,13 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 	// The scatter's windows are the updates' window dimensions.
 	inserted := collapsed
 	c := generalComputations[in.Pick(len(generalComputations))]
-	if c.red == Max || c.red == Min {
-		if dt.IsComplex() || dt.IsFloat() {
-			c = generalComputations[0] // max and min on floats: see MinMax
-		}
+	if (c.red == Max || c.red == Min) && dt.IsComplex() {
+		c = generalComputations[0] // complex numbers have no order here
 	}
 	d := ScatterDims{UpdateWindowDims: otherWin, InsertedWindowDims: inserted, InputBatchingDims: opBatch,
 		ScatterIndicesBatchingDims: indBatch, ScatterDimsToOperandDims: indexed, IndexVectorDim: vecDim}
 	updates := in.Elements(dt, other)
-	opt := ScatterOptions{Reduction: c.red, Rules: IndexRules{OutOfRange: OutOfRangeSkip}}
+	opt := ScatterOptions{Reduction: c.red, Rules: IndexRules{OutOfRange: OutOfRangeSkip}, Arith: Arith{MinMax: MinMaxIEEE}}
 	mode := reftest.ScatterSkipWindow
 	if in.Bool() {
 		opt.Rules.OutOfRange, mode = OutOfRangeClamp, reftest.ScatterClamp

@@ -8,9 +8,9 @@ import (
 	"github.com/x448/float16"
 )
 
-// The knobs of ScatterOptions beyond the reduction and ExcludeSelf
-// (ZeroStart, HalfOnce, StdMinMax, CountInType, DivideAll) change the
-// reducer a scatter uses: newKnobReducer builds it.
+// The knobs of Arith beyond the complex arithmetic and string
+// concatenation (MinMax, HalfOnce, ZeroStart, CountInType, DivideAll)
+// change the reducer a scatter uses: newKnobReducer builds it.
 
 // newKnobReducer returns the reducer of blocks of the given size for dst's
 // element type and opt's reduction and knobs, which checkReduction has
@@ -24,51 +24,74 @@ func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reduc
 	case []bfloat16.BFloat16:
 		red = halfKnobs(d, src, block, opt, bfloat16.BFloat16.Float32, bfloat16.FromFloat32)
 	case []float32:
-		if opt.StdMinMax && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, r, stdOps[float32](r))
+		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
+			red = newFuncReducer(d, src, block, r, minMaxOps[float32](r, opt.Arith.MinMax))
 		}
 	case []float64:
-		if opt.StdMinMax && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, r, stdOps[float64](r))
+		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
+			red = newFuncReducer(d, src, block, r, minMaxOps[float64](r, opt.Arith.MinMax))
 		}
 	}
 	if red == nil {
 		red = newReducer(dst, src, block, opt)
 	}
-	if opt.ZeroStart || opt.CountInType {
+	if opt.Arith.ZeroStart || opt.Arith.CountInType {
 		red.setKnobs(opt)
 	}
 	return red
 }
 
 // halfKnobs returns the reducer of float16 or bfloat16 elements (H) that
-// opt's HalfOnce or StdMinMax asks for, or nil for the plain one.
+// opt's HalfOnce or MinMax asks for, or nil for the plain one.
 func halfKnobs[H ~uint16](dst []H, src tensor.Tensor, block int, opt ScatterOptions,
 	widen func(H) float32, narrow func(float32) H) reducer {
 	r := opt.Reduction
 	switch {
-	case opt.HalfOnce && (r == Add || r == Mul || r == Mean):
+	case opt.Arith.HalfOnce && (r == Add || r == Mul || r == Mean):
 		s, _ := src.Data().([]H)
 		return &halfOnce[H]{dst: dst, src: s, acc: make([]float32, len(dst)), block: block, mul: r == Mul,
 			widen: widen, narrow: narrow, o: halfOps(r, widen, narrow)}
-	case opt.StdMinMax && (r == Max || r == Min):
-		f := stdOps[float32](r)
-		return newFuncReducer(dst, src, block, r, ops[H]{combine: func(v, u H) H {
+	case opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min):
+		f := minMaxOps[float32](r, opt.Arith.MinMax)
+		return newFuncReducer(dst, src, block, r, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {
 			return narrow(f.combine(widen(v), widen(u)))
 		}})
 	}
 	return nil
 }
 
-// stdOps are Max and Min as C++'s std::max(value, update) and
-// std::min(value, update) compute them: the update replaces the value only
-// when it compares larger (smaller), so a NaN update is ignored and a NaN
-// value stays.
-func stdOps[T float](r Reduction) ops[T] {
-	if r == Min {
-		return ops[T]{combine: func(v, u T) T { return choose(b2i(u < v), v, u) }, identity: T(math.Inf(1))}
+// minMaxOps are Max and Min under mode m (see MinMax) on a floating-point
+// type, m not being MinMaxNaN, whose loops are numReducer's own.
+func minMaxOps[T float](r Reduction, m MinMax) ops[T] {
+	o := floatOps[T](r) // the identity: -Inf for Max, +Inf for Min
+	switch m {
+	case MinMaxStd:
+		if r == Min {
+			o.combine = func(v, u T) T { return choose(b2i(u < v), v, u) }
+		} else {
+			o.combine = func(v, u T) T { return choose(b2i(v < u), v, u) }
+		}
+	case MinMaxLastNaN:
+		nan := o.combine
+		o.combine = func(v, u T) T {
+			if u != u {
+				return u
+			}
+			return nan(v, u)
+		}
+	case MinMaxIEEE:
+		nan := o.combine
+		// Of two equal values, the one whose sign is the one wanted: +0
+		// for Max, -0 for Min.
+		want := r == Min
+		o.combine = func(v, u T) T {
+			if v == u && math.Signbit(float64(v)) != want && math.Signbit(float64(u)) == want {
+				return u
+			}
+			return nan(v, u)
+		}
 	}
-	return ops[T]{combine: func(v, u T) T { return choose(b2i(v < u), v, u) }, identity: T(math.Inf(-1))}
+	return o
 }
 
 // withKnobs returns o with ZeroStart (Add and Mean start ExcludeSelf's
@@ -76,7 +99,7 @@ func stdOps[T float](r Reduction) ops[T] {
 // CountInType (Mean divides by the count as the element type holds it)
 // applied, for reduction r.
 func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
-	r, zeroStart, countInType := opt.Reduction, opt.ZeroStart, opt.CountInType
+	r, zeroStart, countInType := opt.Reduction, opt.Arith.ZeroStart, opt.Arith.CountInType
 	if zeroStart && (r == Add || r == Mean) {
 		var zero T
 		o.identity = zero

@@ -116,33 +116,6 @@ type ScatterOptions struct {
 	// the engine would accept: batching dimensions of indices smaller than
 	// the operand's, updates larger than indices (see ScatterDims).
 	Exact bool
-	// ZeroStart makes ExcludeSelf start a block of Add or Mean from the
-	// zero value (+0) rather than from the identity of addition (-0), as
-	// PyTorch does (it fills the positions with zeros first): a sum of -0
-	// updates then ends as +0.
-	ZeroStart bool
-	// HalfOnce makes float16 and bfloat16 Add, Mul and Mean accumulate in
-	// float32 and round once, at the end, as PyTorch's float32 buffer
-	// does, rather than round after every step. It keeps a float32 for
-	// every element of dst, of which it touches those updated.
-	HalfOnce bool
-	// StdMinMax makes floating-point Max and Min compare as C++'s
-	// std::max(value, update) and std::min(value, update) do (TensorFlow's
-	// CPU kernels): the update replaces the value only when it compares
-	// larger (smaller), so a NaN update is ignored and a NaN value stays.
-	StdMinMax bool
-	// CountInType makes Mean divide by the number of values as the
-	// element type counts it, as PyTorch's kernels do: integer counts
-	// wrap (an int8 count of 128 is -128), float32 counts stop growing at
-	// 2^24, float16 and bfloat16 counts are rounded, and a count of 0 is
-	// taken as 1.
-	CountInType bool
-	// DivideAll makes Mean divide every element of dst by its count, one
-	// that receives no updates by 1 (its own value's count, or 1 with
-	// ExcludeSelf), as PyTorch divides its whole output: x / 1 is x but
-	// for complex values with a NaN or infinite part, which become
-	// NaN+NaNi. It touches all of dst.
-	DivideAll bool
 }
 
 // GatherOptions are the knobs of the general gather.
@@ -169,7 +142,55 @@ type Arith struct {
 	// std::string += and TensorFlow's string addition. With ExcludeSelf an
 	// updated position starts from "".
 	ConcatStrings bool
+	// MinMax says how floating-point Max and Min treat NaN and signed
+	// zeros.
+	MinMax MinMax
+	// HalfOnce makes float16 and bfloat16 Add, Mul and Mean accumulate in
+	// float32 and round once, at the end, as PyTorch's float32 buffer
+	// does, rather than round after every step. It keeps a float32 for
+	// every element of dst, of which it touches those updated.
+	HalfOnce bool
+	// ZeroStart makes ExcludeSelf start a block of Add or Mean from the
+	// zero value (+0) rather than from the identity of addition (-0), as
+	// PyTorch does (it fills the positions with zeros first): a sum of -0
+	// updates then ends as +0.
+	ZeroStart bool
+	// CountInType makes Mean divide by the number of values as the
+	// element type counts it, as PyTorch's kernels do: integer counts
+	// wrap (an int8 count of 128 is -128), float32 counts stop growing at
+	// 2^24, float16 and bfloat16 counts are rounded, and a count of 0 is
+	// taken as 1.
+	CountInType bool
+	// DivideAll makes Mean divide every element of dst by its count, one
+	// that receives no updates by 1 (its own value's count, or 1 with
+	// ExcludeSelf), as PyTorch divides its whole output: x / 1 is x but
+	// for complex values with a NaN or infinite part, which become
+	// NaN+NaNi. It touches all of dst.
+	DivideAll bool
 }
+
+// MinMax says how floating-point Max and Min treat NaN and equal values
+// (+0 and -0).
+type MinMax uint8
+
+const (
+	// MinMaxNaN propagates NaN: a NaN in place stays, otherwise the first
+	// NaN update wins and stays; of two equal values (+0, -0) the one in
+	// place stays. (ONNX's reference, OpenVINO, MindSpore.)
+	MinMaxNaN MinMax = iota
+	// MinMaxStd compares as C++'s std::max(value, update) and
+	// std::min(value, update) do (TensorFlow's CPU kernels): the update
+	// replaces the value only when it compares larger (smaller), so a NaN
+	// update is ignored and a NaN in place stays.
+	MinMaxStd
+	// MinMaxLastNaN is MinMaxNaN but that every NaN update replaces the
+	// value, so that a position ending as NaN holds the last NaN update it
+	// received (PyTorch's kernels).
+	MinMaxLastNaN
+	// MinMaxIEEE is IEEE 754's maximum and minimum (StableHLO's): NaN
+	// propagates as with MinMaxNaN, and -0 is less than +0.
+	MinMaxIEEE
+)
 
 // ComplexArith says how complex products and quotients are computed.
 type ComplexArith uint8

@@ -54,7 +54,9 @@ func refOptions(opt ScatterOptions, d tensor.DType) reftest.Options {
 	}
 	return reftest.Options{Rules: refRules(opt.Rules), Reduction: red, ExcludeSelf: opt.ExcludeSelf,
 		ZeroStart:  d.IsComplex() && opt.Reduction == Mul,
-		C10Complex: opt.Arith.Complex == ComplexC10, ConcatStrings: opt.Arith.ConcatStrings}
+		C10Complex: opt.Arith.Complex == ComplexC10, ConcatStrings: opt.Arith.ConcatStrings,
+		StdMinMax: opt.Arith.MinMax == MinMaxStd, LastNaN: opt.Arith.MinMax == MinMaxLastNaN,
+		SignedZeros: opt.Arith.MinMax == MinMaxIEEE}
 }
 
 // refClasses pairs the engine's error classes with the reference's.
@@ -197,7 +199,7 @@ func reductionsFor(d tensor.DType) []Reduction {
 func randOptions(rng *rand.Rand, d tensor.DType) ScatterOptions {
 	reds := reductionsFor(d)
 	opt := ScatterOptions{Reduction: reds[rng.IntN(len(reds))], ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng),
-		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0}}
+		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0, MinMax: MinMax(rng.IntN(4))}}
 	if rng.IntN(16) == 0 {
 		opt.Reduction = beyondMean(Reduction(rng.IntN(int(Mean) + 2)))
 	}

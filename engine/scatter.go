@@ -378,7 +378,7 @@ func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, op
 	}
 	if opt.Reduction == Mean {
 		run.mean = &run.meanVal
-		run.mean.all = opt.DivideAll
+		run.mean.all = opt.Arith.DivideAll
 	}
 	return run
 }

@@ -200,9 +200,9 @@ type reducerKey uint64
 // keyOf returns the reducerKey of element type d and opt.
 func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
 	return reducerKey(uint32(d))<<16 | reducerKey(opt.Reduction)<<8 |
-		reducerKey(b2i(opt.ZeroStart)) | reducerKey(b2i(opt.HalfOnce))<<1 |
-		reducerKey(b2i(opt.StdMinMax))<<2 | reducerKey(b2i(opt.CountInType))<<3 |
-		reducerKey(opt.Arith.Complex)<<4 | reducerKey(b2i(opt.Arith.ConcatStrings))<<6
+		reducerKey(b2i(opt.Arith.ZeroStart)) | reducerKey(b2i(opt.Arith.HalfOnce))<<1 |
+		reducerKey(opt.Arith.MinMax)<<2 | reducerKey(b2i(opt.Arith.CountInType))<<4 |
+		reducerKey(opt.Arith.Complex)<<5 | reducerKey(b2i(opt.Arith.ConcatStrings))<<7
 }
 
 // reducer returns the reducer of blocks of the given size for dst's

@@ -267,7 +267,7 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 // scatterOptions returns the engine's options for a scatter with
 // reduction r in the given mode.
 func scatterOptions(r engine.Reduction, mode Mode) (engine.ScatterOptions, error) {
-	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Exact: true}
+	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Arith: arith, Exact: true}
 	switch mode {
 	case Default, Fill, Drop, PromiseInBounds:
 	case Clip:
@@ -349,6 +349,9 @@ var (
 	// skipRules: a window that does not fit is filled (gather) or
 	// dropped (scatter).
 	skipRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
+	// arith is XLA's: maximum and minimum are IEEE 754's (StableHLO's),
+	// under which NaN propagates and -0 is less than +0.
+	arith = engine.Arith{MinMax: engine.MinMaxIEEE}
 )
 
 // sliceRules returns the rules of the dynamic slices.

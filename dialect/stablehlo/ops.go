@@ -29,6 +29,7 @@ func scatterBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
 		Index:      skipRules,
 		IndexTypes: indexTypes,
+		Arith:      arith,
 		Reductions: reductions,
 		Notes: []string{
 			"A window that does not lie wholly within inputs is skipped, as XLA does.",

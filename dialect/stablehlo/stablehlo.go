@@ -194,6 +194,9 @@ var (
 	// skipRules: a window that does not fit is skipped.
 	skipRules     = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
 	gatherOptions = engine.GatherOptions{Rules: clampRules, Exact: true}
+	// arith is StableHLO's: maximum and minimum are IEEE 754's, under
+	// which NaN propagates and -0 is less than +0.
+	arith = engine.Arith{MinMax: engine.MinMaxIEEE}
 	// computations maps the update computations to the engine's
 	// reductions.
 	computations = map[Computation]engine.Reduction{
@@ -209,7 +212,7 @@ func scatterOptions(c Computation) (engine.ScatterOptions, error) {
 		return engine.ScatterOptions{}, fmt.Errorf("%w: computation %q is not one of %s",
 			dialect.ErrAttribute, c, computationList)
 	}
-	return engine.ScatterOptions{Reduction: r, Rules: skipRules, Exact: true}, nil
+	return engine.ScatterOptions{Reduction: r, Rules: skipRules, Arith: arith, Exact: true}, nil
 }
 
 const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"

@@ -66,9 +66,14 @@ var scatterNotes = []string{
 	"indices must have rank >= 2 and 1 <= indices.shape[-1] <= 7 whenever the output has elements.",
 }
 
+// tensorScatterArith is the arithmetic of the tensor scatters: _min and
+// _max compare with std::min and std::max, as the CPU kernels do.
+var tensorScatterArith = engine.Arith{MinMax: engine.MinMaxStd}
+
 func (op *scatterOp) behavior(int) dialect.Behavior {
 	return dialect.Behavior{
 		Index:      rules,
+		Arith:      tensorScatterArith,
 		Reductions: map[string]engine.Reduction{op.reduction: op.red},
 		IndexTypes: indexTypes,
 		Notes:      append(append([]string(nil), scatterNotes...), op.notes...),

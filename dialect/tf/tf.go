@@ -511,7 +511,7 @@ func prepareTensorScatter(sh *dialect.Shapes, op *scatterOp, t, indices, updates
 func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
 	// The CPU kernels' std::min and std::max ignore a NaN update and keep
 	// a NaN value.
-	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, StdMinMax: true}
+	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: tensorScatterArith}
 	err := engine.ScatterND(dst, t, indices, updates, opt)
 	if err != nil && isIndexErr(err) {
 		shape := t.Shape()

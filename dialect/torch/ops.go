@@ -45,6 +45,14 @@ var (
 		"not Go's, which computes a complex64 product or quotient in float64 and rounds once."
 )
 
+// arith is PyTorch's arithmetic on the CPU: c10::complex's products and
+// quotients; amax and amin keep the last NaN update; float16 and bfloat16
+// sums and products accumulate in float32; with include_self false an
+// updated position starts from +0 (sum, mean); a mean counts in the
+// element type and divides the whole output.
+var arith = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxLastNaN, HalfOnce: true, ZeroStart: true,
+	CountInType: true, DivideAll: true}
+
 // behavior returns the Behavior of the named operator: PyTorch has one
 // version of each.
 func behavior(op string) func(int) dialect.Behavior {
@@ -56,7 +64,7 @@ func behavior(op string) func(int) dialect.Behavior {
 			b.IndexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
 		}
 		if names := reductionNames[op]; names != nil {
-			b.Arith = engine.Arith{Complex: engine.ComplexC10}
+			b.Arith = arith
 			b.Reductions = map[string]engine.Reduction{}
 			for _, n := range names {
 				b.Reductions[n] = reductionMeaning[n]

@@ -469,18 +469,11 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	} else {
 		src = view1(sh, src)
 	}
-	// PyTorch's arithmetic, as engine knobs: with include_self false an
-	// updated position starts from +0 (sum, mean), 1 (prod) or the
-	// lowest or highest value; float16 and bfloat16 sums and products
-	// accumulate in float32 and round once; a mean counts in the element
-	// type and divides the whole output.
+	// PyTorch's arithmetic is its Behavior's Arith (see arith).
 	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf && red != engine.None, Rules: behaviors[c.op].Index,
-		Arith: behaviors[c.op].Arith, ZeroStart: true, HalfOnce: true, CountInType: true, DivideAll: true}
+		Arith: behaviors[c.op].Arith}
 	if err := engine.ScatterElements(out, input, index, src, dim, opt); err != nil {
 		return indexErr(err, c.index, c.input)
-	}
-	if red == engine.Max || red == engine.Min {
-		lastNaNs(sh, out, src, index, dim)
 	}
 	return nil
 }

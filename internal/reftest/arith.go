@@ -2,6 +2,7 @@ package reftest
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
@@ -19,6 +20,8 @@ func checkReduction(d tensor.DType, opt Options) error {
 		return nil
 	case opt.ExcludeSelf && r == Sub:
 		return fmt.Errorf("%w: sub cannot leave the existing value out", ErrArgument)
+	case opt.ExcludeSelf && opt.StdMinMax && (r == Max || r == Min) && d.IsFloat():
+		return fmt.Errorf("%w: std::max and std::min cannot leave the existing value out", ErrArgument)
 	case d == tensor.String && !(r == Add && opt.ConcatStrings),
 		d == tensor.Bool && r == Mean,
 		d.IsComplex() && (r == Max || r == Min):
@@ -60,7 +63,7 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 		// In float32 all the way, rounded once.
 		f := widen(vals[0])
 		for _, v := range vals[1:] {
-			f = floatStep(step, f, widen(v), false)
+			f = floatStep(step, f, widen(v), Options{})
 		}
 		acc = narrow(d, f)
 	} else {
@@ -142,7 +145,7 @@ func intArith[T integer]() arith {
 
 func floatArith[T float32 | float64]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt.StdMinMax) },
+		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt) },
 		mean: func(sum any, n int, _ Options) any { return sum.(T) / T(n) },
 		one:  T(1),
 	}
@@ -152,7 +155,7 @@ func floatArith[T float32 | float64]() arith {
 func halfArith(d tensor.DType) arith {
 	return arith{
 		step: func(r Reduction, v, u any, opt Options) any {
-			return narrow(d, floatStep(r, widen(v), widen(u), opt.StdMinMax))
+			return narrow(d, floatStep(r, widen(v), widen(u), opt))
 		},
 		mean: func(sum any, n int, _ Options) any { return narrow(d, widen(sum)/float32(n)) },
 		one:  narrow(d, 1),
@@ -247,38 +250,30 @@ func intMean[T integer](sum T, n int, inType bool) T {
 	return T(floorDiv(int64(sum), c))
 }
 
-func floatStep[T float32 | float64](r Reduction, v, u T, std bool) T {
+func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 	switch r {
 	case Sub:
 		return v - u
 	case Mul:
 		return v * u
-	case Max:
-		if std { // std::max(v, u): u only if v < u
-			if v < u {
+	case Max, Min:
+		if opt.StdMinMax { // std::max(v, u): u only if v < u; std::min: u only if u < v
+			if r == Max && v < u || r == Min && u < v {
 				return u
 			}
 			return v
 		}
-		if v != v {
-			return v
-		}
-		if u != u || u > v {
+		switch {
+		case u != u && opt.LastNaN:
 			return u
-		}
-		return v
-	case Min:
-		if std { // std::min(v, u): u only if u < v
-			if u < v {
-				return u
-			}
+		case v != v:
 			return v
-		}
-		if v != v {
-			return v
-		}
-		if u != u || u < v {
+		case u != u:
 			return u
+		case r == Max && u > v, r == Min && u < v:
+			return u
+		case u == v && opt.SignedZeros && math.Signbit(float64(u)) == (r == Min) && math.Signbit(float64(v)) != (r == Min):
+			return u // +0 over -0 for Max, -0 over +0 for Min
 		}
 		return v
 	}

@@ -153,6 +153,14 @@ type Options struct {
 	// replaces the value only when it compares larger (smaller), so a NaN
 	// update is ignored and a NaN value stays.
 	StdMinMax bool
+	// LastNaN makes every NaN update replace the value under Max and Min,
+	// so that a position ending as NaN holds the last NaN update it
+	// received (PyTorch's kernels).
+	LastNaN bool
+	// SignedZeros makes Max and Min order -0 below +0, as IEEE 754's
+	// maximum and minimum do (StableHLO), where otherwise the existing of
+	// two equal values stays.
+	SignedZeros bool
 	// DivideAll makes Mean divide every position by its count, one that
 	// receives no updates by 1, as PyTorch divides its whole output. x / 1
 	// is x but for complex values with a NaN or infinite part, which the
