@@ -338,8 +338,8 @@ func TestCompare(t *testing.T) {
 			runs:  []string{"torch.scatter_reduce", "openvino.ScatterElementsUpdate-12"},
 			cells: []int{0},
 			why: []saying{
-				{"torch.scatter_reduce", "counted in input's type"},
-				{"openvino.ScatterElementsUpdate-12", sharedMean},
+				{"torch.scatter_reduce", dialect.MeanRule(true)},
+				{"openvino.ScatterElementsUpdate-12", shared(dialect.MeanRule(false), true)},
 			},
 		},
 		{
@@ -354,8 +354,8 @@ func TestCompare(t *testing.T) {
 			runs:  []string{"tf.tensor_scatter_nd_max", "onnx.ScatterND-18"},
 			cells: []int{0},
 			why: []saying{
-				{"tf.tensor_scatter_nd_max", "a NaN in updates is ignored"},
-				{"onnx.ScatterND-18", sharedNaN},
+				{"tf.tensor_scatter_nd_max", "a NaN update is ignored"},
+				{"onnx.ScatterND-18", shared(dialect.MinMaxRule(engine.MinMaxNaN), true)},
 			},
 		},
 		{
@@ -371,7 +371,7 @@ func TestCompare(t *testing.T) {
 			cells: []int{0},
 			why: []saying{
 				{"torch.scatter_reduce", "accumulate in float32 and round once"},
-				{"onnx.ScatterElements-18", sharedHalf},
+				{"onnx.ScatterElements-18", shared(dialect.HalfRule(false), true)},
 			},
 		},
 		{
@@ -389,8 +389,8 @@ func TestCompare(t *testing.T) {
 			runs:  []string{"torch.scatter_reduce", "onnx.ScatterElements-18"},
 			cells: []int{0},
 			why: []saying{
-				{"torch.scatter_reduce", complexC10},
-				{"onnx.ScatterElements-18", sharedComplex},
+				{"torch.scatter_reduce", dialect.ComplexRule(engine.ComplexC10)},
+				{"onnx.ScatterElements-18", shared(dialect.ComplexRule(engine.ComplexGo), true)},
 			},
 		},
 		{

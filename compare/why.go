@@ -17,17 +17,14 @@ import (
 // tables accounts for.
 const noRule = "no rule of the operators' Behavior tables accounts for this difference"
 
-// The shared rules, as docs/dialects.md states them, for the operators
-// whose notes say nothing else on a topic.
-const (
-	sharedNaN  = "max and min propagate NaN (the shared rule)"
-	sharedHalf = "each step is computed in float32 and rounded (the shared rule)"
-	sharedMean = "integer mean rounds toward negative infinity (the shared rule)"
-	// sharedComplex and complexC10 say how complex products and quotients
-	// are computed, by the Behavior's Arith.Complex.
-	sharedComplex = "complex products and quotients are Go's: a complex64 one is computed in float64 and rounded once (the shared rule)"
-	complexC10    = "complex products and quotients round every operation to the precision of the parts, as c10::complex does"
-)
+// shared returns the sentence of a rule, marked as the one every dialect
+// shares unless its table says otherwise when it is the default.
+func shared(rule string, isDefault bool) string {
+	if isDefault {
+		return rule + " (the shared rule)"
+	}
+	return rule
+}
 
 // meanings say what each reduction does with the updates that land on a
 // position.
@@ -542,29 +539,6 @@ func typeWords(d tensor.DType) []string {
 	return words
 }
 
-// noteOn returns the run's notes that mention word and apply to element
-// type d (a note naming bool, string or complex elements applies only to
-// those), or shared when there are none.
-func noteOn(r *OpRun, word string, d tensor.DType, shared string) string {
-	mine := typeWords(d)
-	var out []string
-	for _, n := range r.behavior.Notes {
-		if !strings.Contains(n, word) || !r.noteApplies(n) {
-			continue
-		}
-		other := slices.ContainsFunc([]string{"bool", "string", "complex"}, func(w string) bool {
-			return strings.Contains(n, w) && !slices.ContainsFunc(mine, func(m string) bool { return strings.Contains(m, w) })
-		})
-		if !other {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		return shared
-	}
-	return strings.Join(out, " ")
-}
-
 // cellWhy explains why the runs, all successful with results of one
 // shape, differ at cell pos. known says whether hs, the entries landing
 // there, could be worked out.
@@ -624,8 +598,8 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 		}
 		extremes := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Max || r.reduction == engine.Min })
 		rules.add(rule(topic, extremes, func(r *OpRun) (any, string) {
-			text := noteOn(r, "NaN", d, sharedNaN)
-			return text, text
+			m := r.behavior.Arith.MinMax
+			return m, shared(dialect.MinMaxRule(m), m == engine.MinMaxNaN)
 		}))
 	}
 	if (d == tensor.Float16 || d == tensor.BFloat16) && len(hs) > 1 {
@@ -633,24 +607,22 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 			return r.reduction == engine.Add || r.reduction == engine.Mul || r.reduction == engine.Mean
 		})
 		rules.add(rule(fmt.Sprintf("%d %v updates accumulate here", len(hs), d), summing, func(r *OpRun) (any, string) {
-			text := noteOn(r, "float16", d, sharedHalf)
-			return text, text
+			once := r.behavior.Arith.HalfOnce
+			return once, shared(dialect.HalfRule(once), !once)
 		}))
 	}
 	if d.IsComplex() {
 		arith := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Mul || r.reduction == engine.Mean })
 		rules.add(rule(fmt.Sprintf("%v products or quotients here", d), arith, func(r *OpRun) (any, string) {
-			if r.behavior.Arith.Complex == engine.ComplexC10 {
-				return engine.ComplexC10, complexC10
-			}
-			return engine.ComplexGo, sharedComplex
+			c := r.behavior.Arith.Complex
+			return c, shared(dialect.ComplexRule(c), c == engine.ComplexGo)
 		}))
 	}
 	if d.IsInteger() {
 		means := filterRuns(runs, func(r *OpRun) bool { return r.reduction == engine.Mean })
 		rules.add(rule(fmt.Sprintf("the mean of %v values", d), means, func(r *OpRun) (any, string) {
-			text := noteOn(r, "mean", d, sharedMean)
-			return text, text
+			inType := r.behavior.Arith.CountInType
+			return inType, shared(dialect.MeanRule(inType), !inType)
 		}))
 	}
 }

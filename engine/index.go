@@ -172,6 +172,9 @@ func orDistances(ind []int64, lo int64) uint64 {
 // indices, which addresses dimension dim of a tensor of shape data. For the
 // ND operators k is the tuple length; 0 otherwise.
 func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shape, dim, k int) error {
+	if rules.Report == ReportLast {
+		flat, dim = lastBad(rules, indices, flat, data, dim, k)
+	}
 	shape := indices.Shape()
 	value, _ := indices.IntAt(flat) // a uint64 as its bits; Unsigned says so
 	e := &IndexError{
@@ -191,6 +194,28 @@ func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Sha
 		}
 	}
 	return e
+}
+
+// lastBad returns, for ReportLast, the flat position in indices of the
+// bad index to name, and the dimension of data it addresses, given a bad
+// one at flat addressing dimension dim: the first bad component of the
+// last tuple (of k components, addressing consecutive dimensions; one
+// value when k is 0) that holds one. It runs only on the way to an
+// error.
+func lastBad(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shape, dim, k int) (int, int) {
+	width, first := max(k, 1), dim
+	if k > 0 {
+		first = dim - flat%k
+	}
+	for t := indices.Len()/width - 1; t >= 0; t-- {
+		for j := range width {
+			v, _ := indices.IntAt(t*width + j)
+			if lo, hi := rules.bounds(data[first+j]); v < lo || v > hi || indices.DType() == tensor.Uint64 && v < 0 {
+				return t*width + j, first + j
+			}
+		}
+	}
+	return flat, dim
 }
 
 // tupleOffset returns the offset, by strides, of the slice that tuple

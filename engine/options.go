@@ -95,7 +95,22 @@ const (
 type IndexRules struct {
 	Negative   Negative
 	OutOfRange OutOfRange
+	// Report says which of several bad indices an error names.
+	Report Report
 }
+
+// Report says which of several bad indices an *IndexError names.
+type Report uint8
+
+const (
+	// ReportFirst names the first bad index in row-major order of the
+	// indices.
+	ReportFirst Report = iota
+	// ReportLast names, of the index tuples (or values) that hold a bad
+	// index, the last, and in it the first bad component: TensorFlow's
+	// CPU kernels go on past a bad tuple and report the last they saw.
+	ReportLast
+)
 
 // ScatterOptions are the knobs of ScatterND and ScatterElements.
 type ScatterOptions struct {

@@ -118,7 +118,7 @@ func renderBehavior(b dialect.Behavior) string {
 			reductions += fmt.Sprintf("; `%s` says whether the existing value takes part", b.IncludeSelf)
 		}
 	}
-	notes := strings.Join(append(arithNotes(b.Arith), b.Notes...), " ")
+	notes := strings.Join(append(append(ruleNotes(b.Index), arithNotes(b.Arith)...), b.Notes...), " ")
 	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), reductions, notes}, " | ")
 }
 
@@ -126,15 +126,45 @@ func renderBehavior(b dialect.Behavior) string {
 // Arith chooses where it is not the shared rules'.
 func arithNotes(a engine.Arith) []string {
 	var notes []string
-	if a.Complex == engine.ComplexC10 {
-		notes = append(notes, "Complex products and quotients round every operation to the precision of the parts: "+
-			"(a+bi)(c+di) = (ac-bd) + (ad+bc)i, and a mean divides by Smith's algorithm with the reciprocal of its "+
-			"denominator multiplied in.")
+	if a.Complex != engine.ComplexGo {
+		notes = append(notes, sentence(dialect.ComplexRule(a.Complex)))
 	}
 	if a.ConcatStrings {
 		notes = append(notes, "add concatenates strings, in index order.")
 	}
+	if a.MinMax != engine.MinMaxNaN {
+		notes = append(notes, sentence(dialect.MinMaxRule(a.MinMax)))
+	}
+	if a.HalfOnce {
+		notes = append(notes, sentence(dialect.HalfRule(true)))
+	}
+	if a.ZeroStart {
+		notes = append(notes, "Without the existing value, a sum or mean starts from +0 (a sum of -0 updates is +0).")
+	}
+	if a.CountInType {
+		notes = append(notes, sentence(dialect.MeanRule(true)))
+	}
+	if a.DivideAll {
+		notes = append(notes, "A mean divides every element, by 1 where no update lands (a complex value with a NaN or infinite part becomes NaN).")
+	}
 	return notes
+}
+
+// sentence returns s capitalised and ended with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// ruleNotes states what the index rules say beyond the negative and
+// out-of-range columns.
+func ruleNotes(r engine.IndexRules) []string {
+	if r.Report == engine.ReportLast {
+		return []string{sentence(dialect.ReportRule(r.Report))}
+	}
+	return nil
 }
 
 var integerTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,

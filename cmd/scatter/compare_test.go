@@ -82,8 +82,8 @@ func TestCompare(t *testing.T) {
 			code: 1,
 			want: []string{
 				"  [0]  tf.tensor_scatter_nd_max: 1 | onnx.ScatterND-18: NaN  (from indices[0] = [0])\n",
-				"why: NaN in an update landing here: tf.tensor_scatter_nd_max: Unlike the shared rule, a NaN in updates is ignored",
-				"onnx.ScatterND-18: max and min propagate NaN (the shared rule)\n",
+				"why: NaN in an update landing here: tf.tensor_scatter_nd_max: max and min compare as std::max and std::min: a NaN update is ignored",
+				"onnx.ScatterND-18: max and min propagate NaN: a NaN in place stays, else the first NaN update (the shared rule)\n",
 				"differ: 1 cell\n",
 			},
 		},
@@ -134,7 +134,7 @@ func TestCompare(t *testing.T) {
 			code: 1,
 			want: []string{
 				"  [0]  torch.scatter_reduce: -1 | openvino.ScatterElementsUpdate-12: 0  (from indices[0] = 0, indices[1] = 0, indices[2] = 0, indices[3] = 0, and 123 more)\n",
-				"why: the mean of int8 values: torch.scatter_reduce: mean divides by the number of values that took part, counted in input's type (so an int8 count wraps).; openvino.ScatterElementsUpdate-12: integer mean rounds toward negative infinity (the shared rule)\n",
+				"why: the mean of int8 values: torch.scatter_reduce: a mean counts its values in the element's type (an int8 count wraps, a float32 one stops at 2^24); openvino.ScatterElementsUpdate-12: a mean divides by the exact count; integer mean rounds toward negative infinity (the shared rule)\n",
 			},
 		},
 		{

@@ -34,58 +34,36 @@ func asIndexErr(err error) (*engine.IndexError, bool) {
 	return ie, ok
 }
 
-// ndIndexError returns the error for the last index tuple of indices that
-// does not index into dims (the sizes of the dimensions its components
-// address, the first of them dimension first of shape), or nil when every
-// tuple is valid. TensorFlow's CPU kernels go on past a bad tuple and
-// report the last one they saw. at is the shape TensorFlow reports the
-// tuple's position in, prefix (when not nil) the coordinates it prepends
-// to tuple t, and into names what the tuple does not index into.
-func ndIndexError(indices tensor.Tensor, dims []int, first int, at tensor.Shape, prefix func(t int) []int64,
-	into string, shape tensor.Shape) error {
-	k := indices.Dim(indices.Rank() - 1)
-	if k == 0 {
-		return nil
+// ndIndexError words err, when it is an index error of an ND operator,
+// as TensorFlow does: "indices[1] = [7, 0] does not index into param
+// shape [4,4]". The engine names the last bad tuple, as TensorFlow's CPU
+// kernels do (ndRules). seen is the indices tensor the engine read, and
+// orig the one the caller gave, whose coordinates the error's Pos takes
+// (TensorFlow's gather_nd reshapes its batch dimensions); at is the shape
+// TensorFlow reports the tuple's position in, prefix (when not nil) the
+// coordinates it prepends to tuple t, and into names what the tuple does
+// not index into. Other errors pass as they are.
+func ndIndexError(err error, seen, orig tensor.Tensor, at tensor.Shape, prefix func(t int) []int64, into string, shape tensor.Shape) error {
+	ie, ok := asIndexErr(err)
+	if !ok || len(ie.Tuple) == 0 {
+		return err
 	}
-	for t := indices.Len()/k - 1; t >= 0; t-- {
-		bad := -1
-		for j := k - 1; j >= 0; j-- {
-			if v, _ := indices.IntAt(t*k + j); v < 0 || v >= int64(dims[j]) {
-				bad = j
-			}
-		}
-		if bad < 0 {
-			continue
-		}
-		tuple := make([]int64, k)
-		for j := range tuple {
-			tuple[j], _ = indices.IntAt(t*k + j)
-		}
-		ie := &engine.IndexError{
-			Pos:       indices.Shape().Coords(t*k + bad),
-			Tuple:     tuple,
-			Value:     tuple[bad],
-			Dim:       first + bad,
-			Size:      dims[bad],
-			DataShape: shape.Clone(),
-			Min:       0,
-			Max:       int64(dims[bad]) - 1,
-		}
-		shown := tuple
-		if prefix != nil {
-			shown = append(prefix(t), tuple...)
-		}
-		parts := make([]string, len(shown))
-		for i, v := range shown {
-			parts[i] = strconv.FormatInt(v, 10)
-		}
-		return &indexError{
-			msg: fmt.Sprintf("indices%s = [%s] does not index into %s %v",
-				slicePos(at.Coords(t)), strings.Join(parts, ", "), into, shape),
-			err: ie,
-		}
+	flat := seen.Shape().Offset(ie.Pos)
+	t := flat / len(ie.Tuple)
+	ie.Pos = orig.Shape().Coords(flat)
+	shown := ie.Tuple
+	if prefix != nil {
+		shown = append(prefix(t), ie.Tuple...)
 	}
-	return nil
+	parts := make([]string, len(shown))
+	for i, v := range shown {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	return &indexError{
+		msg: fmt.Sprintf("indices%s = [%s] does not index into %s %v",
+			slicePos(at.Coords(t)), strings.Join(parts, ", "), into, shape),
+		err: ie,
+	}
 }
 
 // slicePos formats a position in an indices tensor as TensorFlow does:

@@ -27,6 +27,10 @@ const version = 1
 // is out of range, and out of range is an error.
 var rules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError}
 
+// ndRules are rules for the ND operators, whose CPU kernels go on past a
+// bad index tuple and report the last one.
+var ndRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError, Report: engine.ReportLast}
+
 // scatterNDReduction is how tf.scatter_nd combines updates: its kernel adds
 // them onto zeros, strings too, which add by concatenation.
 const scatterNDReduction = engine.Add
@@ -62,7 +66,7 @@ var (
 
 // scatterNotes are the rules every scatter shares.
 var scatterNotes = []string{
-	"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernels; the error names the last bad index tuple.",
+	"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernels.",
 	"indices must have rank >= 2 and 1 <= indices.shape[-1] <= 7 whenever the output has elements.",
 }
 
@@ -72,7 +76,7 @@ var tensorScatterArith = engine.Arith{MinMax: engine.MinMaxStd}
 
 func (op *scatterOp) behavior(int) dialect.Behavior {
 	return dialect.Behavior{
-		Index:      rules,
+		Index:      ndRules,
 		Arith:      tensorScatterArith,
 		Reductions: map[string]engine.Reduction{op.reduction: op.red},
 		IndexTypes: indexTypes,
@@ -82,7 +86,7 @@ func (op *scatterOp) behavior(int) dialect.Behavior {
 
 func scatterNDBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
-		Index:      rules,
+		Index:      ndRules,
 		Reductions: map[string]engine.Reduction{"add": scatterNDReduction},
 		Arith:      scatterNDArith,
 		IndexTypes: indexTypes,
@@ -95,10 +99,10 @@ func scatterNDBehavior(int) dialect.Behavior {
 
 func gatherNDBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
-		Index:      rules,
+		Index:      ndRules,
 		IndexTypes: indexTypes,
 		Notes: []string{
-			"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel; the error names the last bad index tuple.",
+			"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel.",
 			"indices.shape[-1] may be 0: each empty tuple selects all of params.",
 			"With batch_dims > 0, indices' batch dimensions need only hold as many elements as params' (TensorFlow reshapes them).",
 			"Indices are checked only when there is at least one index tuple.",

@@ -182,11 +182,10 @@ func (g *gatherND) run(dst, params tensor.Tensor) error {
 	if g.tuples == 0 {
 		return dialect.CheckDst(dst, params.DType(), g.shape)
 	}
-	err := engine.GatherND(dst, params, g.indices, g.batchDims, rules)
+	err := engine.GatherND(dst, params, g.indices, g.batchDims, ndRules)
 	if err != nil && isIndexErr(err) {
 		ps := params.Shape()
 		is := g.indices.Shape()
-		k := is[len(is)-1]
 		// TensorFlow's kernel sees tuples prefixed by their batch
 		// coordinates, in an indices tensor whose batch dimensions are
 		// flattened into one.
@@ -204,10 +203,7 @@ func (g *gatherND) run(dst, params tensor.Tensor) error {
 				return p
 			}
 		}
-		if e := ndIndexError(g.orig, ps[g.batchDims:g.batchDims+k], g.batchDims, at, prefix,
-			"param shape", ps); e != nil {
-			return e
-		}
+		return ndIndexError(err, g.indices, g.orig, at, prefix, "param shape", ps)
 	}
 	return err
 }
@@ -377,20 +373,14 @@ func prepareScatterND(sh *dialect.Shapes, indices, updates tensor.Tensor, shape 
 }
 
 func runScatterND(dst, indices, updates tensor.Tensor) error {
-	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: rules, Arith: scatterNDArith}
+	opt := engine.ScatterOptions{Reduction: scatterNDReduction, Rules: ndRules, Arith: scatterNDArith}
 	// A zero data tensor scatters onto zeros; the engine clears dst only
 	// once every index is known to be valid.
-	if err := engine.ScatterND(dst, tensor.Tensor{}, indices, updates, opt); err != nil {
-		if isIndexErr(err) {
-			shape := dst.Shape()
-			k := indices.Dim(indices.Rank() - 1)
-			if e := ndIndexError(indices, shape[:k], 0, indices.Shape()[:indices.Rank()-1], nil, "shape", shape); e != nil {
-				return e
-			}
-		}
-		return err
+	err := engine.ScatterND(dst, tensor.Tensor{}, indices, updates, opt)
+	if err != nil && isIndexErr(err) {
+		return ndIndexError(err, indices, indices, indices.Shape()[:indices.Rank()-1], nil, "shape", dst.Shape())
 	}
-	return nil
+	return err
 }
 
 // TensorScatterUpdate returns a copy of t with the elements or slices at
@@ -511,14 +501,10 @@ func prepareTensorScatter(sh *dialect.Shapes, op *scatterOp, t, indices, updates
 func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
 	// The CPU kernels' std::min and std::max ignore a NaN update and keep
 	// a NaN value.
-	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: tensorScatterArith}
+	opt := engine.ScatterOptions{Reduction: op.red, Rules: ndRules, Arith: tensorScatterArith}
 	err := engine.ScatterND(dst, t, indices, updates, opt)
 	if err != nil && isIndexErr(err) {
-		shape := t.Shape()
-		k := indices.Dim(indices.Rank() - 1)
-		if e := ndIndexError(indices, shape[:k], 0, indices.Shape()[:indices.Rank()-1], nil, "shape", shape); e != nil {
-			return e
-		}
+		return ndIndexError(err, indices, indices, indices.Shape()[:indices.Rank()-1], nil, "shape", t.Shape())
 	}
 	return err
 }

@@ -36,7 +36,6 @@ var (
 		"uint16-64 only with an empty index; no strings."
 	noteEmpty  = "An empty index is accepted with any rank and element type and returns input unchanged (scatter_reduce mean still divides every element by 1, which turns a complex value with a NaN or infinite part into NaN, as PyTorch does)."
 	noteRank   = "A 0-d tensor counts as 1-D of size 1; index.size(d) <= src.size(d) for every d, and <= input.size(d) for d != dim."
-	noteHalf   = "float16 and bfloat16 sums and products accumulate in float32 and round once, at the end."
 	noteValue  = "value is cast to input's type as PyTorch casts a Python number: out of the type's range is an error, a float truncates toward zero into an integer type."
 	noteSource = "src or value, not both."
 	// noteComplex names the source of Arith.Complex.
@@ -73,17 +72,15 @@ func behavior(op string) func(int) dialect.Behavior {
 		switch op {
 		case opScatter:
 			b.Notes = []string{noteComplex, noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
-				noteHalf, noteRank, noteEmpty, noteTypes}
+				noteRank, noteEmpty, noteTypes}
 		case opScatterAdd:
-			b.Notes = []string{noteComplex, "Duplicate indices are summed.", noteHalf, noteRank, noteEmpty, noteTypes}
+			b.Notes = []string{noteComplex, "Duplicate indices are summed.", noteRank, noteEmpty, noteTypes}
 		case opScatterReduce:
 			b.IncludeSelf = "include_self"
 			b.Notes = []string{noteComplex,
-				"mean divides by the number of values that took part, counted in input's type (so an int8 count wraps).",
-				"With include_self false, updated positions start from +0 (sum, mean), 1, or the type's lowest or highest value; others keep theirs.",
-				"A position that ends as NaN under amax or amin holds the last NaN update it received.",
+				"With include_self false, updated positions start from the reduction's start value (+0, 1, or the type's lowest or highest value); others keep theirs.",
 				"mean is refused for bool, amax and amin for complex input.",
-				noteHalf, noteRank, noteEmpty, noteTypes}
+				noteRank, noteEmpty, noteTypes}
 		case opGather:
 			b.Notes = []string{"A 0-d tensor counts as 1-D of size 1; index.size(d) <= input.size(d) for d != dim.",
 				"An empty index gives an empty result shaped like index, whatever its rank and type.",

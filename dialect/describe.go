@@ -1,0 +1,53 @@
+package dialect
+
+import "github.com/scatter-dev/scatter/engine"
+
+// The sentences below say what a field of a Behavior does, for the
+// documents and explanations that are made from the tables (docs/dialects.md,
+// scatter compare), so that they read the fields rather than the notes.
+
+// ReportRule says which bad index an error names under r.
+func ReportRule(r engine.Report) string {
+	if r == engine.ReportLast {
+		return "an index error names the last bad index tuple"
+	}
+	return "an index error names the first bad index"
+}
+
+// MinMaxRule says how max and min treat NaN (and signed zeros) under m.
+func MinMaxRule(m engine.MinMax) string {
+	switch m {
+	case engine.MinMaxStd:
+		return "max and min compare as std::max and std::min: a NaN update is ignored, a NaN in place stays"
+	case engine.MinMaxLastNaN:
+		return "a position that ends as NaN under max or min holds the last NaN update it received"
+	case engine.MinMaxIEEE:
+		return "max and min are IEEE 754's maximum and minimum: NaN propagates, and -0 < +0"
+	}
+	return "max and min propagate NaN: a NaN in place stays, else the first NaN update"
+}
+
+// HalfRule says how float16 and bfloat16 sums and products round.
+func HalfRule(once bool) string {
+	if once {
+		return "float16 and bfloat16 sums and products accumulate in float32 and round once, at the end"
+	}
+	return "float16 and bfloat16 compute each step in float32 and round after every step"
+}
+
+// MeanRule says how a mean counts the values it divides by.
+func MeanRule(countInType bool) string {
+	if countInType {
+		return "a mean counts its values in the element's type (an int8 count wraps, a float32 one stops at 2^24)"
+	}
+	return "a mean divides by the exact count; integer mean rounds toward negative infinity"
+}
+
+// ComplexRule says how complex products and quotients are computed.
+func ComplexRule(c engine.ComplexArith) string {
+	if c == engine.ComplexC10 {
+		return "complex products and quotients round every operation to the precision of the parts, as c10::complex does: " +
+			"(a+bi)(c+di) = (ac-bd) + (ad+bc)i, and a quotient is Smith's algorithm with the reciprocal multiplied in"
+	}
+	return "complex products and quotients are Go's: a complex64 one is computed in float64 and rounded once"
+}
