@@ -10,6 +10,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -90,7 +91,7 @@ func newFacts(q *resolved, family string) *facts {
 			f.dims = append(f.dims, batch+j)
 		}
 	default:
-		axis, err := dialect.NormAxis(q.axis, rank, "data")
+		axis, err := opcall.NormAxis(q.axis, rank, "data")
 		if err != nil {
 			return f
 		}
@@ -629,7 +630,7 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 
 // typeList names a list of index types ("int32, int64", "any integer").
 func typeList(types []tensor.DType) string {
-	if dialect.AllIntegers(types) {
+	if opcall.AllIntegers(types) {
 		return "any integer"
 	}
 	names := make([]string, len(types))

@@ -419,7 +419,11 @@ func (op *Op) PlanOf(c Call) (Plan, error) {
 		p, err = op.Plan(version, c)
 	}
 	if err != nil {
-		return Plan{}, Wrap(op.Name, err)
+		var oe *OpError
+		if !errors.As(err, &oe) {
+			err = &OpError{Op: op.Name, Err: err}
+		}
+		return Plan{}, err
 	}
 	return p, nil
 }

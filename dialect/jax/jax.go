@@ -61,6 +61,7 @@ import (
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -116,13 +117,13 @@ const (
 func Gather(operand, startIndices tensor.Tensor, dims GatherDimensionNumbers, sliceSizes []int, mode Mode, fillValue tensor.Tensor) (tensor.Tensor, error) {
 	d, opt, err := gatherCall(operand, startIndices, dims, sliceSizes, mode, fillValue)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
 	shape, err := d.Shape(operand.Shape(), startIndices.Shape(), true)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
-	return dialect.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
 		return engine.GatherGeneral(dst, operand, startIndices, &d, opt)
 	})
 }
@@ -134,7 +135,7 @@ func GatherInto(dst, operand, startIndices tensor.Tensor, dims GatherDimensionNu
 	if err == nil {
 		err = engine.GatherGeneral(dst, operand, startIndices, &d, opt)
 	}
-	return dialect.Wrap(opGather, err)
+	return opcall.Wrap(opGather, err)
 }
 
 // gatherCall checks a gather's inputs and returns the engine's dimension
@@ -243,7 +244,7 @@ func ScatterMaxInto(dst, operand, scatterIndices, updates tensor.Tensor, dims Sc
 }
 
 func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return dialect.AllocLike(op, operand, "operand", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(op, operand, "operand", func(dst tensor.Tensor) error {
 		return scatterInto(op, r, dst, operand, indices, updates, dims, mode)
 	})
 }
@@ -261,7 +262,7 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 		d := scatterDims(dims, indices)
 		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
 	}
-	return dialect.Wrap(op, err)
+	return opcall.Wrap(op, err)
 }
 
 // scatterOptions returns the engine's options for a scatter with
@@ -297,11 +298,11 @@ func scatterDims(dims ScatterDimensionNumbers, indices tensor.Tensor) engine.Sca
 // negative start counts from the end of its dimension if allowNegative;
 // the start is then clamped so that the slice lies within operand.
 func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int, allowNegative bool) (tensor.Tensor, error) {
-	shape, err := dialect.SliceShape(operand, sliceSizes)
+	shape, err := opcall.SliceShape(operand, sliceSizes)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+		return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
 	}
-	return dialect.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
 		return DynamicSliceInto(dst, operand, startIndices, allowNegative)
 	})
 }
@@ -309,12 +310,12 @@ func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSize
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
 // slice sizes.
 func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
-	var buf [dialect.MaxInlineRank]int64
-	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	var buf [opcall.MaxInlineRank]int64
+	start, err := opcall.StartValues(buf[:0], operand, startIndices)
 	if err == nil {
 		err = engine.DynamicSlice(dst, operand, start, sliceRules(allowNegative))
 	}
-	return dialect.Wrap(opDynamicSlice, err)
+	return opcall.Wrap(opDynamicSlice, err)
 }
 
 // DynamicUpdateSlice returns a copy of operand in which the slice that
@@ -323,7 +324,7 @@ func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor, 
 // allowNegative; the start is then clamped so that update lies within
 // operand.
 func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) (tensor.Tensor, error) {
-	return dialect.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
 		return DynamicUpdateSliceInto(dst, operand, update, startIndices, allowNegative)
 	})
 }
@@ -331,15 +332,15 @@ func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Ten
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
 // operand's type and shape and may be operand itself.
 func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
-	var buf [dialect.MaxInlineRank]int64
-	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	var buf [opcall.MaxInlineRank]int64
+	start, err := opcall.StartValues(buf[:0], operand, startIndices)
 	if err == nil && update.IsZero() {
 		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
 	}
 	if err == nil {
 		err = engine.DynamicUpdateSlice(dst, operand, update, start, sliceRules(allowNegative))
 	}
-	return dialect.Wrap(opDynamicUpdateSlice, err)
+	return opcall.Wrap(opDynamicUpdateSlice, err)
 }
 
 var (

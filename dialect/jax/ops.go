@@ -7,6 +7,7 @@ import (
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -132,14 +133,14 @@ func init() {
 				operand := c.Inputs["operand"]
 				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opGather, err)
+					return tensor.Tensor{}, opcall.Wrap(opGather, err)
 				}
-				return Gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), dialect.IntList(c.Attrs["slice_sizes"]),
+				return Gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), opcall.IntList(c.Attrs["slice_sizes"]),
 					Mode(c.Attrs["mode"].Str), fill)
 			},
 			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
 				d, opt, err := gatherCall(c.Inputs["operand"], c.Inputs["start_indices"], gatherDimsOf(c),
-					dialect.IntList(c.Attrs["slice_sizes"]), Mode(c.Attrs["mode"].Str), tensor.Tensor{})
+					opcall.IntList(c.Attrs["slice_sizes"]), Mode(c.Attrs["mode"].Str), tensor.Tensor{})
 				return dialect.Plan{Gather: &d, Rules: opt.Rules}, err
 			},
 		},
@@ -160,15 +161,15 @@ func init() {
 			Attrs: []dialect.Attr{{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true,
 				Doc: "the slice's size in each dimension"}, allowNegative},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				s, err := opcall.StartScalars(c.Inputs["start_indices"])
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+					return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
 				}
-				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]),
+				return DynamicSlice(c.Inputs["operand"], s, opcall.IntList(c.Attrs["slice_sizes"]),
 					c.Attrs["allow_negative_indices"].Bool)
 			},
 			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
-				d := engine.DynamicSliceDims(dialect.IntList(c.Attrs["slice_sizes"]))
+				d := engine.DynamicSliceDims(opcall.IntList(c.Attrs["slice_sizes"]))
 				return dialect.Plan{Gather: &d, Rules: sliceRules(c.Attrs["allow_negative_indices"].Bool)}, nil
 			},
 		},
@@ -183,9 +184,9 @@ func init() {
 			Output: "result",
 			Attrs:  []dialect.Attr{allowNegative},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				s, err := opcall.StartScalars(c.Inputs["start_indices"])
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opDynamicUpdateSlice, err)
+					return tensor.Tensor{}, opcall.Wrap(opDynamicUpdateSlice, err)
 				}
 				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s, c.Attrs["allow_negative_indices"].Bool)
 			},
@@ -277,21 +278,21 @@ func setInt(t tensor.Tensor, x float64) bool {
 // gatherDimsOf returns the dimension numbers of a generic gather call.
 func gatherDimsOf(c dialect.Call) GatherDimensionNumbers {
 	return GatherDimensionNumbers{
-		OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
-		CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
-		StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
-		OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
-		StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
+		OffsetDims:               opcall.IntList(c.Attrs["offset_dims"]),
+		CollapsedSliceDims:       opcall.IntList(c.Attrs["collapsed_slice_dims"]),
+		StartIndexMap:            opcall.IntList(c.Attrs["start_index_map"]),
+		OperandBatchingDims:      opcall.IntList(c.Attrs["operand_batching_dims"]),
+		StartIndicesBatchingDims: opcall.IntList(c.Attrs["start_indices_batching_dims"]),
 	}
 }
 
 // scatterDimsOf returns the dimension numbers of a generic scatter call.
 func scatterDimsOf(c dialect.Call) ScatterDimensionNumbers {
 	return ScatterDimensionNumbers{
-		UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
-		InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
-		ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
-		OperandBatchingDims:        dialect.IntList(c.Attrs["operand_batching_dims"]),
-		ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
+		UpdateWindowDims:           opcall.IntList(c.Attrs["update_window_dims"]),
+		InsertedWindowDims:         opcall.IntList(c.Attrs["inserted_window_dims"]),
+		ScatterDimsToOperandDims:   opcall.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+		OperandBatchingDims:        opcall.IntList(c.Attrs["operand_batching_dims"]),
+		ScatterIndicesBatchingDims: opcall.IntList(c.Attrs["scatter_indices_batching_dims"]),
 	}
 }

@@ -78,6 +78,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -125,17 +126,17 @@ var elemsReductions = map[string]engine.Reduction{"none": engine.None, "add": en
 // updates has shape indices.shape[:-1] + shape[indices.shape[-1]:]. Index
 // values must lie in [0, size-1] of the dimension they address.
 func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	if err := checkScatterND(sh, shape, indices, updates); err != nil {
-		return tensor.Tensor{}, dialect.Wrap(scatterNDName, err)
+		return tensor.Tensor{}, opcall.Wrap(scatterNDName, err)
 	}
 	dst, err := tensor.New(updates.DType(), shape)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(scatterNDName, fmt.Errorf("%w: shape %v: %w", dialect.ErrInput, shape, err))
+		return tensor.Tensor{}, opcall.Wrap(scatterNDName, fmt.Errorf("%w: shape %v: %w", dialect.ErrInput, shape, err))
 	}
 	if err := engine.ScatterND(dst, tensor.Tensor{}, indices, updates, scatterNDOptions()); err != nil {
-		return tensor.Tensor{}, dialect.Wrap(scatterNDName, err)
+		return tensor.Tensor{}, opcall.Wrap(scatterNDName, err)
 	}
 	return dst, nil
 }
@@ -147,19 +148,19 @@ func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tenso
 func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 	if dst.IsZero() {
 		// Before the checks of the shape it stands for.
-		return dialect.Wrap(scatterNDName, dialect.CheckDstType(dst, updates.DType()))
+		return opcall.Wrap(scatterNDName, opcall.CheckDstType(dst, updates.DType()))
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	if err := checkScatterND(sh, sh.Of(dst), indices, updates); err != nil {
-		return dialect.Wrap(scatterNDName, err)
+		return opcall.Wrap(scatterNDName, err)
 	}
-	if err := dialect.CheckDstType(dst, updates.DType()); err != nil {
-		return dialect.Wrap(scatterNDName, err)
+	if err := opcall.CheckDstType(dst, updates.DType()); err != nil {
+		return opcall.Wrap(scatterNDName, err)
 	}
 	// A zero data tensor makes the engine validate every index and only
 	// then clear dst, so a bad index leaves dst as it was.
-	return dialect.Wrap(scatterNDName, engine.ScatterND(dst, tensor.Tensor{}, indices, updates, scatterNDOptions()))
+	return opcall.Wrap(scatterNDName, engine.ScatterND(dst, tensor.Tensor{}, indices, updates, scatterNDOptions()))
 }
 
 func scatterNDOptions() engine.ScatterOptions {
@@ -168,7 +169,7 @@ func scatterNDOptions() engine.ScatterOptions {
 
 // checkScatterND checks what scatter_nd requires of its arguments, so that
 // the engine can only fail on index values. It reads their shapes into sh.
-func checkScatterND(sh *dialect.Shapes, shape tensor.Shape, indices, updates tensor.Tensor) error {
+func checkScatterND(sh *opcall.Shapes, shape tensor.Shape, indices, updates tensor.Tensor) error {
 	if err := checkShape(shape); err != nil {
 		return err
 	}
@@ -178,7 +179,7 @@ func checkScatterND(sh *dialect.Shapes, shape tensor.Shape, indices, updates ten
 	if err := checkType("updates", updates.DType(), scatterNDTypes); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return err
 	}
 	is := sh.Of(indices)
@@ -220,13 +221,13 @@ func checkShape(shape tensor.Shape) error {
 func GatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 	indices, err := checkGatherND(inputX, indices)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(gatherNDName, err)
+		return tensor.Tensor{}, opcall.Wrap(gatherNDName, err)
 	}
 	shape, err := engine.GatherNDShape(inputX.Shape(), indices.Shape(), 0)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(gatherNDName, err)
+		return tensor.Tensor{}, opcall.Wrap(gatherNDName, err)
 	}
-	return dialect.Alloc(gatherNDName, inputX.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(gatherNDName, inputX.DType(), shape, func(dst tensor.Tensor) error {
 		return engine.GatherND(dst, inputX, indices, 0, ndRules)
 	})
 }
@@ -236,9 +237,9 @@ func GatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 func GatherNDInto(dst, inputX, indices tensor.Tensor) error {
 	indices, err := checkGatherND(inputX, indices)
 	if err != nil {
-		return dialect.Wrap(gatherNDName, err)
+		return opcall.Wrap(gatherNDName, err)
 	}
-	return dialect.Wrap(gatherNDName, engine.GatherND(dst, inputX, indices, 0, ndRules))
+	return opcall.Wrap(gatherNDName, engine.GatherND(dst, inputX, indices, 0, ndRules))
 }
 
 // checkGatherND checks gather_nd's element types and returns indices with
@@ -250,7 +251,7 @@ func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 	if err := checkType("input_x", inputX.DType(), gatherNDTypes); err != nil {
 		return tensor.Tensor{}, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if indices.Rank() == 0 {
@@ -269,7 +270,7 @@ func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 // axis is in [-rank, rank-1]. Index values in [-size, size-1] address the
 // axis, negative ones from the end; any other value is skipped.
 func TensorScatterElements(inputX, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
-	return dialect.AllocLike(scatterElemsName, inputX, "input_x", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(scatterElemsName, inputX, "input_x", func(dst tensor.Tensor) error {
 		return TensorScatterElementsInto(dst, inputX, indices, updates, axis, reduction)
 	})
 }
@@ -278,7 +279,7 @@ func TensorScatterElements(inputX, indices, updates tensor.Tensor, axis int, red
 // which has inputX's type and shape and may be inputX itself for an
 // in-place update.
 func TensorScatterElementsInto(dst, inputX, indices, updates tensor.Tensor, axis int, reduction string) error {
-	return dialect.Wrap(scatterElemsName, scatterElements(dst, inputX, indices, updates, axis, reduction))
+	return opcall.Wrap(scatterElemsName, scatterElements(dst, inputX, indices, updates, axis, reduction))
 }
 
 func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, reduction string) error {
@@ -292,7 +293,7 @@ func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, redu
 	if err := checkType("input_x", inputX.DType(), elemsTypes); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return err
 	}
 	if updates.IsZero() {
@@ -301,7 +302,7 @@ func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, redu
 	if inputX.Rank() < 1 {
 		return fmt.Errorf("%w: input_x must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	if err := dialect.CheckUpdatesShape(indices, updates); err != nil {
+	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
 		return err
 	}
 	a, err := normAxis(axis, inputX.Rank())
@@ -327,7 +328,7 @@ func parseReduction(s string) (engine.Reduction, error) {
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
-func normAxis(axis, rank int) (int, error) { return dialect.NormAxis(axis, rank, "input_x") }
+func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "input_x") }
 
 // checkType checks that the element type d of the named input is one of
 // allowed.

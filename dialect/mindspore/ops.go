@@ -3,6 +3,7 @@ package mindspore
 import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -70,9 +71,9 @@ var ops = []*dialect.Op{
 		},
 		Output: "output",
 		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-			shape, err := dialect.ShapeOf(c.Inputs["shape"], "shape")
+			shape, err := opcall.ShapeOf(c.Inputs["shape"], "shape")
 			if err != nil {
-				return tensor.Tensor{}, dialect.Wrap(scatterNDName, err)
+				return tensor.Tensor{}, opcall.Wrap(scatterNDName, err)
 			}
 			return ScatterND(c.Inputs["indices"], c.Inputs["updates"], shape)
 		},

@@ -49,6 +49,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -84,7 +85,7 @@ func (o Opset) resolve(name string) (int, dialect.Behavior, error) {
 // reduction is "" or "none", or from version 16 "add" or "mul", or from
 // version 18 "max" or "min".
 func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return dialect.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterNDInto(dst, data, indices, updates, reduction)
 	})
 }
@@ -96,7 +97,7 @@ func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reductio
 	if err != nil {
 		return err
 	}
-	return dialect.Wrap(opScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.Wrap(opScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
 }
 
 func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
@@ -107,7 +108,7 @@ func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Ten
 	if err := checkData(v, data); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
@@ -121,7 +122,7 @@ func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Ten
 // its own position with the coordinate along axis taken from indices.
 // axis is in [-rank, rank-1]; reduction as for ScatterND.
 func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
-	return dialect.AllocLike(opScatterElements, data, "data", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opScatterElements, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterElementsInto(dst, data, indices, updates, axis, reduction)
 	})
 }
@@ -133,13 +134,13 @@ func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, ax
 	if err != nil {
 		return err
 	}
-	return dialect.Wrap(opScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction))
+	return opcall.Wrap(opScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction))
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the
 // same as ScatterElements without a reduction. It exists in opsets 9 and 10.
 func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return dialect.AllocLike(opScatter, data, "data", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opScatter, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterInto(dst, data, indices, updates, axis)
 	})
 }
@@ -151,7 +152,7 @@ func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) 
 	if err != nil {
 		return err
 	}
-	return dialect.Wrap(opScatter, scatterElements(v, b, dst, data, indices, updates, axis, ""))
+	return opcall.Wrap(opScatter, scatterElements(v, b, dst, data, indices, updates, axis, ""))
 }
 
 func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
@@ -162,10 +163,10 @@ func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tens
 	if err := checkData(v, data); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
-	if err := dialect.CheckUpdatesShape(indices, updates); err != nil {
+	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
 		return err
 	}
 	a, err := normAxis(axis, data.Rank())
@@ -184,13 +185,13 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 		return tensor.Tensor{}, err
 	}
 	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGatherND, err)
+		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
 	shape, err := engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGatherND, err)
+		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
-	return dialect.Alloc(opGatherND, data.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGatherND, data.DType(), shape, func(dst tensor.Tensor) error {
 		return engine.GatherND(dst, data, indices, batchDims, rules)
 	})
 }
@@ -203,16 +204,16 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 		return err
 	}
 	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
-		return dialect.Wrap(opGatherND, err)
+		return opcall.Wrap(opGatherND, err)
 	}
-	return dialect.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
+	return opcall.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
 }
 
 func checkGatherND(v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
 	if err := checkData(v, data); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
 	if v < 12 && batchDims != 0 {
@@ -267,7 +268,7 @@ func gatherAxis(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int
 	if err := checkData(v, data); err != nil {
 		return 0, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
@@ -288,9 +289,9 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
 	}
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(name, err)
+		return tensor.Tensor{}, opcall.Wrap(name, err)
 	}
-	return dialect.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
 		return runGather(dst, data, indices, a, slices)
 	})
 }
@@ -304,9 +305,9 @@ func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis in
 	}
 	a, err := gatherAxis(v, b, data, indices, axis)
 	if err != nil {
-		return dialect.Wrap(name, err)
+		return opcall.Wrap(name, err)
 	}
-	return dialect.Wrap(name, runGather(dst, data, indices, a, slices))
+	return opcall.Wrap(name, runGather(dst, data, indices, a, slices))
 }
 
 // runGather runs Gather (slices) or GatherElements on checked arguments,
@@ -360,4 +361,4 @@ func checkData(v int, data tensor.Tensor) error {
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
-func normAxis(axis, rank int) (int, error) { return dialect.NormAxis(axis, rank, "data") }
+func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "data") }

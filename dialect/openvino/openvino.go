@@ -55,6 +55,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -88,7 +89,7 @@ func (o Opset) resolve(name string) (int, dialect.Behavior, error) {
 // is true); it has no effect with reduction none, and so none at
 // version 3.
 func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) (tensor.Tensor, error) {
-	return dialect.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterElementsUpdateInto(dst, data, indices, updates, axis, reduction, useInitVal)
 	})
 }
@@ -100,7 +101,7 @@ func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tens
 	if err != nil {
 		return err
 	}
-	return dialect.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
+	return opcall.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
 }
 
 func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
@@ -114,10 +115,10 @@ func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tens
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	if err := dialect.CheckUpdatesShape(indices, updates); err != nil {
+	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
 		return err
 	}
-	a, err := dialect.NormAxisInput(axis, data.Rank(), "data")
+	a, err := opcall.NormAxisInput(axis, data.Rank(), "data")
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tens
 // a scalar's, updates may be any tensor of one element. reduction is ""
 // or "none", or from version 15 "sum", "sub", "prod", "min" or "max".
 func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return dialect.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterNDUpdateInto(dst, data, indices, updates, reduction)
 	})
 }
@@ -143,7 +144,7 @@ func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, re
 	if err != nil {
 		return err
 	}
-	return dialect.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
 }
 
 func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
@@ -178,13 +179,13 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(nameGatherND, err)
+		return tensor.Tensor{}, opcall.Wrap(nameGatherND, err)
 	}
-	return dialect.Alloc(nameGatherND, data.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(nameGatherND, data.DType(), shape, func(dst tensor.Tensor) error {
 		return runGatherND(dst, data, indices, batchDims, kept, b.Index)
 	})
 }
@@ -196,16 +197,16 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 	if err != nil {
 		return err
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 	if err == nil {
-		err = dialect.CheckDst(dst, data.DType(), shape)
+		err = opcall.CheckDst(dst, data.DType(), shape)
 	}
 	if err != nil {
-		return dialect.Wrap(nameGatherND, err)
+		return opcall.Wrap(nameGatherND, err)
 	}
-	return dialect.Wrap(nameGatherND, runGatherND(dst, data, indices, batchDims, kept, b.Index))
+	return opcall.Wrap(nameGatherND, runGatherND(dst, data, indices, batchDims, kept, b.Index))
 }
 
 // runGatherND runs GatherND on checked arguments into dst, of the output
@@ -223,11 +224,11 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 
 // gatherNDShape checks GatherND's arguments at version v and returns the
 // output shape and the shape with the batch dimensions kept, both from sh.
-func gatherNDShape(sh *dialect.Shapes, v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
+func gatherNDShape(sh *opcall.Shapes, v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
 	if err := checkData(nameGatherND, v, data); err != nil {
 		return nil, nil, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return nil, nil, err
 	}
 	if batchDims < 0 {
@@ -266,9 +267,9 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
 	}
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(nameGatherElements, err)
+		return tensor.Tensor{}, opcall.Wrap(nameGatherElements, err)
 	}
-	return dialect.Alloc(nameGatherElements, data.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(nameGatherElements, data.DType(), shape, func(dst tensor.Tensor) error {
 		return engine.GatherElements(dst, data, indices, a, b.Index)
 	})
 }
@@ -282,9 +283,9 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 	}
 	a, err := checkGatherElements(v, b, data, indices, axis)
 	if err != nil {
-		return dialect.Wrap(nameGatherElements, err)
+		return opcall.Wrap(nameGatherElements, err)
 	}
-	return dialect.Wrap(nameGatherElements, engine.GatherElements(dst, data, indices, a, b.Index))
+	return opcall.Wrap(nameGatherElements, engine.GatherElements(dst, data, indices, a, b.Index))
 }
 
 // checkGatherElements checks GatherElements' arguments but for what the
@@ -294,13 +295,13 @@ func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor,
 	if err := checkData(nameGatherElements, v, data); err != nil {
 		return 0, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return 0, err
 	}
 	if data.Rank() < 1 {
 		return 0, fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	a, err := dialect.NormAxis(axis, data.Rank(), "data")
+	a, err := opcall.NormAxis(axis, data.Rank(), "data")
 	if err != nil {
 		return 0, err
 	}
@@ -344,7 +345,7 @@ func checkInputs(name string, v int, b dialect.Behavior, data, indices, updates 
 	if err := checkData(name, v, data); err != nil {
 		return err
 	}
-	if err := dialect.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
 	if updates.IsZero() {
@@ -373,5 +374,5 @@ func axisOf(t tensor.Tensor) (int, error) {
 	if t.IsZero() {
 		return 0, fmt.Errorf("%w: missing input \"axis\"", dialect.ErrInput)
 	}
-	return dialect.IntOf(t, "axis")
+	return opcall.IntOf(t, "axis")
 }

@@ -3,6 +3,7 @@ package openvino
 import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -140,7 +141,7 @@ func init() {
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				axis, err := axisOf(c.Inputs["axis"])
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(nameScatterElements, err)
+					return tensor.Tensor{}, opcall.Wrap(nameScatterElements, err)
 				}
 				useInitVal := true
 				if a, ok := c.Attrs["use_init_val"]; ok {

@@ -3,6 +3,7 @@ package stablehlo
 import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -135,14 +136,14 @@ func init() {
 			Attrs: []dialect.Attr{{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true,
 				Doc: "the slice's size in each dimension"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				s, err := opcall.StartScalars(c.Inputs["start_indices"])
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+					return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
 				}
-				return DynamicSlice(c.Inputs["operand"], s, dialect.IntList(c.Attrs["slice_sizes"]))
+				return DynamicSlice(c.Inputs["operand"], s, opcall.IntList(c.Attrs["slice_sizes"]))
 			},
 			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
-				d := engine.DynamicSliceDims(dialect.IntList(c.Attrs["slice_sizes"]))
+				d := engine.DynamicSliceDims(opcall.IntList(c.Attrs["slice_sizes"]))
 				return dialect.Plan{Gather: &d, Rules: clampRules}, nil
 			},
 		},
@@ -156,9 +157,9 @@ func init() {
 				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
 			Output: "result",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := dialect.StartScalars(c.Inputs["start_indices"])
+				s, err := opcall.StartScalars(c.Inputs["start_indices"])
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opDynamicUpdateSlice, err)
+					return tensor.Tensor{}, opcall.Wrap(opDynamicUpdateSlice, err)
 				}
 				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s)
 			},
@@ -177,24 +178,24 @@ func Ops() []*dialect.Op { return ops }
 // gatherDimsOf returns the dimension numbers of a generic gather call.
 func gatherDimsOf(c dialect.Call) GatherDims {
 	return GatherDims{
-		OffsetDims:               dialect.IntList(c.Attrs["offset_dims"]),
-		CollapsedSliceDims:       dialect.IntList(c.Attrs["collapsed_slice_dims"]),
-		OperandBatchingDims:      dialect.IntList(c.Attrs["operand_batching_dims"]),
-		StartIndicesBatchingDims: dialect.IntList(c.Attrs["start_indices_batching_dims"]),
-		StartIndexMap:            dialect.IntList(c.Attrs["start_index_map"]),
+		OffsetDims:               opcall.IntList(c.Attrs["offset_dims"]),
+		CollapsedSliceDims:       opcall.IntList(c.Attrs["collapsed_slice_dims"]),
+		OperandBatchingDims:      opcall.IntList(c.Attrs["operand_batching_dims"]),
+		StartIndicesBatchingDims: opcall.IntList(c.Attrs["start_indices_batching_dims"]),
+		StartIndexMap:            opcall.IntList(c.Attrs["start_index_map"]),
 		IndexVectorDim:           int(c.Attrs["index_vector_dim"].Int),
-		SliceSizes:               dialect.IntList(c.Attrs["slice_sizes"]),
+		SliceSizes:               opcall.IntList(c.Attrs["slice_sizes"]),
 	}
 }
 
 // scatterDimsOf returns the dimension numbers of a generic scatter call.
 func scatterDimsOf(c dialect.Call) ScatterDims {
 	return ScatterDims{
-		UpdateWindowDims:           dialect.IntList(c.Attrs["update_window_dims"]),
-		InsertedWindowDims:         dialect.IntList(c.Attrs["inserted_window_dims"]),
-		InputBatchingDims:          dialect.IntList(c.Attrs["input_batching_dims"]),
-		ScatterIndicesBatchingDims: dialect.IntList(c.Attrs["scatter_indices_batching_dims"]),
-		ScatterDimsToOperandDims:   dialect.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
+		UpdateWindowDims:           opcall.IntList(c.Attrs["update_window_dims"]),
+		InsertedWindowDims:         opcall.IntList(c.Attrs["inserted_window_dims"]),
+		InputBatchingDims:          opcall.IntList(c.Attrs["input_batching_dims"]),
+		ScatterIndicesBatchingDims: opcall.IntList(c.Attrs["scatter_indices_batching_dims"]),
+		ScatterDimsToOperandDims:   opcall.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
 		IndexVectorDim:             int(c.Attrs["index_vector_dim"].Int),
 	}
 }

@@ -53,6 +53,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -90,13 +91,13 @@ const (
 // startIndices select, as the dimension numbers dims say.
 func Gather(operand, startIndices tensor.Tensor, dims GatherDims) (tensor.Tensor, error) {
 	if err := checkGather(operand, startIndices); err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
 	shape, err := dims.Shape(operand.Shape(), startIndices.Shape(), true)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
-	return dialect.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
 		return engine.GatherGeneral(dst, operand, startIndices, &dims, gatherOptions)
 	})
 }
@@ -108,14 +109,14 @@ func GatherInto(dst, operand, startIndices tensor.Tensor, dims GatherDims) error
 	if err == nil {
 		err = engine.GatherGeneral(dst, operand, startIndices, &dims, gatherOptions)
 	}
-	return dialect.Wrap(opGather, err)
+	return opcall.Wrap(opGather, err)
 }
 
 // Scatter returns a copy of input into which each window of updates is
 // combined by c at the start index that scatterIndices gives for it, as
 // the dimension numbers dims say.
 func Scatter(input, scatterIndices, updates tensor.Tensor, dims ScatterDims, c Computation) (tensor.Tensor, error) {
-	return dialect.AllocLike(opScatter, input, "inputs", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opScatter, input, "inputs", func(dst tensor.Tensor) error {
 		return ScatterInto(dst, input, scatterIndices, updates, dims, c)
 	})
 }
@@ -130,18 +131,18 @@ func ScatterInto(dst, input, scatterIndices, updates tensor.Tensor, dims Scatter
 	if err == nil {
 		err = engine.ScatterGeneral(dst, input, scatterIndices, updates, &dims, opt)
 	}
-	return dialect.Wrap(opScatter, err)
+	return opcall.Wrap(opScatter, err)
 }
 
 // DynamicSlice returns the slice of operand of the given sizes that starts
 // at startIndices, one integer scalar per dimension of operand, all of one
 // type; the start is clamped so that the slice lies within operand.
 func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int) (tensor.Tensor, error) {
-	shape, err := dialect.SliceShape(operand, sliceSizes)
+	shape, err := opcall.SliceShape(operand, sliceSizes)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opDynamicSlice, err)
+		return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
 	}
-	return dialect.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
 		return DynamicSliceInto(dst, operand, startIndices)
 	})
 }
@@ -149,15 +150,15 @@ func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSize
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
 // slice sizes.
 func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor) error {
-	var buf [dialect.MaxInlineRank]int64
-	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	var buf [opcall.MaxInlineRank]int64
+	start, err := opcall.StartValues(buf[:0], operand, startIndices)
 	if err == nil {
 		err = checkElementType(operand.DType())
 	}
 	if err == nil {
 		err = engine.DynamicSlice(dst, operand, start, clampRules)
 	}
-	return dialect.Wrap(opDynamicSlice, err)
+	return opcall.Wrap(opDynamicSlice, err)
 }
 
 // DynamicUpdateSlice returns a copy of operand in which the slice that
@@ -165,7 +166,7 @@ func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor) 
 // type) is replaced by update; the start is clamped so that update lies
 // within operand.
 func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor) (tensor.Tensor, error) {
-	return dialect.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
+	return opcall.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
 		return DynamicUpdateSliceInto(dst, operand, update, startIndices)
 	})
 }
@@ -173,8 +174,8 @@ func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Ten
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
 // operand's type and shape and may be operand itself.
 func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor) error {
-	var buf [dialect.MaxInlineRank]int64
-	start, err := dialect.StartValues(buf[:0], operand, startIndices)
+	var buf [opcall.MaxInlineRank]int64
+	start, err := opcall.StartValues(buf[:0], operand, startIndices)
 	if err == nil && update.IsZero() {
 		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
 	}
@@ -184,7 +185,7 @@ func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []t
 	if err == nil {
 		err = engine.DynamicUpdateSlice(dst, operand, update, start, clampRules)
 	}
-	return dialect.Wrap(opDynamicUpdateSlice, err)
+	return opcall.Wrap(opDynamicUpdateSlice, err)
 }
 
 var (

@@ -5,6 +5,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -185,9 +186,9 @@ func init() {
 			},
 			Output: "output",
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				shape, err := dialect.ShapeOf(c.Inputs["shape"], "shape")
+				shape, err := opcall.ShapeOf(c.Inputs["shape"], "shape")
 				if err != nil {
-					return tensor.Tensor{}, dialect.Wrap(opScatterND, err)
+					return tensor.Tensor{}, opcall.Wrap(opScatterND, err)
 				}
 				return ScatterND(c.Inputs["indices"], c.Inputs["updates"], shape)
 			},

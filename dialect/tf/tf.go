@@ -65,6 +65,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -79,13 +80,13 @@ const maxIndexDepth = 7
 // dimensions, then indices.shape[batch_dims:-1], then the rest of params
 // after the indexed dimensions).
 func GatherND(params, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	g, err := prepareGatherND(sh, params, indices, batchDims)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGatherND, err)
+		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
-	return dialect.Alloc(opGatherND, params.DType(), g.shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGatherND, params.DType(), g.shape, func(dst tensor.Tensor) error {
 		return g.run(dst, params)
 	})
 }
@@ -93,13 +94,13 @@ func GatherND(params, indices tensor.Tensor, batchDims int) (tensor.Tensor, erro
 // GatherNDInto is GatherND writing into dst, which has params' type and the
 // output shape and shares no memory with the inputs.
 func GatherNDInto(dst, params, indices tensor.Tensor, batchDims int) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	g, err := prepareGatherND(sh, params, indices, batchDims)
 	if err == nil {
 		err = g.run(dst, params)
 	}
-	return dialect.Wrap(opGatherND, err)
+	return opcall.Wrap(opGatherND, err)
 }
 
 // gatherND is a checked GatherND call.
@@ -113,11 +114,11 @@ type gatherND struct {
 
 // prepareGatherND checks a gather_nd call, with the shapes it reads and
 // builds in sh.
-func prepareGatherND(sh *dialect.Shapes, params, indices tensor.Tensor, batchDims int) (gatherND, error) {
+func prepareGatherND(sh *opcall.Shapes, params, indices tensor.Tensor, batchDims int) (gatherND, error) {
 	if err := checkInput("params", params, anyType); err != nil {
 		return gatherND{}, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return gatherND{}, err
 	}
 	orig := indices
@@ -180,7 +181,7 @@ func prepareGatherND(sh *dialect.Shapes, params, indices tensor.Tensor, batchDim
 
 func (g *gatherND) run(dst, params tensor.Tensor) error {
 	if g.tuples == 0 {
-		return dialect.CheckDst(dst, params.DType(), g.shape)
+		return opcall.CheckDst(dst, params.DType(), g.shape)
 	}
 	err := engine.GatherND(dst, params, g.indices, g.batchDims, ndRules)
 	if err != nil && isIndexErr(err) {
@@ -217,13 +218,13 @@ func (g *gatherND) run(dst, params tensor.Tensor) error {
 // shape params.shape[:axis] + indices.shape[batchDims:] +
 // params.shape[axis+1:].
 func Gather(params, indices tensor.Tensor, axis, batchDims int) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	g, err := prepareGather(sh, params, indices, axis, batchDims)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
-	return dialect.Alloc(opGather, params.DType(), g.shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGather, params.DType(), g.shape, func(dst tensor.Tensor) error {
 		return g.run(dst, params, indices)
 	})
 }
@@ -231,13 +232,13 @@ func Gather(params, indices tensor.Tensor, axis, batchDims int) (tensor.Tensor, 
 // GatherInto is Gather writing into dst, which has params' type and the
 // output shape and shares no memory with the inputs.
 func GatherInto(dst, params, indices tensor.Tensor, axis, batchDims int) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	g, err := prepareGather(sh, params, indices, axis, batchDims)
 	if err == nil {
 		err = g.run(dst, params, indices)
 	}
-	return dialect.Wrap(opGather, err)
+	return opcall.Wrap(opGather, err)
 }
 
 // gather is a checked Gather call, with axis and batch_dims in [0, rank).
@@ -248,11 +249,11 @@ type gather struct {
 
 // prepareGather checks a gather call, with the shapes it reads and builds
 // in sh.
-func prepareGather(sh *dialect.Shapes, params, indices tensor.Tensor, axis, batchDims int) (gather, error) {
+func prepareGather(sh *opcall.Shapes, params, indices tensor.Tensor, axis, batchDims int) (gather, error) {
 	if err := checkInput("params", params, anyType); err != nil {
 		return gather{}, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return gather{}, err
 	}
 	if axis == 0 {
@@ -308,7 +309,7 @@ func prepareGather(sh *dialect.Shapes, params, indices tensor.Tensor, axis, batc
 func (g *gather) run(dst, params, indices tensor.Tensor) error {
 	if n, _ := g.shape.NumElements(); n == 0 {
 		// TensorFlow's kernel returns before reading any index.
-		return dialect.CheckDst(dst, params.DType(), g.shape)
+		return opcall.CheckDst(dst, params.DType(), g.shape)
 	}
 	err := engine.Gather(dst, params, indices, g.axis, g.batchDims, rules)
 	if ie, ok := asIndexErr(err); ok {
@@ -326,13 +327,13 @@ func (g *gather) run(dst, params, indices tensor.Tensor) error {
 // row-major index order; string updates are concatenated, bool updates
 // OR-ed.
 func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	skip, err := prepareScatterND(sh, indices, updates, shape)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opScatterND, err)
+		return tensor.Tensor{}, opcall.Wrap(opScatterND, err)
 	}
-	return dialect.Alloc(opScatterND, updates.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opScatterND, updates.DType(), shape, func(dst tensor.Tensor) error {
 		if skip {
 			return nil // no elements
 		}
@@ -346,27 +347,27 @@ func ScatterND(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tenso
 func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 	if dst.IsZero() {
 		// Before the checks of the shape it stands for.
-		return dialect.Wrap(opScatterND, dialect.CheckDstType(dst, updates.DType()))
+		return opcall.Wrap(opScatterND, opcall.CheckDstType(dst, updates.DType()))
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	skip, err := prepareScatterND(sh, indices, updates, sh.Of(dst))
 	if err == nil {
-		err = dialect.CheckDstType(dst, updates.DType())
+		err = opcall.CheckDstType(dst, updates.DType())
 	}
 	if err == nil && !skip {
 		err = runScatterND(dst, indices, updates)
 	}
-	return dialect.Wrap(opScatterND, err)
+	return opcall.Wrap(opScatterND, err)
 }
 
 // prepareScatterND checks a scatter_nd call; skip is true when the output
 // has no elements.
-func prepareScatterND(sh *dialect.Shapes, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
+func prepareScatterND(sh *opcall.Shapes, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
 	if err := checkInput("updates", updates, anyType); err != nil {
 		return false, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return false, err
 	}
 	return checkScatterShapes(sh, true, indices, updates, shape)
@@ -454,13 +455,13 @@ func TensorScatterMaxInto(dst, t, indices, updates tensor.Tensor) error {
 }
 
 func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	skip, err := prepareTensorScatter(sh, op, t, indices, updates)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(op.name, err)
+		return tensor.Tensor{}, opcall.Wrap(op.name, err)
 	}
-	return dialect.Alloc(op.name, t.DType(), t.Shape(), func(dst tensor.Tensor) error {
+	return opcall.Alloc(op.name, t.DType(), t.Shape(), func(dst tensor.Tensor) error {
 		if skip {
 			return nil // no elements
 		}
@@ -469,23 +470,23 @@ func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Ten
 }
 
 func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	skip, err := prepareTensorScatter(sh, op, t, indices, updates)
 	if err == nil && skip {
-		err = dialect.CheckDst(dst, t.DType(), sh.Of(t))
+		err = opcall.CheckDst(dst, t.DType(), sh.Of(t))
 	}
 	if err == nil && !skip {
 		err = runTensorScatter(op, dst, t, indices, updates)
 	}
-	return dialect.Wrap(op.name, err)
+	return opcall.Wrap(op.name, err)
 }
 
-func prepareTensorScatter(sh *dialect.Shapes, op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
+func prepareTensorScatter(sh *opcall.Shapes, op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
 	if err := checkInput("tensor", t, op.types); err != nil {
 		return false, err
 	}
-	if err := dialect.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
 		return false, err
 	}
 	if updates.IsZero() {
@@ -513,7 +514,7 @@ func runTensorScatter(op *scatterOp, dst, t, indices, updates tensor.Tensor) err
 // ScatterNd (nd) or TensorScatter* kernel does, in the kernel's order and
 // words. skip is true when the output has no elements, so that there is
 // nothing to do.
-func checkScatterShapes(sh *dialect.Shapes, nd bool, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
+func checkScatterShapes(sh *opcall.Shapes, nd bool, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
 	is, us := sh.Of(indices), sh.Of(updates)
 	shapeErr := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{engine.ErrShape}, args...)...)

@@ -82,6 +82,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -164,13 +165,13 @@ func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tens
 // with p[dim] replaced by the index value: torch.gather(input, dim,
 // index). The result has index's shape and input's type.
 func Gather(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	d, err := checkGather(sh, input, dim, index)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opGather, err)
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
-	return dialect.Alloc(opGather, input.DType(), index.Shape(), func(dst tensor.Tensor) error {
+	return opcall.Alloc(opGather, input.DType(), index.Shape(), func(dst tensor.Tensor) error {
 		return runGather(sh, dst, input, d, index)
 	})
 }
@@ -178,20 +179,20 @@ func Gather(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, e
 // GatherInto is Gather writing into dst, which has input's type and
 // index's shape and does not overlap input or index.
 func GatherInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	d, err := checkGather(sh, input, dim, index)
 	if err == nil {
 		err = checkGatherDst(dst, input, index, sh.Of(index))
 	}
 	if err != nil {
-		return dialect.Wrap(opGather, err)
+		return opcall.Wrap(opGather, err)
 	}
-	return dialect.Wrap(opGather, runGather(sh, dst, input, d, index))
+	return opcall.Wrap(opGather, runGather(sh, dst, input, d, index))
 }
 
 // runGather runs torch.gather on checked arguments, with dim d normalised.
-func runGather(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+func runGather(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
 	if index.Len() == 0 {
 		return nil
 	}
@@ -199,7 +200,7 @@ func runGather(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index tensor
 	return indexErr(err, index, input)
 }
 
-func checkGather(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, error) {
+func checkGather(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, error) {
 	if err := present(input, index); err != nil {
 		return 0, err
 	}
@@ -207,7 +208,7 @@ func checkGather(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.
 	if err != nil || index.Len() == 0 {
 		return d, err
 	}
-	if err := dialect.CheckIndices(index, "index", behaviors[opGather].IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, "index", behaviors[opGather].IndexTypes); err != nil {
 		return 0, err
 	}
 	if err := checkRanks(input, index, "input"); err != nil {
@@ -229,13 +230,13 @@ func checkGather(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.
 // by the number of index values (a 0-d input gives a 0-d result and takes
 // exactly one index value).
 func IndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	d, shape, err := checkIndexSelect(sh, input, dim, index)
 	if err != nil {
-		return tensor.Tensor{}, dialect.Wrap(opIndexSelect, err)
+		return tensor.Tensor{}, opcall.Wrap(opIndexSelect, err)
 	}
-	return dialect.Alloc(opIndexSelect, input.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(opIndexSelect, input.DType(), shape, func(dst tensor.Tensor) error {
 		return runIndexSelect(sh, dst, input, d, index)
 	})
 }
@@ -243,21 +244,21 @@ func IndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tens
 // IndexSelectInto is IndexSelect writing into dst, which has input's type
 // and the result's shape and does not overlap input or index.
 func IndexSelectInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	d, shape, err := checkIndexSelect(sh, input, dim, index)
 	if err == nil {
 		err = checkGatherDst(dst, input, index, shape)
 	}
 	if err != nil {
-		return dialect.Wrap(opIndexSelect, err)
+		return opcall.Wrap(opIndexSelect, err)
 	}
-	return dialect.Wrap(opIndexSelect, runIndexSelect(sh, dst, input, d, index))
+	return opcall.Wrap(opIndexSelect, runIndexSelect(sh, dst, input, d, index))
 }
 
 // runIndexSelect runs torch.index_select on checked arguments, with dim d
 // normalised, viewing the tensors with shapes from sh.
-func runIndexSelect(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+func runIndexSelect(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
 	n := index.Len()
 	in := view1(sh, input)
 	outShape := sh.Of(in)
@@ -271,7 +272,7 @@ func runIndexSelect(sh *dialect.Shapes, dst, input tensor.Tensor, d int, index t
 // checkGatherDst checks the dst of gather or index_select: input's type,
 // the result's shape, and no overlap with input or index.
 func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
-	if err := dialect.CheckDst(dst, input.DType(), shape); err != nil {
+	if err := opcall.CheckDst(dst, input.DType(), shape); err != nil {
 		return err
 	}
 	if engine.Overlap(dst, input) || engine.Overlap(dst, index) {
@@ -280,7 +281,7 @@ func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
 	return nil
 }
 
-func checkIndexSelect(sh *dialect.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, tensor.Shape, error) {
+func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, tensor.Shape, error) {
 	if err := present(input, index); err != nil {
 		return 0, nil, err
 	}
@@ -295,7 +296,7 @@ func checkIndexSelect(sh *dialect.Shapes, input tensor.Tensor, dim int, index te
 	case input.Rank() == 0 && n != 1:
 		return 0, nil, fmt.Errorf("%w: index into a 0-d input must hold exactly one value, got %d", engine.ErrShape, n)
 	}
-	if err := dialect.CheckIndices(index, "index", behaviors[opIndexSelect].IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, "index", behaviors[opIndexSelect].IndexTypes); err != nil {
 		return 0, nil, err
 	}
 	switch dt := input.DType(); {
@@ -334,11 +335,11 @@ type scatterCall struct {
 }
 
 func (c *scatterCall) alloc() (tensor.Tensor, error) {
-	return dialect.AllocLike(c.op, c.input, "input", c.into)
+	return opcall.AllocLike(c.op, c.input, "input", c.into)
 }
 
 func (c *scatterCall) into(dst tensor.Tensor) error {
-	return dialect.Wrap(c.op, c.run(dst))
+	return opcall.Wrap(c.op, c.run(dst))
 }
 
 // check checks the call as PyTorch does and returns the normalised dim and
@@ -360,7 +361,7 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 	}
 	empty := c.index.Len() == 0
 	if !empty {
-		if err := dialect.CheckIndices(c.index, "index", behaviors[c.op].IndexTypes); err != nil {
+		if err := opcall.CheckIndices(c.index, "index", behaviors[c.op].IndexTypes); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -397,7 +398,7 @@ func (c *scatterCall) checkShapes(d int) error {
 	if err := checkRanks(c.input, c.index, "input"); err != nil {
 		return err
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	is, ds := nonEmpty(sh, c.index), nonEmpty(sh, c.input)
 	for i := range is {
@@ -454,7 +455,7 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 		}
 		return nil
 	}
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
 	input, index, out := view1(sh, c.input), view1(sh, c.index), view1(sh, dst)
 	src := c.src
@@ -555,7 +556,7 @@ func wrapDim(dim, rank int) (int, error) {
 }
 
 // nonEmpty returns t's shape, or [1] for a scalar's, from sh.
-func nonEmpty(sh *dialect.Shapes, t tensor.Tensor) tensor.Shape {
+func nonEmpty(sh *opcall.Shapes, t tensor.Tensor) tensor.Shape {
 	if t.Rank() == 0 {
 		return append(sh.Buf(1), 1)
 	}
@@ -563,16 +564,16 @@ func nonEmpty(sh *dialect.Shapes, t tensor.Tensor) tensor.Shape {
 }
 
 // checkDst checks dst against input's type and shape, which a scatter's
-// dst has, as dialect.CheckDst does.
+// dst has, as opcall.CheckDst does.
 func checkDst(dst tensor.Tensor, dt tensor.DType, input tensor.Tensor) error {
-	sh := dialect.GetShapes()
+	sh := opcall.GetShapes()
 	defer sh.Release()
-	return dialect.CheckDst(dst, dt, sh.Of(input))
+	return opcall.CheckDst(dst, dt, sh.Of(input))
 }
 
 // view1 returns t, or a 1-D view of one element for a 0-d t, whose shape
 // sh holds.
-func view1(sh *dialect.Shapes, t tensor.Tensor) tensor.Tensor {
+func view1(sh *opcall.Shapes, t tensor.Tensor) tensor.Tensor {
 	if t.Rank() != 0 {
 		return t
 	}

@@ -1,8 +1,14 @@
-package dialect
+// Package opcall holds what the dialects share in running an operator
+// call: reading integers, axes and shapes from tensors, checking indices
+// and destinations, allocating an output and naming the operator in an
+// error. It is internal: a user calls the dialects' operators, which use
+// it.
+package opcall
 
 import (
 	"errors"
 	"fmt"
+	"github.com/scatter-dev/scatter/dialect"
 	"slices"
 	"strings"
 	"sync"
@@ -16,16 +22,16 @@ import (
 // error.
 func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 	if t.Rank() > 1 {
-		return nil, fmt.Errorf("%w: %s must be a scalar or a 1-D tensor, got shape %v", ErrInput, name, t.Shape())
+		return nil, fmt.Errorf("%w: %s must be a scalar or a 1-D tensor, got shape %v", dialect.ErrInput, name, t.Shape())
 	}
 	if !t.DType().IsInteger() {
-		return nil, fmt.Errorf("%w: %s must be integers, got %v", ErrInput, name, t.DType())
+		return nil, fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, name, t.DType())
 	}
 	out := make([]int, t.Len())
 	for i := range out {
 		v, _ := t.IntAt(i) // a uint64 as its bits
 		if v < 0 && t.DType() == tensor.Uint64 {
-			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", ErrInput, name, i, uint64(v))
+			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", dialect.ErrInput, name, i, uint64(v))
 		}
 		out[i] = int(v)
 	}
@@ -37,13 +43,13 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 // it. Whether its dimensions are valid is the caller's to check.
 func ShapeOf(t tensor.Tensor, name string) (tensor.Shape, error) {
 	if t.IsZero() {
-		return nil, fmt.Errorf("%w: missing input %q", ErrInput, name)
+		return nil, fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
 	}
 	if t.Rank() != 1 {
-		return nil, fmt.Errorf("%w: %s must be a vector, got a tensor of shape %v", ErrInput, name, t.Shape())
+		return nil, fmt.Errorf("%w: %s must be a vector, got a tensor of shape %v", dialect.ErrInput, name, t.Shape())
 	}
 	if d := t.DType(); d != tensor.Int32 && d != tensor.Int64 {
-		return nil, fmt.Errorf("%w: %s must be int32 or int64, got %v", ErrInput, name, d)
+		return nil, fmt.Errorf("%w: %s must be int32 or int64, got %v", dialect.ErrInput, name, d)
 	}
 	dims, err := IntsOf(t, name)
 	return tensor.Shape(dims), err
@@ -58,22 +64,22 @@ func IntOf(t tensor.Tensor, name string) (int, error) {
 		return 0, err
 	}
 	if len(v) != 1 {
-		return 0, fmt.Errorf("%w: %s must hold one value, got shape %v", ErrInput, name, t.Shape())
+		return 0, fmt.Errorf("%w: %s must hold one value, got shape %v", dialect.ErrInput, name, t.Shape())
 	}
 	return v[0], nil
 }
 
-// Wrap returns err as an *OpError naming the operator op ("onnx.Gather"),
+// Wrap returns err as an *dialect.OpError naming the operator op ("onnx.Gather"),
 // or err itself when it is nil or already names an operator.
 func Wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var oe *OpError
+	var oe *dialect.OpError
 	if errors.As(err, &oe) {
 		return err
 	}
-	return &OpError{Op: op, Err: err}
+	return &dialect.OpError{Op: op, Err: err}
 }
 
 // Alloc returns a new tensor of the given type and shape after into has
@@ -90,10 +96,10 @@ func Alloc(op string, dtype tensor.DType, shape tensor.Shape, into func(dst tens
 }
 
 // AllocLike is Alloc for a scatter's output, of the type and shape of its
-// input like, which is named name; a missing input is an ErrInput error.
+// input like, which is named name; a missing input is an dialect.ErrInput error.
 func AllocLike(op string, like tensor.Tensor, name string, into func(dst tensor.Tensor) error) (tensor.Tensor, error) {
 	if like.IsZero() {
-		return tensor.Tensor{}, Wrap(op, fmt.Errorf("%w: missing input %q", ErrInput, name))
+		return tensor.Tensor{}, Wrap(op, fmt.Errorf("%w: missing input %q", dialect.ErrInput, name))
 	}
 	return Alloc(op, like.DType(), like.Shape(), into)
 }
@@ -154,16 +160,16 @@ func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
 
 // NormAxis maps an axis in [-rank, rank-1] to [0, rank): negative axes
 // count from the end. of names the tensor whose rank it is, for the error,
-// which wraps ErrAttribute.
+// which wraps dialect.ErrAttribute.
 func NormAxis(axis, rank int, of string) (int, error) {
-	return normAxis(axis, rank, of, ErrAttribute)
+	return normAxis(axis, rank, of, dialect.ErrAttribute)
 }
 
 // NormAxisInput is NormAxis for an axis that the operator takes as an
 // input tensor rather than as an attribute (OpenVINO's
-// ScatterElementsUpdate): its error wraps ErrInput instead.
+// ScatterElementsUpdate): its error wraps dialect.ErrInput instead.
 func NormAxisInput(axis, rank int, of string) (int, error) {
-	return normAxis(axis, rank, of, ErrInput)
+	return normAxis(axis, rank, of, dialect.ErrInput)
 }
 
 func normAxis(axis, rank int, of string, sentinel error) (int, error) {
@@ -180,13 +186,13 @@ func normAxis(axis, rank int, of string, sentinel error) (int, error) {
 // CheckIndices checks an operator's index input, the input called name:
 // it must be given, and its element type must be one of types, the
 // IndexTypes of the operator version's Behavior. Both errors wrap
-// ErrInput.
+// dialect.ErrInput.
 func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) error {
 	if indices.IsZero() {
-		return fmt.Errorf("%w: missing input %q", ErrInput, name)
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
 	}
 	if d := indices.DType(); !slices.Contains(types, d) {
-		return fmt.Errorf("%w: %s must be %s, got %v", ErrInput, name, typeNames(types), d)
+		return fmt.Errorf("%w: %s must be %s, got %v", dialect.ErrInput, name, typeNames(types), d)
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
-package dialect
+package opcall
 
 import (
 	"fmt"
+	"github.com/scatter-dev/scatter/dialect"
 	"reflect"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -11,26 +12,26 @@ import (
 // dynamic slice of operand given as one integer scalar per dimension, all
 // of one type, and returns them. A uint64 value too large for int64 is
 // read as the largest int64, which lies past the end of any dimension
-// all the same. Its errors wrap ErrInput.
+// all the same. Its errors wrap dialect.ErrInput.
 func StartValues(buf []int64, operand tensor.Tensor, starts []tensor.Tensor) ([]int64, error) {
 	if operand.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"operand\"", ErrInput)
+		return nil, fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
 	}
 	if len(starts) != operand.Rank() {
 		return nil, fmt.Errorf("%w: %d start indices for operand %v of rank %d",
-			ErrInput, len(starts), operand.Shape(), operand.Rank())
+			dialect.ErrInput, len(starts), operand.Shape(), operand.Rank())
 	}
 	for i, s := range starts {
 		switch {
 		case s.IsZero():
-			return nil, fmt.Errorf("%w: start index %d is missing", ErrInput, i)
+			return nil, fmt.Errorf("%w: start index %d is missing", dialect.ErrInput, i)
 		case !s.DType().IsInteger():
-			return nil, fmt.Errorf("%w: start index %d must be an integer, got %v", ErrInput, i, s.DType())
+			return nil, fmt.Errorf("%w: start index %d must be an integer, got %v", dialect.ErrInput, i, s.DType())
 		case s.DType() != starts[0].DType():
 			return nil, fmt.Errorf("%w: start indices must have one type, got %v and %v",
-				ErrInput, starts[0].DType(), s.DType())
+				dialect.ErrInput, starts[0].DType(), s.DType())
 		case s.Rank() != 0:
-			return nil, fmt.Errorf("%w: start index %d must be a scalar, got shape %v", ErrInput, i, s.Shape())
+			return nil, fmt.Errorf("%w: start index %d must be a scalar, got shape %v", dialect.ErrInput, i, s.Shape())
 		}
 		v, _ := s.IntAt(0)
 		if v < 0 && s.DType() == tensor.Uint64 {
@@ -42,19 +43,19 @@ func StartValues(buf []int64, operand tensor.Tensor, starts []tensor.Tensor) ([]
 }
 
 // SliceShape checks the sizes of a dynamic slice of operand and returns
-// them as the slice's shape. Its errors wrap ErrAttribute.
+// them as the slice's shape. Its errors wrap dialect.ErrAttribute.
 func SliceShape(operand tensor.Tensor, sizes []int) (tensor.Shape, error) {
 	if operand.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"operand\"", ErrInput)
+		return nil, fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
 	}
 	if len(sizes) != operand.Rank() {
 		return nil, fmt.Errorf("%w: slice_sizes has %d sizes, operand %v has rank %d",
-			ErrAttribute, len(sizes), operand.Shape(), operand.Rank())
+			dialect.ErrAttribute, len(sizes), operand.Shape(), operand.Rank())
 	}
 	for d, s := range sizes {
 		if s < 0 || s > operand.Dim(d) {
 			return nil, fmt.Errorf("%w: slice_sizes[%d] = %d is out of range [0, %d] for operand %v",
-				ErrAttribute, d, s, operand.Dim(d), operand.Shape())
+				dialect.ErrAttribute, d, s, operand.Dim(d), operand.Shape())
 		}
 	}
 	return tensor.Shape(sizes).Clone(), nil
@@ -66,10 +67,10 @@ const MaxInlineRank = 16
 
 // StartScalars splits a 1-D tensor of start indices, as the generic
 // callers give a dynamic slice's start, into the scalars the operators
-// take. Its error wraps ErrInput.
+// take. Its error wraps dialect.ErrInput.
 func StartScalars(t tensor.Tensor) ([]tensor.Tensor, error) {
 	if t.Rank() != 1 {
-		return nil, fmt.Errorf("%w: start_indices must be a 1-D tensor, got shape %v", ErrInput, t.Shape())
+		return nil, fmt.Errorf("%w: start_indices must be a 1-D tensor, got shape %v", dialect.ErrInput, t.Shape())
 	}
 	v := reflect.ValueOf(t.Data())
 	out := make([]tensor.Tensor, t.Len())
@@ -80,7 +81,7 @@ func StartScalars(t tensor.Tensor) ([]tensor.Tensor, error) {
 }
 
 // IntList returns the values of an Ints attribute as ints.
-func IntList(v Value) []int {
+func IntList(v dialect.Value) []int {
 	out := make([]int, len(v.Ints))
 	for i, x := range v.Ints {
 		out[i] = int(x)

@@ -1,0 +1,39 @@
+package dialect_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestExportsOnlyTheOperatorAPI holds package dialect to what a user of
+// the operators reads: the description of operators (Op, Param, Attr,
+// Behavior, Plan, Role, Call, Value), their errors and the sentences that
+// describe a Behavior. The helpers the dialects share in running a call
+// (reading tensors as ints, checking dst, allocating the output) live in
+// internal/opcall, where users do not trip over them.
+func TestExportsOnlyTheOperatorAPI(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var funcs []string
+	for _, f := range pkgs["dialect"].Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
+				funcs = append(funcs, fd.Name.Name)
+			}
+		}
+	}
+	slices.Sort(funcs)
+	want := []string{"ComplexRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule", "ParseValue",
+		"ReductionNames", "ReportRule"}
+	if !slices.Equal(funcs, want) {
+		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
+	}
+}
