@@ -79,116 +79,14 @@ func (g *generalCall) check() string {
 func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 	dt := generalTypes[in.Pick(len(generalTypes))]
 	it := indexTypes[in.Pick(len(indexTypes))]
-	// Each operand dimension is a window dimension (0), indexed and left
-	// out of the result or updates (1), indexed and in the window (2), or
-	// a batching dimension (3).
-	r := 1 + in.Pick(4)
-	operand := make(tensor.Shape, r)
-	roles := make([]int, r)
-	for d := range operand {
-		operand[d] = in.Pick(5)
-		if operand[d] == 0 && in.Pick(4) != 0 {
-			operand[d] = 1 + in.Pick(4)
-		}
-		roles[d] = in.Pick(4)
-	}
-	var indexed, collapsed, opBatch, window, winSize []int
-	for d, role := range roles {
-		switch role {
-		case 0, 2:
-			window = append(window, d)
-			winSize = append(winSize, in.Pick(operand[d]+1))
-		}
-		switch role {
-		case 1:
-			collapsed = append(collapsed, d)
-		case 3:
-			opBatch = append(opBatch, d)
-		}
-		if role == 1 || role == 2 {
-			indexed = append(indexed, d)
-		}
-	}
-	// Start index components in any order.
-	for i := len(indexed) - 1; i > 0; i-- {
-		j := in.Pick(i + 1)
-		indexed[i], indexed[j] = indexed[j], indexed[i]
-	}
-	// Indices: free batch dimensions and one per batching dimension, in
-	// any order, and the index vector's dimension among them, or implicit
-	// for a vector of one component.
-	type indDim struct {
-		size  int
-		batch int // the operand batching dimension it pairs with, or -1
-	}
-	var dims []indDim
-	for range in.Pick(3) {
-		dims = append(dims, indDim{in.Pick(4), -1})
-	}
-	for _, d := range opBatch {
-		at := in.Pick(len(dims) + 1)
-		dims = append(dims[:at], append([]indDim{{operand[d], d}}, dims[at:]...)...)
-	}
-	vecDim := len(dims)
-	if len(indexed) != 1 || in.Bool() {
-		vecDim = in.Pick(len(dims) + 1)
-		dims = append(dims[:vecDim], append([]indDim{{len(indexed), -1}}, dims[vecDim:]...)...)
-	}
-	is := make(tensor.Shape, len(dims))
-	var indBatch []int
-	for i, d := range dims {
-		is[i] = d.size
-	}
-	for _, d := range opBatch {
-		for i, x := range dims {
-			if x.batch == d {
-				indBatch = append(indBatch, i)
-			}
-		}
-	}
-	// Index values in bounds or near them.
-	values := make([]int, tensortest.Count(is))
-	for i := range values {
-		values[i] = in.Pick(8) - 2
-		if it.IsUnsigned() && values[i] < 0 {
-			values[i] += 300 // far out of bounds
-		}
-	}
-	indices := tensortest.FromInts(it, is, values...)
-	// The other tensor (the result, or updates): the batch dimensions of
-	// indices in order, and the window dimensions at sorted positions.
-	batches := len(is)
-	if vecDim < len(is) {
-		batches--
-	}
-	otherRank := batches + len(window)
-	otherWin := pickSorted(in, otherRank, len(window))
-	other := make(tensor.Shape, otherRank)
-	w, s := 0, 0
-	for i := range other {
-		if w < len(otherWin) && otherWin[w] == i {
-			other[i] = winSize[w]
-			w++
-			continue
-		}
-		if s == vecDim {
-			s++
-		}
-		other[i] = is[s]
-		s++
-	}
+	h := in.HLO(false, it.IsUnsigned())
+	operand, is, other := h.Operand, h.Indices, h.Other
+	indices := tensortest.FromInts(it, is, h.IndexValues...)
 	data := in.Elements(dt, operand)
-	desc := fmt.Sprintf("%v operand %v, indices %v %v, other %v, roles %v", dt, operand, is, values, other, roles)
+	desc := fmt.Sprintf("%v operand %v, indices %v %v, other %v, roles %v", dt, operand, is, h.IndexValues, other, h.Roles)
 	if !scatter {
-		sizes := make([]int, r)
-		for d := range sizes {
-			sizes[d] = min(1, operand[d])
-		}
-		for i, d := range window {
-			sizes[d] = winSize[i]
-		}
-		d := GatherDims{OffsetDims: otherWin, CollapsedSliceDims: collapsed, OperandBatchingDims: opBatch,
-			StartIndicesBatchingDims: indBatch, StartIndexMap: indexed, IndexVectorDim: vecDim, SliceSizes: sizes}
+		d := GatherDims{OffsetDims: h.OtherWin, CollapsedSliceDims: h.Collapsed, OperandBatchingDims: h.OpBatch,
+			StartIndicesBatchingDims: h.IndBatch, StartIndexMap: h.StartMap, IndexVectorDim: h.VecDim, SliceSizes: h.SliceSizes}
 		opt := GatherOptions{Rules: IndexRules{OutOfRange: OutOfRangeClamp}}
 		mode, fill := reftest.GatherClamp, any(nil)
 		if in.Bool() {
@@ -206,14 +104,12 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 			want: want, wantErr: wantErr,
 		}
 	}
-	// The scatter's windows are the updates' window dimensions.
-	inserted := collapsed
 	c := generalComputations[in.Pick(len(generalComputations))]
 	if (c.red == Max || c.red == Min) && dt.IsComplex() {
 		c = generalComputations[0] // complex numbers have no order here
 	}
-	d := ScatterDims{UpdateWindowDims: otherWin, InsertedWindowDims: inserted, InputBatchingDims: opBatch,
-		ScatterIndicesBatchingDims: indBatch, ScatterDimsToOperandDims: indexed, IndexVectorDim: vecDim}
+	d := ScatterDims{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed, InputBatchingDims: h.OpBatch,
+		ScatterIndicesBatchingDims: h.IndBatch, ScatterDimsToOperandDims: h.StartMap, IndexVectorDim: h.VecDim}
 	updates := in.Elements(dt, other)
 	opt := ScatterOptions{Reduction: c.red, Rules: IndexRules{OutOfRange: OutOfRangeSkip}, Arith: Arith{MinMax: MinMaxIEEE}}
 	mode := reftest.ScatterSkipWindow
@@ -235,16 +131,4 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 		},
 		want: want, wantErr: wantErr,
 	}
-}
-
-// pickSorted returns k distinct values of [0, n) in increasing order.
-func pickSorted(in *tensortest.Fuzz, n, k int) []int {
-	out := make([]int, 0, k)
-	for i := 0; i < n && len(out) < k; i++ {
-		// Take i when the remaining places need it, or by the bytes.
-		if n-i == k-len(out) || in.Bool() {
-			out = append(out, i)
-		}
-	}
-	return out
 }

@@ -323,3 +323,22 @@ func QuotesShifted(msg string, v int64) bool {
 	}
 	return false
 }
+
+// SameHLOClass reports whether err, a general operator's error (the
+// stablehlo and jax dialects), is of the class of the reference's wantErr:
+// the engine's class, or the dialect's for what it refuses before the
+// engine (an input of a type the operator does not take, an attribute out
+// of range).
+func SameHLOClass(err, wantErr error) bool {
+	switch reftest.Class(wantErr) {
+	case reftest.ErrIndex:
+		return errors.Is(err, engine.ErrIndex)
+	case reftest.ErrShape:
+		return errors.Is(err, engine.ErrShape) || errors.Is(err, dialect.ErrAttribute)
+	case reftest.ErrType:
+		return errors.Is(err, engine.ErrType) || errors.Is(err, dialect.ErrInput)
+	case reftest.ErrArgument:
+		return errors.Is(err, engine.ErrArgument) || errors.Is(err, dialect.ErrAttribute)
+	}
+	return false
+}

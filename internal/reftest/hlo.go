@@ -565,9 +565,10 @@ func indexVector(indices tensor.Tensor, batch []int, ivd int) []int64 {
 }
 
 // JAXFill returns JAX's default fill value of a gather in fill mode for
-// elements of type d: NaN for floating-point and complex types (NaN+NaNi),
-// the smallest value for signed integers, the largest for unsigned ones,
-// true for bool; "" for strings.
+// elements of type d: NaN for floating-point and complex types (a
+// complex one is NaN+0i: JAX converts Python's nan to the complex type, as
+// NumPy does), the smallest value for signed integers, the largest for
+// unsigned ones, true for bool; "" for strings.
 func JAXFill(d tensor.DType) any {
 	switch d {
 	case tensor.Bool:
@@ -595,9 +596,9 @@ func JAXFill(d tensor.DType) any {
 	case tensor.Float16, tensor.BFloat16:
 		return narrow(d, float32(math.NaN()))
 	case tensor.Complex64:
-		return complex(float32(math.NaN()), float32(math.NaN()))
+		return complex(float32(math.NaN()), 0)
 	case tensor.Complex128:
-		return complex(math.NaN(), math.NaN())
+		return complex(math.NaN(), 0)
 	}
 	return zero(d)
 }
