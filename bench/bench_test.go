@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 func TestWorkloads(t *testing.T) {
@@ -28,18 +29,29 @@ func TestWorkloads(t *testing.T) {
 		{"W7", "gather_elements_axis1", "onnx.GatherElements", 2*64*mib + 128*mib},
 		{"W8", "gather_axis0", "onnx.Gather", 2*64*mib + mib/2},
 		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 2*64*mib + 32*mib + 16*mib},
+		// The small calls are judged per call: no bytes.
+		{"S1", "gather_rows_small", "onnx.Gather", 0},
+		{"S2", "kv_cache_write", "onnx.ScatterND", 0},
+		{"S3", "gather_elements_small", "onnx.GatherElements", 0},
+		{"S4", "scatter_elements_add_small", "onnx.ScatterElements", 0},
+		{"S5", "gathernd_small", "onnx.GatherND", 0},
+		{"S6", "scatternd_add_small", "onnx.ScatterND", 0},
 	}
 	ws := Workloads()
 	if len(ws) != len(want) {
 		t.Fatalf("%d workloads, want %d", len(ws), len(want))
 	}
 	for i, w := range ws {
-		if x := want[i]; w.ID != x.id || w.Name != x.name || w.Op != x.op || w.Bytes != x.bytes {
-			t.Errorf("workload %d: got %s %s %s %d bytes, want %s %s %s %d",
-				i, w.ID, w.Name, w.Op, w.Bytes, x.id, x.name, x.op, x.bytes)
+		if x := want[i]; w.ID != x.id || w.Name != x.name || w.Op != x.op || w.Bytes != x.bytes || w.Small != (x.id[0] == 'S') {
+			t.Errorf("workload %d: got %s %s %s %d bytes small %v, want %s %s %s %d",
+				i, w.ID, w.Name, w.Op, w.Bytes, w.Small, x.id, x.name, x.op, x.bytes)
+		}
+		if wantAPIs := []API{Reuse, Fresh}; w.Small && !slices.Equal(w.APIs(), wantAPIs[:1]) || !w.Small && !slices.Equal(w.APIs(), wantAPIs) {
+			t.Errorf("%s: APIs %v", w.ID, w.APIs())
 		}
 	}
-	if got := IDs(); !slices.Equal(got, []string{"W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9"}) {
+	if got := IDs(); !slices.Equal(got, []string{"W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9",
+		"S1", "S2", "S3", "S4", "S5", "S6"}) {
 		t.Errorf("IDs() = %v", got)
 	}
 	// Each call is a fresh copy.
@@ -65,6 +77,7 @@ func TestFind(t *testing.T) {
 		{[]string{"W3"}, []string{"W3"}},
 		{[]string{"W9", "w1", " W3 ", "W9"}, []string{"W9", "W1", "W3"}},
 		{[]string{"gather_axis0", "W8"}, []string{"W8"}},
+		{[]string{"s2", "kv_cache_write", "W1"}, []string{"S2", "W1"}},
 	} {
 		got, err := Find(tc.in)
 		if err != nil || !slices.Equal(ids(got), tc.want) {
@@ -77,7 +90,7 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%q) = %v, %v; want an error", bad, ids(ws), err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "known: W1, W2, W3, W4, W5, W6, W7, W8, W9") {
+		if !strings.Contains(err.Error(), "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6") {
 			t.Errorf("Find(%q): error %q does not list the known IDs", bad, err)
 		}
 	}
@@ -217,8 +230,14 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestResultJSON(t *testing.T) {
-	r := Result{Workload: "W1", Impl: Impl, API: Reuse, MedianMS: 12.5, MinMS: 12, MaxMS: 13.25, Reps: 7, GBps: 10.5, Warmup: 3}
-	b, err := json.Marshal([]Result{r})
+	rs := []Result{
+		{Workload: "W1", Impl: Impl, API: Reuse, MedianMS: 12.5, MinMS: 12, MaxMS: 13.25, Reps: 7, GBps: 10.5, Warmup: 3},
+		// A small call: nanoseconds, calls and allocations, 0 included.
+		{Workload: "S2", Impl: Impl, API: Reuse, MedianNS: 95.5, MinNS: 93, MaxNS: 99.25, Reps: 9, Calls: 1 << 18, Warmup: 1},
+		// A peer's: its own name for the call, no calls or allocations.
+		{Workload: "S4", Impl: "torch", API: Reuse, MedianNS: 990, MinNS: 987, MaxNS: 999, Call: "scatter_add_(1)"},
+	}
+	b, err := json.Marshal(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +245,14 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := []map[string]any{{"workload": "W1", "impl": "scatter", "api": "reuse",
-		"median_ms": 12.5, "min_ms": 12.0, "max_ms": 13.25, "reps": 7.0, "gbps": 10.5, "warmup": 3.0}}
+	want := []map[string]any{
+		{"workload": "W1", "impl": "scatter", "api": "reuse",
+			"median_ms": 12.5, "min_ms": 12.0, "max_ms": 13.25, "reps": 7.0, "gbps": 10.5, "warmup": 3.0},
+		{"workload": "S2", "impl": "scatter", "api": "reuse",
+			"median_ns": 95.5, "min_ns": 93.0, "max_ns": 99.25, "reps": 9.0, "calls": float64(1 << 18), "allocs_per_call": 0.0, "warmup": 1.0},
+		{"workload": "S4", "impl": "torch", "api": "reuse",
+			"median_ns": 990.0, "min_ns": 987.0, "max_ns": 999.0, "reps": 0.0, "call": "scatter_add_(1)"},
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %s\nwant %v", b, want)
 	}
@@ -273,5 +298,71 @@ func TestPrepare(t *testing.T) {
 	}
 	if !tensor.Equal(c.dst, first) {
 		t.Error("a second Prepare made different inputs")
+	}
+}
+
+// TestRunSmall times a fake small call on a fake clock: each call takes
+// 1 ms and allocates two objects, so that the calls per repetition double
+// from 1 to the first count that takes smallRep.
+func TestRunSmall(t *testing.T) {
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	var objects uint64
+	calls := 0
+	f := func() error {
+		calls++
+		clock = clock.Add(time.Millisecond)
+		objects += 2
+		return nil
+	}
+	w := Workload{ID: "S3", Small: true}
+	got, err := runSmall(w, Reuse, f, 3, 2, now, func() uint64 { return objects })
+	perRep := 32 // 1, 2, ..., 16 calls take less than smallRep = 20 ms
+	want := Result{Workload: "S3", Impl: Impl, API: Reuse, MedianNS: 1e6, MinNS: 1e6, MaxNS: 1e6, Reps: 3,
+		Calls: perRep, AllocsPerCall: 2, Warmup: 2}
+	if err != nil || got != want {
+		t.Errorf("got %+v, %v\nwant %+v", got, err, want)
+	}
+	if wantCalls := 2 + (1 + 2 + 4 + 8 + 16 + 32) + 3*perRep; calls != wantCalls {
+		t.Errorf("%d calls, want %d", calls, wantCalls)
+	}
+	// The operator's error stops the run.
+	boom := errors.New("boom")
+	_, err = runSmall(w, Reuse, func() error { return boom }, 3, 1, now, func() uint64 { return 0 })
+	if !errors.Is(err, boom) {
+		t.Errorf("error: %v", err)
+	}
+}
+
+// TestPrepareSmall runs a small call in place for real: its destination
+// is its data, which the call changes where the indices say.
+func TestPrepareSmall(t *testing.T) {
+	ws, err := Find([]string{"S2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ws[0].Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, ok := c.dst.Data().([]float16.Float16)
+	if !ok || !c.dst.Shape().Equal(tensor.Shape{1, 8, 512, 64}) {
+		t.Fatalf("dst is %v", c.dst.Shape())
+	}
+	if err := c.Reuse(); err != nil {
+		t.Fatal(err)
+	}
+	for h := range 8 {
+		for p := range 512 {
+			row := kv[(h*512+p)*64:][:64]
+			written := slices.ContainsFunc(row, func(v float16.Float16) bool { return v != 0 })
+			if written != (p == 100) {
+				t.Errorf("head %d, position %d: written %v", h, p, written)
+			}
+		}
+	}
+	r, err := Run(c, Reuse, 1, 1)
+	if err != nil || r.Calls < 1 || r.MedianNS <= 0 || r.Reps != 1 {
+		t.Errorf("Run: %+v, %v", r, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -50,35 +51,52 @@ var (
 	}
 	boundColor     = color.RGBA{0xbb, 0xbb, 0xbb, 0xff}
 	boundLineColor = color.RGBA{0x33, 0x33, 0x33, 0xff}
+	warnColor      = color.RGBA{0xc0, 0x00, 0x00, 0xff}
+)
+
+// captionSize is the size of the caption's text, in points, and
+// captionLead the distance between its lines.
+const (
+	captionSize = vg.Length(11)
+	captionLead = vg.Length(15)
 )
 
 // Chart is a bar chart of results: one panel per workload, in the order
 // of Workloads, with a horizontal bar per impl and API giving the median
-// time in milliseconds, and the workload's BoundMS as a grey bar and a
-// dashed line across the panel. The bars of Impl come first, then those of
-// the other impls in alphabetical order, each impl in one colour, lighter
-// for Fresh. The same results, in any order, make the same image.
+// time per call (milliseconds for a bulk workload, nanoseconds for a small
+// call), and a bulk workload's BoundMS as a grey bar and a dashed line
+// across the panel. The bars of Impl come first, then those of the other
+// impls in alphabetical order, each impl in one colour, lighter for Fresh.
+// Above the panels a caption says that lower is better, followed by the
+// notes given to NewChart (where the figures come from); a panel whose
+// results of Impl spread wider than TooWide says so in red under its
+// title. The same results, in any order, make the same image.
 type Chart struct {
-	panels []panel
+	panels  []panel
+	caption []string
 }
 
 // panel is the content of one workload's panel.
 type panel struct {
 	workload Workload
-	bars     []bar // top to bottom
+	bars     []bar    // top to bottom
+	wide     []string // the bars of Impl whose spread is too wide, with it
 }
 
 // bar is one bar of a panel.
 type bar struct {
 	label string
-	ms    float64
+	value float64 // the median, in the workload's unit
 	fill  color.Color
 	edge  color.Color
 }
 
 // NewChart checks results as ReadResults does and lays them out as a
 // chart, with a panel for each workload that has at least one result.
-func NewChart(results []Result) (*Chart, error) {
+// notes are lines of the caption, after the first, which says what the
+// bars are and that lower is better: say there where the figures were
+// measured and when.
+func NewChart(results []Result, notes ...string) (*Chart, error) {
 	if len(results) == 0 {
 		return nil, errors.New("bench: no results to plot")
 	}
@@ -86,7 +104,8 @@ func NewChart(results []Result) (*Chart, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	impls := chartImpls(results)
-	c := &Chart{}
+	c := &Chart{caption: append([]string{"Median time per call: lower is better. " +
+		"Bulk workloads (W) in milliseconds, small calls (S) in nanoseconds."}, notes...)}
 	for _, w := range Workloads() {
 		p := panel{workload: w}
 		for i, impl := range impls {
@@ -102,12 +121,12 @@ func NewChart(results []Result) (*Chart, error) {
 				if api == Fresh {
 					fill = lighten(base)
 				}
-				p.bars = append(p.bars, bar{
-					label: impl + " " + string(api),
-					ms:    results[j].MedianMS,
-					fill:  fill,
-					edge:  base,
-				})
+				r := results[j]
+				label := impl + " " + string(api)
+				p.bars = append(p.bars, bar{label: label, value: r.Median(), fill: fill, edge: base})
+				if r.Impl == Impl && r.Spread() > TooWide {
+					p.wide = append(p.wide, fmt.Sprintf("%s %.0f%%", label, 100*r.Spread()))
+				}
 			}
 		}
 		if len(p.bars) > 0 {
@@ -153,8 +172,13 @@ func (c *Chart) grid() (rows, cols int) {
 func (c *Chart) size() (width, height vg.Length) {
 	rows, cols := c.grid()
 	width = vg.Length(cols)*panelWidth + vg.Length(cols+1)*chartPad
-	height = vg.Length(rows)*panelHeight + vg.Length(rows+1)*chartPad
+	height = c.header() + vg.Length(rows)*panelHeight + vg.Length(rows+1)*chartPad
 	return width, height
+}
+
+// header returns the height of the caption above the panels.
+func (c *Chart) header() vg.Length {
+	return chartPad + vg.Length(len(c.caption))*captionLead
 }
 
 // WritePNG writes the chart to w as a PNG image at 96 dots per inch.
@@ -180,10 +204,18 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	return err
 }
 
-// draw draws the panels on dc in a grid, row by row, on white.
+// draw draws the caption, then the panels on dc in a grid, row by row, on
+// white.
 func (c *Chart) draw(dc draw.Canvas) error {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
+	style := draw.TextStyle{Color: color.Black, Font: chartFont(captionSize, xfont.WeightNormal),
+		XAlign: draw.XLeft, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+	for i, line := range c.caption {
+		top := dc.Max.Y - chartPad - vg.Length(i)*captionLead
+		dc.FillText(style, vg.Point{X: dc.Min.X + chartPad, Y: top}, line)
+	}
+	dc = draw.Crop(dc, 0, 0, 0, -c.header())
 	rows, cols := c.grid()
 	plots := make([][]*plot.Plot, rows)
 	for r := range plots {
@@ -212,13 +244,21 @@ func (c *Chart) draw(dc draw.Canvas) error {
 	return nil
 }
 
-// plot makes the panel's plot: the bars from the top, then the bound's
-// row at the bottom, each labelled with its time.
+// plot makes the panel's plot: the bars from the top, then (for a bulk
+// workload) the bound's row at the bottom, each labelled with its time.
 func (p panel) plot() (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = fmt.Sprintf("%s %s (%s)", p.workload.ID, p.workload.Name, p.workload.Op)
 	pl.Title.TextStyle.Font = chartFont(12, xfont.WeightBold)
+	if len(p.wide) > 0 {
+		// A second line, in red: which bars to distrust.
+		pl.Title.Text += "\nspread (max-min)/median too wide to trust: " + strings.Join(p.wide, ", ")
+		pl.Title.TextStyle.Color = warnColor
+	}
 	pl.X.Label.Text = "milliseconds per call (median)"
+	if p.workload.Small {
+		pl.X.Label.Text = "nanoseconds per call (median)"
+	}
 	pl.X.Label.TextStyle.Font = chartFont(10, xfont.WeightNormal)
 	pl.X.Tick.Label.Font = chartFont(9, xfont.WeightNormal)
 	pl.Y.Tick.Label.Font = chartFont(10, xfont.WeightNormal)
@@ -227,12 +267,16 @@ func (p panel) plot() (*plot.Plot, error) {
 	grid.Horizontal.Color = nil
 	pl.Add(grid)
 
-	n := len(p.bars) + 1 // rows; row 0, at the bottom, is the bound's
+	bound := p.workload.BoundMS
+	first := 1 // the first bar's row; row 0, at the bottom, is the bound's
+	if bound == 0 {
+		first = 0
+	}
+	n := len(p.bars) + first // rows
 	names := make([]string, n)
-	names[0] = boundLabel
 	values := plotter.XYLabels{XYs: make(plotter.XYs, n), Labels: make([]string, n)}
-	addBar := func(row int, ms float64, fill, edge color.Color) error {
-		b, err := plotter.NewBarChart(plotter.Values{ms}, barWidth)
+	addBar := func(row int, v float64, fill, edge color.Color) error {
+		b, err := plotter.NewBarChart(plotter.Values{v}, barWidth)
 		if err != nil {
 			return err
 		}
@@ -242,29 +286,31 @@ func (p panel) plot() (*plot.Plot, error) {
 		b.LineStyle.Color = edge
 		b.LineStyle.Width = vg.Points(0.5)
 		pl.Add(b)
-		values.XYs[row] = plotter.XY{X: ms, Y: float64(row)}
-		values.Labels[row] = formatMS(ms)
+		values.XYs[row] = plotter.XY{X: v, Y: float64(row)}
+		values.Labels[row] = formatMS(v)
 		return nil
-	}
-	if err := addBar(0, p.workload.BoundMS, boundColor, boundLineColor); err != nil {
-		return nil, err
 	}
 	for i, b := range p.bars {
 		row := n - 1 - i
 		names[row] = b.label
-		if err := addBar(row, b.ms, b.fill, b.edge); err != nil {
+		if err := addBar(row, b.value, b.fill, b.edge); err != nil {
 			return nil, err
 		}
 	}
-
-	line, err := plotter.NewLine(plotter.XYs{{X: p.workload.BoundMS, Y: -0.5}, {X: p.workload.BoundMS, Y: float64(n) - 0.5}})
-	if err != nil {
-		return nil, err
+	if bound > 0 {
+		names[0] = boundLabel
+		if err := addBar(0, bound, boundColor, boundLineColor); err != nil {
+			return nil, err
+		}
+		line, err := plotter.NewLine(plotter.XYs{{X: bound, Y: -0.5}, {X: bound, Y: float64(n) - 0.5}})
+		if err != nil {
+			return nil, err
+		}
+		line.Color = boundLineColor
+		line.Width = vg.Points(1)
+		line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		pl.Add(line)
 	}
-	line.Color = boundLineColor
-	line.Width = vg.Points(1)
-	line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	pl.Add(line)
 
 	labels, err := plotter.NewLabels(values)
 	if err != nil {
@@ -278,9 +324,9 @@ func (p panel) plot() (*plot.Plot, error) {
 	pl.Add(labels)
 
 	pl.NominalY(names...)
-	longest := p.workload.BoundMS
+	longest := bound
 	for _, b := range p.bars {
-		longest = max(longest, b.ms)
+		longest = max(longest, b.value)
 	}
 	ticks := msTicks(longest)
 	pl.X.Min, pl.X.Max = 0, ticks[len(ticks)-1].Value

@@ -101,14 +101,15 @@ func TestChartPNG(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		results       []Result
-		width, height int          // pixels at 96 dpi of 3-by-5-inch panels and 12-point gaps
+		width, height int          // pixels at 96 dpi of 3-by-5-inch panels, 12-point gaps and a caption line
 		colors        []color.RGBA // found in the image
 		absent        []color.RGBA // not found
 	}{
-		{"nine workloads", all, 1504, 928, []color.RGBA{blue, lighten(blue), lighten(orange), boundColor}, nil},
-		{"four", onlyWorkloads(all, "W1", "W2", "W8", "W9"), 1504, 624, []color.RGBA{blue, lighten(orange)}, nil},
-		{"one, ours only", onlyWorkloads(ours, "W5"), 512, 320, []color.RGBA{blue, lighten(blue), boundColor}, []color.RGBA{orange, lighten(orange)}},
-		{"peers only", onlyWorkloads(Peers(), "W6"), 512, 320, []color.RGBA{lighten(blue), implColors[1], lighten(implColors[2])}, []color.RGBA{blue}},
+		{"fifteen workloads", all, 1504, 1572, []color.RGBA{blue, lighten(blue), lighten(orange), boundColor, warnColor}, nil},
+		{"four", onlyWorkloads(all, "W1", "W2", "W8", "W9"), 1504, 660, []color.RGBA{blue, lighten(orange)}, []color.RGBA{warnColor}},
+		{"one, ours only", onlyWorkloads(ours, "W5"), 512, 356, []color.RGBA{blue, lighten(blue), boundColor}, []color.RGBA{orange, lighten(orange)}},
+		{"peers only", onlyWorkloads(Peers(), "W6"), 512, 356, []color.RGBA{lighten(blue), implColors[1], lighten(implColors[2])}, []color.RGBA{blue}},
+		{"a small call", onlyWorkloads(all, "S2"), 512, 356, []color.RGBA{blue, implColors[1]}, []color.RGBA{warnColor}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := NewChart(tc.results)
@@ -208,7 +209,7 @@ func TestNewChart(t *testing.T) {
 				order = append(order, p.workload.ID)
 				var got []wantBar
 				for _, b := range p.bars {
-					got = append(got, wantBar{b.label, b.ms, color.RGBAModel.Convert(b.fill).(color.RGBA)})
+					got = append(got, wantBar{b.label, b.value, color.RGBAModel.Convert(b.fill).(color.RGBA)})
 				}
 				if want := tc.want[p.workload.ID]; !slices.Equal(got, want) {
 					t.Errorf("%s: bars %v\nwant %v", p.workload.ID, got, want)
@@ -218,6 +219,49 @@ func TestNewChart(t *testing.T) {
 				t.Errorf("panels %v, want %v", order, tc.order)
 			}
 		})
+	}
+}
+
+// TestChartCaptionAndSpread checks what a chart says besides its bars:
+// the caption's lines, the unit of each panel, and which of ours are
+// flagged for a spread too wide to trust.
+func TestChartCaptionAndSpread(t *testing.T) {
+	rs := []Result{
+		// spread (12-8)/10 = 0.4: fine
+		{Workload: "W1", Impl: Impl, API: Reuse, MedianMS: 10, MinMS: 8, MaxMS: 12, Reps: 7, GBps: 1},
+		// spread (30-10)/20 = 1: flagged
+		{Workload: "W1", Impl: Impl, API: Fresh, MedianMS: 20, MinMS: 10, MaxMS: 30, Reps: 7, GBps: 1},
+		// a peer's wide spread is not ours to flag
+		{Workload: "W1", Impl: "numpy", API: Fresh, MedianMS: 20, MinMS: 1, MaxMS: 300, Reps: 7, GBps: 1},
+		// nanoseconds, spread (160-100)/100 = 0.6: flagged
+		{Workload: "S6", Impl: Impl, API: Reuse, MedianNS: 100, MinNS: 100, MaxNS: 160, Reps: 7, Calls: 8},
+	}
+	c, err := NewChart(rs, "note one", "note two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.caption) != 3 || !strings.Contains(c.caption[0], "lower is better") || c.caption[1] != "note one" || c.caption[2] != "note two" {
+		t.Errorf("caption %q", c.caption)
+	}
+	if len(c.panels) != 2 {
+		t.Fatalf("%d panels", len(c.panels))
+	}
+	w1, s6 := c.panels[0], c.panels[1]
+	if !slices.Equal(w1.wide, []string{"scatter fresh 100%"}) || !slices.Equal(s6.wide, []string{"scatter reuse 60%"}) {
+		t.Errorf("flagged: %q and %q", w1.wide, s6.wide)
+	}
+	if s6.bars[0].value != 100 || !s6.workload.Small || s6.workload.BoundMS != 0 {
+		t.Errorf("S6 panel: %+v", s6)
+	}
+	for _, p := range c.panels {
+		pl, err := p.plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		unit := map[bool]string{false: "milliseconds", true: "nanoseconds"}[p.workload.Small]
+		if !strings.HasPrefix(pl.X.Label.Text, unit) || !strings.Contains(pl.Title.Text, "too wide to trust") {
+			t.Errorf("%s: axis %q, title %q", p.workload.ID, pl.X.Label.Text, pl.Title.Text)
+		}
 	}
 }
 

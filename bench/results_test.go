@@ -48,7 +48,7 @@ func TestReadResultsErrors(t *testing.T) {
 		{"fractional reps", `[{"workload": "W4", "impl": "numpy", "api": "fresh", "median_ms": 2, "min_ms": 1, "max_ms": 3, "reps": 7.5, "gbps": 1}]`,
 			"bench: results[0]: json: cannot unmarshal number 7.5"},
 		{"unknown workload", `[{"workload": "W10", "impl": "numpy", "api": "fresh", "median_ms": 2, "min_ms": 1, "max_ms": 3, "reps": 7, "gbps": 1}]`,
-			`bench: results[0]: unknown workload "W10" (known: W1, W2, W3, W4, W5, W6, W7, W8, W9)`},
+			`bench: results[0]: unknown workload "W10" (known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6)`},
 		{"workload by name", `[{"workload": "gather_axis0", "impl": "numpy", "api": "fresh", "median_ms": 2, "min_ms": 1, "max_ms": 3, "reps": 7, "gbps": 1}]`,
 			`bench: results[0]: unknown workload "gather_axis0"`},
 		{"empty impl", `[{"workload": "W4", "impl": "", "api": "fresh", "median_ms": 2, "min_ms": 1, "max_ms": 3, "reps": 7, "gbps": 1}]`,
@@ -90,7 +90,7 @@ func TestCheckResultNotFinite(t *testing.T) {
 
 func TestReadResultsFile(t *testing.T) {
 	rs, err := ReadResultsFile(filepath.Join("testdata", "results.json"))
-	if err != nil || len(rs) != 18 {
+	if err != nil || len(rs) != 24 {
 		t.Fatalf("got %d results, %v", len(rs), err)
 	}
 	dir := t.TempDir()
@@ -108,42 +108,32 @@ func TestReadResultsFile(t *testing.T) {
 	}
 }
 
-// TestPeers checks the bundled file against the figures of the speed issue (issue 4).
+// TestPeers checks the bundled file: NumPy, PyTorch and ONNX Runtime's C
+// API on every bulk workload, NumPy and PyTorch on every small call, each
+// once, with the APIs ReadPeersFile gives them, and where they come from.
 func TestPeers(t *testing.T) {
-	issue := map[string][3]float64{ // NumPy, PyTorch, ONNX Runtime medians
-		"W1": {66.2, 48.1, 34.8},
-		"W2": {36.3, 27.9, 14.2},
-		"W3": {58.0, 29.1, 71.2},
-		"W4": {270, 36.2, 65.6},
-		"W5": {31.4, 29.6, 13.3},
-		"W6": {105, 93.0, 104},
-		"W7": {160, 44.4, 19.5},
-		"W8": {32.3, 29.6, 9.8},
-		"W9": {215, 95.5, 110},
-	}
-	peers := []struct {
-		impl string
-		api  API
-	}{{"numpy", Fresh}, {"pytorch", Fresh}, {"onnxruntime", Reuse}}
 	got := Peers()
-	if len(got) != len(issue)*len(peers) {
-		t.Fatalf("%d results, want %d", len(got), len(issue)*len(peers))
-	}
 	for _, w := range Workloads() {
-		for i, p := range peers {
-			j := slices.IndexFunc(got, func(r Result) bool { return r.Workload == w.ID && r.Impl == p.impl })
-			if j < 0 {
-				t.Errorf("no %s %s", w.ID, p.impl)
+		peers := map[string]API{"numpy": Fresh, "torch": Fresh, "ort_c": Reuse}
+		if w.Small {
+			peers = map[string]API{"numpy": Reuse, "torch": Reuse}
+		}
+		for impl, api := range peers {
+			i := slices.IndexFunc(got, func(r Result) bool { return r.Workload == w.ID && r.Impl == impl })
+			if i < 0 {
+				t.Errorf("no %s %s", w.ID, impl)
 				continue
 			}
-			r, ms := got[j], issue[w.ID][i]
-			if r.API != p.api || r.MedianMS != ms || r.MinMS != ms || r.MaxMS != ms || r.Reps != 7 {
-				t.Errorf("%s %s: %+v, want %s at %v ms", w.ID, p.impl, r, p.api, ms)
-			}
-			if gbps := float64(w.Bytes) / (ms * 1e6); math.Abs(r.GBps-gbps) > 0.005 {
-				t.Errorf("%s %s: gbps %v, want %.2f", w.ID, p.impl, r.GBps, gbps)
+			if r := got[i]; r.API != api || r.Median() <= 0 || r.Call == "" || !w.Small && r.GBps <= 0 {
+				t.Errorf("%s %s: %+v", w.ID, impl, r)
 			}
 		}
+	}
+	if n := 9*3 + 6*2; len(got) != n {
+		t.Errorf("%d results, want %d", len(got), n)
+	}
+	if src := PeersSource(); !strings.Contains(src, "AMD EPYC, 2 vCPU (KVM), 2026-") {
+		t.Errorf("PeersSource() = %q", src)
 	}
 	got[0].MedianMS = -1
 	if Peers()[0].MedianMS < 0 {
@@ -151,15 +141,76 @@ func TestPeers(t *testing.T) {
 	}
 }
 
-// TestBounds checks the workloads' memory bounds against the figures of
-// the speed issue (issue 4).
+// TestReadPeersFile reads the files the peers' scripts write, and a list
+// as scatter bench --json writes it.
+func TestReadPeersFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	report := write("results.json", `{"generated": "2026-11-25T15:28:00", "schema": {},
+		"machine": {"Model name": "AMD EPYC", "nproc": 2, "Hypervisor vendor": "KVM"},
+		"best": [
+		 {"workload": "W8", "impl": "ort_c", "api": "OrtApi::Run, pre-allocated output", "median_ms": 2.5, "min_ms": 2.4, "max_ms": 3, "reps": 7, "threads": 2, "output_ok": true},
+		 {"workload": "W8", "impl": "torch", "api": "d[i]", "median_ms": 30, "min_ms": 29, "max_ms": 40, "reps": 7, "samples_ms": [30]},
+		 {"workload": "W8", "impl": "tfjs", "api": "-", "error": "not available"},
+		 {"workload": "W8", "impl": "ort", "api": "session.run", "median_ms": 1, "min_ms": 1, "max_ms": 1, "reps": 7, "output_ok": false},
+		 {"workload": "W8", "impl": "bound_stream", "api": "derived", "median_ms": 1.3, "min_ms": 1.3, "max_ms": 1.3, "reps": 0}
+		]}`)
+	raw := write("numpy.json", `[
+		 {"workload": "W3", "impl": "numpy", "api": "copy+np.add.at", "median_ms": 290, "min_ms": 270, "max_ms": 380, "reps": 7},
+		 {"workload": "W3", "impl": "numpy", "api": "d+bincount", "median_ms": 21.5, "min_ms": 20, "max_ms": 22, "reps": 7}]`)
+	small := write("small.json", `[
+		 {"workload": "S4", "impl": "torch", "api": "scatter_add_(1)", "median_ns": 993, "min_ns": 987, "max_ns": 999}]`)
+	ours := write("ours.json", `[{"workload": "W1", "impl": "go", "api": "reuse", "median_ms": 5, "min_ms": 4, "max_ms": 6, "reps": 3, "gbps": 1}]`)
+	bytes8 := Workloads()[7].Bytes
+	for _, tc := range []struct {
+		path, source string
+		want         []Result
+	}{
+		{report, "AMD EPYC, 2 vCPU (KVM), 2026-11-25T15:28:00", []Result{
+			{Workload: "W8", Impl: "ort_c", API: Reuse, MedianMS: 2.5, MinMS: 2.4, MaxMS: 3, Reps: 7, GBps: float64(bytes8) / 2.5e6, Call: "OrtApi::Run, pre-allocated output"},
+			{Workload: "W8", Impl: "torch", API: Fresh, MedianMS: 30, MinMS: 29, MaxMS: 40, Reps: 7, GBps: float64(bytes8) / 30e6, Call: "d[i]"},
+		}},
+		{raw, "numpy.json", []Result{{Workload: "W3", Impl: "numpy", API: Fresh, MedianMS: 21.5, MinMS: 20, MaxMS: 22, Reps: 7,
+			GBps: float64(Workloads()[2].Bytes) / 21.5e6, Call: "d+bincount"}}},
+		{small, "small.json", []Result{{Workload: "S4", Impl: "torch", API: Reuse, MedianNS: 993, MinNS: 987, MaxNS: 999, Call: "scatter_add_(1)"}}},
+		{ours, "ours.json", []Result{{Workload: "W1", Impl: "go", API: Reuse, MedianMS: 5, MinMS: 4, MaxMS: 6, Reps: 3, GBps: 1}}},
+	} {
+		got, source, err := ReadPeersFile(tc.path)
+		if err != nil || source != tc.source || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %+v, %q, %v\nwant %+v, %q", filepath.Base(tc.path), got, source, err, tc.want, tc.source)
+		}
+	}
+	for _, tc := range []struct{ text, want string }{
+		{`{"best": [{"workload": "W10", "impl": "x", "median_ms": 1, "min_ms": 1, "max_ms": 1}]}`, `results[0]: unknown workload "W10"`},
+		{`{"generated": "today"}`, `no "best" list`},
+		{`[{"workload": "S1", "impl": "torch", "median_ms": 1, "min_ms": 1, "max_ms": 1}]`, "S1 torch: want median_ns, min_ns and max_ns"},
+		{`[{"workload": "W1", "impl": "torch", "median_ms": 3, "min_ms": 4, "max_ms": 5}]`, "want min_ms <= median_ms <= max_ms"},
+		{`nonsense`, "not a JSON list of results"},
+	} {
+		path := write("bad.json", tc.text)
+		if rs, _, err := ReadPeersFile(path); err == nil || rs != nil || !strings.Contains(err.Error(), tc.want) ||
+			!strings.HasPrefix(err.Error(), "bench: "+path+": ") {
+			t.Errorf("%s: got %v, %v; want error %q", tc.text, rs, err, tc.want)
+		}
+	}
+}
+
+// TestBounds checks the workloads' memory bounds against the bundled
+// peers' report (the larger of its bound_stream and bound_random per bulk
+// workload); the small calls have none.
 func TestBounds(t *testing.T) {
 	want := map[string]float64{
-		"W1": 7.5, "W2": 4.2, "W3": 12.2, "W4": 5.8, "W5": 4.2, "W6": 30.6, "W7": 8.4, "W8": 4.2, "W9": 30.2,
+		"W1": 1.63, "W2": 1.23, "W3": 1.9, "W4": 1.69, "W5": 1.23, "W6": 7.37, "W7": 2.46, "W8": 1.23, "W9": 9.09,
 	}
 	ws := Workloads()
-	if len(ws) != len(want) {
-		t.Fatalf("%d workloads, want %d", len(ws), len(want))
+	if len(ws) != 15 {
+		t.Fatalf("%d workloads, want 15", len(ws))
 	}
 	for _, w := range ws {
 		if w.BoundMS != want[w.ID] {

@@ -32,6 +32,15 @@ const (
 // APIs returns the APIs in the order they are run: Reuse, then Fresh.
 func APIs() []API { return []API{Reuse, Fresh} }
 
+// APIs returns the APIs that w is judged through, in the order they are
+// run: both for a bulk workload, Reuse alone for a small call.
+func (w Workload) APIs() []API {
+	if w.Small {
+		return []API{Reuse}
+	}
+	return APIs()
+}
+
 // Case is a prepared workload: its inputs, generated once, and a
 // destination for Reuse, allocated once.
 type Case struct {
@@ -45,7 +54,8 @@ type Case struct {
 
 // Prepare generates w's inputs from its fixed seed and allocates the
 // destination that Reuse writes into (left untouched: the first call
-// touches its pages). This takes up to about a second and 300 MiB.
+// touches its pages); a small call in place writes into its data instead.
+// This takes up to about a second and 300 MiB.
 func (w Workload) Prepare() (*Case, error) {
 	s := w.spec
 	if s == nil {
@@ -61,9 +71,12 @@ func (w Workload) Prepare() (*Case, error) {
 			return nil, fmt.Errorf("bench: %s: %s has shape %v, want %v", w.ID, t.name, t.got.Shape(), t.want)
 		}
 	}
-	dst, err := tensor.New(tensor.Float32, s.out)
-	if err != nil {
-		return nil, fmt.Errorf("bench: %s: %w", w.ID, err)
+	dst := in.data
+	if !s.inPlace {
+		var err error
+		if dst, err = tensor.New(in.data.DType(), s.out); err != nil {
+			return nil, fmt.Errorf("bench: %s: %w", w.ID, err)
+		}
 	}
 	c := &Case{Workload: w, dst: dst}
 	c.reuse = func() error { return s.into(dst, in) }
@@ -111,35 +124,92 @@ func (c *Case) op(api API) (func() error, error) {
 }
 
 // Result is the timing of one workload through one API. Its JSON form is
-// the schema shared with the peers' benchmark scripts:
+// the schema shared with the peers' benchmark scripts; for a bulk workload
 //
 //	{"workload": "W1", "impl": "scatter", "api": "reuse", "median_ms": 12.3,
 //	 "min_ms": 12.0, "max_ms": 13.1, "reps": 7, "gbps": 12.6}
+//
+// and for a small call, in nanoseconds per call as the peers'
+// small_calls.py writes them, with the calls per repetition and the heap
+// allocations per call:
+//
+//	{"workload": "S2", "impl": "scatter", "api": "reuse", "median_ns": 95.1,
+//	 "min_ns": 93.8, "max_ns": 99.0, "reps": 9, "calls": 131072,
+//	 "allocs_per_call": 0}
+//
+// Either may carry "warmup" and, for a peer, "call": the peer's own name
+// for what it timed.
 type Result struct {
 	// Workload is the workload's ID, "W1".
-	Workload string `json:"workload"`
+	Workload string
 	// Impl is the implementation measured: Impl for this module.
-	Impl string `json:"impl"`
+	Impl string
 	// API is "reuse" or "fresh".
-	API API `json:"api"`
-	// MedianMS, MinMS and MaxMS summarise the timed repetitions, in
-	// milliseconds. With an even number of repetitions the median is the
-	// mean of the middle two.
-	MedianMS float64 `json:"median_ms"`
-	MinMS    float64 `json:"min_ms"`
-	MaxMS    float64 `json:"max_ms"`
-	// Reps is the number of timed repetitions.
-	Reps int `json:"reps"`
-	// GBps is the workload's Bytes divided by the median time, in GB/s
+	API API
+	// MedianMS, MinMS and MaxMS summarise the timed repetitions of a bulk
+	// workload, in milliseconds. With an even number of repetitions the
+	// median is the mean of the middle two.
+	MedianMS float64
+	MinMS    float64
+	MaxMS    float64
+	// MedianNS, MinNS and MaxNS summarise the timed repetitions of a
+	// small call, in nanoseconds per call.
+	MedianNS float64
+	MinNS    float64
+	MaxNS    float64
+	// Reps is the number of timed repetitions; 0 for a peer's result that
+	// does not say.
+	Reps int
+	// GBps is a bulk workload's Bytes divided by the median time, in GB/s
 	// (10⁹ bytes per second).
-	GBps float64 `json:"gbps"`
+	GBps float64
+	// Calls is the number of calls in each repetition of a small call,
+	// and AllocsPerCall the heap allocations per call over all of them;
+	// 0 where not known, as for the peers.
+	Calls         int
+	AllocsPerCall float64
 	// Warmup is the number of untimed calls before the timed ones (see
 	// Run); 0 where not known, as for the peers. It may be left out of
 	// the JSON.
-	Warmup int `json:"warmup,omitempty"`
+	Warmup int
+	// Call is, for a peer's result, the peer's own name for the call it
+	// timed ("clone+scatter_add_"); "" for this module's.
+	Call string
 }
 
-// Run times c through api: warmup untimed calls (one is enough to touch
+// Median, Min and Max return the result's statistics in the unit of its
+// workload: milliseconds for a bulk workload, nanoseconds for a small call.
+func (r Result) Median() float64 { return r.pick(r.MedianMS, r.MedianNS) }
+
+// Min returns the fastest repetition, in the unit of Median.
+func (r Result) Min() float64 { return r.pick(r.MinMS, r.MinNS) }
+
+// Max returns the slowest repetition, in the unit of Median.
+func (r Result) Max() float64 { return r.pick(r.MaxMS, r.MaxNS) }
+
+func (r Result) pick(ms, ns float64) float64 {
+	if isSmall(r.Workload) {
+		return ns
+	}
+	return ms
+}
+
+// Spread returns (Max - Min) / Median: how far apart the repetitions
+// were, relative to the median; 0 when the median is 0.
+func (r Result) Spread() float64 {
+	if m := r.Median(); m > 0 {
+		return (r.Max() - r.Min()) / m
+	}
+	return 0
+}
+
+// TooWide is the Spread above which a result is flagged as too noisy to
+// trust: its fastest and slowest repetitions differ by more than half the
+// median.
+const TooWide = 0.5
+
+// Run times c through api. A small call is timed by runSmall (see
+// there); a bulk workload so: warmup untimed calls (one is enough to touch
 // the pages of Reuse's destination and to fault in the inputs), then reps
 // calls, each timed on its own with the monotonic clock. It collects
 // garbage before the warm-up, so that the garbage of earlier work is not
@@ -224,6 +294,13 @@ func run(c *Case, api API, reps, warmup int, now func() time.Time) (Result, erro
 	fail := func(err error) (Result, error) {
 		return Result{}, fmt.Errorf("%s %s: %w", c.Workload.ID, api, err)
 	}
+	if c.Workload.Small {
+		r, err := runSmall(c.Workload, api, f, reps, warmup, now, heapObjects)
+		if err != nil {
+			return fail(err)
+		}
+		return r, nil
+	}
 	runtime.GC()
 	warmed, err := warm(f, warmup, heapCounts)
 	if err != nil {
@@ -243,23 +320,31 @@ func run(c *Case, api API, reps, warmup int, now func() time.Time) (Result, erro
 	return r, nil
 }
 
-// summarize makes the Result of the timed repetitions in times.
-func summarize(w Workload, api API, times []time.Duration) Result {
+// stats returns the median, the minimum and the maximum of times, which
+// is not empty; with an even count the median is the mean of the middle
+// two.
+func stats(times []time.Duration) (median, lo, hi time.Duration) {
 	sorted := slices.Clone(times)
 	slices.Sort(sorted)
 	n := len(sorted)
-	median := sorted[n/2]
+	median = sorted[n/2]
 	if n%2 == 0 {
 		median = (sorted[n/2-1] + sorted[n/2]) / 2
 	}
+	return median, sorted[0], sorted[n-1]
+}
+
+// summarize makes the Result of the timed repetitions in times.
+func summarize(w Workload, api API, times []time.Duration) Result {
+	median, lo, hi := stats(times)
 	r := Result{
 		Workload: w.ID,
 		Impl:     Impl,
 		API:      api,
 		MedianMS: ms(median),
-		MinMS:    ms(sorted[0]),
-		MaxMS:    ms(sorted[n-1]),
-		Reps:     n,
+		MinMS:    ms(lo),
+		MaxMS:    ms(hi),
+		Reps:     len(times),
 	}
 	if median > 0 {
 		r.GBps = float64(w.Bytes) / float64(median.Nanoseconds()) // bytes per ns = GB/s
@@ -269,3 +354,74 @@ func summarize(w Workload, api API, times []time.Duration) Result {
 
 // ms converts d to milliseconds.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// smallRep is the least time one repetition of a small call takes: the
+// calls in it are as many as take that long.
+const smallRep = 20 * time.Millisecond
+
+// heapObjects returns the number of heap objects allocated since the
+// program began.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// runSmall times a small call f, as the peers' small_calls.py times
+// theirs: after warmup calls (at least one), it doubles the number of
+// calls in a repetition until one repetition takes smallRep, then times
+// reps repetitions of that many calls, each on its own, and reports
+// nanoseconds per call and the heap objects that objects counts as
+// allocated per call over all the timed repetitions.
+func runSmall(w Workload, api API, f func() error, reps, warmup int, now func() time.Time, objects func() uint64) (Result, error) {
+	runtime.GC()
+	for range max(warmup, 1) {
+		if err := f(); err != nil {
+			return Result{}, err
+		}
+	}
+	loop := func(calls int) (time.Duration, error) {
+		start := now()
+		for range calls {
+			if err := f(); err != nil {
+				return 0, err
+			}
+		}
+		return now().Sub(start), nil
+	}
+	calls := 1
+	for {
+		d, err := loop(calls)
+		if err != nil {
+			return Result{}, err
+		}
+		if d >= smallRep || calls >= 1<<30 {
+			break
+		}
+		calls *= 2
+	}
+	times := make([]time.Duration, reps)
+	before := objects()
+	for i := range times {
+		d, err := loop(calls)
+		if err != nil {
+			return Result{}, err
+		}
+		times[i] = d
+	}
+	allocs := objects() - before
+	med, lo, hi := stats(times)
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(calls) }
+	return Result{
+		Workload:      w.ID,
+		Impl:          Impl,
+		API:           api,
+		MedianNS:      per(med),
+		MinNS:         per(lo),
+		MaxNS:         per(hi),
+		Reps:          reps,
+		Calls:         calls,
+		AllocsPerCall: float64(allocs) / float64(calls*reps),
+		Warmup:        max(warmup, 1),
+	}, nil
+}

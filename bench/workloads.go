@@ -1,22 +1,26 @@
-// Package bench defines the nine benchmark workloads on which the speed of
-// this module is judged (W1 to W9, as listed in the shared WORKLOADS.md),
-// and times them through the public ONNX API.
+// Package bench defines the workloads on which the speed of this module is
+// judged, as listed in the shared WORKLOADS.md, and times them through the
+// public ONNX API: the nine bulk workloads W1 to W9, and the six small
+// calls S1 to S6 that inference code makes thousands of times a second.
 //
-// Every workload has float32 data and int64 indices, generated once from a
-// fixed seed per workload, so that every run and every peer implementation
-// sees the same inputs. What is timed is the whole operator as a user calls
-// it; for the scatters, which return a new tensor, that includes the copy
-// of data.
+// Every bulk workload has float32 data and int64 indices, generated once
+// from a fixed seed per workload, so that every run and every peer
+// implementation sees the same inputs. What is timed is the whole operator
+// as a user calls it; for the scatters, which return a new tensor, that
+// includes the copy of data. A small call is timed in a loop of calls
+// through its Into form (a scatter in place, a gather into a reused
+// output), in nanoseconds and heap allocations per call.
 //
-// A workload's inputs take up to about 300 MiB. Prepare builds them for
-// one workload at a time; drop the Case before preparing the next one so
-// that the memory can be collected.
+// A bulk workload's inputs take up to about 300 MiB. Prepare builds them
+// for one workload at a time; drop the Case before preparing the next one
+// so that the memory can be collected.
 //
 // Results are exchanged as JSON lists of Result (ReadResults reads and
 // checks one). Peers returns the bundled figures of NumPy, PyTorch and
-// ONNX Runtime, the medians reported in the speed issue (issue 4) for a 2-vCPU machine,
-// and Workload.BoundMS that machine's memory-bandwidth bound; NewChart
-// draws any results against those bounds, one panel per workload.
+// ONNX Runtime, measured by the peers' own scripts on the machine that
+// PeersSource names, and Workload.BoundMS that machine's memory-bandwidth
+// bound; ReadPeersFile reads those scripts' output files. NewChart draws
+// any results against those bounds, one panel per workload.
 package bench
 
 import (
@@ -27,6 +31,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 // Element sizes in bytes: data and updates are float32, indices int64.
@@ -35,10 +40,10 @@ const (
 	indexSize = 8
 )
 
-// Workload is one of the nine fixed benchmark workloads. Get them from
+// Workload is one of the fixed benchmark workloads. Get them from
 // Workloads or Find; a Workload built any other way cannot be prepared.
 type Workload struct {
-	// ID is the workload's identifier, "W1" to "W9".
+	// ID is the workload's identifier, "W1" to "W9" or "S1" to "S6".
 	ID string
 	// Name is the workload's descriptive name, as in WORKLOADS.md
 	// ("scatternd_elem_none").
@@ -60,11 +65,19 @@ type Workload struct {
 	// index component).
 	Bytes int64
 	// BoundMS is the memory-bandwidth lower bound of one call, in
-	// milliseconds, on the 2-vCPU reference machine on which the bundled
-	// peers' figures were measured (see Peers), as given with those
-	// figures. It is not derived from Bytes: the two imply different
-	// bandwidths for the workloads that access memory at random.
+	// milliseconds, on the machine on which the bundled peers' figures
+	// were measured (see PeersSource), as the peers' report of that run
+	// gives it: the larger of its streaming bound (the minimal bytes at
+	// the best copy bandwidth seen on that machine) and its random-access
+	// bound (the cache-missing accesses at the best time per access seen).
+	// It is not derived from Bytes: the two imply different
+	// bandwidths for the workloads that access memory at random. It is 0
+	// for the small calls.
 	BoundMS float64
+	// Small says that the workload is one of the small calls, S1 to S6:
+	// timed through the Into form alone, in a loop of calls, and judged
+	// in nanoseconds and heap allocations per call. Its Bytes is 0.
+	Small bool
 
 	spec *spec
 }
@@ -77,6 +90,9 @@ type spec struct {
 	// gen makes the inputs from the workload's random source.
 	gen func(rng *rand.Rand, s *spec) inputs
 	op
+	// inPlace makes the Into form write into data itself (a scatter in
+	// place) rather than into a destination of its own.
+	inPlace bool
 }
 
 // op is a workload's operator in both forms: into runs the ...Into form,
@@ -210,8 +226,81 @@ func uniform(below int) func(*rand.Rand, *spec) tensor.Tensor {
 	return func(rng *rand.Rand, s *spec) tensor.Tensor { return randI64(rng, s.indices, below) }
 }
 
-// workloads builds the table of WORKLOADS.md, afresh on every call so that
-// no caller can change another's copy.
+// smallSeed fixes the inputs of every small call, as WORKLOADS.md says.
+const smallSeed = 20240601
+
+// randF16 returns a float16 tensor of the given shape with elements
+// uniform in [0, 1), rounded.
+func randF16(rng *rand.Rand, shape tensor.Shape) tensor.Tensor {
+	v := make([]float16.Float16, count(shape))
+	for i := range v {
+		v[i] = float16.Fromfloat32(rng.Float32())
+	}
+	return tensor.Must(tensor.From(shape, v))
+}
+
+// smallWorkloads builds the small calls of WORKLOADS.md.
+func smallWorkloads() []Workload {
+	table := []struct {
+		id, name, op string
+		s            *spec
+	}{
+		{"S1", "gather_rows_small", "onnx.Gather", &spec{
+			data: tensor.Shape{1000, 64}, indices: tensor.Shape{16}, out: tensor.Shape{16, 64},
+			gen: genGather(1000),
+			op:  gather(0),
+		}},
+		{"S2", "kv_cache_write", "onnx.ScatterND", &spec{
+			data: tensor.Shape{1, 8, 512, 64}, indices: tensor.Shape{1, 8, 1, 3}, updates: tensor.Shape{1, 8, 1, 64},
+			out: tensor.Shape{1, 8, 512, 64}, inPlace: true,
+			// One decoding position (100) of every head of a float16 KV
+			// cache of zeros.
+			gen: func(rng *rand.Rand, s *spec) inputs {
+				var in inputs
+				in.data = tensor.Must(tensor.New(tensor.Float16, s.data))
+				idx := make([]int64, 0, count(s.indices))
+				for h := range s.data[1] {
+					idx = append(idx, 0, int64(h), 100)
+				}
+				in.indices = tensor.Must(tensor.From(s.indices, idx))
+				in.updates = randF16(rng, s.updates)
+				return in
+			},
+			op: scatterND("none"),
+		}},
+		{"S3", "gather_elements_small", "onnx.GatherElements", &spec{
+			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, out: tensor.Shape{64, 8},
+			gen: genGather(64),
+			op:  gatherElements(1),
+		}},
+		{"S4", "scatter_elements_add_small", "onnx.ScatterElements", &spec{
+			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, updates: tensor.Shape{64, 8},
+			out: tensor.Shape{64, 64}, inPlace: true,
+			gen: genScatter(uniform(64)),
+			op:  scatterElements(1, "add"),
+		}},
+		{"S5", "gathernd_small", "onnx.GatherND", &spec{
+			data: tensor.Shape{16, 16, 16}, indices: tensor.Shape{32, 2}, out: tensor.Shape{32, 16},
+			gen: genGather(16),
+			op:  gatherND(),
+		}},
+		{"S6", "scatternd_add_small", "onnx.ScatterND", &spec{
+			data: tensor.Shape{1024}, indices: tensor.Shape{256, 1}, updates: tensor.Shape{256},
+			out: tensor.Shape{1024}, inPlace: true,
+			gen: genScatter(uniform(1024)),
+			op:  scatterND("add"),
+		}},
+	}
+	ws := make([]Workload, len(table))
+	for i, t := range table {
+		t.s.seed = smallSeed
+		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Small: true, spec: t.s}
+	}
+	return ws
+}
+
+// workloads builds the table of WORKLOADS.md, bulk workloads then small
+// calls, afresh on every call so that no caller can change another's copy.
 func workloads() []Workload {
 	const n = 4096
 	table := []struct {
@@ -219,7 +308,7 @@ func workloads() []Workload {
 		bound        float64 // BoundMS
 		s            *spec
 	}{
-		{"W1", "scatternd_elem_none", "onnx.ScatterND", 7.5, &spec{
+		{"W1", "scatternd_elem_none", "onnx.ScatterND", 1.63, &spec{
 			seed: 1, data: tensor.Shape{n, n}, indices: tensor.Shape{1 << 20, 2}, updates: tensor.Shape{1 << 20}, out: tensor.Shape{n, n},
 			// Unique random positions, drawn before data.
 			gen: func(rng *rand.Rand, s *spec) inputs {
@@ -236,7 +325,7 @@ func workloads() []Workload {
 			},
 			op: scatterND("none"),
 		}},
-		{"W2", "scatternd_slice_none", "onnx.ScatterND", 4.2, &spec{
+		{"W2", "scatternd_slice_none", "onnx.ScatterND", 1.23, &spec{
 			seed: 2, data: tensor.Shape{65536, 256}, indices: tensor.Shape{16384, 1}, updates: tensor.Shape{16384, 256}, out: tensor.Shape{65536, 256},
 			// Unique random rows.
 			gen: genScatter(func(rng *rand.Rand, s *spec) tensor.Tensor {
@@ -244,37 +333,37 @@ func workloads() []Workload {
 			}),
 			op: scatterND("none"),
 		}},
-		{"W3", "scatternd_add_dups", "onnx.ScatterND", 12.2, &spec{
+		{"W3", "scatternd_add_dups", "onnx.ScatterND", 1.9, &spec{
 			seed: 3, data: tensor.Shape{1 << 20}, indices: tensor.Shape{4 << 20, 1}, updates: tensor.Shape{4 << 20}, out: tensor.Shape{1 << 20},
 			gen: genScatter(uniform(1 << 20)),
 			op:  scatterND("add"),
 		}},
-		{"W4", "scatter_elements_add_axis1", "onnx.ScatterElements", 5.8, &spec{
+		{"W4", "scatter_elements_add_axis1", "onnx.ScatterElements", 1.69, &spec{
 			seed: 4, data: tensor.Shape{n, n}, indices: tensor.Shape{n, 1024}, updates: tensor.Shape{n, 1024}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
 			op:  scatterElements(1, "add"),
 		}},
-		{"W5", "gathernd_slice", "onnx.GatherND", 4.2, &spec{
+		{"W5", "gathernd_slice", "onnx.GatherND", 1.23, &spec{
 			seed: 5, data: tensor.Shape{65536, 256}, indices: tensor.Shape{65536, 1}, out: tensor.Shape{65536, 256},
 			gen: genGather(65536),
 			op:  gatherND(),
 		}},
-		{"W6", "gathernd_elem", "onnx.GatherND", 30.6, &spec{
+		{"W6", "gathernd_elem", "onnx.GatherND", 7.37, &spec{
 			seed: 6, data: tensor.Shape{n, n}, indices: tensor.Shape{4 << 20, 2}, out: tensor.Shape{4 << 20},
 			gen: genGather(n),
 			op:  gatherND(),
 		}},
-		{"W7", "gather_elements_axis1", "onnx.GatherElements", 8.4, &spec{
+		{"W7", "gather_elements_axis1", "onnx.GatherElements", 2.46, &spec{
 			seed: 7, data: tensor.Shape{n, n}, indices: tensor.Shape{n, n}, out: tensor.Shape{n, n},
 			gen: genGather(n),
 			op:  gatherElements(1),
 		}},
-		{"W8", "gather_axis0", "onnx.Gather", 4.2, &spec{
+		{"W8", "gather_axis0", "onnx.Gather", 1.23, &spec{
 			seed: 8, data: tensor.Shape{65536, 256}, indices: tensor.Shape{65536}, out: tensor.Shape{65536, 256},
 			gen: genGather(65536),
 			op:  gather(0),
 		}},
-		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 30.2, &spec{
+		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 9.09, &spec{
 			seed: 9, data: tensor.Shape{n, n}, indices: tensor.Shape{1024, n}, updates: tensor.Shape{1024, n}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
 			op:  scatterElements(0, "max"),
@@ -284,14 +373,14 @@ func workloads() []Workload {
 	for i, t := range table {
 		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), BoundMS: t.bound, spec: t.s}
 	}
-	return ws
+	return append(ws, smallWorkloads()...)
 }
 
-// Workloads returns the nine workloads, W1 to W9 in order. It builds no
-// inputs: that is Prepare's job.
+// Workloads returns the fifteen workloads, W1 to W9 then S1 to S6. It
+// builds no inputs: that is Prepare's job.
 func Workloads() []Workload { return workloads() }
 
-// IDs returns the workloads' IDs, "W1" to "W9".
+// IDs returns the workloads' IDs, "W1" to "W9" then "S1" to "S6".
 func IDs() []string {
 	ws := workloads()
 	ids := make([]string, len(ws))
@@ -303,7 +392,7 @@ func IDs() []string {
 
 // Find returns the workloads named in ids, in that order and each once.
 // An ID is matched without regard to case ("w3"), and a workload's Name
-// is accepted too. With no ids it returns all nine. An unknown ID is an
+// is accepted too. With no ids it returns all fifteen. An unknown ID is an
 // error that lists the known ones.
 func Find(ids []string) ([]Workload, error) {
 	all := workloads()

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/scatter-dev/scatter/bench"
 	"github.com/scatter-dev/scatter/internal/atomicfile"
@@ -18,7 +19,8 @@ import (
 // benchCommand times the benchmark workloads.
 var benchCommand = &command{
 	name: "bench",
-	about: "Times each workload through the Into form (reuse) and the allocating form (fresh).\n" +
+	about: "Times each bulk workload (W) through the Into form (reuse) and the allocating form (fresh),\n" +
+		"and each small call (S) through the Into form in a loop, per call, with its heap allocations.\n" +
 		"With --plot, draws a panel per workload of these times, the peers' and the memory bound.\n",
 	groups: []group{with("plot", "peers")},
 	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
@@ -29,12 +31,9 @@ var benchCommand = &command{
 		fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "run with GOMAXPROCS set to `N`")
 		fs.StringVar(&o.jsonPath, "json", "", "also write the results to `FILE` as a JSON list")
 		fs.StringVar(&o.plotPath, "plot", "", "also draw the results, with the peers' and the memory bounds, as a PNG chart in `FILE.png`")
-		fs.Func("peers", "the peers' results to draw with --plot, from `FILE.json|none`: a file as --json writes it, or none for no peers\n"+
-			"(default: the bundled medians of NumPy, PyTorch and ONNX Runtime from the speed issue (issue 4), taken on a 2-vCPU machine)",
-			func(s string) error {
-				o.peers, o.peersGiven = s, true
-				return nil
-			})
+		fs.Var(&o.peers, "peers", "the peers' results to draw with --plot, from `FILE.json|none`: a file the peers' scripts write\n"+
+			"(results.json, raw/IMPL.json, small.json) or --json writes, one per --peers, or none for no peers\n"+
+			"(default: the bundled figures of NumPy, PyTorch and ONNX Runtime, from "+bench.PeersSource()+")")
 		return o.run
 	},
 }
@@ -48,8 +47,19 @@ type benchOptions struct {
 	ids                idList
 	reps, threads      int
 	jsonPath, plotPath string
-	peers              string
-	peersGiven         bool
+	peers              peerFiles
+}
+
+// peerFiles collects the --peers flags.
+type peerFiles []string
+
+func (p *peerFiles) repeatable() {}
+
+func (p *peerFiles) String() string { return strings.Join(*p, ",") }
+
+func (p *peerFiles) Set(s string) error {
+	*p = append(*p, s)
+	return nil
 }
 
 func (o *benchOptions) run(pos []string, stdout io.Writer) error {
@@ -70,10 +80,12 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 		return usagef("bench: --plot %s: want a file name ending in .png", o.plotPath)
 	case o.plotPath != "" && o.jsonPath != "" && filepath.Clean(o.plotPath) == filepath.Clean(o.jsonPath):
 		return usagef("bench: --plot and --json are both %s", o.plotPath)
-	case o.peersGiven && o.plotPath == "":
+	case len(o.peers) > 0 && o.plotPath == "":
 		return usagef("bench: --peers is for --plot, which is not given")
-	case o.peersGiven && o.peers == "":
+	case slices.Contains(o.peers, ""):
 		return usagef("bench: --peers needs a FILE or none")
+	case len(o.peers) > 1 && slices.Contains(o.peers, "none"):
+		return usagef("bench: --peers none leaves out every peer; give no other --peers")
 	}
 	// Fail now rather than after the whole run.
 	for _, out := range []struct{ flag, path string }{{"json", o.jsonPath}, {"plot", o.plotPath}} {
@@ -85,14 +97,16 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 		}
 	}
 	var peers []bench.Result
+	var peerNotes []string
 	if o.plotPath != "" {
-		if peers, err = loadPeers(o.peers); err != nil {
+		if peers, peerNotes, err = loadPeers(o.peers); err != nil {
 			return err
 		}
 	}
 
 	prev := runtime.GOMAXPROCS(o.threads)
 	defer runtime.GOMAXPROCS(prev)
+	started := time.Now()
 	fmt.Fprintf(stdout, "scatter bench: %d %s, %d %s after %d or more warm-up calls, %s %s/%s\n",
 		o.threads, plural(o.threads, "thread"), o.reps, plural(o.reps, "rep"), benchWarmup, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	width := 0
@@ -120,9 +134,26 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 		}
 	}
 	if o.plotPath != "" {
-		return writeBenchPlot(o.plotPath, results, peers)
+		notes := append([]string{fmt.Sprintf("scatter: this run, %d %s on %s, %s.",
+			o.threads, plural(o.threads, "thread"), machine(), started.Format("2006-01-02 15:04"))}, peerNotes...)
+		return writeBenchPlot(o.plotPath, results, peers, notes)
 	}
 	return nil
+}
+
+// machine names the machine bench runs on, for the chart: its processor
+// (from /proc/cpuinfo where there is one) and its number of logical CPUs.
+func machine() string {
+	cpu := runtime.GOARCH
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d %s", cpu, runtime.NumCPU(), plural(runtime.NumCPU(), "CPU"))
 }
 
 // isDir reports whether path is an existing directory.
@@ -131,39 +162,71 @@ func isDir(path string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// loadPeers returns the peers' results named by the --peers flag: the
-// bundled ones for "", none for "none", else those in the file, which
-// must not hold results of this module's impl: they would clash with the
-// run's own.
-func loadPeers(arg string) ([]bench.Result, error) {
-	switch arg {
-	case "":
-		return bench.Peers(), nil
-	case "none":
-		return nil, nil
+// loadPeers returns the peers' results named by the --peers flags, with a
+// line for the chart saying where each set comes from: the bundled ones
+// for no flag, none for "none", else those in the files
+// (bench.ReadPeersFile), which must not hold results of this module's
+// impl, which would clash with the run's own, nor two results of one peer
+// for the same workload and API.
+func loadPeers(args []string) ([]bench.Result, []string, error) {
+	switch {
+	case len(args) == 0:
+		return bench.Peers(), []string{peersNote("bundled", bench.PeersSource(), bench.Peers())}, nil
+	case len(args) == 1 && args[0] == "none":
+		return nil, nil, nil
 	}
-	peers, err := bench.ReadResultsFile(arg)
-	if err != nil {
-		return nil, err
+	var peers []bench.Result
+	var notes []string
+	for _, arg := range args {
+		rs, source, err := bench.ReadPeersFile(arg)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, r := range rs {
+			if r.Impl == bench.Impl {
+				return nil, nil, fmt.Errorf("bench: --peers %s: results[%d] has impl %q, which is this run's; give the peers other impl names",
+					arg, i, bench.Impl)
+			}
+			if slices.ContainsFunc(peers, func(p bench.Result) bool {
+				return p.Workload == r.Workload && p.Impl == r.Impl && p.API == r.API
+			}) {
+				return nil, nil, fmt.Errorf("bench: --peers %s: %s %s %s is also in an earlier --peers file", arg, r.Workload, r.Impl, r.API)
+			}
+		}
+		peers = append(peers, rs...)
+		notes = append(notes, peersNote(filepath.Base(arg), source, rs))
 	}
-	if i := slices.IndexFunc(peers, func(r bench.Result) bool { return r.Impl == bench.Impl }); i >= 0 {
-		return nil, fmt.Errorf("bench: --peers %s: results[%d] has impl %q, which is this run's; give the peers other impl names",
-			arg, i, bench.Impl)
+	return peers, notes, nil
+}
+
+// peersNote is the chart's line about a set of peers' results: which
+// peers, from where.
+func peersNote(from, source string, rs []bench.Result) string {
+	var impls []string
+	for _, r := range rs {
+		if !slices.Contains(impls, r.Impl) {
+			impls = append(impls, r.Impl)
+		}
 	}
-	return peers, nil
+	slices.Sort(impls)
+	note := fmt.Sprintf("Peers (%s): %s, each its fastest correct call", from, strings.Join(impls, ", "))
+	if source != "" && source != from {
+		note += ", measured on " + source
+	}
+	return note + "."
 }
 
 // writeBenchPlot draws ours and the peers' results for the workloads
-// that ours cover, and writes the chart to path as a PNG image, whole or
-// not at all.
-func writeBenchPlot(path string, ours, peers []bench.Result) error {
+// that ours cover, with the caption's notes, and writes the chart to path
+// as a PNG image, whole or not at all.
+func writeBenchPlot(path string, ours, peers []bench.Result, notes []string) error {
 	results := slices.Clone(ours)
 	for _, p := range peers {
 		if slices.ContainsFunc(ours, func(r bench.Result) bool { return r.Workload == p.Workload }) {
 			results = append(results, p)
 		}
 	}
-	chart, err := bench.NewChart(results)
+	chart, err := bench.NewChart(results, notes...)
 	if err != nil {
 		return err
 	}
@@ -180,7 +243,7 @@ func benchWorkload(w bench.Workload, reps int, report func(bench.Result)) ([]ben
 		return nil, err
 	}
 	var results []bench.Result
-	for _, api := range bench.APIs() {
+	for _, api := range w.APIs() {
 		r, err := bench.Run(c, api, reps, benchWarmup)
 		if err != nil {
 			return nil, err
@@ -192,10 +255,16 @@ func benchWorkload(w bench.Workload, reps int, report func(bench.Result)) ([]ben
 }
 
 // benchLine formats a result as one line of aligned columns, the name
-// padded to width:
+// padded to width; a bulk workload's in milliseconds and GB/s, a small
+// call's in nanoseconds and heap allocations per call:
 //
 //	W1 scatternd_elem_none  fresh  median    20.34 ms  min    19.01  max    23.10  (7 reps after 12 warm-up)    6.6 GB/s
+//	S2 kv_cache_write       reuse  median    95.12 ns  min    93.80  max    99.01  (7 reps of 262144 calls)  0.00 allocs/call
 func benchLine(w bench.Workload, r bench.Result, width int) string {
+	if w.Small {
+		return fmt.Sprintf("%s %-*s  %-5s  median %8.2f ns  min %8.2f  max %8.2f  (%d %s of %d calls)  %.2f allocs/call",
+			w.ID, width, w.Name, r.API, r.MedianNS, r.MinNS, r.MaxNS, r.Reps, plural(r.Reps, "rep"), r.Calls, r.AllocsPerCall)
+	}
 	return fmt.Sprintf("%s %-*s  %-5s  median %8.2f ms  min %8.2f  max %8.2f  (%d %s after %d warm-up)  %6.1f GB/s",
 		w.ID, width, w.Name, r.API, r.MedianMS, r.MinMS, r.MaxMS, r.Reps, plural(r.Reps, "rep"), r.Warmup, r.GBps)
 }

@@ -66,10 +66,41 @@ func TestBench(t *testing.T) {
 	if !strings.HasPrefix(string(b), "[\n  {\n    \"workload\": \"W2\",\n") {
 		t.Errorf("not pretty-printed:\n%s", b)
 	}
-	// One panel, of 5 by 3 inches and 12-point margins, at 96 dpi.
-	checkPNG(t, chart, 512, 320)
+	// One panel, of 5 by 3 inches and 12-point margins, under three lines
+	// of caption (what the bars are, this run, the bundled peers), at 96
+	// dpi.
+	checkPNG(t, chart, 512, 396)
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("stray files: %v", entries)
+	}
+}
+
+// TestBenchSmall runs a small call: one line in nanoseconds and
+// allocations per call, through the Into form only, and its JSON in the
+// small calls' schema.
+func TestBenchSmall(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.json")
+	code, stdout, stderr := runArgs("bench", "--workload", "S2", "--reps", "2", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	line := regexp.MustCompile(`^S2 kv_cache_write  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call$`)
+	if len(lines) != 2 || !line.MatchString(lines[1]) {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []map[string]any
+	if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
+		t.Fatalf("%v in:\n%s", err, b)
+	}
+	keys := []string{"allocs_per_call", "api", "calls", "impl", "max_ns", "median_ns", "min_ns", "reps", "warmup", "workload"}
+	if r := results[0]; !slices.Equal(slices.Sorted(maps.Keys(r)), keys) || r["workload"] != "S2" || r["api"] != "reuse" ||
+		r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
+		t.Errorf("result: %v", r)
 	}
 }
 
@@ -113,29 +144,43 @@ func TestLoadPeers(t *testing.T) {
 	dir := t.TempDir()
 	mine := []bench.Result{fakeResult("W2", "mine", bench.Reuse, 5), fakeResult("W7", "mine", bench.Fresh, 6)}
 	file := writeResults(t, dir, "mine.json", mine)
+	other := writeResults(t, dir, "other.json", []bench.Result{fakeResult("W2", "yours", bench.Reuse, 4)})
 	clash := writeResults(t, dir, "clash.json", []bench.Result{mine[0], fakeResult("W2", bench.Impl, bench.Reuse, 5)})
 	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W2", "mine", bench.Reuse, -5)})
+	// A file that the peers' small_calls.py writes.
+	small := filepath.Join(dir, "small.json")
+	if err := os.WriteFile(small, []byte(`[{"workload": "S6", "impl": "torch", "api": "index_add_(0)", "median_ns": 477, "min_ns": 474, "max_ns": 496}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bundled := "Peers (bundled): numpy, ort_c, torch, each its fastest correct call, measured on " + bench.PeersSource() + "."
 	for _, tc := range []struct {
-		arg     string
-		want    []bench.Result
-		wantErr string
+		args      []string
+		want      []bench.Result
+		wantNotes []string
+		wantErr   string
 	}{
-		{"", bench.Peers(), ""},
-		{"none", nil, ""},
-		{file, mine, ""},
-		{clash, nil, `bench: --peers ` + clash + `: results[1] has impl "scatter", which is this run's`},
-		{bad, nil, "bench: " + bad + ": results[0]: W2 mine reuse: median_ms is -5"},
-		{filepath.Join(dir, "nope.json"), nil, "bench: open " + filepath.Join(dir, "nope.json")},
+		{nil, bench.Peers(), []string{bundled}, ""},
+		{[]string{"none"}, nil, nil, ""},
+		{[]string{file}, mine, []string{"Peers (mine.json): mine, each its fastest correct call."}, ""},
+		{[]string{file, small}, append(slices.Clone(mine), bench.Result{Workload: "S6", Impl: "torch", API: bench.Reuse,
+			MedianNS: 477, MinNS: 474, MaxNS: 496, Call: "index_add_(0)"}),
+			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (small.json): torch, each its fastest correct call."}, ""},
+		{[]string{file, other}, append(slices.Clone(mine), fakeResult("W2", "yours", bench.Reuse, 4)),
+			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (other.json): yours, each its fastest correct call."}, ""},
+		{[]string{file, file}, nil, nil, "bench: --peers " + file + ": W2 mine reuse is also in an earlier --peers file"},
+		{[]string{clash}, nil, nil, `bench: --peers ` + clash + `: results[1] has impl "scatter", which is this run's`},
+		{[]string{bad}, nil, nil, "bench: " + bad + ": results[0]: W2 mine reuse: median_ms is -5"},
+		{[]string{filepath.Join(dir, "nope.json")}, nil, nil, "bench: open " + filepath.Join(dir, "nope.json")},
 	} {
-		got, err := loadPeers(tc.arg)
+		got, notes, err := loadPeers(tc.args)
 		if tc.wantErr != "" {
 			if err == nil || got != nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
-				t.Errorf("loadPeers(%q) = %v, %v; want error %q", tc.arg, got, err, tc.wantErr)
+				t.Errorf("loadPeers(%q) = %v, %v; want error %q", tc.args, got, err, tc.wantErr)
 			}
 			continue
 		}
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("loadPeers(%q) = %v, %v; want %v", tc.arg, got, err, tc.want)
+		if err != nil || !slices.Equal(got, tc.want) || !slices.Equal(notes, tc.wantNotes) {
+			t.Errorf("loadPeers(%q) = %v, %q, %v; want %v, %q", tc.args, got, notes, err, tc.want, tc.wantNotes)
 		}
 	}
 }
@@ -147,18 +192,20 @@ func TestWriteBenchPlot(t *testing.T) {
 		fakeResult("W5", bench.Impl, bench.Reuse, 8), fakeResult("W5", bench.Impl, bench.Fresh, 29),
 	}
 	// The chart has a panel per workload of ours: the peers' others are
-	// left out. Panels are 5 by 3 inches with 12-point margins, at 96 dpi.
+	// left out. Panels are 5 by 3 inches with 12-point margins, at 96 dpi,
+	// under a caption of 15-point lines: what the bars are, then the notes.
 	for _, tc := range []struct {
 		name          string
 		ours, peers   []bench.Result
+		notes         []string
 		width, height int
 	}{
-		{"bundled peers", ours, bench.Peers(), 1008, 320},
-		{"no peers", ours[:2], nil, 512, 320},
-		{"peers elsewhere", ours[:2], []bench.Result{fakeResult("W7", "mine", bench.Reuse, 3)}, 512, 320},
+		{"bundled peers", ours, bench.Peers(), []string{"run", "peers"}, 1008, 396},
+		{"no peers", ours[:2], nil, nil, 512, 356},
+		{"peers elsewhere", ours[:2], []bench.Result{fakeResult("W7", "mine", bench.Reuse, 3)}, []string{"run"}, 512, 376},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".png")
-		if err := writeBenchPlot(path, tc.ours, tc.peers); err != nil {
+		if err := writeBenchPlot(path, tc.ours, tc.peers, tc.notes); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
@@ -170,7 +217,7 @@ func TestWriteBenchPlot(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := writeBenchPlot(path, []bench.Result{fakeResult("W2", bench.Impl, bench.Reuse, -1)}, nil)
+	err := writeBenchPlot(path, []bench.Result{fakeResult("W2", bench.Impl, bench.Reuse, -1)}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "median_ms is -1") {
 		t.Errorf("negative time: %v", err)
 	}
@@ -198,6 +245,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--peers", "none"},
 		{"bench", "--peers", "peers.json", "--json", "out.json"},
 		{"bench", "--plot", "chart.png", "--peers", ""},
+		{"bench", "--plot", "chart.png", "--peers", "none", "--peers", "peers.json"},
 	} {
 		code, stdout, stderr := runArgs(args...)
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "scatter bench: ") ||
@@ -206,7 +254,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		}
 	}
 	code, _, stderr := runArgs("bench", "--workload", "W10")
-	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9") {
+	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	// A --json file that cannot be written fails before the run.

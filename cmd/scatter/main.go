@@ -9,7 +9,7 @@
 //	scatter show FILE... [--max-bytes SIZE]
 //	scatter conform [DIR...]
 //	scatter ops [PATTERN]
-//	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]] [--reps N] [--threads N] [--workload W1,W3]...
+//	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
 //
 // scatter help COMMAND, or COMMAND -h, prints a command's flags. A mistake
 // in the command line (an unknown operator, flag, attribute or input, an
@@ -67,20 +67,26 @@
 // PATTERN, those whose name contains it (ignoring case) or whose family it
 // is.
 //
-// bench times the benchmark workloads W1 to W9 (all of them, or those
-// given to --workload) through the ONNX API, first writing into a reused
-// destination, then allocating a fresh output each call. It prints one line
-// per workload and API with the median, minimum and maximum of --reps timed
-// calls (after one warm-up call, and for fresh outputs more until the Go
-// heap has settled: see bench.Run) and the memory throughput that the
-// median implies, and with --json writes the results to FILE as a JSON list.
-// --threads sets GOMAXPROCS for the run (default: the number of CPUs).
-// --plot also draws the results as a PNG chart in FILE.png: one panel per
-// workload with this run's times, the peers' times and the workload's
-// memory-bandwidth bound. The peers are by default the bundled figures of
-// NumPy, PyTorch and ONNX Runtime measured on a 2-vCPU machine; --peers
-// FILE.json replaces them with results in the --json schema, and --peers
-// none leaves them out. The chart is written whole or not at all.
+// bench times the benchmark workloads (all of them, or those given to
+// --workload) through the ONNX API. A bulk workload, W1 to W9, it runs
+// first writing into a reused destination, then allocating a fresh output
+// each call, and prints one line per API with the median, minimum and
+// maximum of --reps timed calls (after one warm-up call, and for fresh
+// outputs more until the Go heap has settled: see bench.Run) and the
+// memory throughput that the median implies. A small call, S1 to S6, it
+// runs through the Into form in loops of calls, and prints the median,
+// minimum and maximum of --reps loops in nanoseconds per call, with the
+// heap allocations per call. --json writes the results to FILE as a JSON
+// list. --threads sets GOMAXPROCS for the run (default: the number of
+// CPUs). --plot also draws the results as a PNG chart in FILE.png: one
+// panel per workload with this run's times, the peers' times and a bulk
+// workload's memory-bandwidth bound, under a caption that says lower is
+// better and where the figures come from, and a panel whose times spread
+// too widely to trust says so. The peers are by default the bundled
+// figures of NumPy, PyTorch and ONNX Runtime (bench.Peers); each --peers
+// FILE.json adds those of a file the peers' scripts write (their
+// results.json, raw/IMPL.json or small.json) or --json writes instead, and
+// --peers none leaves them out. The chart is written whole or not at all.
 package main
 
 import (

@@ -12,7 +12,7 @@ import (
 // (the bytes per operation are bench's Workload.Bytes), and the six small
 // calls, a scatter in place and a gather into a reused output, whose
 // allocations per call -benchmem reports (a steady state allocates
-// nothing; TestAllocs in package dialect asserts it).
+// nothing; TestIntoAllocatesNothing in package dialect asserts it).
 
 func benchmark(b *testing.B, id string) {
 	b.Helper()
