@@ -357,8 +357,9 @@ func (d *ScatterDims) Check(operand, indices, updates tensor.Shape, exact bool) 
 // element of updates, the operand element a scatter with dimension
 // numbers d writes it to: the same start indices, with the updates'
 // windows as slices. It lets a caller trace a scatter by gathering
-// numbered cells. operand and updates are the scatter's shapes, which d
-// must fit.
+// numbered cells. operand and updates are the scatter's shapes; where d
+// does not fit them, the gather's dimension numbers are invalid too (a
+// slice size of -1), and GatherGeneral rejects them.
 func (d *ScatterDims) Gather(operand, updates tensor.Shape) GatherDims {
 	sizes := make([]int, len(operand))
 	w := 0
@@ -367,7 +368,10 @@ func (d *ScatterDims) Gather(operand, updates tensor.Shape) GatherDims {
 			sizes[i] = min(1, operand[i])
 			continue
 		}
-		sizes[i] = updates[d.UpdateWindowDims[w]]
+		sizes[i] = -1
+		if w < len(d.UpdateWindowDims) && 0 <= d.UpdateWindowDims[w] && d.UpdateWindowDims[w] < len(updates) {
+			sizes[i] = updates[d.UpdateWindowDims[w]]
+		}
 		w++
 	}
 	return GatherDims{

@@ -41,12 +41,25 @@ func isAllBut(s []int, rank, axis int) bool {
 	return len(s) == rank-1 && isSpan(s[:axis], 0, axis) && isSpan(s[axis:], axis+1, rank)
 }
 
+// The form constructors take any shapes and never panic: for shapes the
+// form does not accept, they return dimension numbers that Gather and
+// Scatter reject with an error.
+
+// tupleLen returns the length of the index tuples of indices of the given
+// shape, its last dimension (0 for a scalar).
+func tupleLen(indices tensor.Shape) int {
+	if len(indices) == 0 {
+		return 0
+	}
+	return indices[len(indices)-1]
+}
+
 // ScatterNDDims returns the dimension numbers of ScatterND (see ScatterND)
 // on data of the given rank, with indices of the given shape, whose last
 // dimension holds the index tuples.
 func ScatterNDDims(dataRank int, indices tensor.Shape) ScatterDims {
 	q := len(indices)
-	k := indices[q-1]
+	k := tupleLen(indices)
 	return ScatterDims{
 		UpdateWindowDims:         dimRange(q-1, q-1+dataRank-k),
 		InsertedWindowDims:       dimRange(0, k),
@@ -73,9 +86,9 @@ func ScatterElementsDims(rank, axis int) ScatterDims {
 // batch dimensions.
 func GatherNDDims(data, indices tensor.Shape, batchDims int) GatherDims {
 	q, r := len(indices), len(data)
-	k := indices[q-1]
+	k := tupleLen(indices)
 	sizes := data.Clone()
-	for d := 0; d < batchDims+k; d++ {
+	for d := 0; d < min(batchDims+k, r); d++ {
 		sizes[d] = min(1, data[d]) // slices of an empty dimension are empty
 	}
 	return GatherDims{
@@ -114,10 +127,12 @@ func GatherElementsDims(data tensor.Shape, axis int) GatherDims {
 func GatherAxisDims(data tensor.Shape, indicesRank, axis, batchDims int) GatherDims {
 	r, m := len(data), indicesRank-batchDims
 	sizes := data.Clone()
-	for d := 0; d < batchDims; d++ {
+	for d := 0; d < min(batchDims, r); d++ {
 		sizes[d] = min(1, data[d])
 	}
-	sizes[axis] = min(1, data[axis])
+	if 0 <= axis && axis < r {
+		sizes[axis] = min(1, data[axis])
+	}
 	return GatherDims{
 		OffsetDims:               append(dimRange(batchDims, axis), dimRange(axis+m, r-1+m)...),
 		CollapsedSliceDims:       []int{axis},

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -82,6 +83,53 @@ func TestFormsAreRecognised(t *testing.T) {
 				}
 				break
 			}
+		}
+	}
+}
+
+// TestFormDimsOfRejectedShapes checks that the form constructors, given
+// shapes their form does not accept, return dimension numbers that the
+// general kernels reject with an error of the shape or argument class.
+func TestFormDimsOfRejectedShapes(t *testing.T) {
+	operand := tensor.Shape{3, 4}
+	gathers := []struct {
+		name    string
+		d       GatherDims
+		indices tensor.Shape
+	}{
+		{"GatherND of scalar indices", GatherNDDims(operand, tensor.Shape{}, 0), tensor.Shape{}},
+		{"GatherND of tuples longer than the rank", GatherNDDims(operand, tensor.Shape{2, 3}, 0), tensor.Shape{2, 3}},
+		{"GatherND with more batch dims than the rank", GatherNDDims(operand, tensor.Shape{3, 4, 1}, 3), tensor.Shape{3, 4, 1}},
+		{"GatherND with negative batch dims", GatherNDDims(operand, tensor.Shape{2, 1}, -1), tensor.Shape{2, 1}},
+		{"Gather along an axis past the rank", GatherAxisDims(operand, 1, 2, 0), tensor.Shape{2}},
+		{"Gather along a negative axis", GatherAxisDims(operand, 1, -1, 0), tensor.Shape{2}},
+		{"Gather with more batch dims than the rank", GatherAxisDims(operand, 3, 1, 3), tensor.Shape{3, 4, 2}},
+		{"GatherElements along an axis past the rank", GatherElementsDims(operand, 2), tensor.Shape{3, 4}},
+		{"GatherElements of indices of another rank", GatherElementsDims(operand, 1), tensor.Shape{3}},
+	}
+	for _, c := range gathers {
+		if _, err := c.d.Shape(operand, c.indices, true); !errors.Is(err, ErrShape) && !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: %v: got %v, want a shape or argument error", c.name, c.d.String(), err)
+		}
+	}
+	scatters := []struct {
+		name             string
+		d                ScatterDims
+		indices, updates tensor.Shape
+	}{
+		{"ScatterND of scalar indices", ScatterNDDims(2, tensor.Shape{}), tensor.Shape{}, tensor.Shape{4}},
+		{"ScatterND of tuples longer than the rank", ScatterNDDims(2, tensor.Shape{2, 3}), tensor.Shape{2, 3}, tensor.Shape{2}},
+		{"ScatterND of updates without their window", ScatterNDDims(2, tensor.Shape{2, 1}), tensor.Shape{2, 1}, tensor.Shape{2}},
+		{"ScatterElements along an axis past the rank", ScatterElementsDims(2, 2), tensor.Shape{3, 4}, tensor.Shape{3, 4}},
+		{"ScatterElements along a negative axis", ScatterElementsDims(2, -1), tensor.Shape{3, 4}, tensor.Shape{3, 4}},
+	}
+	for _, c := range scatters {
+		if err := c.d.Check(operand, c.indices, c.updates, true); !errors.Is(err, ErrShape) && !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: %v: got %v, want a shape or argument error", c.name, c.d.String(), err)
+		}
+		g := c.d.Gather(operand, c.updates)
+		if _, err := g.Shape(operand, c.indices, true); !errors.Is(err, ErrShape) && !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: its gather %v: got %v, want a shape or argument error", c.name, g.String(), err)
 		}
 	}
 }
