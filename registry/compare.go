@@ -167,8 +167,7 @@ func ruleNotes(r engine.IndexRules) []string {
 	return nil
 }
 
-var integerTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
-	tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+var integerTypes = tensor.IntegerTypes()
 
 func sameTypes(a, b []tensor.DType) bool {
 	return len(a) == len(b) && !slices.ContainsFunc(b, func(d tensor.DType) bool { return !slices.Contains(a, d) })

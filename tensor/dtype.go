@@ -70,6 +70,12 @@ func DTypes() []DType {
 		Float16, Float64, Uint32, Uint64, Complex64, Complex128, BFloat16}
 }
 
+// IntegerTypes returns the signed and then the unsigned integer types, each
+// from the narrowest.
+func IntegerTypes() []DType {
+	return []DType{Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64}
+}
+
 // Valid reports whether d is one of the supported element types.
 func (d DType) Valid() bool {
 	_, ok := dtypeInfos[d]

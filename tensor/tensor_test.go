@@ -144,6 +144,25 @@ func TestDTypes(t *testing.T) {
 			t.Errorf("ParseDType(%q) = %v, %v", name, d, err)
 		}
 	}
+	// IntegerTypes: every integer type once, signed first, each group from
+	// the narrowest.
+	rank := func(d tensor.DType) int {
+		if d.IsUnsigned() {
+			return 100 + d.Size()
+		}
+		return d.Size()
+	}
+	got, n := tensor.IntegerTypes(), 0
+	for _, d := range tensor.DTypes() {
+		if d.IsInteger() {
+			n++
+		}
+	}
+	sorted := slices.IsSortedFunc(got, func(a, b tensor.DType) int { return rank(a) - rank(b) })
+	if len(got) != n || !sorted || len(slices.Compact(slices.Clone(got))) != n ||
+		slices.ContainsFunc(got, func(d tensor.DType) bool { return !d.IsInteger() }) {
+		t.Errorf("IntegerTypes() = %v, want the %d integer types, signed first, each group from the narrowest", got, n)
+	}
 	if _, err := tensor.ParseDType("float128"); err == nil {
 		t.Error("float128 parsed")
 	}

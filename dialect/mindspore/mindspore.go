@@ -102,11 +102,8 @@ var indexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
 
 // The element types each operator accepts.
 var (
-	numericTypes = []tensor.DType{
-		tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
-		tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64,
-		tensor.Float16, tensor.BFloat16, tensor.Float32, tensor.Float64,
-	}
+	numericTypes = append(tensor.IntegerTypes(),
+		tensor.Float16, tensor.BFloat16, tensor.Float32, tensor.Float64)
 	scatterNDTypes = append(slices.Clone(numericTypes), tensor.Complex64, tensor.Complex128)
 	gatherNDTypes  = append(slices.Clone(scatterNDTypes), tensor.Bool)
 	elemsTypes     = append(slices.Clone(numericTypes), tensor.Bool)

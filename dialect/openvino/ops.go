@@ -9,9 +9,8 @@ import (
 
 var (
 	// anyInteger: "any integer type" of the specifications.
-	anyInteger = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
-		tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
-	int32or64 = []tensor.DType{tensor.Int32, tensor.Int64}
+	anyInteger = tensor.IntegerTypes()
+	int32or64  = []tensor.DType{tensor.Int32, tensor.Int64}
 
 	// inRange accepts indices in [0, size-1] only; fromEnd also counts
 	// negative indices from the end. Anything else is an error.

@@ -8,8 +8,7 @@ import (
 )
 
 // indexTypes: StableHLO takes indices of any integer type.
-var indexTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
-	tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64}
+var indexTypes = tensor.IntegerTypes()
 
 func gatherBehavior(int) dialect.Behavior {
 	return dialect.Behavior{
