@@ -131,10 +131,8 @@ type number interface{ signed | unsigned | float }
 // its loops do the arithmetic inline. It computes exactly what ops[T]
 // defines.
 type numReducer[T number] struct {
-	dst, src []T
-	block    int
-	red      Reduction // Add for Mean, which sums
-	o        ops[T]
+	blocks[T]
+	red Reduction // Add for Mean, which sums
 }
 
 func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction, o ops[T]) reducer {
@@ -142,13 +140,7 @@ func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction,
 	if r == Mean {
 		r = Add // Mean sums; the kernel divides at the end
 	}
-	return &numReducer[T]{dst: dst, src: s, block: block, red: r, o: o}
-}
-
-func (r *numReducer[T]) rebind(dst, src any, block int) {
-	r.dst, _ = dst.([]T)
-	r.src, _ = src.([]T)
-	r.block = block
+	return &numReducer[T]{blocks: blocks[T]{dst: dst, src: s, block: block, o: o}, red: r}
 }
 
 func (r *numReducer[T]) reduce(ps []pair) {
@@ -214,39 +206,46 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 	}
 }
 
-func (r *numReducer[T]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
+// blocks is what every reducer holds, dst and src in blocks of block
+// elements and the arithmetic, with the methods that do not depend on how
+// the reducer combines values.
+type blocks[T any] struct {
+	dst, src []T
+	block    int
+	o        ops[T]
+}
 
-func (r *numReducer[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
+func (r *blocks[T]) rebind(dst, src any, block int) {
+	r.dst, _ = dst.([]T)
+	r.src, _ = src.([]T)
+	r.block = block
+}
 
-func (r *numReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
+func (r *blocks[T]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
+
+func (r *blocks[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
+
+func (r *blocks[T]) divideCounts(counts []int, self, b0, b1 int) {
 	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
 }
 
-func (r *numReducer[T]) divideAll(counts []int, self, b0, b1 int) {
+func (r *blocks[T]) divideAll(counts []int, self, b0, b1 int) {
 	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
 }
 
-func (r *numReducer[T]) setKnobs(opt ScatterOptions) {
+func (r *blocks[T]) setKnobs(opt ScatterOptions) {
 	r.o = withKnobs(r.o, opt)
 }
 
 // funcReducer is the reducer of the types whose arithmetic is not Go's
 // own operators (float16, bfloat16, complex, bool): it calls ops[T].
 type funcReducer[T any] struct {
-	dst, src []T
-	block    int
-	o        ops[T]
+	blocks[T]
 }
 
 func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, _ Reduction, o ops[T]) reducer {
 	s, _ := src.Data().([]T)
-	return &funcReducer[T]{dst: dst, src: s, block: block, o: o}
-}
-
-func (r *funcReducer[T]) rebind(dst, src any, block int) {
-	r.dst, _ = dst.([]T)
-	r.src, _ = src.([]T)
-	r.block = block
+	return &funcReducer[T]{blocks[T]{dst: dst, src: s, block: block, o: o}}
 }
 
 func (r *funcReducer[T]) reduce(ps []pair) {
@@ -256,22 +255,6 @@ func (r *funcReducer[T]) reduce(ps []pair) {
 			blk[j] = r.o.combine(blk[j], upd[j])
 		}
 	}
-}
-
-func (r *funcReducer[T]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
-
-func (r *funcReducer[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
-
-func (r *funcReducer[T]) divideCounts(counts []int, self, b0, b1 int) {
-	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
-func (r *funcReducer[T]) divideAll(counts []int, self, b0, b1 int) {
-	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
-func (r *funcReducer[T]) setKnobs(opt ScatterOptions) {
-	r.o = withKnobs(r.o, opt)
 }
 
 // fillBlocks sets the dst blocks of ps to v.
