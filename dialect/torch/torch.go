@@ -447,17 +447,25 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if err != nil {
 		return err
 	}
-	if c.index.Len() == 0 {
+	// PyTorch's arithmetic is its Behavior's Arith (see arith).
+	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf && red != engine.None, Rules: behaviors[c.op].Index,
+		Arith: behaviors[c.op].Arith}
+	if c.index.Len() == 0 && red != engine.Mean {
 		copyAll(dst, c.input)
-		if red == engine.Mean {
-			// PyTorch still divides every element by its count, 1.
-			divideByOne(dst, behaviors[c.op].Arith)
-		}
 		return nil
 	}
 	sh := opcall.GetShapes()
 	defer sh.Release()
 	input, index, out := view1(sh, c.input), view1(sh, c.index), view1(sh, dst)
+	if c.index.Len() == 0 {
+		// An empty index of any shape and type returns input, but a mean
+		// still divides every element by its count (Arith.DivideAll):
+		// a scatter of nothing, through an empty index of input's rank.
+		none := make(tensor.Shape, input.Rank())
+		index, _ = tensor.New(tensor.Int64, none)
+		src, _ := tensor.New(input.DType(), none)
+		return engine.ScatterElements(out, input, index, src, 0, opt)
+	}
 	src := c.src
 	if c.hasValue {
 		v, err := c.value.as(c.input.DType())
@@ -470,9 +478,6 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	} else {
 		src = view1(sh, src)
 	}
-	// PyTorch's arithmetic is its Behavior's Arith (see arith).
-	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf && red != engine.None, Rules: behaviors[c.op].Index,
-		Arith: behaviors[c.op].Arith}
 	if err := engine.ScatterElements(out, input, index, src, dim, opt); err != nil {
 		return indexErr(err, c.index, c.input)
 	}
