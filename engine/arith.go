@@ -415,10 +415,9 @@ func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, q
 	}
 }
 
-// ComplexQuo returns x / y as a computes it: for a dialect that divides
-// outside the kernels (PyTorch's scatter_reduce mean divides every element
-// by a count) in its framework's arithmetic.
-func ComplexQuo[T complex64 | complex128](a ComplexArith, x, y T) T {
+// complexQuo returns x / y as a computes it, for the means that divide by
+// a count outside the ops of a reduction (see countedMean).
+func complexQuo[T complex64 | complex128](a ComplexArith, x, y T) T {
 	if a != ComplexC10 {
 		return x / y
 	}

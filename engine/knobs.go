@@ -150,9 +150,9 @@ func countedMean[T any](a ComplexArith) func(T, int) T {
 			return bfloat16.FromFloat32(s.Float32() / c)
 		}
 	case complex64:
-		f = func(s complex64, n int) complex64 { return ComplexQuo(a, s, complex(count32(n), 0)) }
+		f = func(s complex64, n int) complex64 { return complexQuo(a, s, complex(count32(n), 0)) }
 	case complex128:
-		f = func(s complex128, n int) complex128 { return ComplexQuo(a, s, complex(float64(max(n, 1)), 0)) }
+		f = func(s complex128, n int) complex128 { return complexQuo(a, s, complex(float64(max(n, 1)), 0)) }
 	default:
 		return nil
 	}
