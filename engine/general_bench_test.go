@@ -16,9 +16,9 @@ func BenchmarkGeneral(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 1))
 	f32 := func(s ...int) tensor.Tensor {
 		t := tensor.Must(tensor.New(tensor.Float32, s))
-		for i, v := range t.Data().([]float32) {
-			_ = v
-			t.Data().([]float32)[i] = rng.Float32()
+		d := t.Data().([]float32)
+		for i := range d {
+			d[i] = rng.Float32()
 		}
 		return t
 	}
