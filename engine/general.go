@@ -752,20 +752,37 @@ type hloScatterJob struct {
 
 func (j *hloScatterJob) work(w, lo, hi int) {
 	s := j.s
-	l, run := &s.hlo, &s.run
-	b0, b1 := 0, len(s.starts)
-	if l.slabs {
-		// Slabs lo to hi receive the windows of the batch positions whose
-		// outermost coordinate is among them.
-		per := l.batches / max(l.bSize[0], 1)
-		b0, b1 = min(lo, l.bSize[0])*per, min(hi, l.bSize[0])*per
+	l := &s.hlo
+	if !l.slabs {
+		j.apply(w, lo*j.unit, hi*j.unit, 0, len(s.starts))
+		return
 	}
-	lo, hi = lo*j.unit, hi*j.unit
+	// Slab d receives the windows of the batch positions whose outermost
+	// coordinate is d. A few slabs at a time are filled and then updated,
+	// while they are in cache.
+	per, n := l.batches/max(l.bSize[0], 1), l.bSize[0]
+	step := max(1, slabBytes/(j.unit*int(s.views[vDst].size)))
+	for d := lo; d < hi; d += step {
+		e := min(d+step, hi)
+		j.apply(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per)
+	}
+}
+
+// slabBytes is how much of dst the general scatter fills and updates at a
+// time when it goes by slabs: what the first-level cache holds. Tests set
+// it lower, so that small calls go a slab at a time.
+var slabBytes = 32 << 10
+
+// apply fills dst[lo:hi] and applies to it, in index order, the windows
+// of batch positions b0 to b1 that land in it.
+func (j *hloScatterJob) apply(w, lo, hi, b0, b1 int) {
+	s := j.s
+	l, run := &s.hlo, &s.run
 	run.fill(lo, hi)
 	if l.otherStep == 1 && l.run == 1 && run.fast != nil && run.reset == nil && run.mean == nil && run.wide == nil &&
 		(l.slabs || lo == 0 && hi == run.size) {
-		// Single elements, all of them landing in this worker's range:
-		// one loop over the starts.
+		// Single elements, all of them landing in this range: one loop
+		// over the starts.
 		run.fast.scatterStarts(s.starts[b0:b1], b0)
 		return
 	}

@@ -48,8 +48,10 @@ func FuzzGeneral(f *testing.F) {
 			forceGeneral = true
 		}
 		if in.Bool() {
-			defer func(w int) { minWork = w }(minWork)
-			minWork = 1
+			// Split the call among workers, and a scatter by slabs into
+			// one slab at a time.
+			defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
+			minWork, slabBytes = 1, 1
 		}
 		g := readGeneralCall(in, scatter)
 		if d := g.check(); d != "" {

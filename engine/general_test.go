@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -12,17 +13,25 @@ import (
 // TestGeneralMatchesReference runs the reference tests of the forms with
 // the form functions going through the general kernels: the general
 // gather and scatter then meet the same reference, on the same cases.
+//
+// With split-small, every call is split among workers, and a scatter by slabs
+// fills and updates one slab at a time.
 func TestGeneralMatchesReference(t *testing.T) {
-	defer func() { forceGeneral = false }()
+	defer func(w, b int) { forceGeneral, minWork, slabBytes = false, w, b }(minWork, slabBytes)
 	forceGeneral = true
-	for name, test := range map[string]func(*testing.T){
-		"ScatterND":       TestScatterNDMatchesReference,
-		"ScatterElements": TestScatterElementsMatchesReference,
-		"GatherND":        TestGatherNDMatchesReference,
-		"Gather":          TestGatherMatchesReference,
-		"GatherElements":  TestGatherElementsMatchesReference,
-	} {
-		t.Run(name, test)
+	for _, split := range []bool{false, true} {
+		if split {
+			minWork, slabBytes = 1, 1
+		}
+		for name, test := range map[string]func(*testing.T){
+			"ScatterND":       TestScatterNDMatchesReference,
+			"ScatterElements": TestScatterElementsMatchesReference,
+			"GatherND":        TestGatherNDMatchesReference,
+			"Gather":          TestGatherMatchesReference,
+			"GatherElements":  TestGatherElementsMatchesReference,
+		} {
+			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), test)
+		}
 	}
 }
 
