@@ -761,7 +761,7 @@ func (j *hloScatterJob) work(w, lo, hi int) {
 	// coordinate is d. A few slabs at a time are filled and then updated,
 	// while they are in cache.
 	per, n := l.batches/max(l.bSize[0], 1), l.bSize[0]
-	step := max(1, slabBytes/(j.unit*int(s.views[vDst].size)))
+	step := max(1, slabBytes/max(1, j.unit*int(s.views[vDst].size)))
 	for d := lo; d < hi; d += step {
 		e := min(d+step, hi)
 		j.apply(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per)
