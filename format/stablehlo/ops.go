@@ -623,6 +623,12 @@ func (f *fields) fill() error {
 	case "stablehlo.custom_call":
 		a, _ := f.get("call_target_name", true, attrString)
 		op.Callee = a.s
+		// The checks' custom calls compare two values, as their
+		// operations do.
+		if n := arity[op.Callee][0]; (op.Callee == "check.expect_eq" || op.Callee == "check.expect_close") &&
+			f.err == nil && len(op.Operands) != n {
+			f.err = f.p.errAt(f.at, ErrSyntax, "%s @%s: %d operands, want %d", op.Name, op.Callee, len(op.Operands), n)
+		}
 	case "stablehlo.compare":
 		op.Direction = f.enum("comparison_direction", "comparison_direction", "EQ", "NE", "GE", "GT", "LE", "LT")
 		op.CompareType = f.enum("compare_type", "comparison_type", "SIGNED", "UNSIGNED", "FLOAT", "TOTALORDER")
