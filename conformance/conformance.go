@@ -30,12 +30,32 @@ var bundled embed.FS
 // Suite returns the bundled official ONNX node tests (26 directories;
 // see testdata/onnx-node/README.md), rooted so that Run(Suite(), ".")
 // runs them all.
-func Suite() fs.FS {
-	sub, err := fs.Sub(bundled, "testdata/onnx-node")
+func Suite() fs.FS { return embedded(bundled, "testdata/onnx-node") }
+
+// embedded returns directory dir of the embedded files fsys.
+func embedded(fsys embed.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
 	if err != nil {
 		panic(err) // unreachable: the directory is embedded at build time
 	}
 	return sub
+}
+
+// readFile reads file name of fsys whole, once its size is held to the
+// size limit (tensor.SetMaxBytes), so that a file too large or a device
+// that never ends is refused before it is read.
+func readFile(fsys fs.FS, name string) ([]byte, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if err := tensor.CheckBytes(name, info.Size(), 1); err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(fsys, name)
 }
 
 // ErrMismatch is matched (with errors.Is) by the error of a test whose
@@ -56,6 +76,9 @@ func Find(fsys fs.FS, root string) ([]string, error) {
 	if isTest(fsys, root) {
 		return []string{root}, nil
 	}
+	if info, err := fs.Stat(fsys, root); err == nil && !info.IsDir() {
+		return nil, &noTests{root, "no node test (it is a file)"}
+	}
 	entries, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
@@ -67,7 +90,7 @@ func Find(fsys fs.FS, root string) ([]string, error) {
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("conformance: %s holds no node test (no model.onnx in it or in its subdirectories)", root)
+		return nil, &noTests{root, "no node test (no model.onnx in it or in its subdirectories)"}
 	}
 	return dirs, nil
 }
@@ -92,7 +115,7 @@ func Run(fsys fs.FS, root string) ([]Result, error) {
 
 // RunTest runs the node test in directory dir of fsys.
 func RunTest(fsys fs.FS, dir string) error {
-	b, err := fs.ReadFile(fsys, path.Join(dir, "model.onnx"))
+	b, err := readFile(fsys, path.Join(dir, "model.onnx"))
 	if err != nil {
 		return err
 	}
@@ -116,7 +139,7 @@ func RunTest(fsys fs.FS, dir string) error {
 }
 
 func readTensor(fsys fs.FS, name string) (tensor.Tensor, error) {
-	b, err := fs.ReadFile(fsys, name)
+	b, err := readFile(fsys, name)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -267,15 +290,27 @@ func Summary(results []Result) string {
 
 // RunAll runs the tests under root in fsys: the ONNX node tests that Find
 // returns, and the StableHLO tests of every .mlir file, their scatters
-// and gathers run by Exec. It fails only when root holds neither.
+// and gathers run by Exec. It fails when root holds neither, or when
+// reading it fails.
 func RunAll(fsys fs.FS, root string) ([]Result, error) {
 	onnx, errONNX := Run(fsys, root)
 	hlo, errHLO := RunStableHLO(fsys, root, Exec)
-	if errONNX != nil && errHLO != nil {
-		return nil, fmt.Errorf("conformance: %s holds no test (no model.onnx in it or in its subdirectories, and no .mlir file)", root)
+	var none *noTests
+	switch {
+	case errONNX != nil && !errors.As(errONNX, &none):
+		return nil, errONNX
+	case errHLO != nil && !errors.As(errHLO, &none):
+		return nil, errHLO
+	case errONNX != nil && errHLO != nil:
+		return nil, &noTests{root, "no test (no model.onnx in it or in its subdirectories, and no .mlir file)"}
 	}
 	return append(onnx, hlo...), nil
 }
+
+// noTests is the error of a directory that holds no test of a suite.
+type noTests struct{ root, what string }
+
+func (e *noTests) Error() string { return fmt.Sprintf("conformance: %s holds %s", e.root, e.what) }
 
 // Exec is the ExecFunc of the registry's operators: it runs the
 // stablehlo dialect's operator of the name asked for.

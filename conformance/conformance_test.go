@@ -95,3 +95,28 @@ func TestFindAndErrors(t *testing.T) {
 		t.Errorf("missing input: %v", err)
 	}
 }
+
+// TestRunAllErrors checks what RunAll says of a directory without tests,
+// of one it cannot read, and of test files over the size limit.
+func TestRunAllErrors(t *testing.T) {
+	if _, err := conformance.RunAll(fstest.MapFS{"x/y.txt": {}}, "x"); err == nil || !strings.Contains(err.Error(), "x holds no test") {
+		t.Errorf("a directory without tests: %v", err)
+	}
+	if _, err := conformance.RunAll(fstest.MapFS{"x/y.txt": {}}, "z"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a directory that does not exist: %v, want fs.ErrNotExist", err)
+	}
+	// A file over the limit is refused before it is read: a failed test
+	// naming the file, among the others.
+	m := copyTest(t, "test_gather_0")
+	m["a.mlir"] = &fstest.MapFile{Data: []byte(strings.Repeat(" ", 200))}
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(100)) // model.onnx has 165 bytes
+	results, err := conformance.RunAll(m, ".")
+	if err != nil || len(results) != 2 {
+		t.Fatalf("RunAll: %v, %v", results, err)
+	}
+	for i, file := range []string{"model.onnx", "a.mlir"} {
+		if r := results[i]; !errors.Is(r.Err, tensor.ErrTooLarge) || !strings.Contains(r.Err.Error(), file) {
+			t.Errorf("%s (%s): %v, want ErrTooLarge naming %s", r.Name, r.Suite, r.Err, file)
+		}
+	}
+}

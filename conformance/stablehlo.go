@@ -20,13 +20,7 @@ var stablehloBundle embed.FS
 // JAX-generated files under testdata/, the interpreter's own under
 // interpret/; see testdata/stablehlo/LICENSE-NOTE.md), rooted so that
 // RunStableHLO(StableHLOSuite(), ".", exec) runs them all.
-func StableHLOSuite() fs.FS {
-	sub, err := fs.Sub(stablehloBundle, "testdata/stablehlo")
-	if err != nil {
-		panic(err) // unreachable: the directory is embedded at build time
-	}
-	return sub
-}
+func StableHLOSuite() fs.FS { return embedded(stablehloBundle, "testdata/stablehlo") }
 
 // ExecFunc runs one operation of a StableHLO test for RunMLIR:
 // "stablehlo.scatter" or "stablehlo.gather", with the inputs and
@@ -61,12 +55,12 @@ func RunStableHLO(fsys fs.FS, root string, exec ExecFunc) ([]Result, error) {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("conformance: %s holds no .mlir file", root)
+		return nil, &noTests{root, "no .mlir file"}
 	}
 	slices.Sort(files)
 	var results []Result
 	for _, f := range files {
-		src, err := fs.ReadFile(fsys, f)
+		src, err := readFile(fsys, f)
 		name := strings.TrimPrefix(f, strings.TrimSuffix(root, "/")+"/")
 		if root == "." || root == f {
 			name = f

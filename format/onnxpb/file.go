@@ -82,6 +82,9 @@ func ReadModelFile(path string) (*Model, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if err := tensor.CheckBytes("model file "+path, size, 1); err != nil {
+		return nil, fmt.Errorf("onnxpb: %w", err)
+	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, fmt.Errorf("onnxpb: %s: %w", path, err)

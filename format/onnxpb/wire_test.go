@@ -328,6 +328,21 @@ func TestReadTensorFileMemory(t *testing.T) {
 	if bytes > 4*bufSize {
 		t.Errorf("refusing a 3 GB file allocated %d bytes", bytes)
 	}
+	// A model file is read whole, so its size is held to the limit first.
+	model := filepath.Join(dir, "sparse.onnx")
+	if err := os.WriteFile(model, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(model, size); err != nil {
+		t.Skipf("cannot make a 3 GB sparse file here: %v", err)
+	}
+	bytes = allocated(func() { _, err = ReadModelFile(model) })
+	if !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(err.Error(), model) {
+		t.Errorf("3 GB model under a 1 MiB limit: error %v, want ErrTooLarge naming the file", err)
+	}
+	if bytes > 4*bufSize {
+		t.Errorf("refusing a 3 GB model allocated %d bytes", bytes)
+	}
 }
 
 // TestReadTensorFileNotRegular checks that a .pb that is not a regular
