@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/format/stablehlo"
@@ -53,29 +52,10 @@ func getInt(t tensor.Tensor, i int) uint64 {
 	return uint64(v)
 }
 
-// setInt stores the low bits of v in integer element i.
-func setInt(t tensor.Tensor, i int, v uint64) {
-	e := reflect.ValueOf(t.Data()).Index(i)
-	if t.DType().IsSigned() {
-		e.SetInt(int64(v)) // truncated to the element's width
-	} else {
-		e.SetUint(v)
-	}
-}
-
 // getFloat returns floating-point element i exactly.
 func getFloat(t tensor.Tensor, i int) float64 {
-	switch s := t.Data().(type) {
-	case []float16.Float16:
-		return float64(s[i].Float32())
-	case []bfloat16.BFloat16:
-		return float64(s[i].Float32())
-	case []float32:
-		return float64(s[i])
-	case []float64:
-		return s[i]
-	}
-	return 0
+	f, _ := t.FloatAt(i)
+	return f
 }
 
 func getComplex(t tensor.Tensor, i int) complex128 {
@@ -134,7 +114,7 @@ func binary(name string, dst tensor.Tensor, di int, x tensor.Tensor, xi int, y t
 		if !ok {
 			return fmt.Errorf("%s: %w", name, errOp)
 		}
-		setInt(dst, di, r)
+		dst.SetIntAt(di, int64(r))
 	case classFloat:
 		a, b := getFloat(x, xi), getFloat(y, yi)
 		r, ok := ring(name, a, b)
@@ -144,7 +124,7 @@ func binary(name string, dst tensor.Tensor, di int, x tensor.Tensor, xi int, y t
 		if !ok {
 			return fmt.Errorf("%s on %s: %w", name, stablehlo.ElemName(x.DType()), errOp)
 		}
-		stablehlo.SetFloat(dst, di, r)
+		dst.SetFloatAt(di, r)
 	case classComplex:
 		a, b := getComplex(x, xi), getComplex(y, yi)
 		r, ok := ring(name, a, b)
@@ -361,9 +341,9 @@ func convertElem(dst tensor.Tensor, di int, x tensor.Tensor, xi int) error {
 				i = uint64(t)
 			}
 		}
-		setInt(dst, di, i)
+		dst.SetIntAt(di, int64(i))
 	case classFloat:
-		stablehlo.SetFloat(dst, di, f)
+		dst.SetFloatAt(di, f)
 	case classComplex:
 		setComplex(dst, di, c)
 	}

@@ -33,7 +33,8 @@ var ErrSyntax = errors.New("invalid tensor literal")
 // the dimensions after a zero one (String writes shape [0,3] as [], which
 // parses as shape [0]). Numbers take Go's syntax
 // (0x1f, 1e-3, NaN, Inf, -Inf); an integer outside its type's range is an
-// error; floats round to nearest (float16 and bfloat16 by way of float32).
+// error; floats round to nearest even (float16 and bfloat16 once, from
+// the nearest float64).
 // Lists nest at most 64 deep, and the tensor is held to SetMaxBytes,
 // strings with their contents.
 func Parse(text string) (Tensor, error) {
@@ -259,12 +260,12 @@ func setElem(data any, i int, tok string) error {
 		s[i] = v
 		return err
 	case []float16.Float16:
-		v, err := parseFloat(tok, 32)
-		s[i] = float16.Fromfloat32(float32(v))
+		v, err := parseFloat(tok, 64)
+		s[i] = float16.Fromfloat32(float32Odd(v)) // rounded once, see SetFloatAt
 		return err
 	case []bfloat16.BFloat16:
-		v, err := parseFloat(tok, 32)
-		s[i] = bfloat16.FromFloat32(float32(v))
+		v, err := parseFloat(tok, 64)
+		s[i] = bfloat16.FromFloat32(float32Odd(v))
 		return err
 	case []complex64:
 		v, err := strconv.ParseComplex(tok, 64)

@@ -27,6 +27,10 @@ func TestParse(t *testing.T) {
 		{"double:-2.5", tensor.Scalar(-2.5)},
 		{"float16:[0.1, Inf]", tensor.Must(tensor.From(tensor.Shape{2}, []float16.Float16{float16.Fromfloat32(0.1), float16.Inf(1)}))},
 		{"bfloat16:[1.5]", tensor.Must(tensor.From(tensor.Shape{1}, []bfloat16.BFloat16{bfloat16.FromFloat32(1.5)}))},
+		// Just above a half-way point by 2^-30, which the nearest float32
+		// would turn into the tie and round down: rounded once, up.
+		{"float16:[1.0004882822313226]", tensor.Must(tensor.From(tensor.Shape{1}, []float16.Float16{float16.Frombits(0x3C01)}))},
+		{"bfloat16:[1.0039062509313226]", tensor.Must(tensor.From(tensor.Shape{1}, []bfloat16.BFloat16{bfloat16.FromBits(0x3F81)}))},
 		{"float32:[1e39]", tensor.Must(tensor.From(tensor.Shape{1}, []float32{float32(math.Inf(1))}))},
 		{"complex64:[1+2i, (3-1i)]", tensor.Must(tensor.From(tensor.Shape{2}, []complex64{1 + 2i, 3 - 1i}))},
 		{"bool:[[true, false]]", tensor.Must(tensor.From(tensor.Shape{1, 2}, []bool{true, false}))},

@@ -8,10 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // literal is a dense<...> literal as written, before the type that
@@ -231,45 +229,12 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	return t, nil
 }
 
-// fillSplat copies element 0 of t into all the others.
+// fillSplat copies element 0 of t into all the others, doubling the
+// bytes copied at each step.
 func fillSplat(t tensor.Tensor) {
-	switch s := t.Data().(type) {
-	case []bool:
-		splat(s)
-	case []int8:
-		splat(s)
-	case []int16:
-		splat(s)
-	case []int32:
-		splat(s)
-	case []int64:
-		splat(s)
-	case []uint8:
-		splat(s)
-	case []uint16:
-		splat(s)
-	case []uint32:
-		splat(s)
-	case []uint64:
-		splat(s)
-	case []float16.Float16:
-		splat(s)
-	case []bfloat16.BFloat16:
-		splat(s)
-	case []float32:
-		splat(s)
-	case []float64:
-		splat(s)
-	case []complex64:
-		splat(s)
-	case []complex128:
-		splat(s)
-	}
-}
-
-func splat[T any](s []T) {
-	for i := 1; i < len(s); i++ {
-		s[i] = s[0]
+	b := rawbytes.Bytes(t)
+	for n := t.DType().Size(); n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
 	}
 }
 
@@ -347,7 +312,7 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 	if err != nil {
 		return bad("%v", err)
 	}
-	setInt(t, i, v)
+	setBits(t, i, v)
 	return nil
 }
 
@@ -374,7 +339,7 @@ func (p *parser) setFloat(t tensor.Tensor, i int, e element, bad func(string, ..
 	if err != nil {
 		return bad("want a number")
 	}
-	SetFloat(t, i, f)
+	t.SetFloatAt(i, f) // rounded once
 	return nil
 }
 
@@ -445,59 +410,12 @@ func parseInt(s string, bits int, unsigned bool) (uint64, error) {
 	return mag, nil
 }
 
-// setInt stores the low bits of v in element i of an integer tensor.
-func setInt(t tensor.Tensor, i int, v uint64) {
+// setBits stores the low bits of v, little-endian, in element i of a
+// tensor of a fixed-size type: an integer's two's complement, or a
+// floating-point bit pattern.
+func setBits(t tensor.Tensor, i int, v uint64) {
 	size := t.DType().Size()
 	var le [8]byte
 	binary.LittleEndian.PutUint64(le[:], v)
 	rawbytes.FromLittleEndian(rawbytes.Bytes(t)[i*size:(i+1)*size], le[:size], size)
-}
-
-// setBits stores a bit pattern in element i of a floating-point tensor.
-func setBits(t tensor.Tensor, i int, v uint64) {
-	switch s := t.Data().(type) {
-	case []float16.Float16:
-		s[i] = float16.Frombits(uint16(v))
-	case []bfloat16.BFloat16:
-		s[i] = bfloat16.FromBits(uint16(v))
-	case []float32:
-		s[i] = math.Float32frombits(uint32(v))
-	case []float64:
-		s[i] = math.Float64frombits(v)
-	}
-}
-
-// SetFloat stores f, rounded to nearest even, in element i of t, a tensor
-// of a floating-point type, as the reader stores a decimal element. It
-// rounds once: to float16 and bfloat16 by way of a float32 rounded to
-// odd, which a second rounding to a type at least two bits narrower
-// cannot make wrong. NaN stays NaN; values beyond float32's range become
-// infinities in float16 and bfloat16. The conformance runner converts
-// with it too.
-func SetFloat(t tensor.Tensor, i int, f float64) {
-	switch s := t.Data().(type) {
-	case []float16.Float16:
-		s[i] = float16.Fromfloat32(float32Odd(f))
-	case []bfloat16.BFloat16:
-		s[i] = bfloat16.FromFloat32(float32Odd(f))
-	case []float32:
-		s[i] = float32(f)
-	case []float64:
-		s[i] = f
-	}
-}
-
-// float32Odd rounds f to float32 by rounding to odd: toward zero, with
-// the last bit of the mantissa set when that loses anything. Values
-// beyond float32's range become its largest finite value with their sign.
-func float32Odd(f float64) float32 {
-	r := float32(f)
-	if float64(r) == f || f != f {
-		return r
-	}
-	b := math.Float32bits(r)
-	if math.Abs(float64(r)) > math.Abs(f) { // rounded away from zero: step back
-		b--
-	}
-	return math.Float32frombits(b | 1)
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -453,49 +451,4 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%q:\n  error %v\n  want %v at line %d mentioning %q", c.src, err, c.sentinel, c.line, c.msg)
 		}
 	}
-}
-
-// TestSetFloat: storing a float64 in a float16 or bfloat16 element rounds
-// it once, to nearest even, as rounding it directly does (computed here
-// with math/big), including values one float64 ulp away from a half-way
-// point, where rounding to float32 first, to nearest, would go wrong.
-func TestSetFloat(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	var xs []float64
-	for range 4000 {
-		m := float64(r.IntN(1<<12)|1<<12) * math.Exp2(float64(r.IntN(20)-22))
-		xs = append(xs, m, math.Nextafter(m, 0), math.Nextafter(m, math.Inf(1)), -m, r.NormFloat64()*1000)
-	}
-	b := tensor.Must(tensor.New(tensor.BFloat16, tensor.Shape{1}))
-	h := tensor.Must(tensor.New(tensor.Float16, tensor.Shape{1}))
-	for _, x := range xs {
-		stablehlo.SetFloat(b, 0, x)
-		if got, want := b.Data().([]bfloat16.BFloat16)[0].Float32(), roundBig(x, 8); got != want {
-			t.Fatalf("bfloat16(%v) = %v, want %v", x, got, want)
-		}
-		if math.Abs(x) < 60000 && math.Abs(x) > 1e-4 {
-			stablehlo.SetFloat(h, 0, x)
-			if got, want := h.Data().([]float16.Float16)[0].Float32(), roundBig(x, 11); got != want {
-				t.Fatalf("float16(%v) = %v, want %v", x, got, want)
-			}
-		}
-	}
-	for x, want := range map[float64]uint16{math.NaN(): 0x7FC0, 1e300: 0x7F80, -1e300: 0xFF80, 3.3895313892515355e38: 0x7F7F} {
-		stablehlo.SetFloat(b, 0, x)
-		if got := b.Data().([]bfloat16.BFloat16)[0].Bits(); got != want {
-			t.Errorf("bfloat16(%v) = %#x, want %#x", x, got, want)
-		}
-	}
-	// The nearest float32 of 2049 + 2^-30 is 2049, a float16 tie that
-	// would round down to 2048; the value itself rounds up to 2050.
-	stablehlo.SetFloat(h, 0, 2049+math.Exp2(-30))
-	if got := h.Data().([]float16.Float16)[0].Float32(); got != 2050 {
-		t.Errorf("float16(2049 + 2^-30) = %v, want 2050", got)
-	}
-}
-
-// roundBig rounds x to prec significant bits, to nearest even.
-func roundBig(x float64, prec uint) float32 {
-	f, _ := new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven).SetFloat64(x).Float32()
-	return f
 }
