@@ -27,7 +27,10 @@ const (
 // streaming says whether a mover of blocks of block elements from src to
 // dst, of element type E, should ask for rows ahead (prefetch) and write
 // around the cache (stream). Strings are never streamed: their headers
-// hold pointers, which the garbage collector must see written.
+// hold pointers, which the garbage collector must see written. A block
+// streams only where it starts 16-byte aligned (see moveAhead): the
+// forms' blocks start at multiples of the block, but a general scatter's
+// window may start at any element.
 func streaming[E any](dst, src view, block int) (prefetch, stream bool) {
 	var zero E
 	if _, str := any(zero).(string); str || !canStream {
@@ -62,7 +65,7 @@ func (m *wordMover[E]) moveAhead(ps []pair) {
 		switch d := dst[p.d : p.d+b]; {
 		case p.s < 0:
 			clear(d)
-		case m.stream:
+		case m.stream && uintptr(unsafe.Pointer(&d[0]))%16 == 0: // MOVNTDQ's alignment
 			copyStreaming(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[p.s:][:b][0]), bytes)
 		default:
 			copy(d, src[p.s:p.s+b])

@@ -13,7 +13,7 @@ const canStream = true
 func prefetchBytes(p unsafe.Pointer, n uintptr)
 
 // copyStreaming copies n bytes, a multiple of 64, from src to dst, which
-// is 16-byte aligned, with non-temporal stores: the lines of dst are
+// must be 16-byte aligned (MOVNTDQ faults otherwise), with non-temporal stores: the lines of dst are
 // written to memory without being read into the cache first. storeFence
 // must follow before the bytes are read.
 //

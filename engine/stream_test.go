@@ -75,4 +75,27 @@ func TestStreamingMoves(t *testing.T) {
 		}
 		check("ScatterND", out)
 	}
+	// A general scatter's windows start anywhere: a block that streams
+	// may start unaligned, and is then copied (MOVNTDQ would fault).
+	const rows, width = streamBytes/4/1024 + 1, 1024
+	operand := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, width}))
+	update := make([]float32, 16*64)
+	for i := range update {
+		update[i] = float32(i + 1)
+	}
+	for _, col := range []int64{1, 2, 3, 4} {
+		clear(operand.Data().([]float32))
+		up := tensor.Must(tensor.From(tensor.Shape{16, 64}, update))
+		if err := DynamicUpdateSlice(operand, operand, up, []int64{5, col}, IndexRules{}); err != nil {
+			t.Fatal(err)
+		}
+		got := operand.Data().([]float32)
+		for r := range 16 {
+			for c := range 64 {
+				if v, want := got[(5+r)*width+int(col)+c], update[r*64+c]; v != want {
+					t.Fatalf("DynamicUpdateSlice at column %d: [%d,%d] is %v, want %v", col, 5+r, int(col)+c, v, want)
+				}
+			}
+		}
+	}
 }
