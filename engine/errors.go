@@ -30,10 +30,13 @@ type IndexError struct {
 	// Pos holds the coordinates of the offending element in the indices
 	// tensor.
 	Pos []int
-	// Tuple is, for the ND operators, the whole index tuple the value
-	// belongs to (the last coordinate of Pos says which component); nil
-	// for the other operators.
-	Tuple []int64
+	// Tuple is, for the ND operators and the general gather and scatter
+	// with an index vector dimension, the whole index tuple the value
+	// belongs to, which lies along dimension TupleDim of indices (the
+	// last for the ND operators): Pos[TupleDim] says which component.
+	// Tuple is nil for the other operators.
+	Tuple    []int64
+	TupleDim int
 	// Value is the index value. Unsigned says the indices are uint64:
 	// Value and Tuple then hold their bits, which may be too large for
 	// int64.
@@ -46,6 +49,12 @@ type IndexError struct {
 	// Min and Max bound the allowed values, inclusive. Max < Min when the
 	// dimension is empty.
 	Min, Max int64
+	// Window is, for the general gather and scatter, the size of the
+	// slice or window that starts at the value along Dim. When it is more
+	// than 1 and Min is negative (values counted from the end), the
+	// values from Min+Max+1 to -1 are not allowed either: their windows
+	// would end past the dimension.
+	Window int
 }
 
 // ValueString formats Value, as unsigned when Unsigned is set.
@@ -59,17 +68,25 @@ func (e *IndexError) format(v int64) string {
 }
 
 func (e *IndexError) allowed() string {
-	if e.Max < e.Min {
+	switch {
+	case e.Window > 1 && e.Max < 0:
+		return fmt.Sprintf("a window of %d does not fit in dimension %d of data %v", e.Window, e.Dim, e.DataShape)
+	case e.Max < e.Min:
 		return fmt.Sprintf("dimension %d of data %v is empty and has no valid index", e.Dim, e.DataShape)
+	case e.Window > 1 && e.Min < 0:
+		return fmt.Sprintf("a window of %d in dimension %d of data %v starts in [0, %d] or [%d, %d]",
+			e.Window, e.Dim, e.DataShape, e.Max, e.Min, e.Min+e.Max)
+	case e.Window > 1:
+		return fmt.Sprintf("a window of %d in dimension %d of data %v starts in [%d, %d]", e.Window, e.Dim, e.DataShape, e.Min, e.Max)
 	}
 	return fmt.Sprintf("allowed range [%d, %d] for dimension %d of data %v", e.Min, e.Max, e.Dim, e.DataShape)
 }
 
 // Error describes the value, where it is and what was allowed.
 func (e *IndexError) Error() string {
-	if e.Tuple != nil {
+	if e.Tuple != nil && 0 <= e.TupleDim && e.TupleDim < len(e.Pos) {
 		return fmt.Sprintf("index out of range: indices%s = %s: component %d is %s, %s",
-			formatPos(e.Pos[:len(e.Pos)-1]), e.formatTuple(), e.Pos[len(e.Pos)-1], e.ValueString(), e.allowed())
+			e.tuplePos(), e.formatTuple(), e.Pos[e.TupleDim], e.ValueString(), e.allowed())
 	}
 	return fmt.Sprintf("index out of range: indices%s = %s, %s", formatPos(e.Pos), e.ValueString(), e.allowed())
 }
@@ -84,6 +101,21 @@ func formatPos(pos []int) string {
 		return ""
 	}
 	return tensor.Shape(pos).String()
+}
+
+// tuplePos formats the position of Tuple in indices: Pos without its
+// coordinate along TupleDim when that is the last ("[i]"), with ":" in
+// its place otherwise ("[:,j]").
+func (e *IndexError) tuplePos() string {
+	if e.TupleDim == len(e.Pos)-1 {
+		return formatPos(e.Pos[:e.TupleDim])
+	}
+	parts := make([]string, len(e.Pos))
+	for i, p := range e.Pos {
+		parts[i] = strconv.Itoa(p)
+	}
+	parts[e.TupleDim] = ":"
+	return "[" + strings.Join(parts, ",") + "]"
 }
 
 func (e *IndexError) formatTuple() string {

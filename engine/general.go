@@ -28,7 +28,9 @@ type layout struct {
 	// indices.
 	comp      []int
 	compLim   []limit
+	compWin   []int // the window's size along comp[c], for errors
 	vecStride int
+	vecDim    int
 	// The window's outer dimensions (those not in the run), outer first:
 	// their sizes and strides in the operand and in the other tensor.
 	wSize  []int
@@ -78,7 +80,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 	l.opStrides = stridesInto(l.opStrides, operand)
 	l.indStrides = stridesInto(l.indStrides, indices)
 	is := l.indStrides
-	l.vecStride = 0
+	l.vecStride, l.vecDim = 0, ld.vecDim
 	if ld.vecDim < len(indices) {
 		l.vecStride = is[ld.vecDim]
 	}
@@ -89,10 +91,6 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 	l.bOther, l.bOp = resize(l.bOther, nb), resize(l.bOp, nb)
 	l.batches, l.slabs = 1, false
 	o, b := 0, 0
-	otherAcc := 1 // other's strides, outer from inner
-	for d := len(other) - 1; d >= 0; d-- {
-		otherAcc *= max(other[d], 1)
-	}
 	for d := range indices {
 		if d == ld.vecDim {
 			continue
@@ -113,9 +111,10 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 		o, b = o+1, b+1
 	}
 	l.comp = append(l.comp[:0], ld.comp...) // a copy: the scratch outlives the call
-	l.compLim = resize(l.compLim, len(ld.comp))
+	l.compLim, l.compWin = resize(l.compLim, len(ld.comp)), resize(l.compWin, len(ld.comp))
 	for c, m := range ld.comp {
-		l.compLim[c] = rules.windowLimit(operand[m], componentWindow(m, ld.winOp, ld.winSize))
+		l.compWin[c] = componentWindow(m, ld.winOp, ld.winSize)
+		l.compLim[c] = rules.windowLimit(operand[m], l.compWin[c])
 	}
 	// The run: the innermost window dimensions that are the innermost
 	// dimensions of both tensors, all but the outermost of them whole in
@@ -516,8 +515,20 @@ func (m *wordMover[E]) gatherLine(g *lineGather) int {
 }
 
 // indexErr builds the error for the start index component at flat
-// position flat of indices.
+// position flat of indices, the first the rules refuse; under ReportLast
+// it names instead the first refused component of the last start index
+// that has one.
 func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand tensor.Shape) error {
+	if l.rules.Report == ReportLast {
+		coord := make([]int, len(l.bSize)) // on the way to an error
+		for b := l.batches - 1; b >= 0; b-- {
+			at, _, _ := l.batchAt(b, coord)
+			if _, c := l.start(ind, at); c >= 0 {
+				flat = at + c*l.vecStride
+				break
+			}
+		}
+	}
 	// The component: the coordinate along the index vector's dimension.
 	c := 0
 	if l.vecStride > 0 {
@@ -534,12 +545,14 @@ func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand 
 		Min:       -lim.fromEnd,
 		Max:       int64(lim.size) - 1,
 		Unsigned:  indices.DType() == tensor.Uint64,
+		Window:    l.compWin[c],
 	}
 	if e.Unsigned {
 		e.Value, _ = indices.IntAt(flat)
 	}
 	if l.vecStride > 0 {
 		first := flat - c*l.vecStride
+		e.TupleDim = l.vecDim
 		e.Tuple = make([]int64, len(l.comp))
 		for j := range e.Tuple {
 			e.Tuple[j], _ = indices.IntAt(first + j*l.vecStride)
@@ -721,8 +734,14 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, opt Scatte
 		return
 	}
 	if l.windows == 0 {
-		// No update has an element: dst is operand.
-		s.newScatterRun(dst, operand, updates, 1, opt).fill(0, size)
+		// No update has an element: dst is operand, but for a mean that
+		// divides every element by its count (Arith.DivideAll).
+		run := s.newScatterRun(dst, operand, updates, 1, opt)
+		run.fill(0, size)
+		if run.mean != nil {
+			run.countMeans(s, size, 1, 0, opt.ExcludeSelf, 1)
+			run.finish(0, size)
+		}
 		return
 	}
 	run := s.newScatterRun(dst, operand, updates, l.run, opt)

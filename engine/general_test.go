@@ -3,7 +3,10 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -139,6 +142,80 @@ func TestFormDimsOfRejectedShapes(t *testing.T) {
 		g := c.d.Gather(operand, c.updates)
 		if _, err := g.Shape(operand, c.indices, true); !errors.Is(err, ErrShape) && !errors.Is(err, ErrArgument) {
 			t.Errorf("%s: its gather %v: got %v, want a shape or argument error", c.name, g.String(), err)
+		}
+	}
+}
+
+// TestGeneralIndexErrors checks what the general kernels' index errors
+// say: the tuple of an index vector that is not the last dimension of the
+// indices, the last bad tuple under ReportLast (as the forms' kernels
+// name it), and the starts a window allows.
+func TestGeneralIndexErrors(t *testing.T) {
+	i64 := func(s tensor.Shape, v ...int64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
+	operand := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4, 3}))
+	check := func(name string, err error, pos []int, msg string) {
+		t.Helper()
+		var ie *IndexError
+		if !errors.As(err, &ie) || !slices.Equal(ie.Pos, pos) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: %v, want an IndexError at %v saying %q", name, err, pos, msg)
+		}
+	}
+
+	// Index vectors along dimension 0: the tuples are the columns.
+	cols := GatherDims{CollapsedSliceDims: []int{0, 1}, StartIndexMap: []int{0, 1}, IndexVectorDim: 0, SliceSizes: []int{1, 1}}
+	dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2}))
+	err := GatherGeneral(dst, operand, i64(tensor.Shape{2, 2}, 0, 5, 0, 0), &cols, GatherOptions{})
+	check("vector along dimension 0", err, []int{0, 1},
+		"indices[:,1] = [5, 0]: component 0 is 5, allowed range [0, 3] for dimension 0 of data [4,3]")
+
+	// ReportLast names the last bad tuple's first bad component, through
+	// the general kernel as through ScatterND's.
+	indices := i64(tensor.Shape{3, 2}, 9, 0, 0, 0, 0, 9)
+	updates := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3}))
+	opt := ScatterOptions{Rules: IndexRules{Report: ReportLast}}
+	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4, 3}))
+	check("ScatterND, ReportLast", ScatterND(out, operand, indices, updates, opt), []int{2, 1}, "indices[2] = [0, 9]: component 1 is 9")
+	defer func(g bool) { forceGeneral = g }(forceGeneral)
+	forceGeneral = true
+	check("general ScatterND, ReportLast", ScatterND(out, operand, indices, updates, opt), []int{2, 1}, "indices[2] = [0, 9]: component 1 is 9")
+	forceGeneral = false
+
+	// A window of 2 along a dimension of 4, starts counted from the end:
+	// -1 would end past it.
+	win := GatherDims{OffsetDims: []int{1}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{2}}
+	row := tensor.Must(tensor.From(tensor.Shape{4}, []float32{1, 2, 3, 4}))
+	dst = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1, 2}))
+	err = GatherGeneral(dst, row, i64(tensor.Shape{1, 1}, -1), &win, GatherOptions{Rules: IndexRules{Negative: NegativeFromEnd}})
+	check("window from the end", err, []int{0, 0}, "a window of 2 in dimension 0 of data [4] starts in [0, 2] or [-4, -2]")
+	err = GatherGeneral(dst, row, i64(tensor.Shape{1, 1}, 3), &win, GatherOptions{})
+	check("window", err, []int{0, 0}, "a window of 2 in dimension 0 of data [4] starts in [0, 2]")
+}
+
+// TestGeneralDivideAllWithoutUpdates checks that a mean with DivideAll
+// divides every element by its count, 1, when no update has an element,
+// whether the batch or the window is what is empty: a complex NaN part
+// spreads to the other one.
+func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
+	nan := float32(math.NaN())
+	opt := ScatterOptions{Reduction: Mean, Arith: Arith{DivideAll: true, Complex: ComplexC10}}
+	for _, c := range []struct {
+		name             string
+		indices, updates tensor.Shape
+	}{
+		{"empty batch", tensor.Shape{0, 1}, tensor.Shape{0, 2}},
+		{"empty window", tensor.Shape{2, 1}, tensor.Shape{2, 0}},
+	} {
+		operand := tensor.Must(tensor.From(tensor.Shape{2, 2}, []complex64{complex(nan, 1), 2, 3, 4}))
+		d := ScatterDims{UpdateWindowDims: []int{1}, InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
+		indices := tensor.Must(tensor.New(tensor.Int64, c.indices))
+		updates := tensor.Must(tensor.New(tensor.Complex64, c.updates))
+		dst := tensor.Must(tensor.New(tensor.Complex64, tensor.Shape{2, 2}))
+		if err := ScatterGeneral(dst, operand, indices, updates, &d, opt); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := dst.Data().([]complex64)
+		if v := got[0]; !math.IsNaN(float64(real(v))) || !math.IsNaN(float64(imag(v))) || got[1] != 2 || got[3] != 4 {
+			t.Errorf("%s: %v, want [NaN+NaNi 2 3 4]", c.name, got)
 		}
 	}
 }

@@ -188,6 +188,7 @@ func indexErr(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Sha
 	e.Min, e.Max = rules.bounds(e.Size)
 	if k > 0 {
 		start := flat - flat%k
+		e.TupleDim = len(e.Pos) - 1
 		e.Tuple = make([]int64, k)
 		for j := range e.Tuple {
 			e.Tuple[j], _ = indices.IntAt(start + j)
