@@ -89,7 +89,7 @@ func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	}
 	switch d := dst.Data().(type) {
 	case []bool:
-		return newFuncReducer(d, src, block, r, boolOps(r))
+		return newFuncReducer(d, src, block, boolOps(r))
 	case []int8:
 		return newNumReducer(d, src, block, r, signedOps[int8](r, math.MinInt8, math.MaxInt8))
 	case []int16:
@@ -107,20 +107,20 @@ func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	case []uint64:
 		return newNumReducer(d, src, block, r, unsignedOps[uint64](r))
 	case []float16.Float16:
-		return newFuncReducer(d, src, block, r, halfOps(r, float16.Float16.Float32, float16.Fromfloat32))
+		return newFuncReducer(d, src, block, halfOps(r, float16.Float16.Float32, float16.Fromfloat32))
 	case []bfloat16.BFloat16:
-		return newFuncReducer(d, src, block, r, halfOps(r, bfloat16.BFloat16.Float32, bfloat16.FromFloat32))
+		return newFuncReducer(d, src, block, halfOps(r, bfloat16.BFloat16.Float32, bfloat16.FromFloat32))
 	case []float32:
 		return newNumReducer(d, src, block, r, floatOps[float32](r))
 	case []float64:
 		return newNumReducer(d, src, block, r, floatOps[float64](r))
 	case []complex64:
-		return newFuncReducer(d, src, block, r, complexOps(r, opt.Arith.Complex, mulC10x64, quoC10x64))
+		return newFuncReducer(d, src, block, complexOps(r, opt.Arith.Complex, mulC10x64, quoC10x64))
 	case []complex128:
-		return newFuncReducer(d, src, block, r, complexOps(r, opt.Arith.Complex, mulC10x128, quoC10x128))
+		return newFuncReducer(d, src, block, complexOps(r, opt.Arith.Complex, mulC10x128, quoC10x128))
 	case []string:
 		// Add, which concatenates (Arith.ConcatStrings).
-		return newFuncReducer(d, src, block, r, ops[string]{combine: func(v, u string) string { return v + u }})
+		return newFuncReducer(d, src, block, ops[string]{combine: func(v, u string) string { return v + u }})
 	}
 	panic("engine: no reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
 }
@@ -243,7 +243,7 @@ type funcReducer[T any] struct {
 	blocks[T]
 }
 
-func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, _ Reduction, o ops[T]) reducer {
+func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, o ops[T]) reducer {
 	s, _ := src.Data().([]T)
 	return &funcReducer[T]{blocks[T]{dst: dst, src: s, block: block, o: o}}
 }
@@ -415,21 +415,6 @@ func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, q
 	}
 }
 
-// complexQuo returns x / y as a computes it, for the means that divide by
-// a count outside the ops of a reduction (see countedMean).
-func complexQuo[T complex64 | complex128](a ComplexArith, x, y T) T {
-	if a != ComplexC10 {
-		return x / y
-	}
-	switch x := any(x).(type) {
-	case complex64:
-		return any(quoC10x64(x, any(y).(complex64))).(T)
-	case complex128:
-		return any(quoC10x128(x, any(y).(complex128))).(T)
-	}
-	panic("unreachable")
-}
-
 // The ComplexC10 arithmetic, on the parts of complex numbers of type F.
 // An explicit conversion to F rounds each product before it is added,
 // where Go could otherwise fuse a multiply and an add into one rounding.
@@ -485,23 +470,23 @@ func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
 func newBitReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
 	switch d := dst.Data().(type) {
 	case []bool:
-		return newFuncReducer(d, src, block, r, boolOps(r))
+		return newFuncReducer(d, src, block, boolOps(r))
 	case []int8:
-		return newFuncReducer(d, src, block, r, bitOps[int8](r))
+		return newFuncReducer(d, src, block, bitOps[int8](r))
 	case []int16:
-		return newFuncReducer(d, src, block, r, bitOps[int16](r))
+		return newFuncReducer(d, src, block, bitOps[int16](r))
 	case []int32:
-		return newFuncReducer(d, src, block, r, bitOps[int32](r))
+		return newFuncReducer(d, src, block, bitOps[int32](r))
 	case []int64:
-		return newFuncReducer(d, src, block, r, bitOps[int64](r))
+		return newFuncReducer(d, src, block, bitOps[int64](r))
 	case []uint8:
-		return newFuncReducer(d, src, block, r, bitOps[uint8](r))
+		return newFuncReducer(d, src, block, bitOps[uint8](r))
 	case []uint16:
-		return newFuncReducer(d, src, block, r, bitOps[uint16](r))
+		return newFuncReducer(d, src, block, bitOps[uint16](r))
 	case []uint32:
-		return newFuncReducer(d, src, block, r, bitOps[uint32](r))
+		return newFuncReducer(d, src, block, bitOps[uint32](r))
 	case []uint64:
-		return newFuncReducer(d, src, block, r, bitOps[uint64](r))
+		return newFuncReducer(d, src, block, bitOps[uint64](r))
 	}
 	panic("engine: no bitwise reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
 }

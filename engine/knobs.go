@@ -25,11 +25,11 @@ func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reduc
 		red = halfKnobs(d, src, block, opt, bfloat16.BFloat16.Float32, bfloat16.FromFloat32)
 	case []float32:
 		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, r, minMaxOps[float32](r, opt.Arith.MinMax))
+			red = newFuncReducer(d, src, block, minMaxOps[float32](r, opt.Arith.MinMax))
 		}
 	case []float64:
 		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, r, minMaxOps[float64](r, opt.Arith.MinMax))
+			red = newFuncReducer(d, src, block, minMaxOps[float64](r, opt.Arith.MinMax))
 		}
 	}
 	if red == nil {
@@ -49,11 +49,11 @@ func halfKnobs[H ~uint16](dst []H, src tensor.Tensor, block int, opt ScatterOpti
 	switch {
 	case opt.Arith.HalfOnce && (r == Add || r == Mul || r == Mean):
 		s, _ := src.Data().([]H)
-		return &halfOnce[H]{dst: dst, src: s, acc: make([]float32, len(dst)), block: block, mul: r == Mul,
-			widen: widen, narrow: narrow, o: halfOps(r, widen, narrow)}
+		return &halfOnce[H]{blocks: blocks[H]{dst: dst, src: s, block: block, o: halfOps(r, widen, narrow)},
+			acc: make([]float32, len(dst)), mul: r == Mul, widen: widen, narrow: narrow}
 	case opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min):
 		f := minMaxOps[float32](r, opt.Arith.MinMax)
-		return newFuncReducer(dst, src, block, r, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {
+		return newFuncReducer(dst, src, block, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {
 			return narrow(f.combine(widen(v), widen(u)))
 		}})
 	}
@@ -150,9 +150,11 @@ func countedMean[T any](a ComplexArith) func(T, int) T {
 			return bfloat16.FromFloat32(s.Float32() / c)
 		}
 	case complex64:
-		f = func(s complex64, n int) complex64 { return complexQuo(a, s, complex(count32(n), 0)) }
+		mean := complexOps(Mean, a, mulC10x64, quoC10x64).mean
+		f = func(s complex64, n int) complex64 { return mean(s, int(count32(n))) } // a whole number
 	case complex128:
-		f = func(s complex128, n int) complex128 { return complexQuo(a, s, complex(float64(max(n, 1)), 0)) }
+		mean := complexOps(Mean, a, mulC10x128, quoC10x128).mean
+		f = func(s complex128, n int) complex128 { return mean(s, max(n, 1)) }
 	default:
 		return nil
 	}
@@ -215,13 +217,11 @@ type widePasses interface {
 // the blocks the updates hit are read or written), and rounded once. Mean
 // sums, and divides the rounded sum in float32, as halfOps' mean does.
 type halfOnce[H ~uint16] struct {
-	dst, src []H
-	acc      []float32
-	block    int
-	mul      bool // Mul, else Add
-	widen    func(H) float32
-	narrow   func(float32) H
-	o        ops[H]
+	blocks[H]
+	acc    []float32
+	mul    bool // Mul, else Add
+	widen  func(H) float32
+	narrow func(float32) H
 }
 
 func (r *halfOnce[H]) begin(ps []pair) {
@@ -257,25 +257,7 @@ func (r *halfOnce[H]) reduce(ps []pair) {
 	}
 }
 
-func (r *halfOnce[H]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
-
-func (r *halfOnce[H]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
-
-func (r *halfOnce[H]) divideCounts(counts []int, self, b0, b1 int) {
-	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
-func (r *halfOnce[H]) divideAll(counts []int, self, b0, b1 int) {
-	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
 func (r *halfOnce[H]) rebind(dst, src any, block int) {
-	r.dst, _ = dst.([]H)
-	r.src, _ = src.([]H)
-	r.block = block
+	r.blocks.rebind(dst, src, block)
 	r.acc = resize(r.acc, len(r.dst))
-}
-
-func (r *halfOnce[H]) setKnobs(opt ScatterOptions) {
-	r.o = withKnobs(r.o, opt)
 }
