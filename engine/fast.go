@@ -123,15 +123,11 @@ func (j *offsetsJob) work(part, lo, hi int) {
 	default:
 		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
 	}
-	// Longer tuples; for one or two components, the bad tuple they
-	// stopped at (tupleOffset says which component), if any.
-	for t := lo; t < hi; t++ {
-		d, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
-		if c >= 0 && !skip {
-			j.found[part] = t*w.k + c
-			return
-		}
-		offs[t] = int32(d)
+	if lo < hi {
+		// The loops stop early only at a bad tuple, and only without
+		// skip: tupleOffset says which of its components is bad.
+		_, c := tupleOffset(w.ind[lo*w.k:lo*w.k+w.k], w.lims, w.strides)
+		j.found[part] = lo*w.k + c
 	}
 }
 

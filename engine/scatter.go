@@ -53,19 +53,21 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	n, _ := is[:len(is)-1].NumElements()
 	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
 	block, _ := ds[k:].NumElements()
-	if k == 1 && size > 0 {
-		run := s.newScatterRun(dst, data, updates, block, opt)
-		if small(run.work(len(ind)+updates.Len())) && run.fast != nil {
-			// A small call with single indices: check them all, then
-			// apply each update where it lands, in order, without
-			// offsets.
-			if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
-				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
-			}
-			run.fill(0, run.size)
-			run.fast.scatterIndex(ind, s.nd.lims[0], block)
-			return nil
+	var run *scatterRun
+	work := 0
+	if size > 0 {
+		run = s.newScatterRun(dst, data, updates, block, opt)
+		work = run.work(len(ind) + updates.Len())
+	}
+	if k == 1 && run != nil && run.fast != nil && small(work) {
+		// A small call with single indices: check them all, then apply
+		// each update where it lands, in order, without offsets.
+		if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}
+		run.fill(0, run.size)
+		run.fast.scatterIndex(ind, s.nd.lims[0], block)
+		return nil
 	}
 	offs, bad := s.tupleOffsets(&s.nd, size, opt.Rules)
 	if bad >= 0 {
@@ -75,9 +77,8 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		return nil
 	}
 	s.nd.offs = offs
-	run := s.newScatterRun(dst, data, updates, block, opt)
 	blocks := size / block
-	p := parts(run.work(len(ind) + updates.Len()))
+	p := parts(work)
 	if oneScan(run, block, n, blocks*int(s.views[vDst].size)) {
 		p = 1
 	}
