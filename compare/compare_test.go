@@ -56,6 +56,22 @@ func TestEveryNameHasOneRole(t *testing.T) {
 	}
 }
 
+// TestEveryNameOneRoleAcrossOps: an input or attribute name plays one
+// role in every operator that has it, so that RoleOf reads each
+// operator's own names as that operator means them.
+func TestEveryNameOneRoleAcrossOps(t *testing.T) {
+	if _, conflicts := scanSpellings(); len(conflicts) > 0 {
+		t.Errorf("conflicting roles: %v", conflicts)
+	}
+	for _, op := range registry.Ops() {
+		for name, sp := range opRoles(op) {
+			if r, ok := RoleOf(name); !ok || r != sp.role {
+				t.Errorf("%s: RoleOf(%q) = %q, %v; the operator's role is %q", op.Name, name, r, ok, sp.role)
+			}
+		}
+	}
+}
+
 func TestRoleKinds(t *testing.T) {
 	if _, conflicts := scanKinds(); len(conflicts) > 0 {
 		t.Errorf("conflicting kinds: %v", conflicts)
@@ -85,6 +101,7 @@ func TestNames(t *testing.T) {
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},
+		{dialect.RoleOperandBatchingDims, []string{"input_batching_dims", "operand_batching_dims"}},
 	} {
 		if got := Names(c.role); !slices.Equal(got, c.want) {
 			t.Errorf("Names(%s) = %v, want %v", c.role, got, c.want)
@@ -552,6 +569,16 @@ func TestCompare(t *testing.T) {
 				"torch.scatter_add"},
 			agree: true,
 		},
+		{
+			name: "batching dimensions in JAX's names reach stablehlo's input_batching_dims",
+			req:  func(t *testing.T) Request { return batchedScatter(t, "operand_batching_dims") },
+			runs: []string{"jax.lax.scatter_add", "stablehlo.scatter"}, agree: true,
+		},
+		{
+			name: "batching dimensions in StableHLO's names reach jax's operand_batching_dims",
+			req:  func(t *testing.T) Request { return batchedScatter(t, "input_batching_dims") },
+			runs: []string{"jax.lax.scatter_add", "stablehlo.scatter"}, agree: true,
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -601,6 +628,22 @@ func TestCompare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// batchedScatter returns a request to add into each row of a [2,3]
+// operand at its own column, its batching dimension given as batching
+// (operand_batching_dims or input_batching_dims): the operators that miss
+// the dimension refuse the shapes.
+func batchedScatter(t *testing.T, batching string) Request {
+	ints := func(v ...int64) dialect.Value { return dialect.Value{Kind: dialect.Ints, Ints: v} }
+	return Request{Ops: []string{"jax.lax.scatter_add", "stablehlo.scatter"},
+		Inputs: map[string]tensor.Tensor{
+			"operand": lit(t, "float32:[[1,2,3],[4,5,6]]"), "scatter_indices": lit(t, "int64:[[2],[0]]"),
+			"updates": lit(t, "float32:[10,20]"),
+		},
+		Attrs: map[string]dialect.Value{"reduction": str("add"), "update_window_dims": ints(),
+			"inserted_window_dims": ints(1), batching: ints(0), "scatter_indices_batching_dims": ints(0),
+			"scatter_dims_to_operand_dims": ints(1), "index_vector_dim": integer(1)}}
 }
 
 func TestCompareCells(t *testing.T) {

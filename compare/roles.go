@@ -38,7 +38,7 @@ var DimRoles = []Role{
 	dialect.RoleOffsetDims, dialect.RoleCollapsedSliceDims, dialect.RoleOperandBatchingDims,
 	dialect.RoleStartIndicesBatchingDims, dialect.RoleStartIndexMap, dialect.RoleIndexVectorDim,
 	dialect.RoleSliceSizes, dialect.RoleUpdateWindowDims, dialect.RoleInsertedWindowDims,
-	dialect.RoleInputBatchingDims, dialect.RoleScatterIndicesBatchingDims, dialect.RoleScatterDimsToOperandDims,
+	dialect.RoleScatterIndicesBatchingDims, dialect.RoleScatterDimsToOperandDims,
 }
 
 // Roles lists every role compare maps, inputs first.
@@ -58,14 +58,29 @@ func RoleOf(name string) (Role, bool) {
 // spellings maps every input and attribute name of the registry's
 // operators that plays one of Roles to its role.
 var spellings = sync.OnceValue(func() map[string]Role {
-	m := map[string]Role{}
-	for _, op := range registry.Ops() {
-		for name, sp := range opRoles(op) {
-			m[name] = sp.role
-		}
-	}
+	m, _ := scanSpellings()
 	return m
 })
+
+// scanSpellings maps every input and attribute name of the registry's
+// operators that plays one of Roles to its role, and reports the names
+// that two operators give different roles (the first role seen stays).
+func scanSpellings() (map[string]Role, []string) {
+	m := map[string]Role{}
+	var conflicts []string
+	for _, op := range registry.Ops() {
+		roles := opRoles(op)
+		for _, name := range slices.Sorted(maps.Keys(roles)) {
+			r := roles[name].role
+			if old, seen := m[name]; seen && old != r {
+				conflicts = append(conflicts, fmt.Sprintf("%s %s plays %s, elsewhere %s", op.Name, name, r, old))
+				continue
+			}
+			m[name] = r
+		}
+	}
+	return m, conflicts
+}
 
 // Names returns the spellings of role across the registry's operators,
 // sorted, the role's own name included.

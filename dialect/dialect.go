@@ -172,6 +172,9 @@ const (
 	RoleFill        Role = "fill_value"   // what fills a slice that the index rules skip
 	// The dimension numbers of the general gather and scatter, named as
 	// StableHLO names them (see engine.GatherDims, engine.ScatterDims).
+	// The operand's batching dimensions are one role in both, as JAX
+	// names them (StableHLO's scatter calls them input_batching_dims),
+	// so that no name plays two roles.
 	RoleOffsetDims                 Role = "offset_dims"
 	RoleCollapsedSliceDims         Role = "collapsed_slice_dims"
 	RoleOperandBatchingDims        Role = "operand_batching_dims"
@@ -181,7 +184,6 @@ const (
 	RoleSliceSizes                 Role = "slice_sizes"
 	RoleUpdateWindowDims           Role = "update_window_dims"
 	RoleInsertedWindowDims         Role = "inserted_window_dims"
-	RoleInputBatchingDims          Role = "input_batching_dims"
 	RoleScatterIndicesBatchingDims Role = "scatter_indices_batching_dims"
 	RoleScatterDimsToOperandDims   Role = "scatter_dims_to_operand_dims"
 )

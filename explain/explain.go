@@ -197,6 +197,9 @@ type Trace struct {
 	// Err is the operator's error when it failed on an index value,
 	// whose cell in Indices is then Failed.
 	Err error
+
+	// planned is set for an operator traced by its plan (linkPlan).
+	planned bool
 }
 
 // Run evaluates op on call and traces it. When the operator fails, Run
@@ -227,7 +230,7 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 	}
 	switch {
-	case op.Plan != nil:
+	case t.planned:
 		err = t.linkPlan(op, call)
 	case t.Scatter:
 		err = t.linkScatter(op, call)
@@ -300,6 +303,10 @@ func (t *Trace) moves() int {
 	switch {
 	case !t.Scatter:
 		return out.Len()
+	case t.planned:
+		// linkPlan links every element of updates, whatever the number
+		// of start indices (a window, or dynamic_update_slice's one).
+		return t.Updates.Tensor.Len()
 	case out.Len() == 0 || ind.Len() == 0:
 		return 0
 	case t.Family == "scatter_nd":
@@ -321,6 +328,7 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		Family:    op.Family,
 		Version:   version,
 		Versioned: !slices.Equal(op.Versions, []int{1}),
+		planned:   op.Plan != nil,
 		Scatter:   dialect.IsScatter(op.Family),
 		VectorDim: -1,
 		Rules:     b.Index,

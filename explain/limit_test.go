@@ -11,8 +11,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// limitCalls returns a call of an operator of each family with n moves
-// into (or out of) float32 tensors of n elements.
+// limitCalls returns a call of an operator of each family, and of each
+// dialect's general operators, with n moves into (or out of) float32
+// tensors of n elements.
 func limitCalls(n int) map[string]dialect.Call {
 	data := make([]float32, n)
 	idx := make([]int64, n)
@@ -30,12 +31,52 @@ func limitCalls(n int) map[string]dialect.Call {
 		}
 		return c
 	}
+	// The general operators: the scatters write one window of n elements
+	// at a single start index, so that their links outnumber the index
+	// values.
+	ints := func(v ...int64) dialect.Value { return dialect.Value{Kind: dialect.Ints, Ints: v} }
+	start := tensor.Must(tensor.From(tensor.Shape{1}, []int64{0}))
+	window := tensor.Must(f.Reshape(tensor.Shape{1, n}))
+	general := func(data string, scatter, hlo bool) dialect.Call {
+		c := dialect.Call{Inputs: map[string]tensor.Tensor{data: f}, Attrs: map[string]dialect.Value{}}
+		switch {
+		case scatter:
+			c.Inputs["scatter_indices"] = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{0}))
+			c.Inputs["updates"] = window
+			c.Attrs["update_window_dims"] = ints(1)
+			c.Attrs["scatter_dims_to_operand_dims"] = ints(0)
+		default:
+			c.Inputs["start_indices"] = tuples
+			c.Attrs["collapsed_slice_dims"] = ints(0)
+			c.Attrs["start_index_map"] = ints(0)
+			c.Attrs["slice_sizes"] = ints(1)
+		}
+		if hlo {
+			c.Attrs["index_vector_dim"] = dialect.Value{Kind: dialect.Int, Int: 1}
+		}
+		return c
+	}
+	slice := func() dialect.Call {
+		return dialect.Call{Inputs: map[string]tensor.Tensor{"operand": f, "start_indices": start},
+			Attrs: map[string]dialect.Value{"slice_sizes": ints(int64(n))}}
+	}
+	update := func() dialect.Call {
+		return dialect.Call{Inputs: map[string]tensor.Tensor{"operand": f, "update": f, "start_indices": start}}
+	}
 	return map[string]dialect.Call{
-		"onnx.ScatterND":       in(tuples, true),
-		"onnx.ScatterElements": in(flat, true),
-		"onnx.GatherND":        in(tuples, false),
-		"onnx.GatherElements":  in(flat, false),
-		"onnx.Gather":          in(flat, false),
+		"onnx.ScatterND":                 in(tuples, true),
+		"onnx.ScatterElements":           in(flat, true),
+		"onnx.GatherND":                  in(tuples, false),
+		"onnx.GatherElements":            in(flat, false),
+		"onnx.Gather":                    in(flat, false),
+		"jax.lax.gather":                 general("operand", false, false),
+		"jax.lax.scatter_add":            general("operand", true, false),
+		"jax.lax.dynamic_slice":          slice(),
+		"jax.lax.dynamic_update_slice":   update(),
+		"stablehlo.gather":               general("operand", false, true),
+		"stablehlo.scatter":              general("inputs", true, true),
+		"stablehlo.dynamic_slice":        slice(),
+		"stablehlo.dynamic_update_slice": update(),
 	}
 }
 

@@ -78,7 +78,7 @@ func init() {
 		dims("update_window_dims", dialect.RoleUpdateWindowDims, "the updates dimensions that hold the windows"),
 		dims("inserted_window_dims", dialect.RoleInsertedWindowDims, "operand dimensions of window size 1 with no dimension in updates"),
 		dims("scatter_dims_to_operand_dims", dialect.RoleScatterDimsToOperandDims, "the operand dimension each start index component addresses"),
-		dims("operand_batching_dims", dialect.RoleInputBatchingDims, "operand dimensions indexed by the matching scatter_indices_batching_dims"),
+		dims("operand_batching_dims", dialect.RoleOperandBatchingDims, "operand dimensions indexed by the matching scatter_indices_batching_dims"),
 		dims("scatter_indices_batching_dims", dialect.RoleScatterIndicesBatchingDims, "scatter_indices dimensions paired with operand_batching_dims"),
 		mode}, hints...)
 	scatterOp := func(name string, r engine.Reduction, reduction, summary string,

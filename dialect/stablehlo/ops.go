@@ -107,7 +107,7 @@ func init() {
 			Attrs: []dialect.Attr{
 				dims("update_window_dims", dialect.RoleUpdateWindowDims, "the updates dimensions that hold the windows"),
 				dims("inserted_window_dims", dialect.RoleInsertedWindowDims, "inputs dimensions of window size 1 with no dimension in updates"),
-				dims("input_batching_dims", dialect.RoleInputBatchingDims, "inputs dimensions indexed by the matching scatter_indices_batching_dims"),
+				dims("input_batching_dims", dialect.RoleOperandBatchingDims, "inputs dimensions indexed by the matching scatter_indices_batching_dims"),
 				dims("scatter_indices_batching_dims", dialect.RoleScatterIndicesBatchingDims, "scatter_indices dimensions paired with input_batching_dims"),
 				dims("scatter_dims_to_operand_dims", dialect.RoleScatterDimsToOperandDims, "the inputs dimension each start index component addresses"),
 				ivd,
