@@ -159,21 +159,15 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 			return call, usagef("%s: %s has no input %q%s (its inputs: %s)", cmd, op.Name, name,
 				nameHint(name, inputs), strings.Join(inputs, ", "))
 		}
-		literal, err := isLiteral(c.ins.values[i])
-		if err != nil {
-			return call, usagef("%s: --in %s: %v", cmd, name, err)
-		}
-		if !literal {
-			continue
-		}
-		t, err := tensor.Parse(c.ins.values[i])
-		if errors.Is(err, tensor.ErrTooLarge) {
+		t, literal, err := parseLiteral(c.ins.values[i])
+		switch {
+		case errors.Is(err, tensor.ErrTooLarge):
 			return call, fmt.Errorf("%s: input %q: %w", op.Name, name, err)
+		case err != nil:
+			return call, usagef("%s: --in %s: %w", cmd, name, err)
+		case literal:
+			literals[name] = t
 		}
-		if err != nil {
-			return call, usagef("%s: --in %s: %v", cmd, name, err)
-		}
-		literals[name] = t
 	}
 	// The command line is sound; what fails from here on is the data.
 	for i, name := range c.ins.names {
@@ -188,6 +182,28 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 		call.Inputs[name] = t
 	}
 	return call, nil
+}
+
+// readInput reads an --in value: a tensor literal (TYPE:VALUES) or a .npy
+// or .pb file. Its errors wrap those of parseLiteral and format.ReadFile
+// (tensor.ErrSyntax, tensor.ErrTooLarge, ...).
+func readInput(value string) (tensor.Tensor, error) {
+	t, literal, err := parseLiteral(value)
+	if err != nil || literal {
+		return t, err
+	}
+	return format.ReadFile(value)
+}
+
+// parseLiteral parses an --in value that is a tensor literal (isLiteral);
+// literal is false for the name of a file, which it leaves to
+// format.ReadFile. Its errors are isLiteral's and tensor.Parse's.
+func parseLiteral(value string) (t tensor.Tensor, literal bool, err error) {
+	if literal, err = isLiteral(value); err != nil || !literal {
+		return tensor.Tensor{}, literal, err
+	}
+	t, err = tensor.Parse(value)
+	return t, true, err
 }
 
 // isLiteral reports whether an --in value is a tensor literal (TYPE:VALUES)

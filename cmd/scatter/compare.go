@@ -9,7 +9,6 @@ import (
 
 	"github.com/scatter-dev/scatter/compare"
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/format"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -97,7 +96,7 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 		}
 		t, err := readInput(o.ins.values[i])
 		if err != nil {
-			return usagef("compare: --in %s: %v", name, err)
+			return usagef("compare: --in %s: %w", name, err)
 		}
 		req.Inputs[name] = t
 	}
@@ -115,19 +114,6 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 		return errFailed
 	}
 	return nil
-}
-
-// readInput reads an --in value: a tensor literal (TYPE:VALUES) or a .npy
-// or .pb file (format.ReadFile checks the extension first).
-func readInput(value string) (tensor.Tensor, error) {
-	literal, err := isLiteral(value)
-	switch {
-	case err != nil:
-		return tensor.Tensor{}, err
-	case literal:
-		return tensor.Parse(value)
-	}
-	return format.ReadFile(value)
 }
 
 // roleNames lists the spellings of the roles that keep picks.

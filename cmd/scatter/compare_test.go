@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -264,6 +266,26 @@ func TestCompareUsage(t *testing.T) {
 			}
 			if !strings.Contains(stderr, c.want) {
 				t.Errorf("standard error lacks %q:\n%s", c.want, stderr)
+			}
+		})
+	}
+}
+
+// TestCompareTooLarge: an input over --max-bytes, a literal or a file, is
+// a usage error that still matches tensor.ErrTooLarge, as eval's is.
+func TestCompareTooLarge(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	file := write(t, t.TempDir(), "data.npy", tensor.Must(tensor.From(tensor.Shape{4}, []float32{1, 2, 3, 4})))
+	for _, data := range []string{"float32:[1,2,3,4]", file} {
+		t.Run(data, func(t *testing.T) {
+			err := compareCommand.run([]string{"--family", "scatter_nd", "--max-bytes", "8B", "--in", "data=" + data,
+				"--in", "indices=int64:[[0]]", "--in", "updates=float32:[1]"}, io.Discard)
+			var ue *usageError
+			if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &ue) {
+				t.Fatalf("got %v, want a usage error that is tensor.ErrTooLarge", err)
+			}
+			if !strings.Contains(err.Error(), "--in data: ") {
+				t.Errorf("%q does not name --in data", err)
 			}
 		})
 	}

@@ -118,7 +118,12 @@ const (
 type usageError struct {
 	cmd string // the command it is about, or "" for scatter itself
 	msg string
+	err error // what usagef made of msg, which wraps the errors its %w verbs name
 }
+
+// Unwrap returns the errors that the message wraps, so that errors.Is and
+// errors.As see the cause of a usage error (tensor.ErrTooLarge, ...).
+func (e *usageError) Unwrap() error { return e.err }
 
 func (e *usageError) Error() string {
 	if e.cmd == "" {
@@ -142,8 +147,11 @@ func (e *usageError) line() string {
 	return fmt.Sprintf("%s: %s Run '%s' for usage.", who, msg, help)
 }
 
+// usagef returns a usage error with the message that format and args make,
+// as fmt.Errorf makes it: with %w, the error wraps its argument.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	return &usageError{msg: err.Error(), err: err}
 }
 
 // run is the whole command, with its streams, returning the exit code.
