@@ -219,3 +219,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseEveryDType: every DType parses by the name its String gives,
+// as a type of its own and in a literal, and an unknown type's error
+// lists it.
+func TestParseEveryDType(t *testing.T) {
+	_, err := tensor.Parse("matrix:[1]")
+	for _, d := range tensor.DTypes() {
+		name := d.String()
+		zero := map[tensor.DType]string{tensor.Bool: "false", tensor.String: `""`}[d]
+		if zero == "" {
+			zero = "0"
+		}
+		got, perr := tensor.Parse(name + ":[" + zero + "]")
+		if want := tensor.Must(tensor.New(d, tensor.Shape{1})); perr != nil || !tensor.Equal(got, want) {
+			t.Errorf("Parse(%s:[%s]) = %v, %v; want %v", name, zero, got, perr, want)
+		}
+		if p, err := tensor.ParseDType(name); err != nil || p != d {
+			t.Errorf("ParseDType(%q) = %v, %v; want %v", name, p, err, d)
+		}
+		if err == nil || !strings.Contains(err.Error(), " "+name+",") && !strings.HasSuffix(err.Error(), " "+name+")") {
+			t.Errorf("the error for an unknown type does not list %s: %v", name, err)
+		}
+	}
+}
