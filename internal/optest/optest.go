@@ -324,21 +324,20 @@ func QuotesShifted(msg string, v int64) bool {
 	return false
 }
 
+// hloRefusals pairs each of the reference's error classes with the
+// dialect layer's class for what the stablehlo and jax dialects refuse
+// before the engine: an attribute out of range, an input of a type the
+// operator does not take.
+var hloRefusals = map[error]error{reftest.ErrShape: dialect.ErrAttribute, reftest.ErrType: dialect.ErrInput,
+	reftest.ErrArgument: dialect.ErrAttribute}
+
 // SameHLOClass reports whether err, a general operator's error (the
 // stablehlo and jax dialects), is of the class of the reference's wantErr:
-// the engine's class, or the dialect's for what it refuses before the
-// engine (an input of a type the operator does not take, an attribute out
-// of range).
+// SameClass, or the dialect's class for the same fault (hloRefusals).
 func SameHLOClass(err, wantErr error) bool {
-	switch reftest.Class(wantErr) {
-	case reftest.ErrIndex:
-		return errors.Is(err, engine.ErrIndex)
-	case reftest.ErrShape:
-		return errors.Is(err, engine.ErrShape) || errors.Is(err, dialect.ErrAttribute)
-	case reftest.ErrType:
-		return errors.Is(err, engine.ErrType) || errors.Is(err, dialect.ErrInput)
-	case reftest.ErrArgument:
-		return errors.Is(err, engine.ErrArgument) || errors.Is(err, dialect.ErrAttribute)
+	if SameClass(err, wantErr) {
+		return true
 	}
-	return false
+	c := hloRefusals[reftest.Class(wantErr)]
+	return c != nil && errors.Is(err, c)
 }
