@@ -253,7 +253,7 @@ func attrValue(a onnxpb.Attribute) (dialect.Value, error) {
 // compare returns nil when got equals want bit for bit, and otherwise an
 // error naming the first difference.
 func compare(got, want tensor.Tensor) error {
-	if got.DType() != want.DType() || !got.Shape().Equal(want.Shape()) {
+	if got.DType() != want.DType() || !got.SameShape(want) {
 		return fmt.Errorf("%w: got %v%v, want %v%v", ErrMismatch, got.DType(), got.Shape(), want.DType(), want.Shape())
 	}
 	if i := tensor.FirstDiff(got, want); i >= 0 {

@@ -190,7 +190,7 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 	defer func() { m.depth-- }()
 	env := map[string]tensor.Tensor{}
 	for i, p := range fn.Params {
-		if !stablehlo.TypeOf(args[i]).Equal(p.Type) {
+		if !p.Type.Of(args[i]) {
 			return nil, fmt.Errorf("%s:%d: @%s: argument %s is %v, declared %v", m.file, fn.Line, fn.Name, p.Name,
 				stablehlo.TypeOf(args[i]), p.Type)
 		}
@@ -247,7 +247,7 @@ func (m *machine) operands(op *stablehlo.Op, env map[string]tensor.Tensor) ([]te
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: %s: %s is not defined", m.file, op.Line, op.Name, name)
 		}
-		if i < len(op.OperandTypes) && !stablehlo.TypeOf(v).Equal(op.OperandTypes[i]) {
+		if i < len(op.OperandTypes) && !op.OperandTypes[i].Of(v) {
 			return nil, fmt.Errorf("%s:%d: %s: %s is %v, declared %v", m.file, op.Line, op.Name, name,
 				stablehlo.TypeOf(v), op.OperandTypes[i])
 		}
@@ -262,7 +262,7 @@ func (m *machine) matchTypes(line int, what string, vs []tensor.Tensor, types []
 		return fmt.Errorf("%s:%d: %s %d values, declared %d", m.file, line, what, len(vs), len(types))
 	}
 	for i, v := range vs {
-		if !stablehlo.TypeOf(v).Equal(types[i]) {
+		if !types[i].Of(v) {
 			return fmt.Errorf("%s:%d: %s %v, declared %v", m.file, line, what, stablehlo.TypeOf(v), types[i])
 		}
 	}
@@ -391,7 +391,7 @@ func opName(op *stablehlo.Op) string {
 
 // sameType fails the check when got and want differ in type or shape.
 func sameType(got, want tensor.Tensor) error {
-	if !stablehlo.TypeOf(got).Equal(stablehlo.TypeOf(want)) {
+	if got.DType() != want.DType() || !got.SameShape(want) {
 		return mismatch("got %v, want %v", stablehlo.TypeOf(got), stablehlo.TypeOf(want))
 	}
 	return nil

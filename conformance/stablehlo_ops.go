@@ -22,7 +22,7 @@ func copyElem(dst tensor.Tensor, di int, src tensor.Tensor, si int) {
 // sameTypes fails unless every tensor has the type of the first.
 func sameTypes(name string, ts ...tensor.Tensor) error {
 	for _, t := range ts[1:] {
-		if !stablehlo.TypeOf(t).Equal(stablehlo.TypeOf(ts[0])) {
+		if t.DType() != ts[0].DType() || !t.SameShape(ts[0]) {
 			return fmt.Errorf("%s of %v and %v: the types must be equal", name, stablehlo.TypeOf(ts[0]), stablehlo.TypeOf(t))
 		}
 	}
@@ -70,7 +70,7 @@ func selectOp(pred, onTrue, onFalse tensor.Tensor) (tensor.Tensor, error) {
 	if err := sameTypes("select", onTrue, onFalse); err != nil {
 		return tensor.Tensor{}, err
 	}
-	if pred.DType() != tensor.Bool || pred.Rank() != 0 && !pred.Shape().Equal(onTrue.Shape()) {
+	if pred.DType() != tensor.Bool || pred.Rank() != 0 && !pred.SameShape(onTrue) {
 		return tensor.Tensor{}, fmt.Errorf("the predicate %v must be i1 and a scalar or of shape %v",
 			stablehlo.TypeOf(pred), onTrue.Shape())
 	}
@@ -86,7 +86,7 @@ func selectOp(pred, onTrue, onFalse tensor.Tensor) (tensor.Tensor, error) {
 // convertOp converts every element of x to the element type of to, which
 // has x's shape.
 func convertOp(x tensor.Tensor, to stablehlo.Type) (tensor.Tensor, error) {
-	if !to.Shape.Equal(x.Shape()) {
+	if !x.HasShape(to.Shape) {
 		return tensor.Tensor{}, fmt.Errorf("converting %v to %v: the shapes must be equal", stablehlo.TypeOf(x), to)
 	}
 	out, err := tensor.New(to.DType, to.Shape)

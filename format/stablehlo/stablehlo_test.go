@@ -452,3 +452,27 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeOf: Type.Of holds for a tensor of the type's element type and
+// shape, and for no other.
+func TestTypeOf(t *testing.T) {
+	typ := stablehlo.Type{DType: tensor.Float32, Shape: tensor.Shape{2, 3}}
+	for _, c := range []struct {
+		x    tensor.Tensor
+		want bool
+	}{
+		{tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2, 3})), true},
+		{tensor.Must(tensor.New(tensor.Int32, tensor.Shape{2, 3})), false},
+		{tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3, 2})), false},
+		{tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2, 3, 1})), false},
+		{tensor.Must(tensor.New(tensor.Float32, tensor.Shape{})), false},
+	} {
+		if got := typ.Of(c.x); got != c.want || got != stablehlo.TypeOf(c.x).Equal(typ) {
+			t.Errorf("%v.Of(%v) = %v, want %v", typ, stablehlo.TypeOf(c.x), got, c.want)
+		}
+	}
+	scalar := stablehlo.Type{DType: tensor.Int64, Shape: tensor.Shape{}}
+	if !scalar.Of(tensor.Must(tensor.New(tensor.Int64, nil))) || scalar.Of(tensor.Must(tensor.New(tensor.Int64, tensor.Shape{1}))) {
+		t.Error("tensor<i64> is not the type of an int64 scalar alone")
+	}
+}

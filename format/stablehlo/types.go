@@ -30,6 +30,10 @@ func (t Type) String() string {
 // Equal reports whether t and u are the same type.
 func (t Type) Equal(u Type) bool { return t.DType == u.DType && t.Shape.Equal(u.Shape) }
 
+// Of reports whether t is the type of x: TypeOf(x).Equal(t), without
+// copying x's shape.
+func (t Type) Of(x tensor.Tensor) bool { return x.DType() == t.DType && x.HasShape(t.Shape) }
+
 // TypeOf returns the type of a tensor.
 func TypeOf(x tensor.Tensor) Type { return Type{DType: x.DType(), Shape: x.Shape()} }
 
