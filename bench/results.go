@@ -10,12 +10,23 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // isSmall reports whether id is the ID of a small call.
-func isSmall(id string) bool {
-	return slices.ContainsFunc(workloads(), func(w Workload) bool { return w.ID == id && w.Small })
-}
+func isSmall(id string) bool { return smallIDs()[id] }
+
+// smallIDs are the IDs of the small calls, from the workload table, which
+// is built once for them rather than at every isSmall.
+var smallIDs = sync.OnceValue(func() map[string]bool {
+	ids := map[string]bool{}
+	for _, w := range workloads() {
+		if w.Small {
+			ids[w.ID] = true
+		}
+	}
+	return ids
+})
 
 // timesJSON is the times of a result as this module's results and the
 // peers' scripts both spell them: milliseconds for a bulk workload,

@@ -218,3 +218,17 @@ func TestBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestIsSmall: isSmall holds for the small calls' IDs alone.
+func TestIsSmall(t *testing.T) {
+	for _, w := range Workloads() {
+		if isSmall(w.ID) != w.Small {
+			t.Errorf("isSmall(%s) = %v, want %v", w.ID, isSmall(w.ID), w.Small)
+		}
+	}
+	for _, id := range []string{"", "S0", "S7", "s1", "W1 "} {
+		if isSmall(id) {
+			t.Errorf("isSmall(%q) holds", id)
+		}
+	}
+}

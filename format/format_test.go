@@ -2,9 +2,11 @@ package format_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/scatter-dev/scatter/format"
@@ -80,5 +82,35 @@ func TestCheck(t *testing.T) {
 		if !errors.Is(err, format.ErrExtension) || !strings.Contains(err.Error(), "(want a .npy or .pb file)") {
 			t.Errorf("Check(%q) = %v, want an ErrExtension error naming .npy and .pb", tt.path, err)
 		}
+	}
+}
+
+// TestWriteFileErrors: a file that cannot be written, its directory
+// missing or a regular file, is named in the error as given, with the
+// system's error and without the temporary file, and nothing is left in
+// the directory.
+func TestWriteFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := tensor.Must(tensor.From(tensor.Shape{2}, []float32{1, 2}))
+	for _, parent := range []string{filepath.Join(dir, "missing"), file} {
+		for _, name := range []string{"out.npy", "out.pb"} {
+			path := filepath.Join(parent, name)
+			err := format.WriteFile(path, x, "x")
+			if err == nil || !strings.Contains(err.Error(), "writing "+path+": ") || strings.Contains(err.Error(), ".tmp-") ||
+				!errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+				t.Errorf("WriteFile(%s): %v, want an error naming the path alone, with the system's error", path, err)
+			}
+		}
+	}
+	if err := onnxpb.WriteModelFile(filepath.Join(file, "m.onnx"), &onnxpb.Model{}); err == nil ||
+		!strings.HasPrefix(err.Error(), "onnxpb: writing "+filepath.Join(file, "m.onnx")+": ") || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("WriteModelFile: %v, want an error naming the path alone", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -123,20 +124,45 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 		}
 		results = append(results, rs...)
 	}
-	if o.jsonPath != "" {
-		err := atomicfile.Write(o.jsonPath, func(f io.Writer) error {
-			enc := json.NewEncoder(f)
-			enc.SetIndent("", "  ")
-			return enc.Encode(results)
-		})
+	var notes []string
+	if o.plotPath != "" {
+		notes = append([]string{fmt.Sprintf("scatter: this run, %d %s on %s, %s.",
+			o.threads, plural(o.threads, "thread"), machine(), started.Format("2006-01-02 15:04"))}, peerNotes...)
+	}
+	return writeBenchFiles(o.jsonPath, o.plotPath, results, peers, notes)
+}
+
+// writeBenchFiles writes results to jsonPath as a JSON list, and draws
+// them with the peers' results and the caption's notes as a PNG chart in
+// plotPath (either path "" for none), each file whole or not at all. It
+// encodes and draws both before it writes either, so that what fails
+// other than a write (a result the chart refuses) leaves neither file.
+func writeBenchFiles(jsonPath, plotPath string, results, peers []bench.Result, notes []string) error {
+	type output struct{ flag, path string }
+	var outs []output
+	var data [][]byte
+	if jsonPath != "" {
+		b, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			return fmt.Errorf("bench: --json: %w", err)
+		}
+		outs, data = append(outs, output{"json", jsonPath}), append(data, append(b, '\n'))
+	}
+	if plotPath != "" {
+		b, err := drawBenchPlot(results, peers, notes)
 		if err != nil {
 			return err
 		}
+		outs, data = append(outs, output{"plot", plotPath}), append(data, b)
 	}
-	if o.plotPath != "" {
-		notes := append([]string{fmt.Sprintf("scatter: this run, %d %s on %s, %s.",
-			o.threads, plural(o.threads, "thread"), machine(), started.Format("2006-01-02 15:04"))}, peerNotes...)
-		return writeBenchPlot(o.plotPath, results, peers, notes)
+	for i, out := range outs {
+		err := atomicfile.Write(out.path, func(w io.Writer) error {
+			_, err := w.Write(data[i])
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("bench: --%s: %w", out.flag, err)
+		}
 	}
 	return nil
 }
@@ -216,10 +242,10 @@ func peersNote(from, source string, rs []bench.Result) string {
 	return note + "."
 }
 
-// writeBenchPlot draws ours and the peers' results for the workloads
-// that ours cover, with the caption's notes, and writes the chart to path
-// as a PNG image, whole or not at all.
-func writeBenchPlot(path string, ours, peers []bench.Result, notes []string) error {
+// drawBenchPlot draws ours and the peers' results for the workloads that
+// ours cover, with the caption's notes, and returns the chart as a PNG
+// image.
+func drawBenchPlot(ours, peers []bench.Result, notes []string) ([]byte, error) {
 	results := slices.Clone(ours)
 	for _, p := range peers {
 		if slices.ContainsFunc(ours, func(r bench.Result) bool { return r.Workload == p.Workload }) {
@@ -228,9 +254,13 @@ func writeBenchPlot(path string, ours, peers []bench.Result, notes []string) err
 	}
 	chart, err := bench.NewChart(results, notes...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return atomicfile.Write(path, chart.WritePNG)
+	var b bytes.Buffer
+	if err := chart.WritePNG(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // benchWorkload prepares w and runs it through each API, reporting each

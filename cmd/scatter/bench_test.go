@@ -205,24 +205,41 @@ func TestWriteBenchPlot(t *testing.T) {
 		{"peers elsewhere", ours[:2], []bench.Result{fakeResult("W7", "mine", bench.Reuse, 3)}, []string{"run"}, 512, 376},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".png")
-		if err := writeBenchPlot(path, tc.ours, tc.peers, tc.notes); err != nil {
+		if err := writeBenchFiles("", path, tc.ours, tc.peers, tc.notes); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
 		checkPNG(t, path, tc.width, tc.height)
 	}
-	// A failure leaves an existing file as it was, and no other file.
+	// A result the chart refuses leaves an existing file as it was, and
+	// writes no JSON, though the JSON comes first.
 	dir = t.TempDir()
-	path := filepath.Join(dir, "chart.png")
+	path, js := filepath.Join(dir, "chart.png"), filepath.Join(dir, "out.json")
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := writeBenchPlot(path, []bench.Result{fakeResult("W2", bench.Impl, bench.Reuse, -1)}, nil, nil)
+	err := writeBenchFiles(js, path, []bench.Result{fakeResult("W2", bench.Impl, bench.Reuse, -1)}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "median_ms is -1") {
 		t.Errorf("negative time: %v", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("the file now holds %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("stray files: %v", entries)
+	}
+	// A file that cannot be written is named as given, with the flag.
+	for _, flag := range []string{"json", "plot"} {
+		bad := filepath.Join(dir, "chart.png", "out."+flag)
+		jsonPath, plotPath := bad, ""
+		if flag == "plot" {
+			jsonPath, plotPath = "", bad
+		}
+		err := writeBenchFiles(jsonPath, plotPath, ours[:2], nil, nil)
+		if want := "bench: --" + flag + ": writing " + bad + ": "; err == nil || !strings.HasPrefix(err.Error(), want) ||
+			strings.Contains(err.Error(), ".tmp-") {
+			t.Errorf("--%s %s: %v, want an error starting %q and naming no temporary file", flag, bad, err, want)
+		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("stray files: %v", entries)

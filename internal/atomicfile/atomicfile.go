@@ -37,8 +37,13 @@ var temps = struct {
 
 // Write creates a temporary file beside path, lets write fill it, syncs it
 // and renames it over path. When write fails or panics, or any step fails,
-// the temporary file is removed and path is left as it was; write's own
-// error is returned unchanged, other errors wrapped with the path. A file
+// the temporary file is removed and path is left as it was. An error of
+// the file system names path, never the temporary file: "writing PATH:
+// CAUSE" for a step of Write's, and for a failed write to the io.Writer
+// that write gets "write PATH: CAUSE" (an *fs.PathError), which write
+// may wrap; CAUSE is the system's error (syscall.ENOSPC, ...), so
+// errors.Is finds fs.ErrNotExist and the like. write's other errors are
+// returned unchanged. A file
 // that replaces an existing one keeps that file's permission bits; a new
 // one gets 0644.
 //
@@ -59,7 +64,7 @@ func Write(path string, write func(w io.Writer) error) error {
 	}
 	f, err := create(dir, base)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, cause(err))
 	}
 	// Whatever stops the write before the rename, an error or a panic in
 	// write, the temporary file goes. (Closing it again after a step's
@@ -71,19 +76,49 @@ func Write(path string, write func(w io.Writer) error) error {
 			discard(f.Name())
 		}
 	}()
-	if err := write(f); err != nil {
+	if err := write(tempWriter{f, path}); err != nil {
 		return err
 	}
 	for _, step := range []func() error{func() error { return f.Chmod(perm) }, f.Sync, f.Close} {
 		if err := step(); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+			return fmt.Errorf("writing %s: %w", path, cause(err))
 		}
 	}
 	if err := rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, cause(err))
 	}
 	renamed = true
 	return nil
+}
+
+// tempWriter is the temporary file f as write sees it: its errors name
+// path, the file the user asked for, rather than f.
+type tempWriter struct {
+	f    *os.File
+	path string
+}
+
+func (w tempWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil {
+		err = &fs.PathError{Op: "write", Path: w.path, Err: cause(err)}
+	}
+	return n, err
+}
+
+// cause returns the system's error inside err, an error of an operation on
+// the temporary file that names it (*fs.PathError, *os.LinkError); err
+// itself for any other error (ErrAborted).
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // tempPrefix returns the start of the names of the temporary files for a

@@ -50,15 +50,22 @@ func TestWrite(t *testing.T) {
 	if fi, _ := os.Stat(fresh); fi.Mode().Perm() != 0o644 {
 		t.Errorf("new file mode %v", fi.Mode())
 	}
-	if err := Write(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }); err == nil {
-		t.Error("writing into a missing directory succeeded")
+	// A missing directory: the error names the path, not the temporary
+	// file it could not create, and keeps the system's error.
+	missing := filepath.Join(dir, "missing", "x")
+	err = Write(missing, func(io.Writer) error { return nil })
+	if want := "writing " + missing + ": "; err == nil || !strings.HasPrefix(err.Error(), want) ||
+		strings.Contains(err.Error(), ".tmp-") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("writing into a missing directory: %v, want fs.ErrNotExist starting %q", err, want)
 	}
-	// A directory in the way: the rename fails and nothing is left behind.
+	// A directory in the way: the rename fails, the error names the path
+	// alone, and nothing is left behind.
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "keep"), nil, 0o644)
-	if err := Write(sub, func(io.Writer) error { return nil }); err == nil {
-		t.Error("replacing a directory succeeded")
+	err = Write(sub, func(io.Writer) error { return nil })
+	if want := "writing " + sub + ": "; err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("replacing a directory: %v, want an error starting %q", err, want)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
 		t.Errorf("left behind: %v", entries)
@@ -100,7 +107,7 @@ func TestAbort(t *testing.T) {
 	go func() {
 		done <- Write(path, func(w io.Writer) error {
 			io.WriteString(w, "new")
-			started <- w.(*os.File).Name()
+			started <- w.(tempWriter).f.Name()
 			<-resume
 			return nil
 		})
