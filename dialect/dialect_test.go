@@ -3,11 +3,13 @@ package dialect_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -172,4 +174,43 @@ func TestFind(t *testing.T) {
 		}
 	}()
 	dialect.Find(ops, "test.Missing")
+}
+
+// TestArithRules holds ArithRules to one rule per knob that differs from
+// the zero Arith, the rule of that knob's own function, in field order.
+func TestArithRules(t *testing.T) {
+	if r := dialect.ArithRules(engine.Arith{}); len(r) != 0 {
+		t.Errorf("ArithRules of the zero Arith = %q, want none", r)
+	}
+	knobs := []struct {
+		a    engine.Arith
+		rule string
+	}{
+		{engine.Arith{Complex: engine.ComplexC10}, dialect.ComplexRule(engine.ComplexC10)},
+		{engine.Arith{ConcatStrings: true}, dialect.StringsRule(true)},
+		{engine.Arith{MinMax: engine.MinMaxIEEE}, dialect.MinMaxRule(engine.MinMaxIEEE)},
+		{engine.Arith{HalfOnce: true}, dialect.HalfRule(true)},
+		{engine.Arith{ZeroStart: true}, dialect.ZeroStartRule(true)},
+		{engine.Arith{CountInType: true}, dialect.MeanRule(true)},
+		{engine.Arith{DivideAll: true}, dialect.DivideRule(true)},
+	}
+	var want []string
+	for _, k := range knobs {
+		if got := dialect.ArithRules(k.a); !slices.Equal(got, []string{k.rule}) {
+			t.Errorf("ArithRules(%+v) = %q, want %q", k.a, got, k.rule)
+		}
+		want = append(want, k.rule)
+	}
+	all := engine.Arith{Complex: engine.ComplexC10, ConcatStrings: true, MinMax: engine.MinMaxIEEE, HalfOnce: true,
+		ZeroStart: true, CountInType: true, DivideAll: true}
+	if got := dialect.ArithRules(all); !slices.Equal(got, want) {
+		t.Errorf("ArithRules(%+v) = %q, want %q", all, got, want)
+	}
+	for _, on := range []bool{false, true} {
+		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule} {
+			if f(on) == f(!on) || f(on) == "" {
+				t.Errorf("a rule says the same of %v and %v: %q", on, !on, f(on))
+			}
+		}
+	}
 }
