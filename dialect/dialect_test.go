@@ -214,3 +214,51 @@ func TestArithRules(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsNameTheOperatorOnce holds every error of Run and PlanOf, from
+// each stage (the version, the attributes and inputs, Eval or Plan with
+// an error of its own or one that already names the operator), to one
+// *OpError naming the operator once.
+func TestErrorsNameTheOperatorOnce(t *testing.T) {
+	named := &dialect.OpError{Op: "test.Echo", Err: dialect.ErrInput}
+	plain := fmt.Errorf("%w: bad x", dialect.ErrInput)
+	x := tensor.Scalar(float32(1))
+	good := map[string]tensor.Tensor{"x": x, "shape": tensor.Must(tensor.From(tensor.Shape{0}, []int64{}))}
+	withEval := func(err error) *dialect.Op {
+		op := echoOp()
+		op.Eval = func(int, dialect.Call) (tensor.Tensor, error) { return tensor.Tensor{}, err }
+		op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, err }
+		return op
+	}
+	cases := []struct {
+		name string
+		op   *dialect.Op
+		call dialect.Call
+	}{
+		{"negative opset", echoOp(), dialect.Call{Opset: -1, Inputs: good}},
+		{"unknown attribute", echoOp(), dialect.Call{Inputs: good, Attrs: map[string]dialect.Value{"nope": {Kind: dialect.Int}}}},
+		{"missing input", echoOp(), dialect.Call{Inputs: map[string]tensor.Tensor{"x": x}}},
+		{"plain error", withEval(plain), dialect.Call{Inputs: good}},
+		{"error naming the operator", withEval(named), dialect.Call{Inputs: good}},
+	}
+	for _, c := range cases {
+		if c.op.Plan == nil {
+			c.op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, nil }
+		}
+		_, runErr := c.op.Run(c.call)
+		_, planErr := c.op.PlanOf(c.call)
+		for form, err := range map[string]error{"Run": runErr, "PlanOf": planErr} {
+			var oe *dialect.OpError
+			if !errors.As(err, &oe) || oe.Op != "test.Echo" || strings.Count(err.Error(), "test.Echo") != 1 {
+				t.Errorf("%s %s: error %v, want one *OpError naming test.Echo once", form, c.name, err)
+			}
+		}
+	}
+	if _, err := withEval(plain).Run(dialect.Call{Inputs: good}); err == nil || err.Error() != "test.Echo: invalid input: bad x" {
+		t.Errorf("Run: error %v, want test.Echo: invalid input: bad x", err)
+	}
+	noPlan := echoOp()
+	if _, err := noPlan.PlanOf(dialect.Call{}); !errors.Is(err, dialect.ErrUnknownOp) || strings.Count(err.Error(), "test.Echo") != 1 {
+		t.Errorf("PlanOf without a plan: %v", err)
+	}
+}
