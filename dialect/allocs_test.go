@@ -181,6 +181,13 @@ func allocCases(in *inputs) []allocCase {
 			})
 		}
 	}
+	// An empty index: the input as it is, but a mean divides every element.
+	noIdx, noSrc := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{0})), tensor.Must(tensor.New(tensor.Float32, tensor.Shape{0}))
+	for _, red := range []string{"mean", "sum"} {
+		add("torch.scatter_reduce", red+" empty index", func() error {
+			return torch.ScatterReduceInto(in.dst, in.data, 1, noIdx, noSrc, red, false)
+		})
+	}
 	add("torch.gather", "", func() error { return torch.GatherInto(in.gatherElemOut, in.data, 1, in.rowIdx) })
 	add("torch.index_select", "int32", func() error { return torch.IndexSelectInto(in.gatherOut, in.data, 0, in.gatherIdx32) })
 

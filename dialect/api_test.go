@@ -31,8 +31,8 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 		}
 	}
 	slices.Sort(funcs)
-	want := []string{"ComplexRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule", "ParseValue",
-		"ReductionNames", "ReportRule"}
+	want := []string{"ArithRules", "ComplexRule", "DivideRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule",
+		"ParseValue", "ReductionNames", "ReportRule", "StringsRule", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
 	}

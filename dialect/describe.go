@@ -51,3 +51,57 @@ func ComplexRule(c engine.ComplexArith) string {
 	}
 	return "complex products and quotients are Go's: a complex64 one is computed in float64 and rounded once"
 }
+
+// StringsRule says what reduction strings take.
+func StringsRule(concat bool) string {
+	if concat {
+		return "strings are added by concatenation, in index order"
+	}
+	return "strings take no reduction but none"
+}
+
+// ZeroStartRule says where a sum or mean without the existing value
+// starts.
+func ZeroStartRule(zero bool) string {
+	if zero {
+		return "without the existing value, a sum or mean starts from +0 (a sum of -0 updates is +0)"
+	}
+	return "without the existing value, a sum or mean starts from -0 (a sum of -0 updates is -0)"
+}
+
+// DivideRule says which elements a mean divides.
+func DivideRule(all bool) string {
+	if all {
+		return "a mean divides every element, by 1 where no update lands (a complex value with a NaN or infinite part becomes NaN)"
+	}
+	return "a mean divides only the elements that updates land in"
+}
+
+// ArithRules says, a rule each, what a's fields choose where they are not
+// the zero Arith's (the arithmetic every dialect shares unless its
+// Behavior says otherwise), in the order of Arith's fields.
+func ArithRules(a engine.Arith) []string {
+	var rules []string
+	if a.Complex != engine.ComplexGo {
+		rules = append(rules, ComplexRule(a.Complex))
+	}
+	if a.ConcatStrings {
+		rules = append(rules, StringsRule(true))
+	}
+	if a.MinMax != engine.MinMaxNaN {
+		rules = append(rules, MinMaxRule(a.MinMax))
+	}
+	if a.HalfOnce {
+		rules = append(rules, HalfRule(true))
+	}
+	if a.ZeroStart {
+		rules = append(rules, ZeroStartRule(true))
+	}
+	if a.CountInType {
+		rules = append(rules, MeanRule(true))
+	}
+	if a.DivideAll {
+		rules = append(rules, DivideRule(true))
+	}
+	return rules
+}

@@ -377,7 +377,7 @@ func (op *Op) versionIndex(opset int) (int, error) {
 func (op *Op) Resolve(opset int) (int, Behavior, error) {
 	i, err := op.versionIndex(opset)
 	if err != nil {
-		return 0, Behavior{}, &OpError{Op: op.Name, Err: err}
+		return 0, Behavior{}, op.wrap(err)
 	}
 	if op.Behavior == nil {
 		return op.Versions[i], Behavior{}, nil
@@ -403,15 +403,19 @@ func IsScatter(family string) bool {
 }
 
 // PlanOf returns the plan of call c (see Plan), with the opset resolved,
-// the attributes that stand for inputs turned into inputs and the
-// defaults filled in, as Run hands c to Eval. Its error is an *OpError.
+// the attributes that stand for inputs turned into inputs, the inputs and
+// attributes checked against the version's table and the defaults filled
+// in, as Run hands c to Eval. Its error is an *OpError.
 func (op *Op) PlanOf(c Call) (Plan, error) {
 	if op.Plan == nil {
-		return Plan{}, &OpError{Op: op.Name, Err: fmt.Errorf("%w: the operator has no plan", ErrUnknownOp)}
+		return Plan{}, op.wrap(fmt.Errorf("%w: the operator has no plan", ErrUnknownOp))
 	}
 	version, err := op.Version(c.Opset)
 	if err == nil {
 		c, err = op.attrInputs(c)
+	}
+	if err == nil {
+		err = op.check(version, c)
 	}
 	if err == nil {
 		c.Attrs, err = op.withDefaults(version, c.Attrs)
@@ -421,13 +425,20 @@ func (op *Op) PlanOf(c Call) (Plan, error) {
 		p, err = op.Plan(version, c)
 	}
 	if err != nil {
-		var oe *OpError
-		if !errors.As(err, &oe) {
-			err = &OpError{Op: op.Name, Err: err}
-		}
-		return Plan{}, err
+		return Plan{}, op.wrap(err)
 	}
 	return p, nil
+}
+
+// wrap returns err as an *OpError naming op, or err itself when it is one
+// already (an operator's functions name it), so that a message names the
+// operator once.
+func (op *Op) wrap(err error) error {
+	var oe *OpError
+	if errors.As(err, &oe) {
+		return err
+	}
+	return &OpError{Op: op.Name, Err: err}
 }
 
 // Param returns the description of the named input.
@@ -472,20 +483,15 @@ func (op *Op) Run(c Call) (tensor.Tensor, error) {
 	if err == nil {
 		err = op.check(version, c)
 	}
-	if err != nil {
-		return tensor.Tensor{}, &OpError{Op: op.Name, Err: err}
+	if err == nil {
+		c.Attrs, err = op.withDefaults(version, c.Attrs)
 	}
-	c.Attrs, err = op.withDefaults(version, c.Attrs)
-	if err != nil {
-		return tensor.Tensor{}, &OpError{Op: op.Name, Err: err}
+	var out tensor.Tensor
+	if err == nil {
+		out, err = op.Eval(version, c)
 	}
-	out, err := op.Eval(version, c)
 	if err != nil {
-		var oe *OpError
-		if !errors.As(err, &oe) {
-			err = &OpError{Op: op.Name, Err: err}
-		}
-		return tensor.Tensor{}, err
+		return tensor.Tensor{}, op.wrap(err)
 	}
 	return out, nil
 }

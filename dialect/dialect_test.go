@@ -3,11 +3,13 @@ package dialect_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -172,4 +174,91 @@ func TestFind(t *testing.T) {
 		}
 	}()
 	dialect.Find(ops, "test.Missing")
+}
+
+// TestArithRules holds ArithRules to one rule per knob that differs from
+// the zero Arith, the rule of that knob's own function, in field order.
+func TestArithRules(t *testing.T) {
+	if r := dialect.ArithRules(engine.Arith{}); len(r) != 0 {
+		t.Errorf("ArithRules of the zero Arith = %q, want none", r)
+	}
+	knobs := []struct {
+		a    engine.Arith
+		rule string
+	}{
+		{engine.Arith{Complex: engine.ComplexC10}, dialect.ComplexRule(engine.ComplexC10)},
+		{engine.Arith{ConcatStrings: true}, dialect.StringsRule(true)},
+		{engine.Arith{MinMax: engine.MinMaxIEEE}, dialect.MinMaxRule(engine.MinMaxIEEE)},
+		{engine.Arith{HalfOnce: true}, dialect.HalfRule(true)},
+		{engine.Arith{ZeroStart: true}, dialect.ZeroStartRule(true)},
+		{engine.Arith{CountInType: true}, dialect.MeanRule(true)},
+		{engine.Arith{DivideAll: true}, dialect.DivideRule(true)},
+	}
+	var want []string
+	for _, k := range knobs {
+		if got := dialect.ArithRules(k.a); !slices.Equal(got, []string{k.rule}) {
+			t.Errorf("ArithRules(%+v) = %q, want %q", k.a, got, k.rule)
+		}
+		want = append(want, k.rule)
+	}
+	all := engine.Arith{Complex: engine.ComplexC10, ConcatStrings: true, MinMax: engine.MinMaxIEEE, HalfOnce: true,
+		ZeroStart: true, CountInType: true, DivideAll: true}
+	if got := dialect.ArithRules(all); !slices.Equal(got, want) {
+		t.Errorf("ArithRules(%+v) = %q, want %q", all, got, want)
+	}
+	for _, on := range []bool{false, true} {
+		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule} {
+			if f(on) == f(!on) || f(on) == "" {
+				t.Errorf("a rule says the same of %v and %v: %q", on, !on, f(on))
+			}
+		}
+	}
+}
+
+// TestErrorsNameTheOperatorOnce holds every error of Run and PlanOf, from
+// each stage (the version, the attributes and inputs, Eval or Plan with
+// an error of its own or one that already names the operator), to one
+// *OpError naming the operator once.
+func TestErrorsNameTheOperatorOnce(t *testing.T) {
+	named := &dialect.OpError{Op: "test.Echo", Err: dialect.ErrInput}
+	plain := fmt.Errorf("%w: bad x", dialect.ErrInput)
+	x := tensor.Scalar(float32(1))
+	good := map[string]tensor.Tensor{"x": x, "shape": tensor.Must(tensor.From(tensor.Shape{0}, []int64{}))}
+	withEval := func(err error) *dialect.Op {
+		op := echoOp()
+		op.Eval = func(int, dialect.Call) (tensor.Tensor, error) { return tensor.Tensor{}, err }
+		op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, err }
+		return op
+	}
+	cases := []struct {
+		name string
+		op   *dialect.Op
+		call dialect.Call
+	}{
+		{"negative opset", echoOp(), dialect.Call{Opset: -1, Inputs: good}},
+		{"unknown attribute", echoOp(), dialect.Call{Inputs: good, Attrs: map[string]dialect.Value{"nope": {Kind: dialect.Int}}}},
+		{"missing input", echoOp(), dialect.Call{Inputs: map[string]tensor.Tensor{"x": x}}},
+		{"plain error", withEval(plain), dialect.Call{Inputs: good}},
+		{"error naming the operator", withEval(named), dialect.Call{Inputs: good}},
+	}
+	for _, c := range cases {
+		if c.op.Plan == nil {
+			c.op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, nil }
+		}
+		_, runErr := c.op.Run(c.call)
+		_, planErr := c.op.PlanOf(c.call)
+		for form, err := range map[string]error{"Run": runErr, "PlanOf": planErr} {
+			var oe *dialect.OpError
+			if !errors.As(err, &oe) || oe.Op != "test.Echo" || strings.Count(err.Error(), "test.Echo") != 1 {
+				t.Errorf("%s %s: error %v, want one *OpError naming test.Echo once", form, c.name, err)
+			}
+		}
+	}
+	if _, err := withEval(plain).Run(dialect.Call{Inputs: good}); err == nil || err.Error() != "test.Echo: invalid input: bad x" {
+		t.Errorf("Run: error %v, want test.Echo: invalid input: bad x", err)
+	}
+	noPlan := echoOp()
+	if _, err := noPlan.PlanOf(dialect.Call{}); !errors.Is(err, dialect.ErrUnknownOp) || strings.Count(err.Error(), "test.Echo") != 1 {
+		t.Errorf("PlanOf without a plan: %v", err)
+	}
 }

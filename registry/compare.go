@@ -118,36 +118,12 @@ func renderBehavior(b dialect.Behavior) string {
 			reductions += fmt.Sprintf("; `%s` says whether the existing value takes part", b.IncludeSelf)
 		}
 	}
-	notes := strings.Join(append(append(ruleNotes(b.Index), arithNotes(b.Arith)...), b.Notes...), " ")
-	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), reductions, notes}, " | ")
-}
-
-// arithNotes states, a sentence each, the arithmetic that a Behavior's
-// Arith chooses where it is not the shared rules'.
-func arithNotes(a engine.Arith) []string {
 	var notes []string
-	if a.Complex != engine.ComplexGo {
-		notes = append(notes, sentence(dialect.ComplexRule(a.Complex)))
+	for _, rule := range append(ruleNotes(b.Index), dialect.ArithRules(b.Arith)...) {
+		notes = append(notes, sentence(rule))
 	}
-	if a.ConcatStrings {
-		notes = append(notes, "add concatenates strings, in index order.")
-	}
-	if a.MinMax != engine.MinMaxNaN {
-		notes = append(notes, sentence(dialect.MinMaxRule(a.MinMax)))
-	}
-	if a.HalfOnce {
-		notes = append(notes, sentence(dialect.HalfRule(true)))
-	}
-	if a.ZeroStart {
-		notes = append(notes, "Without the existing value, a sum or mean starts from +0 (a sum of -0 updates is +0).")
-	}
-	if a.CountInType {
-		notes = append(notes, sentence(dialect.MeanRule(true)))
-	}
-	if a.DivideAll {
-		notes = append(notes, "A mean divides every element, by 1 where no update lands (a complex value with a NaN or infinite part becomes NaN).")
-	}
-	return notes
+	notes = append(notes, b.Notes...)
+	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), reductions, strings.Join(notes, " ")}, " | ")
 }
 
 // sentence returns s capitalised and ended with a full stop.
@@ -162,7 +138,7 @@ func sentence(s string) string {
 // out-of-range columns.
 func ruleNotes(r engine.IndexRules) []string {
 	if r.Report == engine.ReportLast {
-		return []string{sentence(dialect.ReportRule(r.Report))}
+		return []string{dialect.ReportRule(r.Report)}
 	}
 	return nil
 }

@@ -310,12 +310,7 @@ func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSize
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
 // slice sizes.
 func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
-	var buf [opcall.MaxInlineRank]int64
-	start, err := opcall.StartValues(buf[:0], operand, startIndices)
-	if err == nil {
-		err = engine.DynamicSlice(dst, operand, start, sliceRules(allowNegative))
-	}
-	return opcall.Wrap(opDynamicSlice, err)
+	return opcall.DynamicSliceInto(opDynamicSlice, framework, dst, operand, startIndices, sliceRules(allowNegative))
 }
 
 // DynamicUpdateSlice returns a copy of operand in which the slice that
@@ -332,16 +327,12 @@ func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Ten
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
 // operand's type and shape and may be operand itself.
 func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) error {
-	var buf [opcall.MaxInlineRank]int64
-	start, err := opcall.StartValues(buf[:0], operand, startIndices)
-	if err == nil && update.IsZero() {
-		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
-	}
-	if err == nil {
-		err = engine.DynamicUpdateSlice(dst, operand, update, start, sliceRules(allowNegative))
-	}
-	return opcall.Wrap(opDynamicUpdateSlice, err)
+	return opcall.DynamicUpdateSliceInto(opDynamicUpdateSlice, framework, dst, operand, update, startIndices, sliceRules(allowNegative))
 }
+
+// framework names JAX in the errors that refuse strings, which it has
+// none of.
+const framework = "JAX"
 
 var (
 	// clampRules: a start is clamped into the operand; a negative one is
@@ -368,20 +359,11 @@ func badMode(m Mode) error {
 	return fmt.Errorf("%w: unknown mode %q (clip, fill, drop or promise_in_bounds)", dialect.ErrAttribute, string(m))
 }
 
-// checkInputs checks that the data and index inputs are given, the data
-// not of strings and the indices integers of rank >= 1.
+// checkInputs checks the data and index inputs of a gather or scatter:
+// given, the data not of strings, the indices integers of rank >= 1.
 func checkInputs(data, indices tensor.Tensor, dataName, indName string) error {
-	if data.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
-	}
-	if indices.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, indName)
-	}
-	if data.DType() == tensor.String {
-		return fmt.Errorf("%w: JAX has no string arrays", dialect.ErrInput)
-	}
-	if !indices.DType().IsInteger() {
-		return fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, indName, indices.DType())
+	if err := opcall.CheckGeneral(framework, data, indices, dataName, indName, indexTypes); err != nil {
+		return err
 	}
 	if indices.Rank() < 1 {
 		return fmt.Errorf("%w: %s must have rank >= 1 (its last dimension holds the index vectors), got a scalar",

@@ -63,12 +63,14 @@ func FuzzOps(f *testing.F) {
 			want, wantErr := reftest.HLOScatter(operand, indices, updates, reftest.ScatterDims(d), comp, reftest.ScatterSkipWindow)
 			got, err := stablehlo.Scatter(operand, indices, updates, d, c)
 			check(t, "Scatter "+string(c), got, err, want, wantErr, h)
-			dst := operand.Clone()
+			dst := tensortest.Junk(dt, h.Operand)
+			check(t, "ScatterInto "+string(c), dst, stablehlo.ScatterInto(dst, operand, indices, updates, d, c), want, wantErr, h)
+			dst = operand.Clone()
 			err = stablehlo.ScatterInto(dst, dst, indices, updates, d, c)
-			if wantErr != nil {
-				want = operand // a failed scatter in place leaves it as it was
-			}
 			check(t, "ScatterInto in place "+string(c), dst, err, want, wantErr, h)
+			if d := reftest.Untouched(dst, err, operand); d != "" {
+				t.Fatalf("ScatterInto in place %s: %s\n%+v", c, d, h)
+			}
 		default:
 			operand := in.Elements(dt, in.Shape())
 			starts := make([]tensor.Tensor, operand.Rank())
@@ -81,12 +83,22 @@ func FuzzOps(f *testing.F) {
 				want, wantErr := reftest.HLODynamicSlice(operand, starts, sizes)
 				got, err := stablehlo.DynamicSlice(operand, starts, sizes)
 				check(t, "DynamicSlice", got, err, want, wantErr, sizes)
+				dst := tensortest.Junk(dt, sizes)
+				check(t, "DynamicSliceInto", dst, stablehlo.DynamicSliceInto(dst, operand, starts), want, wantErr, sizes)
 				return
 			}
 			update := in.Elements(dt, sizes)
 			want, wantErr := reftest.HLODynamicUpdateSlice(operand, update, starts)
 			got, err := stablehlo.DynamicUpdateSlice(operand, update, starts)
 			check(t, "DynamicUpdateSlice", got, err, want, wantErr, sizes)
+			dst := tensortest.Junk(dt, operand.Shape())
+			check(t, "DynamicUpdateSliceInto", dst, stablehlo.DynamicUpdateSliceInto(dst, operand, update, starts), want, wantErr, sizes)
+			dst = operand.Clone()
+			err = stablehlo.DynamicUpdateSliceInto(dst, dst, update, starts)
+			check(t, "DynamicUpdateSliceInto in place", dst, err, want, wantErr, sizes)
+			if d := reftest.Untouched(dst, err, operand); d != "" {
+				t.Fatalf("DynamicUpdateSliceInto in place: %s\n%+v", d, sizes)
+			}
 		}
 	})
 }

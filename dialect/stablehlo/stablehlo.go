@@ -150,15 +150,7 @@ func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSize
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
 // slice sizes.
 func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor) error {
-	var buf [opcall.MaxInlineRank]int64
-	start, err := opcall.StartValues(buf[:0], operand, startIndices)
-	if err == nil {
-		err = checkElementType(operand.DType())
-	}
-	if err == nil {
-		err = engine.DynamicSlice(dst, operand, start, clampRules)
-	}
-	return opcall.Wrap(opDynamicSlice, err)
+	return opcall.DynamicSliceInto(opDynamicSlice, framework, dst, operand, startIndices, clampRules)
 }
 
 // DynamicUpdateSlice returns a copy of operand in which the slice that
@@ -174,19 +166,12 @@ func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Ten
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has
 // operand's type and shape and may be operand itself.
 func DynamicUpdateSliceInto(dst, operand, update tensor.Tensor, startIndices []tensor.Tensor) error {
-	var buf [opcall.MaxInlineRank]int64
-	start, err := opcall.StartValues(buf[:0], operand, startIndices)
-	if err == nil && update.IsZero() {
-		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
-	}
-	if err == nil {
-		err = checkElementType(update.DType())
-	}
-	if err == nil {
-		err = engine.DynamicUpdateSlice(dst, operand, update, start, clampRules)
-	}
-	return opcall.Wrap(opDynamicUpdateSlice, err)
+	return opcall.DynamicUpdateSliceInto(opDynamicUpdateSlice, framework, dst, operand, update, startIndices, clampRules)
 }
+
+// framework names StableHLO in the errors that refuse strings, which it
+// has none of.
+const framework = "StableHLO"
 
 var (
 	// clampRules: a start index is clamped into the operand; a negative
@@ -218,44 +203,18 @@ func scatterOptions(c Computation) (engine.ScatterOptions, error) {
 
 const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"
 
-// checkElementType refuses strings, which StableHLO has none of.
-func checkElementType(d tensor.DType) error {
-	if d == tensor.String {
-		return fmt.Errorf("%w: StableHLO has no string tensors", dialect.ErrInput)
-	}
-	return nil
-}
-
 // checkGather checks the inputs of a gather.
 func checkGather(operand, indices tensor.Tensor) error {
-	return checkOperands(operand, indices, "operand", "start_indices")
+	return opcall.CheckGeneral(framework, operand, indices, "operand", "start_indices", indexTypes)
 }
 
 // checkScatter checks the inputs of a scatter.
 func checkScatter(input, indices, updates tensor.Tensor) error {
-	if err := checkOperands(input, indices, "inputs", "scatter_indices"); err != nil {
+	if err := opcall.CheckGeneral(framework, input, indices, "inputs", "scatter_indices", indexTypes); err != nil {
 		return err
 	}
 	if updates.IsZero() {
 		return fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
-	}
-	return nil
-}
-
-// checkOperands checks that the data and index inputs are given, the data
-// not of strings and the indices integers.
-func checkOperands(data, indices tensor.Tensor, dataName, indName string) error {
-	if data.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
-	}
-	if indices.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, indName)
-	}
-	if err := checkElementType(data.DType()); err != nil {
-		return err
-	}
-	if !indices.DType().IsInteger() {
-		return fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, indName, indices.DType())
 	}
 	return nil
 }

@@ -474,7 +474,7 @@ func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) er
 	defer sh.Release()
 	skip, err := prepareTensorScatter(sh, op, t, indices, updates)
 	if err == nil && skip {
-		err = opcall.CheckDst(dst, t.DType(), sh.Of(t))
+		err = opcall.CheckDstLike(dst, t)
 	}
 	if err == nil && !skip {
 		err = runTensorScatter(op, dst, t, indices, updates)

@@ -299,10 +299,11 @@ func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index ten
 	if err := opcall.CheckIndices(index, "index", behaviors[opIndexSelect].IndexTypes); err != nil {
 		return 0, nil, err
 	}
-	switch dt := input.DType(); {
-	case dt == tensor.String:
-		return 0, nil, noStrings()
-	case input.Rank() <= 1 && !kernelType(dt):
+	dt := input.DType()
+	if err := opcall.NoStrings(framework, dt); err != nil {
+		return 0, nil, err
+	}
+	if input.Rank() <= 1 && !kernelType(dt) {
 		return 0, nil, fmt.Errorf("%w: %v input of rank %d is not supported (PyTorch's CPU kernel for rank 0 and 1 is not built for %v; from rank 2 it copies bytes)",
 			dialect.ErrInput, dt, input.Rank(), dt)
 	}
@@ -344,7 +345,7 @@ func (c *scatterCall) into(dst tensor.Tensor) error {
 
 // check checks the call as PyTorch does and returns the normalised dim and
 // the engine's reduction.
-func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
+func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.Reduction, error) {
 	if err := present(c.input, c.index); err != nil {
 		return 0, 0, err
 	}
@@ -356,8 +357,8 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 		return 0, 0, err
 	}
 	dt := c.input.DType()
-	if dt == tensor.String {
-		return 0, 0, noStrings()
+	if err := opcall.NoStrings(framework, dt); err != nil {
+		return 0, 0, err
 	}
 	empty := c.index.Len() == 0
 	if !empty {
@@ -369,7 +370,7 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 		return 0, 0, fmt.Errorf("%w: src has type %v, input has type %v; they must be equal", engine.ErrType, c.src.DType(), dt)
 	}
 	if !empty {
-		if err := c.checkShapes(d); err != nil {
+		if err := c.checkShapes(sh, d); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -380,7 +381,7 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 	if err := checkReduceType(c.op, c.reduce, red, dt, empty); err != nil {
 		return 0, 0, err
 	}
-	if err := checkDst(dst, dt, c.input); err != nil {
+	if err := opcall.CheckDstLike(dst, c.input); err != nil {
 		return 0, 0, err
 	}
 	if !engine.SameMemory(dst, c.input) && engine.Overlap(dst, c.input) {
@@ -394,12 +395,10 @@ func (c *scatterCall) check(dst tensor.Tensor) (int, engine.Reduction, error) {
 
 // checkShapes checks the ranks and sizes of a non-empty index against
 // input and src.
-func (c *scatterCall) checkShapes(d int) error {
+func (c *scatterCall) checkShapes(sh *opcall.Shapes, d int) error {
 	if err := checkRanks(c.input, c.index, "input"); err != nil {
 		return err
 	}
-	sh := opcall.GetShapes()
-	defer sh.Release()
 	is, ds := nonEmpty(sh, c.index), nonEmpty(sh, c.input)
 	for i := range is {
 		if i != d && is[i] > ds[i] {
@@ -443,27 +442,28 @@ func (c *scatterCall) reduction() (engine.Reduction, error) {
 }
 
 func (c *scatterCall) run(dst tensor.Tensor) error {
-	dim, red, err := c.check(dst)
+	sh := opcall.GetShapes()
+	defer sh.Release()
+	dim, red, err := c.check(sh, dst)
 	if err != nil {
 		return err
 	}
-	// PyTorch's arithmetic is its Behavior's Arith (see arith).
-	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf && red != engine.None, Rules: behaviors[c.op].Index,
+	// PyTorch's arithmetic is its Behavior's Arith (see arith); every
+	// reduction that include_self applies to is one.
+	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf, Rules: behaviors[c.op].Index,
 		Arith: behaviors[c.op].Arith}
 	if c.index.Len() == 0 && red != engine.Mean {
 		copyAll(dst, c.input)
 		return nil
 	}
-	sh := opcall.GetShapes()
-	defer sh.Release()
 	input, index, out := view1(sh, c.input), view1(sh, c.index), view1(sh, dst)
 	if c.index.Len() == 0 {
 		// An empty index of any shape and type returns input, but a mean
 		// still divides every element by its count (Arith.DivideAll):
 		// a scatter of nothing, through an empty index of input's rank.
-		none := make(tensor.Shape, input.Rank())
-		index, _ = tensor.New(tensor.Int64, none)
-		src, _ := tensor.New(input.DType(), none)
+		none := sh.Ptr(append(sh.Buf(input.Rank()), make(tensor.Shape, input.Rank())...))
+		index, _ = empties[tensor.Int64].View(none)
+		src, _ := empties[input.DType()].View(none)
 		return engine.ScatterElements(out, input, index, src, 0, opt)
 	}
 	src := c.src
@@ -484,6 +484,16 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	return nil
 }
 
+// empties holds a tensor of no elements of each element type, made once,
+// which the mean of an empty index views under its rank.
+var empties = func() map[tensor.DType]tensor.Tensor {
+	m := make(map[tensor.DType]tensor.Tensor)
+	for _, d := range tensor.DTypes() {
+		m[d] = tensor.Must(tensor.New(d, tensor.Shape{0}))
+	}
+	return m
+}()
+
 // kernelType reports whether PyTorch's CPU scatter and gather kernels are
 // built for element type d.
 func kernelType(d tensor.DType) bool {
@@ -496,8 +506,8 @@ func kernelType(d tensor.DType) bool {
 }
 
 func checkKernelType(op string, d tensor.DType) error {
-	if d == tensor.String {
-		return noStrings()
+	if err := opcall.NoStrings(framework, d); err != nil {
+		return err
 	}
 	if !kernelType(d) {
 		return fmt.Errorf("%w: %v input is not supported (PyTorch's CPU kernels are not built for %v)", dialect.ErrInput, d, d)
@@ -524,7 +534,9 @@ func checkReduceType(op, name string, red engine.Reduction, d tensor.DType, empt
 	return nil
 }
 
-func noStrings() error { return fmt.Errorf("%w: torch has no string tensors", dialect.ErrInput) }
+// framework names PyTorch in the errors that refuse strings, which it has
+// none of.
+const framework = "torch"
 
 // present checks that input and index are given.
 func present(input, index tensor.Tensor) error {
@@ -566,14 +578,6 @@ func nonEmpty(sh *opcall.Shapes, t tensor.Tensor) tensor.Shape {
 		return append(sh.Buf(1), 1)
 	}
 	return sh.Of(t)
-}
-
-// checkDst checks dst against input's type and shape, which a scatter's
-// dst has, as opcall.CheckDst does.
-func checkDst(dst tensor.Tensor, dt tensor.DType, input tensor.Tensor) error {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	return opcall.CheckDst(dst, dt, sh.Of(input))
 }
 
 // view1 returns t, or a 1-D view of one element for a 0-d t, whose shape
@@ -647,7 +651,7 @@ func getFilled(d tensor.DType, index tensor.Tensor, v cast) *filledSrc {
 	if f == nil {
 		f = &filledSrc{}
 	}
-	if f.t.DType() != d || f.t.Rank() != index.Rank() || f.t.Len() != index.Len() || !sameDims(f.t, index) {
+	if f.t.DType() != d || !f.t.SameShape(index) {
 		f.t = tensor.Must(tensor.New(d, index.Shape()))
 	}
 	v.fill(f.t.Data())
@@ -655,13 +659,3 @@ func getFilled(d tensor.DType, index tensor.Tensor, v cast) *filledSrc {
 }
 
 func (f *filledSrc) release() { filledPool.Put(f) }
-
-// sameDims reports whether a and b, of equal rank, have the same shape.
-func sameDims(a, b tensor.Tensor) bool {
-	for d := range a.Rank() {
-		if a.Dim(d) != b.Dim(d) {
-			return false
-		}
-	}
-	return true
-}

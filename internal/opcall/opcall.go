@@ -262,3 +262,16 @@ func CheckDstType(dst tensor.Tensor, dtype tensor.DType) error {
 	}
 	return nil
 }
+
+// CheckDstLike is CheckDst for an output of like's element type and shape
+// (a scatter's, whose output has its input's): it reads like's shape in
+// place, so it needs no copy of it.
+func CheckDstLike(dst, like tensor.Tensor) error {
+	if err := CheckDstType(dst, like.DType()); err != nil {
+		return err
+	}
+	if !dst.SameShape(like) {
+		return fmt.Errorf("%w: dst has shape %v, want %v", engine.ErrShape, dst.Shape(), like.Shape())
+	}
+	return nil
+}

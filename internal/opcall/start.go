@@ -2,9 +2,10 @@ package opcall
 
 import (
 	"fmt"
-	"github.com/scatter-dev/scatter/dialect"
 	"reflect"
 
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -87,4 +88,65 @@ func IntList(v dialect.Value) []int {
 		out[i] = int(x)
 	}
 	return out
+}
+
+// NoStrings refuses element type d for a framework, named for the error,
+// that has no string tensors: its error wraps dialect.ErrInput.
+func NoStrings(framework string, d tensor.DType) error {
+	if d == tensor.String {
+		return fmt.Errorf("%w: %s has no string tensors", dialect.ErrInput, framework)
+	}
+	return nil
+}
+
+// CheckGeneral checks the inputs of a general gather or scatter of a
+// framework without string tensors: data (the input called dataName) is
+// given and not of strings, and indices (indName) pass CheckIndices with
+// the operator version's index types.
+func CheckGeneral(framework string, data, indices tensor.Tensor, dataName, indName string, types []tensor.DType) error {
+	if data.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
+	}
+	if err := CheckIndices(indices, indName, types); err != nil {
+		return err
+	}
+	return NoStrings(framework, data.DType())
+}
+
+// DynamicSliceInto runs the dynamic slice op of a framework without string
+// tensors (JAX's and StableHLO's): the slice of operand that starts at
+// starts (one integer scalar per dimension, all of one type) goes into
+// dst, whose shape gives its sizes, under rules. Errors name op.
+func DynamicSliceInto(op, framework string, dst, operand tensor.Tensor, starts []tensor.Tensor, rules engine.IndexRules) error {
+	var buf [MaxInlineRank]int64
+	start, err := StartValues(buf[:0], operand, starts)
+	if err == nil {
+		err = NoStrings(framework, operand.DType())
+	}
+	if err == nil {
+		err = engine.DynamicSlice(dst, operand, start, rules)
+	}
+	return Wrap(op, err)
+}
+
+// DynamicUpdateSliceInto runs the dynamic update slice op of a framework
+// without string tensors: dst, which has operand's type and shape and may
+// be operand itself, receives operand with the slice that starts at
+// starts replaced by update, under rules. Errors name op.
+func DynamicUpdateSliceInto(op, framework string, dst, operand, update tensor.Tensor, starts []tensor.Tensor, rules engine.IndexRules) error {
+	var buf [MaxInlineRank]int64
+	start, err := StartValues(buf[:0], operand, starts)
+	if err == nil && update.IsZero() {
+		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
+	}
+	if err == nil {
+		err = NoStrings(framework, operand.DType())
+	}
+	if err == nil {
+		err = NoStrings(framework, update.DType())
+	}
+	if err == nil {
+		err = engine.DynamicUpdateSlice(dst, operand, update, start, rules)
+	}
+	return Wrap(op, err)
 }

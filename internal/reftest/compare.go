@@ -83,3 +83,13 @@ func Class(err error) error {
 	}
 	return nil
 }
+
+// Untouched returns what is wrong with dst after a call in place that
+// failed with err, which must leave dst as it was before (was), or ""
+// when the call succeeded or left it so.
+func Untouched(dst tensor.Tensor, err error, was tensor.Tensor) string {
+	if err == nil || tensor.Equal(dst, was) {
+		return ""
+	}
+	return fmt.Sprintf("failed (%v) and changed dst: %v, was %v", err, dst, was)
+}

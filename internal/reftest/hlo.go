@@ -76,7 +76,8 @@ const (
 type Computation uint8
 
 // The update computations. On bool elements add and maximum are OR,
-// multiply and minimum AND. Integers wrap. Floating-point maximum and
+// multiply and minimum AND; subtract takes no bool (StableHLO's subtract
+// and JAX's lax.sub take numbers only). Integers wrap. Floating-point maximum and
 // minimum are IEEE 754's: NaN if either side is NaN (the current value's
 // NaN when both are), and -0 < +0. Complex maximum and minimum compare
 // the (real, imaginary) pairs lexicographically, the update winning ties
@@ -93,9 +94,10 @@ const (
 	ComputeAnd                         // current & update
 	ComputeOr                          // current | update
 	ComputeXor                         // current ^ update
+	ComputeSubtract                    // current - update (jax.lax.scatter_sub)
 )
 
-var computationNames = [...]string{"replace", "add", "multiply", "maximum", "minimum", "and", "or", "xor"}
+var computationNames = [...]string{"replace", "add", "multiply", "maximum", "minimum", "and", "or", "xor", "subtract"}
 
 // String returns the computation's name as StableHLO's operations spell
 // it ("replace" for a region that returns the update).
@@ -607,12 +609,13 @@ func JAXFill(d tensor.DType) any {
 // of type d (C23: the update computation must take and return them).
 func checkComputation(comp Computation, d tensor.DType) error {
 	switch {
-	case comp > ComputeXor:
+	case comp > ComputeSubtract:
 		return fmt.Errorf("%w: unknown update computation %v", ErrArgument, comp)
 	case comp == ComputeReplace:
 		return nil
 	case d == tensor.String,
-		comp >= ComputeAnd && d != tensor.Bool && !d.IsInteger():
+		comp >= ComputeAnd && comp <= ComputeXor && d != tensor.Bool && !d.IsInteger(),
+		comp == ComputeSubtract && d == tensor.Bool:
 		return fmt.Errorf("%w: (C23) update computation %v on %v elements", ErrType, comp, d)
 	}
 	return nil
@@ -637,35 +640,32 @@ func compute(comp Computation, d tensor.DType, v, u any) any {
 		}
 		return x != y // xor
 	case complex64:
-		return complexCompute(comp, x, u.(complex64))
+		return numCompute(comp, x, u.(complex64))
 	case complex128:
-		return complexCompute(comp, x, u.(complex128))
+		return numCompute(comp, x, u.(complex128))
 	case float32:
-		return floatCompute(comp, x, u.(float32))
+		return numCompute(comp, x, u.(float32))
 	case float64:
-		return floatCompute(comp, x, u.(float64))
+		return numCompute(comp, x, u.(float64))
 	}
 	if d == tensor.Float16 || d == tensor.BFloat16 {
-		return narrow(d, floatCompute(comp, widen(v), widen(u)))
+		return narrow(d, numCompute(comp, widen(v), widen(u)))
 	}
 	return intCompute(comp, v, u)
 }
 
-func floatCompute[T float32 | float64](comp Computation, v, u T) T {
-	if comp == ComputeMultiply {
+// numCompute is add, multiply or subtract of two numbers.
+func numCompute[T float32 | float64 | complex64 | complex128](comp Computation, v, u T) T {
+	switch comp {
+	case ComputeMultiply:
 		return v * u
+	case ComputeSubtract:
+		return v - u
 	}
 	return v + u
 }
 
-func complexCompute[T complex64 | complex128](comp Computation, v, u T) T {
-	if comp == ComputeMultiply {
-		return v * u
-	}
-	return v + u
-}
-
-// intCompute is add, multiply, and, or or xor of two integers, in uint64
+// intCompute is add, multiply, subtract, and, or or xor of two integers, in uint64
 // arithmetic, whose low bits wrap as the integer type's do.
 func intCompute(comp Computation, v, u any) any {
 	x, y := uint64(intOf(v)), uint64(intOf(u))
@@ -675,6 +675,8 @@ func intCompute(comp Computation, v, u any) any {
 		r = x + y
 	case ComputeMultiply:
 		r = x * y
+	case ComputeSubtract:
+		r = x - y
 	case ComputeAnd:
 		r = x & y
 	case ComputeOr:

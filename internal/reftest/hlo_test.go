@@ -147,6 +147,13 @@ func TestHLOComputations(t *testing.T) {
 		c("int16 and", ComputeAnd, ints(tensor.Int16, shape{1}, 0b1110), ints(tensor.Int16, shape{2}, 0b0111, 0b1101), ints(tensor.Int16, shape{1}, 0b0100)),
 		c("int16 or", ComputeOr, ints(tensor.Int16, shape{1}, 0b0001), ints(tensor.Int16, shape{2}, 0b0100, -32768), ints(tensor.Int16, shape{1}, -32763)),
 		c("uint32 xor", ComputeXor, ints(tensor.Uint32, shape{1}, 0b1100), ints(tensor.Uint32, shape{2}, 0b1010, 0b0001), ints(tensor.Uint32, shape{1}, 0b0111)),
+		c("int8 subtract wraps", ComputeSubtract, ints(tensor.Int8, shape{1}, -100), ints(tensor.Int8, shape{2}, 100, 3), ints(tensor.Int8, shape{1}, 53)),
+		c("uint16 subtract wraps", ComputeSubtract, ints(tensor.Uint16, shape{1}, 1), ints(tensor.Uint16, shape{2}, 2, 3), ints(tensor.Uint16, shape{1}, 65532)),
+		c("float32 subtract in order", ComputeSubtract, f(1), f(0.5, 2), f(-1.5)),
+		// 2050 - 1 is halfway between the float16 values 2048 and 2050 and
+		// rounds to even, 2048; minus 1 is 2047 (2048 if rounded once).
+		c("float16 subtract rounds each step", ComputeSubtract, half(shape{1}, 2050), half(shape{2}, 1, 1), half(shape{1}, 2047)),
+		c("complex subtract", ComputeSubtract, c64(shape{1}, 1+1i), c64(shape{2}, 2, 3i), c64(shape{1}, -1-2i)),
 		c("bool add is or", ComputeAdd, bools(shape{1}, false), bools(shape{2}, false, true), bools(shape{1}, true)),
 		c("bool multiply is and", ComputeMultiply, bools(shape{1}, true), bools(shape{2}, true, false), bools(shape{1}, false)),
 		c("bool maximum is or", ComputeMaximum, bools(shape{1}, false), bools(shape{2}, true, false), bools(shape{1}, true)),
@@ -167,7 +174,9 @@ func TestHLOComputations(t *testing.T) {
 		e("float and", ComputeAnd, f(1), f(1, 2), ErrType),
 		e("complex xor", ComputeXor, c64(shape{1}, 1), c64(shape{2}, 1, 2), ErrType),
 		e("string add", ComputeAdd, str(shape{1}, "a"), str(shape{2}, "b", "c"), ErrType),
-		e("unknown computation", ComputeXor+1, f(1), f(1, 2), ErrArgument),
+		e("unknown computation", ComputeSubtract+1, f(1), f(1, 2), ErrArgument),
+		e("bool subtract", ComputeSubtract, bools(shape{1}, true), bools(shape{2}, true, false), ErrType),
+		e("string subtract", ComputeSubtract, str(shape{1}, "a"), str(shape{2}, "b", "c"), ErrType),
 		e("updates of another type", ComputeAdd, f(1), f64(shape{2}, 1, 2), ErrType),
 		{name: "float indices", run: func() (tensor.Tensor, error) {
 			return HLOScatter(f(1), f(0, 0), f(1, 2), ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1},
@@ -179,8 +188,8 @@ func TestHLOComputations(t *testing.T) {
 			t.Errorf("ParseComputation(%q) = %v, %v", name, c, err)
 		}
 	}
-	if _, err := ParseComputation("subtract"); !errors.Is(err, ErrArgument) {
-		t.Errorf("ParseComputation(subtract): %v", err)
+	if _, err := ParseComputation("divide"); !errors.Is(err, ErrArgument) {
+		t.Errorf("ParseComputation(divide): %v", err)
 	}
 }
 
