@@ -31,7 +31,7 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 		}
 	}
 	slices.Sort(funcs)
-	want := []string{"ArithRules", "ComplexRule", "DivideRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule",
+	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule",
 		"ParseValue", "ReductionNames", "ReportRule", "StringsRule", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)

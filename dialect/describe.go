@@ -77,6 +77,14 @@ func DivideRule(all bool) string {
 	return "a mean divides only the elements that updates land in"
 }
 
+// BoolRule says what add, sub and mul do to bool elements.
+func BoolRule(numbersOnly bool) string {
+	if numbersOnly {
+		return "add, sub and mul take numbers: bool elements are refused"
+	}
+	return "for bool elements add is OR, mul is AND and sub is XOR"
+}
+
 // ArithRules says, a rule each, what a's fields choose where they are not
 // the zero Arith's (the arithmetic every dialect shares unless its
 // Behavior says otherwise), in the order of Arith's fields.
@@ -102,6 +110,9 @@ func ArithRules(a engine.Arith) []string {
 	}
 	if a.DivideAll {
 		rules = append(rules, DivideRule(true))
+	}
+	if a.NumbersOnly {
+		rules = append(rules, BoolRule(true))
 	}
 	return rules
 }

@@ -193,6 +193,7 @@ func TestArithRules(t *testing.T) {
 		{engine.Arith{ZeroStart: true}, dialect.ZeroStartRule(true)},
 		{engine.Arith{CountInType: true}, dialect.MeanRule(true)},
 		{engine.Arith{DivideAll: true}, dialect.DivideRule(true)},
+		{engine.Arith{NumbersOnly: true}, dialect.BoolRule(true)},
 	}
 	var want []string
 	for _, k := range knobs {
@@ -202,7 +203,7 @@ func TestArithRules(t *testing.T) {
 		want = append(want, k.rule)
 	}
 	all := engine.Arith{Complex: engine.ComplexC10, ConcatStrings: true, MinMax: engine.MinMaxIEEE, HalfOnce: true,
-		ZeroStart: true, CountInType: true, DivideAll: true}
+		ZeroStart: true, CountInType: true, DivideAll: true, NumbersOnly: true}
 	if got := dialect.ArithRules(all); !slices.Equal(got, want) {
 		t.Errorf("ArithRules(%+v) = %q, want %q", all, got, want)
 	}

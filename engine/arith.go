@@ -46,6 +46,8 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 		return typeErr("reduction %v is not defined for string elements", r)
 	case d == tensor.Bool && r == Mean:
 		return typeErr("reduction mean is not defined for bool elements")
+	case d == tensor.Bool && opt.Arith.NumbersOnly && (r == Add || r == Sub || r == Mul):
+		return typeErr("reduction %v takes numbers, not bool elements", r)
 	case d.IsComplex() && (r == Max || r == Min):
 		return typeErr("reduction %v is not defined for %v elements, which have no order", r, d)
 	case r.bitwise() && d != tensor.Bool && !d.IsInteger():

@@ -126,3 +126,38 @@ func TestConcatStrings(t *testing.T) {
 		t.Errorf("strings with add, not asked for: got %v, want ErrType", err)
 	}
 }
+
+// TestNumbersOnly checks that Arith.NumbersOnly refuses Add, Sub and Mul
+// on bool elements, with ErrType, and leaves the other reductions, and
+// bool arithmetic without it, as they were: Add is OR, Mul is AND, Sub is
+// XOR.
+func TestNumbersOnly(t *testing.T) {
+	b := func(v ...bool) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
+	idx := tensor.Must(tensor.From(tensor.Shape{2, 1}, []int64{0, 1}))
+	upd := b(true, true)
+	for _, c := range []struct {
+		r       Reduction
+		want    tensor.Tensor // without NumbersOnly
+		refused bool
+	}{
+		{Add, b(true, true, false), true},
+		{Sub, b(true, false, false), true},
+		{Mul, b(false, true, false), true},
+		{Max, b(true, true, false), false},
+		{Min, b(false, true, false), false},
+		{None, b(true, true, false), false},
+	} {
+		for _, numbersOnly := range []bool{false, true} {
+			dst := b(false, false, false)
+			err := ScatterND(dst, b(false, true, false), idx, upd, ScatterOptions{Reduction: c.r, Arith: Arith{NumbersOnly: numbersOnly}})
+			switch {
+			case numbersOnly && c.refused:
+				if !errors.Is(err, ErrType) {
+					t.Errorf("%v, numbers only: got %v, want ErrType", c.r, err)
+				}
+			case err != nil || !tensor.Equal(dst, c.want):
+				t.Errorf("%v, numbers only %v: got %v, %v; want %v", c.r, numbersOnly, dst, err, c.want)
+			}
+		}
+	}
+}

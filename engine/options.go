@@ -182,6 +182,10 @@ type Arith struct {
 	// for complex values with a NaN or infinite part, which become
 	// NaN+NaNi. It touches all of dst.
 	DivideAll bool
+	// NumbersOnly refuses Add, Sub and Mul on bool elements, as JAX's
+	// lax.add, lax.sub and lax.mul take numbers only; without it bool Add
+	// is OR, Mul is AND and Sub is XOR.
+	NumbersOnly bool
 }
 
 // MinMax says how floating-point Max and Min treat NaN and equal values

@@ -1,10 +1,12 @@
 package jax_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect/jax"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -78,9 +80,8 @@ func FuzzOps(f *testing.F) {
 				return
 			}
 			s := scatters[in.Pick(len(scatters))]
-			if dt.IsComplex() && (s.comp == reftest.ComputeMinimum || s.comp == reftest.ComputeMaximum) ||
-				dt == tensor.Bool && s.comp == reftest.ComputeSubtract {
-				s = scatters[1] // complex numbers have no order here; lax.sub takes no bool, the engine XORs
+			if dt.IsComplex() && (s.comp == reftest.ComputeMinimum || s.comp == reftest.ComputeMaximum) {
+				s = scatters[1] // complex numbers have no order here
 			}
 			d := jax.ScatterDimensionNumbers{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed,
 				ScatterDimsToOperandDims: h.StartMap, OperandBatchingDims: h.OpBatch, ScatterIndicesBatchingDims: h.IndBatch}
@@ -91,6 +92,16 @@ func FuzzOps(f *testing.F) {
 				rmode = reftest.ScatterClamp
 			}
 			updates := in.Elements(dt, h.Other)
+			if dt == tensor.Bool && (s.comp == reftest.ComputeAdd || s.comp == reftest.ComputeSubtract || s.comp == reftest.ComputeMultiply) {
+				// lax.add, lax.sub and lax.mul take numbers only: a call
+				// that would otherwise run is refused as a type error.
+				_, wantErr := reftest.HLOScatter(operand, indices, updates, rd, reftest.ComputeReplace, rmode)
+				_, err := s.f(operand, indices, updates, d, mode)
+				if wantErr == nil && !errors.Is(err, engine.ErrType) || wantErr != nil && err == nil {
+					t.Fatalf("%s of bool: %v, want a type error\n%+v", s.name, err, h)
+				}
+				return
+			}
 			want, wantErr := reftest.HLOScatter(operand, indices, updates, rd, s.comp, rmode)
 			got, err := s.f(operand, indices, updates, d, mode)
 			check(t, s.name+" "+string(mode), got, err, want, wantErr, h)

@@ -342,8 +342,10 @@ var (
 	// dropped (scatter).
 	skipRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
 	// arith is XLA's: maximum and minimum are IEEE 754's (StableHLO's),
-	// under which NaN propagates and -0 is less than +0.
-	arith = engine.Arith{MinMax: engine.MinMaxIEEE}
+	// under which NaN propagates and -0 is less than +0; and JAX's:
+	// scatter_add, scatter_sub and scatter_mul trace lax.add, lax.sub and
+	// lax.mul, which take numbers only, so they refuse bool.
+	arith = engine.Arith{MinMax: engine.MinMaxIEEE, NumbersOnly: true}
 )
 
 // sliceRules returns the rules of the dynamic slices.
