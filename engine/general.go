@@ -897,18 +897,8 @@ func (l *layout) scatterPairs(starts []int, b, k, other, lo, hi int, coord, wcoo
 	width := uint(hi - lo)
 	if l.otherStep > 0 {
 		// One run per window, at b*otherStep in updates.
-		step := l.otherStep
-		for ; b < len(starts); b++ {
-			if n == len(buf) {
-				return n, b, 0, 0
-			}
-			d := starts[b]
-			buf[n] = pair{d, b * step}
-			if d >= 0 && uint(d-lo) < width {
-				n++
-			}
-		}
-		return n, b, 0, 0
+		n, read := scatterPairsOffs(buf, starts[b:], lo, width, b*l.otherStep, l.otherStep)
+		return n, b + read, 0, 0
 	}
 	for b < len(starts) {
 		start := starts[b]
