@@ -54,10 +54,14 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 	return n, w.n
 }
 
-// scatterPairsOffs is scatterPairs1 for offsets computed beforehand.
+// scatterPairsOffs is scatterPairs1 for offsets computed beforehand: the
+// pairs (offs[i], s0 + i*block) whose offset lies in [lo, lo+width), an
+// offset of -1 (skipped) never among them since lo >= 0. It returns their
+// number and how many offsets it read. The general scatter calls it with
+// its window starts.
 //
 //go:noinline
-func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block int) (n, read int) {
+func scatterPairsOffs[O int32 | int](buf []pair, offs []O, lo int, width uint, s0, block int) (n, read int) {
 	s := s0
 	for i, o := range offs {
 		if n == len(buf) {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"unsafe"
+
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -470,6 +472,10 @@ type lineGather struct {
 	n, stride, block int
 	lim              limit
 	rule             OutOfRange
+
+	// touched counts what touchLines read (see gatherRows), so that the
+	// reads stay.
+	touched int
 }
 
 // gatherLine moves the runs of line g from m's src to its dst; a start
@@ -481,8 +487,14 @@ func (m *wordMover[E]) gatherLine(g *lineGather) int {
 	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && g.block == 1 && fill == zero &&
 		g.rule != OutOfRangeClamp {
 		// Along one row of the operand, into consecutive elements: the
-		// forms' loop.
-		return gatherRow(dst[g.out:g.out+g.n], src[g.base:g.base+g.lim.size], g.ind[g.at:g.at+g.n], g.lim.fromEnd,
+		// forms' loop, and their reading of a row into cache first when
+		// the line has at least as many indices as the row has cache
+		// lines and the operand is past the cache (see gatherRows).
+		row := src[g.base : g.base+g.lim.size]
+		if g.lim.size/lineElems[E]() <= g.n && len(src)*int(unsafe.Sizeof(src[0])) > touchBytes {
+			g.touched += touchLines(row)
+		}
+		return gatherRow(dst[g.out:g.out+g.n], row, g.ind[g.at:g.at+g.n], g.lim.fromEnd,
 			g.rule == OutOfRangeSkip)
 	}
 	ind, at, out, base := g.ind, g.at, g.out, g.base
@@ -607,10 +619,9 @@ func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, 
 		winOp: s.win, winSize: s.winSize, comp: d.ScatterDimsToOperandDims, opBatch: d.InputBatchingDims,
 		indBatch: d.ScatterIndicesBatchingDims, runs: opt.Reduction != Mean}, opt.Rules)
 	l.gathers = false
-	if bad := s.layoutStarts(ind); bad >= 0 {
+	if bad := s.scatterLayout(dst, operand, updates, ind, opt); bad >= 0 {
 		return l.indexErr(*indices, ind, bad, ds)
 	}
-	s.scatterLayout(dst, operand, updates, opt)
 	return nil
 }
 
@@ -640,33 +651,42 @@ func (j *hloStartsJob) work(w, lo, hi int) {
 	if lo >= hi {
 		return
 	}
-	l, starts := &j.s.hlo, j.s.starts
-	coord, _ := l.coordsOf(w)
-	if len(l.bSize) == 0 {
-		if off, bad := l.start(j.ind, 0); bad >= 0 {
-			j.found[w] = bad * l.vecStride
-		} else {
-			starts[0] = off
-		}
-		return
+	coord, _ := j.s.hlo.coordsOf(w)
+	if bad := j.s.hlo.startsRange(j.s.starts[lo:hi], j.ind, lo, coord); bad >= 0 {
+		j.found[w] = bad
 	}
-	// A line of the innermost batch dimension at a time.
+}
+
+// startsRange sets starts[i] to the operand offset (batching offset
+// included) of the window of batch position lo+i, or to -1 for one the
+// rules skip, a line of the innermost batch dimension at a time; coord is
+// a worker's batch coordinates. It returns the flat position in ind of
+// the first value the rules refuse, or -1.
+func (l *layout) startsRange(starts []int, ind []int64, lo int, coord []int) int {
+	if len(l.bSize) == 0 {
+		off, bad := l.start(ind, 0)
+		if bad >= 0 {
+			return bad * l.vecStride
+		}
+		starts[0] = off
+		return -1
+	}
 	last := len(l.bSize) - 1
 	dAt, dOp := l.bInd[last], l.bOp[last]
 	at, _, bop := l.batchAt(lo, coord)
-	for b := lo; b < hi; {
-		n := min(l.bSize[last]-coord[last], hi-b)
-		if bad := l.startsLine(starts[b:b+n], j.ind, at, dAt, bop, dOp); bad >= 0 {
-			j.found[w] = at + bad
-			return
+	for i := 0; i < len(starts); {
+		n := min(l.bSize[last]-coord[last], len(starts)-i)
+		if bad := l.startsLine(starts[i:i+n], ind, at, dAt, bop, dOp); bad >= 0 {
+			return at + bad
 		}
-		if b += n; b < hi {
+		if i += n; i < len(starts) {
 			at, bop = at+(n-1)*dAt, bop+(n-1)*dOp
 			coord[last] += n - 1
 			di, _, db := l.nextBatch(coord)
 			at, bop = at+di, bop+db
 		}
 	}
+	return -1
 }
 
 // startsLine sets starts[i] to the operand offset of the window of the
@@ -725,31 +745,50 @@ func (l *layout) startsLine(starts []int, ind []int64, at, dAt, base, dBase int)
 }
 
 // scatterLayout writes into dst operand (see newScatterRun) with the
-// windows of updates that s.hlo describes combined in at s.starts, which
-// the rules have accepted.
-func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, opt ScatterOptions) {
+// windows of updates that s.hlo describes combined in at the start
+// indices in ind. It returns the flat position in ind of the first start
+// index value the rules refuse, in index order, or -1.
+//
+// Every start index is checked before dst is written, but for slabs of
+// single elements into a dst that is not the operand: their workers
+// check the start indices as they apply them, a chunk at a time, as the
+// forms' ScatterElements does, since the separate pass writes every start
+// to memory and reads it back. An error may then leave dst partly
+// written, as a gather's does; the operand never is.
+func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int64, opt ScatterOptions) int {
 	l := &s.hlo
 	size := dst.Len()
-	if size == 0 {
-		return
+	j := &s.hsc
+	*j = hloScatterJob{s: s, ind: ind, unit: l.unit}
+	var run *scatterRun
+	if size > 0 && l.windows > 0 {
+		run = s.newScatterRun(dst, operand, updates, l.run, opt)
+		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace &&
+			run.fast != nil && run.reset == nil && run.mean == nil && run.wide == nil
 	}
-	if l.windows == 0 {
+	if !j.asItGoes {
+		if bad := s.layoutStarts(ind); bad >= 0 {
+			return bad
+		}
+	}
+	switch {
+	case size == 0:
+		return -1
+	case l.windows == 0:
 		// No update has an element: dst is operand, but for a mean that
 		// divides every element by its count (Arith.DivideAll).
-		run := s.newScatterRun(dst, operand, updates, 1, opt)
+		run = s.newScatterRun(dst, operand, updates, 1, opt)
 		run.fill(0, size)
 		if run.mean != nil {
 			run.countMeans(s, size, 1, 0, opt.ExcludeSelf, 1)
 			run.finish(0, size)
 		}
-		return
+		return -1
 	}
-	run := s.newScatterRun(dst, operand, updates, l.run, opt)
 	// Workers own blocks of dst (see layout.unit), or whole slabs along
 	// dimension 0, each receiving the windows of its own batch positions.
-	unit := l.unit
 	if l.slabs {
-		unit = l.opStrides[0]
+		j.unit = l.opStrides[0]
 	}
 	p := parts(run.work(l.batches * l.windows * l.run))
 	if run.mean != nil {
@@ -757,17 +796,28 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, opt Scatte
 	}
 	s.workerPairs(p)
 	l.workers(p)
-	s.hsc.s, s.hsc.unit = s, unit
-	parallel(size/unit, p, &s.hsc, &s.done)
+	j.found = s.noneFound(p)
+	if j.asItGoes {
+		s.lineStarts = resize(s.lineStarts, p*startsChunk)
+	}
+	parallel(size/j.unit, p, j, &s.done)
+	return firstOf(j.found)
 }
 
 // hloScatterJob is the parallel part of the general scatter: each worker
 // owns a range of units of dst and applies, in index order, the runs that
 // land in it.
 type hloScatterJob struct {
-	s    *scratch
-	unit int
+	s        *scratch
+	unit     int
+	asItGoes bool    // starts are computed and checked by the workers
+	ind      []int64 // the start indices, for asItGoes
+	found    []int
 }
+
+// startsChunk is how many start indices a worker of a general scatter
+// that checks them as it goes turns into offsets at a time.
+const startsChunk = 1024
 
 func (j *hloScatterJob) work(w, lo, hi int) {
 	s := j.s
@@ -783,8 +833,35 @@ func (j *hloScatterJob) work(w, lo, hi int) {
 	step := max(1, slabBytes/max(1, j.unit*int(s.views[vDst].size)))
 	for d := lo; d < hi; d += step {
 		e := min(d+step, hi)
+		if j.asItGoes {
+			if bad := j.applyAsItGoes(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per); bad >= 0 {
+				j.found[w] = bad
+				return
+			}
+			continue
+		}
 		j.apply(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per)
 	}
+}
+
+// applyAsItGoes fills dst[lo:hi] and applies to it, in index order, the
+// single elements of batch positions b0 to b1, whose start indices it
+// checks and turns into offsets a chunk at a time. It returns the flat
+// position in the indices of the first value the rules refuse, or -1.
+func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
+	s := j.s
+	l, run := &s.hlo, &s.run
+	run.fill(lo, hi)
+	coord, _ := l.coordsOf(w)
+	buf := s.lineStarts[w*startsChunk : (w+1)*startsChunk]
+	for b := b0; b < b1; b += startsChunk {
+		starts := buf[:min(startsChunk, b1-b)]
+		if bad := l.startsRange(starts, j.ind, b, coord); bad >= 0 {
+			return bad
+		}
+		run.fast.scatterStarts(starts, b)
+	}
+	return -1
 }
 
 // slabBytes is how much of dst the general scatter fills and updates at a
@@ -820,18 +897,8 @@ func (l *layout) scatterPairs(starts []int, b, k, other, lo, hi int, coord, wcoo
 	width := uint(hi - lo)
 	if l.otherStep > 0 {
 		// One run per window, at b*otherStep in updates.
-		step := l.otherStep
-		for ; b < len(starts); b++ {
-			if n == len(buf) {
-				return n, b, 0, 0
-			}
-			d := starts[b]
-			buf[n] = pair{d, b * step}
-			if d >= 0 && uint(d-lo) < width {
-				n++
-			}
-		}
-		return n, b, 0, 0
+		n, read := scatterPairsOffs(buf, starts[b:], lo, width, b*l.otherStep, l.otherStep)
+		return n, b + read, 0, 0
 	}
 	for b < len(starts) {
 		start := starts[b]

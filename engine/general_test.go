@@ -219,3 +219,75 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralScatterChecksAsItGoes checks the general scatter of single
+// elements by slabs, which checks start indices as it applies them when
+// dst is not the operand: on several workers and in chunks it reports the
+// first bad index in index order (or, under ReportLast, the last bad
+// tuple), leaves the operand as it was, and in place writes nothing; and
+// without a bad index it equals ScatterElements' own kernel.
+func TestGeneralScatterChecksAsItGoes(t *testing.T) {
+	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
+	minWork, slabBytes = 64, 64 // several workers, a slab at a time
+	const rows, cols, per = 8, 16, 3 * startsChunk / 2
+	defer func(g bool) { forceGeneral = g }(forceGeneral)
+	fresh := func() (data, upd tensor.Tensor, idx []int64) {
+		d := make([]float32, rows*cols)
+		for i := range d {
+			d[i] = float32(i)
+		}
+		u := make([]float32, rows*per)
+		idx = make([]int64, rows*per)
+		for i := range u {
+			u[i] = float32(i%7) + 0.5
+			idx[i] = int64(i*5) % cols
+		}
+		return tensor.Must(tensor.From(tensor.Shape{rows, cols}, d)), tensor.Must(tensor.From(tensor.Shape{rows, per}, u)), idx
+	}
+	data, upd, idx := fresh()
+	opt := ScatterOptions{Reduction: Add}
+	want := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
+	forceGeneral = false
+	if err := ScatterElements(want, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1, opt); err != nil {
+		t.Fatal(err)
+	}
+	forceGeneral = true
+	got := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
+	if err := ScatterElements(got, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Data().([]float32), want.Data().([]float32)) {
+		t.Fatal("the general scatter by slabs differs from ScatterElements' kernel")
+	}
+
+	// Bad indices in rows 2 (in its second chunk) and 6: the first is
+	// reported, or under ReportLast the last.
+	first, last := 2*per+startsChunk+5, 6*per+1
+	for _, c := range []struct {
+		name    string
+		rules   IndexRules
+		pos     int
+		inPlace bool
+	}{
+		{"first", IndexRules{}, first, false},
+		{"last", IndexRules{Report: ReportLast}, last, false},
+		{"in place", IndexRules{}, first, true},
+	} {
+		data, upd, idx := fresh()
+		idx[first], idx[last] = cols, -1
+		before := slices.Clone(data.Data().([]float32))
+		dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
+		if c.inPlace {
+			dst = data
+		}
+		err := ScatterElements(dst, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1,
+			ScatterOptions{Reduction: Add, Rules: c.rules})
+		var ie *IndexError
+		if !errors.As(err, &ie) || !slices.Equal(ie.Pos, []int{c.pos / per, c.pos % per}) {
+			t.Errorf("%s: %v, want an IndexError at [%d %d]", c.name, err, c.pos/per, c.pos%per)
+		}
+		if !slices.Equal(data.Data().([]float32), before) {
+			t.Errorf("%s: the operand changed", c.name)
+		}
+	}
+}

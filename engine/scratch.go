@@ -53,6 +53,7 @@ type scratch struct {
 	hlo          layout
 	win, winSize []int
 	starts       []int
+	lineStarts   []int // per worker, startsChunk each (see hloScatterJob)
 	hg           hloGatherJob
 	hs           hloStartsJob
 	hsc          hloScatterJob

@@ -100,9 +100,8 @@ func (s *scratch) dynamicUpdateSlice(dst, operand, update *tensor.Tensor, start 
 	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
 		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
 	l.gathers = false
-	s.ind = append(s.ind[:0], start...) // the caller's; the walk keeps a copy
-	s.layoutStarts(s.ind)
-	s.scatterLayout(dst, operand, update, opt)
+	s.ind = append(s.ind[:0], start...)               // the caller's; the walk keeps a copy
+	s.scatterLayout(dst, operand, update, s.ind, opt) // clamped: no start is refused
 	return nil
 }
 
