@@ -42,11 +42,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // MaxCells is the number of differing cells a Report keeps (and
@@ -376,20 +374,27 @@ type key struct {
 func (k key) isNaN() bool { return k.reNaN || k.imNaN }
 
 // keysOf returns the function that gives the key of element i of t. It
-// switches on the element type once and reads t's slice directly, so that
-// a loop over the elements neither allocates nor goes through At.
-// float32 and complex64 values are keyed by the bits of their exact
-// float64 widening, which tells apart the same values as their own bits.
+// chooses by the element type once, and reads elements through the typed
+// accessors Tensor.IntAt and Tensor.FloatAt or t's slice, so that a loop
+// over the elements neither allocates nor goes through At. An integer is
+// keyed by its bits widened to 64 (a uint64 as its bits); a float16,
+// bfloat16, float32 or float64 value, and each part of a complex number,
+// by the bits of its exact float64 widening, which tells apart the same
+// values as its own bits.
 func keysOf(t tensor.Tensor) func(i int) key {
+	switch d := t.DType(); {
+	case d.IsInteger():
+		return func(i int) key {
+			v, _ := t.IntAt(i)
+			return key{re: uint64(v)}
+		}
+	case d.IsFloat():
+		return func(i int) key {
+			x, _ := t.FloatAt(i)
+			return floatKey(x)
+		}
+	}
 	switch v := t.Data().(type) {
-	case []float32:
-		return floatKeys(v)
-	case []float64:
-		return floatKeys(v)
-	case []float16.Float16:
-		return halfKeys(v)
-	case []bfloat16.BFloat16:
-		return halfKeys(v)
 	case []complex64:
 		return complexKeys(v)
 	case []complex128:
@@ -403,22 +408,6 @@ func keysOf(t tensor.Tensor) func(i int) key {
 		}
 	case []string:
 		return func(i int) key { return key{s: v[i]} }
-	case []int8:
-		return intKeys(v)
-	case []int16:
-		return intKeys(v)
-	case []int32:
-		return intKeys(v)
-	case []int64:
-		return intKeys(v)
-	case []uint8:
-		return intKeys(v)
-	case []uint16:
-		return intKeys(v)
-	case []uint32:
-		return intKeys(v)
-	case []uint64:
-		return intKeys(v)
 	}
 	return func(int) key { return key{} } // an undefined tensor holds nothing
 }
@@ -430,32 +419,12 @@ func floatKey(x float64) key {
 	return key{re: math.Float64bits(x)}
 }
 
-func floatKeys[T float32 | float64](v []T) func(i int) key {
-	return func(i int) key { return floatKey(float64(v[i])) }
-}
-
 func complexKeys[T complex64 | complex128](v []T) func(i int) key {
 	return func(i int) key {
 		c := complex128(v[i])
 		re, im := floatKey(real(c)), floatKey(imag(c))
 		return key{re: re.re, reNaN: re.reNaN, im: im.re, imNaN: im.reNaN}
 	}
-}
-
-func halfKeys[T interface {
-	Bits() uint16
-	IsNaN() bool
-}](v []T) func(i int) key {
-	return func(i int) key {
-		if v[i].IsNaN() {
-			return key{reNaN: true}
-		}
-		return key{re: uint64(v[i].Bits())}
-	}
-}
-
-func intKeys[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](v []T) func(i int) key {
-	return func(i int) key { return key{re: uint64(v[i])} }
 }
 
 // isNaN reports whether element i of t is a NaN (or a complex number
