@@ -31,6 +31,11 @@ type command struct {
 	define func(fs *flag.FlagSet) func(pos []string, stdout io.Writer) error
 }
 
+// noFlags returns the define of a command without flags, which runs run.
+func noFlags(run func(pos []string, stdout io.Writer) error) func(*flag.FlagSet) func([]string, io.Writer) error {
+	return func(*flag.FlagSet) func([]string, io.Writer) error { return run }
+}
+
 // commands are scatter's subcommands, in the order its usage lists them.
 var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand}
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,9 +18,7 @@ var conformCommand = &command{
 	args: "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
-	define: func(*flag.FlagSet) func([]string, io.Writer) error {
-		return conformCmd
-	},
+	define: noFlags(conformCmd),
 }
 
 func conformCmd(dirs []string, stdout io.Writer) error {
@@ -76,9 +73,7 @@ var opsCommand = &command{
 	args: "[PATTERN]",
 	about: "Lists every operator with its versions, inputs and attributes; with PATTERN, those whose\n" +
 		"name contains it, ignoring case (onnx., scatter), or whose family it is (gather_nd).\n",
-	define: func(*flag.FlagSet) func([]string, io.Writer) error {
-		return opsCmd
-	},
+	define: noFlags(opsCmd),
 }
 
 func opsCmd(args []string, stdout io.Writer) error {
