@@ -15,12 +15,8 @@ import (
 // read as the largest int64, which lies past the end of any dimension
 // all the same. Its errors wrap dialect.ErrInput.
 func StartValues(buf []int64, operand tensor.Tensor, starts []tensor.Tensor) ([]int64, error) {
-	if operand.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
-	}
-	if len(starts) != operand.Rank() {
-		return nil, fmt.Errorf("%w: %d start indices for operand %v of rank %d",
-			dialect.ErrInput, len(starts), operand.Shape(), operand.Rank())
+	if err := perDimension(operand, len(starts), "start indices", dialect.ErrInput); err != nil {
+		return nil, err
 	}
 	for i, s := range starts {
 		switch {
@@ -46,12 +42,8 @@ func StartValues(buf []int64, operand tensor.Tensor, starts []tensor.Tensor) ([]
 // SliceShape checks the sizes of a dynamic slice of operand and returns
 // them as the slice's shape. Its errors wrap dialect.ErrAttribute.
 func SliceShape(operand tensor.Tensor, sizes []int) (tensor.Shape, error) {
-	if operand.IsZero() {
-		return nil, fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
-	}
-	if len(sizes) != operand.Rank() {
-		return nil, fmt.Errorf("%w: slice_sizes has %d sizes, operand %v has rank %d",
-			dialect.ErrAttribute, len(sizes), operand.Shape(), operand.Rank())
+	if err := perDimension(operand, len(sizes), "slice_sizes", dialect.ErrAttribute); err != nil {
+		return nil, err
 	}
 	for d, s := range sizes {
 		if s < 0 || s > operand.Dim(d) {
@@ -60,6 +52,19 @@ func SliceShape(operand tensor.Tensor, sizes []int) (tensor.Shape, error) {
 		}
 	}
 	return tensor.Shape(sizes).Clone(), nil
+}
+
+// perDimension checks that operand is given (an error wrapping
+// dialect.ErrInput) and that n, the number of values of what given one per
+// dimension of operand, is its rank (an error wrapping class).
+func perDimension(operand tensor.Tensor, n int, what string, class error) error {
+	if operand.IsZero() {
+		return fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
+	}
+	if n != operand.Rank() {
+		return fmt.Errorf("%w: %d %s for operand %v of rank %d", class, n, what, operand.Shape(), operand.Rank())
+	}
+	return nil
 }
 
 // MaxInlineRank is the rank up to which the dialects read a start index
