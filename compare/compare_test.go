@@ -2,15 +2,18 @@ package compare
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 // lit parses a tensor literal, failing the test on a syntax error.
@@ -844,4 +847,51 @@ func FuzzCompare(f *testing.F) {
 			t.Errorf("%d cells kept, %d differing of %d", kept, rep.Differing, rep.Compared)
 		}
 	})
+}
+
+// TestKeysOf checks that elements key alike exactly when the comparison
+// calls them equal, for each element type: equal bits, or NaN and NaN;
+// +0 and -0 differ, and so do integers with the same low bits.
+func TestKeysOf(t *testing.T) {
+	h, bf := float16.Frombits, bfloat16.FromBits
+	cases := []struct {
+		name   string
+		t      tensor.Tensor
+		same   [][2]int // positions whose keys must be equal
+		differ [][2]int // positions whose keys must differ
+	}{
+		{"float16", tensor.Must(tensor.From(tensor.Shape{5}, []float16.Float16{h(0x0000), h(0x8000), h(0x7e00), h(0xfe01), h(0x3c00)})),
+			[][2]int{{2, 3}}, [][2]int{{0, 1}, {0, 4}, {2, 4}}},
+		{"bfloat16", tensor.Must(tensor.From(tensor.Shape{5}, []bfloat16.BFloat16{bf(0x0000), bf(0x8000), bf(0x7fc0), bf(0xffc1), bf(0x3f80)})),
+			[][2]int{{2, 3}}, [][2]int{{0, 1}, {0, 4}, {2, 4}}},
+		{"float32", tensor.Must(tensor.From(tensor.Shape{5}, []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), math.Float32frombits(0xffc00001), 1})),
+			[][2]int{{2, 3}}, [][2]int{{0, 1}, {0, 4}, {2, 4}}},
+		{"float64", tensor.Must(tensor.From(tensor.Shape{5}, []float64{0, math.Copysign(0, -1), math.NaN(), -math.NaN(), 1})),
+			[][2]int{{2, 3}}, [][2]int{{0, 1}, {0, 4}, {2, 4}}},
+		{"complex64", tensor.Must(tensor.From(tensor.Shape{4}, []complex64{complex(0, 1), complex(float32(math.Copysign(0, -1)), 1), complex(float32(math.NaN()), 1), complex(float32(-math.NaN()), 1)})),
+			[][2]int{{2, 3}}, [][2]int{{0, 1}, {0, 2}}},
+		{"int8", tensor.Must(tensor.From(tensor.Shape{3}, []int8{-1, -1, 127})),
+			[][2]int{{0, 1}}, [][2]int{{0, 2}}},
+		{"uint8", tensor.Must(tensor.From(tensor.Shape{3}, []uint8{255, 255, 127})),
+			[][2]int{{0, 1}}, [][2]int{{0, 2}}},
+		{"uint64", tensor.Must(tensor.From(tensor.Shape{3}, []uint64{math.MaxUint64, math.MaxUint64, math.MaxUint32})),
+			[][2]int{{0, 1}}, [][2]int{{0, 2}}},
+		{"bool", tensor.Must(tensor.From(tensor.Shape{3}, []bool{true, true, false})),
+			[][2]int{{0, 1}}, [][2]int{{0, 2}}},
+		{"string", tensor.Must(tensor.From(tensor.Shape{3}, []string{"a", "a", "b"})),
+			[][2]int{{0, 1}}, [][2]int{{0, 2}}},
+	}
+	for _, c := range cases {
+		k := keysOf(c.t)
+		for _, p := range c.same {
+			if k(p[0]) != k(p[1]) {
+				t.Errorf("%s: elements %d and %d (%v, %v) key differently", c.name, p[0], p[1], c.t.At(p[0]), c.t.At(p[1]))
+			}
+		}
+		for _, p := range c.differ {
+			if k(p[0]) == k(p[1]) {
+				t.Errorf("%s: elements %d and %d (%v, %v) key alike", c.name, p[0], p[1], c.t.At(p[0]), c.t.At(p[1]))
+			}
+		}
+	}
 }
