@@ -410,16 +410,7 @@ func (op *Op) PlanOf(c Call) (Plan, error) {
 	if op.Plan == nil {
 		return Plan{}, op.wrap(fmt.Errorf("%w: the operator has no plan", ErrUnknownOp))
 	}
-	version, err := op.Version(c.Opset)
-	if err == nil {
-		c, err = op.attrInputs(c)
-	}
-	if err == nil {
-		err = op.check(version, c)
-	}
-	if err == nil {
-		c.Attrs, err = op.withDefaults(version, c.Attrs)
-	}
+	version, c, err := op.prepare(c)
 	var p Plan
 	if err == nil {
 		p, err = op.Plan(version, c)
@@ -476,6 +467,22 @@ func (op *Op) Attr(name string) (Attr, bool) {
 // Run resolves the call's opset, checks its inputs and attributes against
 // version's table, and evaluates the operator. Every error is an *OpError.
 func (op *Op) Run(c Call) (tensor.Tensor, error) {
+	version, c, err := op.prepare(c)
+	var out tensor.Tensor
+	if err == nil {
+		out, err = op.Eval(version, c)
+	}
+	if err != nil {
+		return tensor.Tensor{}, op.wrap(err)
+	}
+	return out, nil
+}
+
+// prepare readies c for Eval or Plan as Run and PlanOf hand it on: it
+// returns the version c's opset selects and c with the attributes that
+// stand for inputs turned into inputs, checked against that version's
+// table, and with the defaults filled in.
+func (op *Op) prepare(c Call) (int, Call, error) {
 	version, err := op.Version(c.Opset)
 	if err == nil {
 		c, err = op.attrInputs(c)
@@ -486,14 +493,7 @@ func (op *Op) Run(c Call) (tensor.Tensor, error) {
 	if err == nil {
 		c.Attrs, err = op.withDefaults(version, c.Attrs)
 	}
-	var out tensor.Tensor
-	if err == nil {
-		out, err = op.Eval(version, c)
-	}
-	if err != nil {
-		return tensor.Tensor{}, op.wrap(err)
-	}
-	return out, nil
+	return version, c, err
 }
 
 func (op *Op) check(version int, c Call) error {

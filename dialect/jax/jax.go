@@ -115,34 +115,34 @@ const (
 // (the zero Tensor for JAX's default fill value, else a scalar of
 // operand's type).
 func Gather(operand, startIndices tensor.Tensor, dims GatherDimensionNumbers, sliceSizes []int, mode Mode, fillValue tensor.Tensor) (tensor.Tensor, error) {
-	d, opt, err := gatherCall(operand, startIndices, dims, sliceSizes, mode, fillValue)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opGather, err)
-	}
-	shape, err := d.Shape(operand.Shape(), startIndices.Shape(), true)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opGather, err)
-	}
-	return opcall.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
-		return engine.GatherGeneral(dst, operand, startIndices, &d, opt)
-	})
+	return gather(operand, startIndices, gatherDims(dims, startIndices, sliceSizes), mode, fillValue)
 }
 
 // GatherInto is Gather writing into dst, which has operand's type and the
 // result's shape and shares no memory with the inputs.
 func GatherInto(dst, operand, startIndices tensor.Tensor, dims GatherDimensionNumbers, sliceSizes []int, mode Mode, fillValue tensor.Tensor) error {
-	d, opt, err := gatherCall(operand, startIndices, dims, sliceSizes, mode, fillValue)
+	opt, err := gatherOptions(operand, startIndices, mode, fillValue)
 	if err == nil {
+		d := gatherDims(dims, startIndices, sliceSizes)
 		err = engine.GatherGeneral(dst, operand, startIndices, &d, opt)
 	}
 	return opcall.Wrap(opGather, err)
 }
 
-// gatherCall checks a gather's inputs and returns the engine's dimension
-// numbers and options for it.
-func gatherCall(operand, indices tensor.Tensor, dims GatherDimensionNumbers, sizes []int, mode Mode, fill tensor.Tensor) (engine.GatherDims, engine.GatherOptions, error) {
+// gather is Gather by the engine's dimension numbers d.
+func gather(operand, indices tensor.Tensor, d engine.GatherDims, mode Mode, fill tensor.Tensor) (tensor.Tensor, error) {
+	opt, err := gatherOptions(operand, indices, mode, fill)
+	if err != nil {
+		return tensor.Tensor{}, opcall.Wrap(opGather, err)
+	}
+	return opcall.AllocGather(opGather, operand, indices, &d, opt)
+}
+
+// gatherOptions checks a gather's inputs and returns the engine's options
+// for it.
+func gatherOptions(operand, indices tensor.Tensor, mode Mode, fill tensor.Tensor) (engine.GatherOptions, error) {
 	if err := checkInputs(operand, indices, "operand", "start_indices"); err != nil {
-		return engine.GatherDims{}, engine.GatherOptions{}, err
+		return engine.GatherOptions{}, err
 	}
 	opt := engine.GatherOptions{Rules: clampRules, Exact: true}
 	switch mode {
@@ -153,14 +153,21 @@ func gatherCall(operand, indices tensor.Tensor, dims GatherDimensionNumbers, siz
 			fill = defaultFill(operand.DType())
 		}
 		if fill.DType() != operand.DType() || fill.Rank() != 0 {
-			return engine.GatherDims{}, opt, fmt.Errorf("%w: fill_value must be a %v scalar, got %v of shape %v",
+			return opt, fmt.Errorf("%w: fill_value must be a %v scalar, got %v of shape %v",
 				dialect.ErrInput, operand.DType(), fill.DType(), fill.Shape())
 		}
 		opt.Fill = fill
 	default:
-		return engine.GatherDims{}, opt, badMode(mode)
+		return opt, badMode(mode)
 	}
-	d := engine.GatherDims{
+	return opt, nil
+}
+
+// gatherDims returns the engine's dimension numbers of a gather with JAX's
+// dims and slice sizes and the given indices, whose last dimension holds
+// the index vectors.
+func gatherDims(dims GatherDimensionNumbers, indices tensor.Tensor, sizes []int) engine.GatherDims {
+	return engine.GatherDims{
 		OffsetDims:               dims.OffsetDims,
 		CollapsedSliceDims:       dims.CollapsedSliceDims,
 		OperandBatchingDims:      dims.OperandBatchingDims,
@@ -169,7 +176,6 @@ func gatherCall(operand, indices tensor.Tensor, dims GatherDimensionNumbers, siz
 		IndexVectorDim:           indices.Rank() - 1,
 		SliceSizes:               sizes,
 	}
-	return d, opt, nil
 }
 
 // Scatter returns a copy of operand in which each window of updates
@@ -177,79 +183,83 @@ func gatherCall(operand, indices tensor.Tensor, dims GatherDimensionNumbers, siz
 // scatterIndices gives for it, as the dimension numbers say; mode says
 // what an out-of-bounds start does.
 func Scatter(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatter, engine.None, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatter, engine.None, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterInto is Scatter writing into dst, which has operand's type and
 // shape and may be operand itself.
 func ScatterInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatter, engine.None, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatter, engine.None, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterAdd is Scatter adding each update to the operand's value.
 func ScatterAdd(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterAdd, engine.Add, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatterAdd, engine.Add, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterAddInto is ScatterAdd writing into dst, which has operand's type
 // and shape and may be operand itself.
 func ScatterAddInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterAdd, engine.Add, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatterAdd, engine.Add, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterSub is Scatter subtracting each update from the operand's value.
 func ScatterSub(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterSub, engine.Sub, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatterSub, engine.Sub, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterSubInto is ScatterSub writing into dst, which has operand's type
 // and shape and may be operand itself.
 func ScatterSubInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterSub, engine.Sub, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatterSub, engine.Sub, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMul is Scatter multiplying the operand's value by each update.
 func ScatterMul(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMul, engine.Mul, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatterMul, engine.Mul, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMulInto is ScatterMul writing into dst, which has operand's type
 // and shape and may be operand itself.
 func ScatterMulInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMul, engine.Mul, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatterMul, engine.Mul, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMin is Scatter keeping the smaller of the operand's value and
 // each update.
 func ScatterMin(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMin, engine.Min, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatterMin, engine.Min, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMinInto is ScatterMin writing into dst, which has operand's type
 // and shape and may be operand itself.
 func ScatterMinInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMin, engine.Min, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatterMin, engine.Min, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMax is Scatter keeping the larger of the operand's value and
 // each update.
 func ScatterMax(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMax, engine.Max, operand, scatterIndices, updates, dims, mode)
+	return scatterAlloc(opScatterMax, engine.Max, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
 // ScatterMaxInto is ScatterMax writing into dst, which has operand's type
 // and shape and may be operand itself.
 func ScatterMaxInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMax, engine.Max, dst, operand, scatterIndices, updates, dims, mode)
+	return scatterInto(opScatterMax, engine.Max, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
 
-func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
+// scatterAlloc is scatterInto into a new tensor of operand's type and
+// shape.
+func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tensor.Tensor, d engine.ScatterDims, mode Mode) (tensor.Tensor, error) {
 	return opcall.AllocLike(op, operand, "operand", func(dst tensor.Tensor) error {
-		return scatterInto(op, r, dst, operand, indices, updates, dims, mode)
+		return scatterInto(op, r, dst, operand, indices, updates, d, mode)
 	})
 }
 
-func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
+// scatterInto runs the scatter op with reduction r by the engine's
+// dimension numbers d in the given mode.
+func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates tensor.Tensor, d engine.ScatterDims, mode Mode) error {
 	err := checkInputs(operand, indices, "operand", "scatter_indices")
 	if err == nil && updates.IsZero() {
 		err = fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
@@ -259,7 +269,6 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 		err = merr
 	}
 	if err == nil {
-		d := scatterDims(dims, indices)
 		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
 	}
 	return opcall.Wrap(op, err)
@@ -298,13 +307,7 @@ func scatterDims(dims ScatterDimensionNumbers, indices tensor.Tensor) engine.Sca
 // negative start counts from the end of its dimension if allowNegative;
 // the start is then clamped so that the slice lies within operand.
 func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int, allowNegative bool) (tensor.Tensor, error) {
-	shape, err := opcall.SliceShape(operand, sliceSizes)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
-	}
-	return opcall.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
-		return DynamicSliceInto(dst, operand, startIndices, allowNegative)
-	})
+	return opcall.DynamicSlice(opDynamicSlice, framework, operand, startIndices, sliceSizes, sliceRules(allowNegative))
 }
 
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
@@ -319,9 +322,7 @@ func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor, 
 // allowNegative; the start is then clamped so that update lies within
 // operand.
 func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor, allowNegative bool) (tensor.Tensor, error) {
-	return opcall.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
-		return DynamicUpdateSliceInto(dst, operand, update, startIndices, allowNegative)
-	})
+	return opcall.DynamicUpdateSlice(opDynamicUpdateSlice, framework, operand, update, startIndices, sliceRules(allowNegative))
 }
 
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has

@@ -58,31 +58,14 @@ func dynamicSliceBehavior(int) dialect.Behavior {
 var ops []*dialect.Op
 
 func init() {
-	dims := func(name string, role dialect.Role, doc string) dialect.Attr {
-		return dialect.Attr{Name: name, Role: role, Kind: dialect.Ints, Doc: doc}
-	}
-	hints := []dialect.Attr{
-		{Name: "indices_are_sorted", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
-		{Name: "unique_indices", Kind: dialect.Bool, Default: "false", Doc: "a hint, accepted and not used"},
-	}
+	hints := []dialect.Attr{opcall.Hint("indices_are_sorted"), opcall.Hint("unique_indices")}
 	mode := dialect.Attr{Name: "mode", Kind: dialect.String,
 		Doc: "clip, fill, drop or promise_in_bounds; left out, JAX's default"}
 	anyType := "any type but string"
 	intTypes := "any integer type"
 	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the array to read or update"}
-	starts := dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
-		Doc: "a 1-D array of one start index per dimension of operand"}
-	allowNegative := dialect.Attr{Name: "allow_negative_indices", Kind: dialect.Bool, Default: "true",
-		Doc: "whether a negative start counts from the end"}
-	scatterAttrs := append([]dialect.Attr{
-		dims("update_window_dims", dialect.RoleUpdateWindowDims, "the updates dimensions that hold the windows"),
-		dims("inserted_window_dims", dialect.RoleInsertedWindowDims, "operand dimensions of window size 1 with no dimension in updates"),
-		dims("scatter_dims_to_operand_dims", dialect.RoleScatterDimsToOperandDims, "the operand dimension each start index component addresses"),
-		dims("operand_batching_dims", dialect.RoleOperandBatchingDims, "operand dimensions indexed by the matching scatter_indices_batching_dims"),
-		dims("scatter_indices_batching_dims", dialect.RoleScatterIndicesBatchingDims, "scatter_indices dimensions paired with operand_batching_dims"),
-		mode}, hints...)
-	scatterOp := func(name string, r engine.Reduction, reduction, summary string,
-		fn func(operand, indices, updates tensor.Tensor, d ScatterDimensionNumbers, m Mode) (tensor.Tensor, error)) *dialect.Op {
+	scatterAttrs := append(append(opcall.ScatterDimsAttrs("operand", batching), mode), hints...)
+	scatterOp := func(name string, r engine.Reduction, reduction, summary string) *dialect.Op {
 		return &dialect.Op{
 			Name:     name,
 			Family:   "general_scatter",
@@ -95,7 +78,7 @@ func init() {
 			Output: "result",
 			Attrs:  scatterAttrs,
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				return fn(c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
+				return scatterAlloc(name, r, c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
 					Mode(c.Attrs["mode"].Str))
 			},
 			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
@@ -103,12 +86,26 @@ func init() {
 				if err != nil {
 					return dialect.Plan{}, err
 				}
-				d := scatterDims(scatterDimsOf(c), c.Inputs["scatter_indices"])
+				d := scatterDimsOf(c)
 				return dialect.Plan{Scatter: &d, Rules: opt.Rules}, nil
 			},
 		}
 	}
-	ops = []*dialect.Op{
+	allowNegative := dialect.Attr{Name: "allow_negative_indices", Kind: dialect.Bool, Default: "true",
+		Doc: "whether a negative start counts from the end"}
+	slices := opcall.Slices{
+		Framework:   framework,
+		Slice:       opDynamicSlice,
+		UpdateSlice: opDynamicUpdateSlice,
+		Behavior:    dynamicSliceBehavior,
+		Read:        operand,
+		Write:       operand,
+		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
+			Doc: "a 1-D array of one start index per dimension of operand"},
+		Attrs: []dialect.Attr{allowNegative},
+		Rules: func(c dialect.Call) engine.IndexRules { return sliceRules(c.Attrs["allow_negative_indices"].Bool) },
+	}
+	ops = append([]*dialect.Op{
 		{
 			Name:     opGather,
 			Family:   "general_gather",
@@ -120,82 +117,33 @@ func init() {
 				{Name: "fill_value", Role: dialect.RoleFill, Types: "operand's type", Optional: true, AttrKind: dialect.Float,
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
 			Output: "result",
-			Attrs: append([]dialect.Attr{
-				dims("offset_dims", dialect.RoleOffsetDims, "the result dimensions that hold the slices' dimensions"),
-				dims("collapsed_slice_dims", dialect.RoleCollapsedSliceDims, "operand dimensions of slice size 1 left out of the result"),
-				dims("start_index_map", dialect.RoleStartIndexMap, "the operand dimension each start index component addresses"),
-				dims("operand_batching_dims", dialect.RoleOperandBatchingDims, "operand dimensions indexed by the matching start_indices_batching_dims"),
-				dims("start_indices_batching_dims", dialect.RoleStartIndicesBatchingDims, "start_indices dimensions paired with operand_batching_dims"),
-				{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true, Doc: "the slice's size in each operand dimension"},
-				mode}, hints...),
+			Attrs:  append(append(opcall.GatherDimsAttrs(), mode), hints...),
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				operand := c.Inputs["operand"]
 				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
 				if err != nil {
 					return tensor.Tensor{}, opcall.Wrap(opGather, err)
 				}
-				return Gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), opcall.IntList(c.Attrs["slice_sizes"]),
-					Mode(c.Attrs["mode"].Str), fill)
+				return gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), Mode(c.Attrs["mode"].Str), fill)
 			},
 			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
-				d, opt, err := gatherCall(c.Inputs["operand"], c.Inputs["start_indices"], gatherDimsOf(c),
-					opcall.IntList(c.Attrs["slice_sizes"]), Mode(c.Attrs["mode"].Str), tensor.Tensor{})
+				opt, err := gatherOptions(c.Inputs["operand"], c.Inputs["start_indices"], Mode(c.Attrs["mode"].Str), tensor.Tensor{})
+				d := gatherDimsOf(c)
 				return dialect.Plan{Gather: &d, Rules: opt.Rules}, err
 			},
 		},
-		scatterOp(opScatter, engine.None, "replace", "write windows of updates into operand at start indices", Scatter),
-		scatterOp(opScatterAdd, engine.Add, "add", "add windows of updates into operand at start indices", ScatterAdd),
-		scatterOp(opScatterSub, engine.Sub, "sub", "subtract windows of updates from operand at start indices", ScatterSub),
-		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices", ScatterMul),
-		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices", ScatterMin),
-		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices", ScatterMax),
-		{
-			Name:     opDynamicSlice,
-			Family:   "dynamic_slice",
-			Behavior: dynamicSliceBehavior,
-			Summary:  "take one slice of operand at a start index",
-			Versions: []int{1},
-			Inputs:   []dialect.Param{operand, starts},
-			Output:   "result",
-			Attrs: []dialect.Attr{{Name: "slice_sizes", Role: dialect.RoleSliceSizes, Kind: dialect.Ints, Required: true,
-				Doc: "the slice's size in each dimension"}, allowNegative},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := opcall.StartScalars(c.Inputs["start_indices"])
-				if err != nil {
-					return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
-				}
-				return DynamicSlice(c.Inputs["operand"], s, opcall.IntList(c.Attrs["slice_sizes"]),
-					c.Attrs["allow_negative_indices"].Bool)
-			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
-				d := engine.DynamicSliceDims(opcall.IntList(c.Attrs["slice_sizes"]))
-				return dialect.Plan{Gather: &d, Rules: sliceRules(c.Attrs["allow_negative_indices"].Bool)}, nil
-			},
-		},
-		{
-			Name:     opDynamicUpdateSlice,
-			Family:   "dynamic_update_slice",
-			Behavior: dynamicSliceBehavior,
-			Summary:  "replace one slice of operand at a start index",
-			Versions: []int{1},
-			Inputs: []dialect.Param{operand,
-				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, starts},
-			Output: "result",
-			Attrs:  []dialect.Attr{allowNegative},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				s, err := opcall.StartScalars(c.Inputs["start_indices"])
-				if err != nil {
-					return tensor.Tensor{}, opcall.Wrap(opDynamicUpdateSlice, err)
-				}
-				return DynamicUpdateSlice(c.Inputs["operand"], c.Inputs["update"], s, c.Attrs["allow_negative_indices"].Bool)
-			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
-				d := engine.DynamicUpdateSliceDims(c.Inputs["operand"].Rank())
-				return dialect.Plan{Scatter: &d, Rules: sliceRules(c.Attrs["allow_negative_indices"].Bool)}, nil
-			},
-		},
-	}
+		scatterOp(opScatter, engine.None, "replace", "write windows of updates into operand at start indices"),
+		scatterOp(opScatterAdd, engine.Add, "add", "add windows of updates into operand at start indices"),
+		scatterOp(opScatterSub, engine.Sub, "sub", "subtract windows of updates from operand at start indices"),
+		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices"),
+		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices"),
+		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
+	}, slices.Ops()...)
 }
+
+// batching is the attribute of the scatters' operand's batching
+// dimensions.
+const batching = "operand_batching_dims"
 
 // Ops returns the dialect's operators, for generic callers such as the
 // command line. Gather's fill_value may be given as a number attribute.
@@ -274,24 +222,19 @@ func setInt(t tensor.Tensor, x float64) bool {
 	return false
 }
 
-// gatherDimsOf returns the dimension numbers of a generic gather call.
-func gatherDimsOf(c dialect.Call) GatherDimensionNumbers {
-	return GatherDimensionNumbers{
-		OffsetDims:               opcall.IntList(c.Attrs["offset_dims"]),
-		CollapsedSliceDims:       opcall.IntList(c.Attrs["collapsed_slice_dims"]),
-		StartIndexMap:            opcall.IntList(c.Attrs["start_index_map"]),
-		OperandBatchingDims:      opcall.IntList(c.Attrs["operand_batching_dims"]),
-		StartIndicesBatchingDims: opcall.IntList(c.Attrs["start_indices_batching_dims"]),
-	}
+// gatherDimsOf returns the engine's dimension numbers of a generic gather
+// call, whose index vectors are the last dimension of start_indices.
+func gatherDimsOf(c dialect.Call) engine.GatherDims {
+	d := opcall.GatherDimsOf(c)
+	d.IndexVectorDim = c.Inputs["start_indices"].Rank() - 1
+	return d
 }
 
-// scatterDimsOf returns the dimension numbers of a generic scatter call.
-func scatterDimsOf(c dialect.Call) ScatterDimensionNumbers {
-	return ScatterDimensionNumbers{
-		UpdateWindowDims:           opcall.IntList(c.Attrs["update_window_dims"]),
-		InsertedWindowDims:         opcall.IntList(c.Attrs["inserted_window_dims"]),
-		ScatterDimsToOperandDims:   opcall.IntList(c.Attrs["scatter_dims_to_operand_dims"]),
-		OperandBatchingDims:        opcall.IntList(c.Attrs["operand_batching_dims"]),
-		ScatterIndicesBatchingDims: opcall.IntList(c.Attrs["scatter_indices_batching_dims"]),
-	}
+// scatterDimsOf returns the engine's dimension numbers of a generic
+// scatter call, whose index vectors are the last dimension of
+// scatter_indices.
+func scatterDimsOf(c dialect.Call) engine.ScatterDims {
+	d := opcall.ScatterDimsOf(c, batching)
+	d.IndexVectorDim = c.Inputs["scatter_indices"].Rank() - 1
+	return d
 }

@@ -93,13 +93,7 @@ func Gather(operand, startIndices tensor.Tensor, dims GatherDims) (tensor.Tensor
 	if err := checkGather(operand, startIndices); err != nil {
 		return tensor.Tensor{}, opcall.Wrap(opGather, err)
 	}
-	shape, err := dims.Shape(operand.Shape(), startIndices.Shape(), true)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opGather, err)
-	}
-	return opcall.Alloc(opGather, operand.DType(), shape, func(dst tensor.Tensor) error {
-		return engine.GatherGeneral(dst, operand, startIndices, &dims, gatherOptions)
-	})
+	return opcall.AllocGather(opGather, operand, startIndices, &dims, gatherOptions)
 }
 
 // GatherInto is Gather writing into dst, which has operand's type and the
@@ -138,13 +132,7 @@ func ScatterInto(dst, input, scatterIndices, updates tensor.Tensor, dims Scatter
 // at startIndices, one integer scalar per dimension of operand, all of one
 // type; the start is clamped so that the slice lies within operand.
 func DynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceSizes []int) (tensor.Tensor, error) {
-	shape, err := opcall.SliceShape(operand, sliceSizes)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opDynamicSlice, err)
-	}
-	return opcall.Alloc(opDynamicSlice, operand.DType(), shape, func(dst tensor.Tensor) error {
-		return DynamicSliceInto(dst, operand, startIndices)
-	})
+	return opcall.DynamicSlice(opDynamicSlice, framework, operand, startIndices, sliceSizes, clampRules)
 }
 
 // DynamicSliceInto is DynamicSlice writing into dst, whose shape gives the
@@ -158,9 +146,7 @@ func DynamicSliceInto(dst, operand tensor.Tensor, startIndices []tensor.Tensor) 
 // type) is replaced by update; the start is clamped so that update lies
 // within operand.
 func DynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor) (tensor.Tensor, error) {
-	return opcall.AllocLike(opDynamicUpdateSlice, operand, "operand", func(dst tensor.Tensor) error {
-		return DynamicUpdateSliceInto(dst, operand, update, startIndices)
-	})
+	return opcall.DynamicUpdateSlice(opDynamicUpdateSlice, framework, operand, update, startIndices, clampRules)
 }
 
 // DynamicUpdateSliceInto is DynamicUpdateSlice writing into dst, which has

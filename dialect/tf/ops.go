@@ -132,6 +132,10 @@ var batchDimsAttr = dialect.Attr{Name: "batch_dims", Role: dialect.RoleBatchDims
 var ops []*dialect.Op
 
 func init() {
+	params := dialect.Param{Name: "params", Role: dialect.RoleData, Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"}
+	indices := func(doc string) dialect.Param {
+		return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: doc}
+	}
 	ops = []*dialect.Op{
 		{
 			Name:     opGatherND,
@@ -139,12 +143,9 @@ func init() {
 			Summary:  "take elements or slices of params at index tuples",
 			Versions: []int{version},
 			Behavior: gatherNDBehavior,
-			Inputs: []dialect.Param{
-				{Name: "params", Role: dialect.RoleData, Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension"},
-			},
-			Output: "output",
-			Attrs:  []dialect.Attr{batchDimsAttr},
+			Inputs:   []dialect.Param{params, indices("index tuples in the last dimension")},
+			Output:   "output",
+			Attrs:    []dialect.Attr{batchDimsAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				return GatherND(c.Inputs["params"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
 			},
@@ -155,11 +156,8 @@ func init() {
 			Summary:  "take slices of params along an axis",
 			Versions: []int{version},
 			Behavior: gatherBehavior,
-			Inputs: []dialect.Param{
-				{Name: "params", Role: dialect.RoleData, Types: anyType.desc, Doc: "the tensor to gather from, of rank >= 1"},
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "positions along axis, of any rank"},
-			},
-			Output: "output",
+			Inputs:   []dialect.Param{params, indices("positions along axis, of any rank")},
+			Output:   "output",
 			Attrs: []dialect.Attr{
 				{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Doc: "the axis of params, negative from the end; defaults to batch_dims"},
 				batchDimsAttr,
@@ -180,7 +178,7 @@ func init() {
 			Versions: []int{version},
 			Behavior: scatterNDBehavior,
 			Inputs: []dialect.Param{
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
+				indices("index tuples in the last dimension, rank >= 2"),
 				{Name: "updates", Role: dialect.RoleUpdates, Types: anyType.desc, Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
 				{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints, Doc: "the output shape"},
 			},
@@ -203,7 +201,7 @@ func init() {
 			Behavior: op.behavior,
 			Inputs: []dialect.Param{
 				{Name: "tensor", Role: dialect.RoleData, Types: op.types.desc, Doc: "the tensor to copy and update, of rank >= 1"},
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypesDoc, Doc: "index tuples in the last dimension, rank >= 2"},
+				indices("index tuples in the last dimension, rank >= 2"),
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "tensor's type", Doc: "shaped indices.shape[:-1] + tensor.shape[indices.shape[-1]:]"},
 			},
 			Output: "output",
