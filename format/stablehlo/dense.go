@@ -276,35 +276,20 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 		}
 		return bad("want a (re, im) pair")
 	}
-	switch s := t.Data().(type) {
-	case []bool:
+	switch {
+	case d == tensor.Bool:
 		switch e.text {
 		case "true", "1":
-			s[i] = true
+			t.Data().([]bool)[i] = true
 		case "false", "0":
-			s[i] = false
+			t.Data().([]bool)[i] = false
 		default:
 			return bad("want true or false")
 		}
 		return nil
-	case []complex64:
-		re, err1 := floatPart(e.text, 32)
-		im, err2 := floatPart(e.im, 32)
-		if err1 != nil || err2 != nil {
-			return bad("want two numbers")
-		}
-		s[i] = complex(float32(re), float32(im))
-		return nil
-	case []complex128:
-		re, err1 := floatPart(e.text, 64)
-		im, err2 := floatPart(e.im, 64)
-		if err1 != nil || err2 != nil {
-			return bad("want two numbers")
-		}
-		s[i] = complex(re, im)
-		return nil
-	}
-	if d.IsFloat() {
+	case d.IsComplex():
+		return setComplex(t, i, e, bad)
+	case d.IsFloat():
 		return p.setFloat(t, i, e, bad)
 	}
 	bits := 8 * d.Size()
@@ -313,6 +298,24 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 		return bad("%v", err)
 	}
 	setBits(t, i, v)
+	return nil
+}
+
+// setComplex stores a complex element, each part of which floatPart
+// reads as a float of half the element's width.
+func setComplex(t tensor.Tensor, i int, e element, bad func(string, ...any) error) error {
+	size := 4 * t.DType().Size()
+	re, err1 := floatPart(e.text, size)
+	im, err2 := floatPart(e.im, size)
+	if err1 != nil || err2 != nil {
+		return bad("want two numbers")
+	}
+	switch s := t.Data().(type) {
+	case []complex64:
+		s[i] = complex64(complex(re, im)) // exact: both parts are float32s
+	case []complex128:
+		s[i] = complex(re, im)
+	}
 	return nil
 }
 
