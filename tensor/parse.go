@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scatter-dev/scatter/internal/nest"
 	"github.com/scatter-dev/scatter/internal/suggest"
 )
 
@@ -136,8 +137,7 @@ func typeHint(name string) string {
 type literalParser struct {
 	text  string
 	pos   int
-	shape Shape  // list lengths by depth, -1 until a list at that depth ends
-	lists []bool // by depth: whether its items are lists (true) or elements
+	shape nest.Shape // of the lists
 	elems []string
 }
 
@@ -153,13 +153,18 @@ func (p *literalParser) parse() (Shape, []string, error) {
 			return nil, nil, err
 		}
 		p.elems = append(p.elems, tok)
-		p.shape = Shape{}
+		return Shape{}, p.elems, p.end()
 	}
+	return p.shape.Dims, p.elems, p.end()
+}
+
+// end fails unless only space follows the literal.
+func (p *literalParser) end() error {
 	p.skipSpace()
 	if p.pos < len(p.text) {
-		return nil, nil, fmt.Errorf("unexpected %q at offset %d", p.text[p.pos:], p.pos)
+		return fmt.Errorf("unexpected %q at offset %d", p.text[p.pos:], p.pos)
 	}
-	return p.shape, p.elems, nil
+	return nil
 }
 
 // maxLiteralRank bounds the nesting of a literal, as the file formats
@@ -188,10 +193,8 @@ func (p *literalParser) list(dim int) error {
 			p.skipSpace()
 		}
 		nested := p.pos < len(p.text) && p.text[p.pos] == '['
-		if dim == len(p.lists) {
-			p.lists = append(p.lists, nested)
-		} else if p.lists[dim] != nested {
-			return fmt.Errorf("ragged: lists and elements mixed at depth %d", dim)
+		if err := p.shape.Item(dim, nested); err != nil {
+			return fmt.Errorf("ragged: %v", err)
 		}
 		if nested {
 			if err := p.list(dim + 1); err != nil {
@@ -206,15 +209,8 @@ func (p *literalParser) list(dim int) error {
 		}
 		n++
 	}
-	for len(p.shape) <= dim {
-		p.shape = append(p.shape, -1)
-	}
-	switch p.shape[dim] {
-	case -1:
-		p.shape[dim] = n
-	case n:
-	default:
-		return fmt.Errorf("ragged: a list at depth %d has %d items, another %d", dim, n, p.shape[dim])
+	if err := p.shape.End(dim, n); err != nil {
+		return fmt.Errorf("ragged: %v", err)
 	}
 	return nil
 }
