@@ -116,27 +116,28 @@ func binary(name string, dst tensor.Tensor, di int, x tensor.Tensor, xi int, y t
 		}
 		dst.SetIntAt(di, int64(r))
 	case classFloat:
-		a, b := getFloat(x, xi), getFloat(y, yi)
-		r, ok := ring(name, a, b)
-		if name == "maximum" || name == "minimum" {
-			r, ok = ieeeMinMax(name, a, b), true
-		}
+		r, ok := field(name, getFloat(x, xi), getFloat(y, yi), ieeeMinMax)
 		if !ok {
 			return fmt.Errorf("%s on %s: %w", name, stablehlo.ElemName(x.DType()), errOp)
 		}
 		dst.SetFloatAt(di, r)
 	case classComplex:
-		a, b := getComplex(x, xi), getComplex(y, yi)
-		r, ok := ring(name, a, b)
-		if name == "maximum" || name == "minimum" {
-			r, ok = lexMinMax(name, a, b), true
-		}
+		r, ok := field(name, getComplex(x, xi), getComplex(y, yi), lexMinMax)
 		if !ok {
 			return fmt.Errorf("%s on %s: %w", name, stablehlo.ElemName(x.DType()), errOp)
 		}
 		setComplex(dst, di, r)
 	}
 	return nil
+}
+
+// field computes name on floating-point or complex numbers a and b: the
+// ring operations, and maximum and minimum by minMax.
+func field[T float64 | complex128](name string, a, b T, minMax func(name string, a, b T) T) (T, bool) {
+	if name == "maximum" || name == "minimum" {
+		return minMax(name, a, b), true
+	}
+	return ring(name, a, b)
 }
 
 // ring returns a+b, a-b or a*b for add, subtract or multiply (name), and

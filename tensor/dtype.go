@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/x448/float16"
@@ -40,28 +41,115 @@ type Elem interface {
 		complex64 | complex128 | string
 }
 
+// dtypeInfo is what the package knows of one element type: its name,
+// its size, and the per-type parts of the methods that take any slice.
 type dtypeInfo struct {
 	name string
 	size int // bytes per element; 0 for string
+	// makeSlice allocates a zeroed slice of n elements.
+	makeSlice func(n int) any
+	// firstDiff is FirstDiff for two slices of the type.
+	firstDiff func(a, b any) int
+	// intAt and setIntAt, set for the integer types only, are IntAt and
+	// SetIntAt for a slice of the type.
+	intAt    func(data any, i int) int64
+	setIntAt func(data any, i int, v int64)
+	// floatAt and setFloatAt, set for the floating-point types only, are
+	// FloatAt and SetFloatAt for a slice of the type.
+	floatAt    func(data any, i int) float64
+	setFloatAt func(data any, i int, f float64)
 }
 
-var dtypeInfos = map[DType]dtypeInfo{
-	Bool:       {"bool", 1},
-	Int8:       {"int8", 1},
-	Int16:      {"int16", 2},
-	Int32:      {"int32", 4},
-	Int64:      {"int64", 8},
-	Uint8:      {"uint8", 1},
-	Uint16:     {"uint16", 2},
-	Uint32:     {"uint32", 4},
-	Uint64:     {"uint64", 8},
-	Float16:    {"float16", 2},
-	BFloat16:   {"bfloat16", 2},
-	Float32:    {"float32", 4},
-	Float64:    {"float64", 8},
-	Complex64:  {"complex64", 8},
-	Complex128: {"complex128", 16},
-	String:     {"string", 0},
+// dtypeInfos holds the dtypeInfo of each DType at its number; the
+// numbers without a type have a zero entry.
+var dtypeInfos = [...]dtypeInfo{
+	Bool:       elemInfo[bool]("bool", 1, sameDiff[bool]),
+	Int8:       intInfo[int8]("int8", 1),
+	Int16:      intInfo[int16]("int16", 2),
+	Int32:      intInfo[int32]("int32", 4),
+	Int64:      intInfo[int64]("int64", 8),
+	Uint8:      intInfo[uint8]("uint8", 1),
+	Uint16:     intInfo[uint16]("uint16", 2),
+	Uint32:     intInfo[uint32]("uint32", 4),
+	Uint64:     intInfo[uint64]("uint64", 8),
+	Float16:    floatInfo("float16", 2, sameDiff[float16.Float16], float16.Float16.Float32, float16.Fromfloat32),
+	BFloat16:   floatInfo("bfloat16", 2, sameDiff[bfloat16.BFloat16], bfloat16.BFloat16.Float32, bfloat16.FromFloat32),
+	Float32:    floatInfo("float32", 4, bitsDiff[float32, uint32], same[float32], same[float32]),
+	Float64:    floatInfo("float64", 8, bitsDiff[float64, uint64], same[float64], same[float64]),
+	Complex64:  elemInfo[complex64]("complex64", 8, bitsDiff[complex64, [2]uint32]),
+	Complex128: elemInfo[complex128]("complex128", 16, bitsDiff[complex128, [2]uint64]),
+	String:     elemInfo[string]("string", 0, sameDiff[string]),
+}
+
+// elemInfo describes the type whose elements are Go values of type T
+// and which FirstDiff compares with diff.
+func elemInfo[T Elem](name string, size int, diff func(a, b any) int) dtypeInfo {
+	return dtypeInfo{
+		name:      name,
+		size:      size,
+		makeSlice: func(n int) any { return make([]T, n) },
+		firstDiff: diff,
+	}
+}
+
+// integer is the set of the integer element types.
+type integer interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
+}
+
+// intInfo describes an integer type: IntAt widens an element as a Go
+// conversion does (a uint64 keeps its bits), SetIntAt truncates.
+func intInfo[T integer](name string, size int) dtypeInfo {
+	d := elemInfo[T](name, size, sameDiff[T])
+	d.intAt = func(data any, i int) int64 { return int64(data.([]T)[i]) }
+	d.setIntAt = func(data any, i int, v int64) { data.([]T)[i] = T(v) }
+	return d
+}
+
+// floatInfo describes a floating-point type which FirstDiff compares
+// with diff, whose elements widen converts exactly to a float F and round
+// converts from one, rounding to nearest even. SetFloatAt reaches a type
+// narrower than float32 by way of a float32 rounded to odd (see
+// float32Odd), so that the value is rounded once.
+func floatInfo[T Elem, F float32 | float64](name string, size int,
+	diff func(a, b any) int, widen func(T) F, round func(F) T) dtypeInfo {
+	d := elemInfo[T](name, size, diff)
+	d.floatAt = func(data any, i int) float64 { return float64(widen(data.([]T)[i])) }
+	if size < 4 {
+		d.setFloatAt = func(data any, i int, f float64) { data.([]T)[i] = round(F(float32Odd(f))) }
+	} else {
+		d.setFloatAt = func(data any, i int, f float64) { data.([]T)[i] = round(F(f)) }
+	}
+	return d
+}
+
+// same returns v: the conversion of a float32 or float64 to itself.
+func same[T any](v T) T { return v }
+
+// sameDiff is FirstDiff for slices of T whose elements are equal when
+// their Go values are: the integers, bool, string, and float16 and
+// bfloat16, whose Go values are their bits.
+func sameDiff[T comparable](a, b any) int { return firstDiff(a.([]T), b.([]T)) }
+
+// bitsDiff is FirstDiff for slices of T compared by bits: each slice is
+// viewed as a slice of B, a type of T's size that holds bits (uint32 for
+// float32, [2]uint64 for complex128, ...).
+func bitsDiff[T, B comparable](a, b any) int {
+	return firstDiff(viewAs[B](a.([]T)), viewAs[B](b.([]T)))
+}
+
+// viewAs returns the memory of s viewed as elements of type B, which must
+// have the size of T.
+func viewAs[B, T any](s []T) []B {
+	return unsafe.Slice((*B)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// info returns d's dtypeInfo, a zero one for an unknown d.
+func (d DType) info() *dtypeInfo {
+	if d < 0 || int(d) >= len(dtypeInfos) {
+		return &dtypeInfos[Undefined]
+	}
+	return &dtypeInfos[d]
 }
 
 // DTypes returns every supported element type in ONNX numbering order.
@@ -78,22 +166,21 @@ func IntegerTypes() []DType {
 
 // Valid reports whether d is one of the supported element types.
 func (d DType) Valid() bool {
-	_, ok := dtypeInfos[d]
-	return ok
+	return d.info().name != ""
 }
 
 // String returns the type's name as NumPy and ONNX spell it in lower case
 // ("float32", "bfloat16", "string"), or "dtype(N)" for an unknown value.
 func (d DType) String() string {
-	if info, ok := dtypeInfos[d]; ok {
-		return info.name
+	if d.Valid() {
+		return d.info().name
 	}
 	return fmt.Sprintf("dtype(%d)", int32(d))
 }
 
 // Size returns the number of bytes of one element, or 0 for String (whose
 // elements have no fixed size) and for unknown types.
-func (d DType) Size() int { return dtypeInfos[d].size }
+func (d DType) Size() int { return d.info().size }
 
 // IsInteger reports whether d is a signed or unsigned integer type.
 func (d DType) IsInteger() bool { return d.IsSigned() || d.IsUnsigned() }
@@ -130,8 +217,8 @@ func ParseDType(s string) (DType, error) {
 		return Float16, nil
 	}
 	for d, info := range dtypeInfos {
-		if info.name == name {
-			return d, nil
+		if info.name == name && name != "" {
+			return DType(d), nil
 		}
 	}
 	return Undefined, fmt.Errorf("tensor: unknown element type %q", s)
@@ -220,41 +307,11 @@ func dtypeOfSlice(data any) DType {
 	return Undefined
 }
 
-// makeSlice allocates a zeroed slice of n elements of type d.
+// makeSlice allocates a zeroed slice of n elements of type d; nil for an
+// unknown d.
 func makeSlice(d DType, n int) any {
-	switch d {
-	case Bool:
-		return make([]bool, n)
-	case Int8:
-		return make([]int8, n)
-	case Int16:
-		return make([]int16, n)
-	case Int32:
-		return make([]int32, n)
-	case Int64:
-		return make([]int64, n)
-	case Uint8:
-		return make([]uint8, n)
-	case Uint16:
-		return make([]uint16, n)
-	case Uint32:
-		return make([]uint32, n)
-	case Uint64:
-		return make([]uint64, n)
-	case Float16:
-		return make([]float16.Float16, n)
-	case BFloat16:
-		return make([]bfloat16.BFloat16, n)
-	case Float32:
-		return make([]float32, n)
-	case Float64:
-		return make([]float64, n)
-	case Complex64:
-		return make([]complex64, n)
-	case Complex128:
-		return make([]complex128, n)
-	case String:
-		return make([]string, n)
+	if mk := d.info().makeSlice; mk != nil {
+		return mk(n)
 	}
 	return nil
 }

@@ -1,53 +1,25 @@
 package tensor
 
-import (
-	"math"
-
-	"github.com/scatter-dev/scatter/bfloat16"
-	"github.com/x448/float16"
-)
+import "math"
 
 // SetIntAt stores v in element i of an integer tensor, truncated to the
 // element's width (the low bits of its two's complement, as a Go
 // conversion does), and reports true; it stores nothing and reports
 // false for a tensor of another type. It is IntAt's inverse.
 func (t Tensor) SetIntAt(i int, v int64) bool {
-	switch d := t.data.(type) {
-	case []int64:
-		d[i] = v
-	case []int32:
-		d[i] = int32(v)
-	case []int16:
-		d[i] = int16(v)
-	case []int8:
-		d[i] = int8(v)
-	case []uint64:
-		d[i] = uint64(v)
-	case []uint32:
-		d[i] = uint32(v)
-	case []uint16:
-		d[i] = uint16(v)
-	case []uint8:
-		d[i] = uint8(v)
-	default:
-		return false
+	if set := t.dtype.info().setIntAt; set != nil {
+		set(t.data, i, v)
+		return true
 	}
-	return true
+	return false
 }
 
 // FloatAt returns element i of a floating-point tensor (float16,
 // bfloat16, float32, float64) as a float64, exactly, with ok set; 0 and
 // false for a tensor of another type.
 func (t Tensor) FloatAt(i int) (v float64, ok bool) {
-	switch d := t.data.(type) {
-	case []float64:
-		return d[i], true
-	case []float32:
-		return float64(d[i]), true
-	case []float16.Float16:
-		return float64(d[i].Float32()), true
-	case []bfloat16.BFloat16:
-		return float64(d[i].Float32()), true
+	if get := t.dtype.info().floatAt; get != nil {
+		return get(t.data, i), true
 	}
 	return 0, false
 }
@@ -59,19 +31,11 @@ func (t Tensor) FloatAt(i int) (v float64, ok bool) {
 // at least two bits narrower, cannot make wrong. NaN stays NaN; values
 // beyond float32's range become infinities in float16 and bfloat16.
 func (t Tensor) SetFloatAt(i int, f float64) bool {
-	switch d := t.data.(type) {
-	case []float64:
-		d[i] = f
-	case []float32:
-		d[i] = float32(f)
-	case []float16.Float16:
-		d[i] = float16.Fromfloat32(float32Odd(f))
-	case []bfloat16.BFloat16:
-		d[i] = bfloat16.FromFloat32(float32Odd(f))
-	default:
-		return false
+	if set := t.dtype.info().setFloatAt; set != nil {
+		set(t.data, i, f)
+		return true
 	}
-	return true
+	return false
 }
 
 // float32Odd rounds f to float32 by rounding to odd: toward zero, with

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/nest"
 	"github.com/scatter-dev/scatter/internal/suggest"
-	"github.com/x448/float16"
 )
 
 // ErrSyntax is matched (with errors.Is) by every error of Parse about text
@@ -64,7 +63,7 @@ func Parse(text string) (Tensor, error) {
 	strs, _ := t.data.([]string)
 	var contents int64 // of strs, held to the limit with their headers
 	for i, e := range elems {
-		if err := setElem(t.data, i, e); err != nil {
+		if err := setElem(t, i, e); err != nil {
 			return Tensor{}, fmt.Errorf("tensor: %w: %q: element %d: %v", ErrSyntax, text, i, err)
 		}
 		if strs != nil {
@@ -138,8 +137,7 @@ func typeHint(name string) string {
 type literalParser struct {
 	text  string
 	pos   int
-	shape Shape  // list lengths by depth, -1 until a list at that depth ends
-	lists []bool // by depth: whether its items are lists (true) or elements
+	shape nest.Shape // of the lists
 	elems []string
 }
 
@@ -155,13 +153,18 @@ func (p *literalParser) parse() (Shape, []string, error) {
 			return nil, nil, err
 		}
 		p.elems = append(p.elems, tok)
-		p.shape = Shape{}
+		return Shape{}, p.elems, p.end()
 	}
+	return p.shape.Dims, p.elems, p.end()
+}
+
+// end fails unless only space follows the literal.
+func (p *literalParser) end() error {
 	p.skipSpace()
 	if p.pos < len(p.text) {
-		return nil, nil, fmt.Errorf("unexpected %q at offset %d", p.text[p.pos:], p.pos)
+		return fmt.Errorf("unexpected %q at offset %d", p.text[p.pos:], p.pos)
 	}
-	return p.shape, p.elems, nil
+	return nil
 }
 
 // maxLiteralRank bounds the nesting of a literal, as the file formats
@@ -190,10 +193,8 @@ func (p *literalParser) list(dim int) error {
 			p.skipSpace()
 		}
 		nested := p.pos < len(p.text) && p.text[p.pos] == '['
-		if dim == len(p.lists) {
-			p.lists = append(p.lists, nested)
-		} else if p.lists[dim] != nested {
-			return fmt.Errorf("ragged: lists and elements mixed at depth %d", dim)
+		if err := p.shape.Item(dim, nested); err != nil {
+			return fmt.Errorf("ragged: %v", err)
 		}
 		if nested {
 			if err := p.list(dim + 1); err != nil {
@@ -208,15 +209,8 @@ func (p *literalParser) list(dim int) error {
 		}
 		n++
 	}
-	for len(p.shape) <= dim {
-		p.shape = append(p.shape, -1)
-	}
-	switch p.shape[dim] {
-	case -1:
-		p.shape[dim] = n
-	case n:
-	default:
-		return fmt.Errorf("ragged: a list at depth %d has %d items, another %d", dim, n, p.shape[dim])
+	if err := p.shape.End(dim, n); err != nil {
+		return fmt.Errorf("ragged: %v", err)
 	}
 	return nil
 }
@@ -251,84 +245,55 @@ func (p *literalParser) skipSpace() {
 	}
 }
 
-// setElem parses tok as an element of data's type and stores it at i.
-func setElem(data any, i int, tok string) error {
-	switch s := data.(type) {
-	case []string:
+// setElem parses tok as an element of t's type and stores it at i.
+func setElem(t Tensor, i int, tok string) error {
+	d, bits := t.dtype, 8*t.dtype.Size()
+	switch {
+	case d.IsSigned():
+		v, err := strconv.ParseInt(tok, 0, bits)
+		if err != nil {
+			return fmt.Errorf("%s is not an %v", tok, d)
+		}
+		t.SetIntAt(i, v)
+	case d.IsUnsigned():
+		v, err := strconv.ParseUint(tok, 0, bits)
+		if err != nil {
+			return fmt.Errorf("%s is not a %v", tok, d)
+		}
+		t.SetIntAt(i, int64(v))
+	case d.IsFloat():
+		// A float32 is parsed as one (which a float64 holds exactly);
+		// float16 and bfloat16 as a float64, which SetFloatAt rounds once.
+		if d != Float32 {
+			bits = 64
+		}
+		v, err := parseFloat(tok, bits)
+		t.SetFloatAt(i, v)
+		return err
+	case d.IsComplex():
+		v, err := strconv.ParseComplex(tok, bits)
+		if err != nil {
+			return fmt.Errorf("%s is not a complex number", tok)
+		}
+		switch s := t.data.(type) {
+		case []complex64:
+			s[i] = complex64(v)
+		case []complex128:
+			s[i] = v
+		}
+	case d == String:
 		v, err := strconv.Unquote(tok)
 		if err != nil {
 			return fmt.Errorf("%s is not a quoted string", tok)
 		}
-		s[i] = v
-	case []bool:
+		t.data.([]string)[i] = v
+	case d == Bool:
 		v, err := strconv.ParseBool(tok)
 		if err != nil {
 			return fmt.Errorf("%s is not true or false", tok)
 		}
-		s[i] = v
-	case []int8:
-		return parseInt(s, i, tok, 8)
-	case []int16:
-		return parseInt(s, i, tok, 16)
-	case []int32:
-		return parseInt(s, i, tok, 32)
-	case []int64:
-		return parseInt(s, i, tok, 64)
-	case []uint8:
-		return parseUint(s, i, tok, 8)
-	case []uint16:
-		return parseUint(s, i, tok, 16)
-	case []uint32:
-		return parseUint(s, i, tok, 32)
-	case []uint64:
-		return parseUint(s, i, tok, 64)
-	case []float32:
-		v, err := parseFloat(tok, 32)
-		s[i] = float32(v)
-		return err
-	case []float64:
-		v, err := parseFloat(tok, 64)
-		s[i] = v
-		return err
-	case []float16.Float16:
-		v, err := parseFloat(tok, 64)
-		s[i] = float16.Fromfloat32(float32Odd(v)) // rounded once, see SetFloatAt
-		return err
-	case []bfloat16.BFloat16:
-		v, err := parseFloat(tok, 64)
-		s[i] = bfloat16.FromFloat32(float32Odd(v))
-		return err
-	case []complex64:
-		v, err := strconv.ParseComplex(tok, 64)
-		if err != nil {
-			return fmt.Errorf("%s is not a complex number", tok)
-		}
-		s[i] = complex64(v)
-	case []complex128:
-		v, err := strconv.ParseComplex(tok, 128)
-		if err != nil {
-			return fmt.Errorf("%s is not a complex number", tok)
-		}
-		s[i] = v
+		t.data.([]bool)[i] = v
 	}
-	return nil
-}
-
-func parseInt[T int8 | int16 | int32 | int64](s []T, i int, tok string, bits int) error {
-	v, err := strconv.ParseInt(tok, 0, bits)
-	if err != nil {
-		return fmt.Errorf("%s is not an int%d", tok, bits)
-	}
-	s[i] = T(v)
-	return nil
-}
-
-func parseUint[T uint8 | uint16 | uint32 | uint64](s []T, i int, tok string, bits int) error {
-	v, err := strconv.ParseUint(tok, 0, bits)
-	if err != nil {
-		return fmt.Errorf("%s is not a uint%d", tok, bits)
-	}
-	s[i] = T(v)
 	return nil
 }
 

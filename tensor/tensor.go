@@ -9,7 +9,6 @@ package tensor
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strings"
 
@@ -233,23 +232,8 @@ func (t Tensor) At(i int) any { return reflect.ValueOf(t.data).Index(i).Interfac
 // uint64 as its bits, so that one above MaxInt64 reads as negative), with
 // ok set; 0 and false for a tensor of another type.
 func (t Tensor) IntAt(i int) (v int64, ok bool) {
-	switch d := t.data.(type) {
-	case []int64:
-		return d[i], true
-	case []int32:
-		return int64(d[i]), true
-	case []int16:
-		return int64(d[i]), true
-	case []int8:
-		return int64(d[i]), true
-	case []uint64:
-		return int64(d[i]), true
-	case []uint32:
-		return int64(d[i]), true
-	case []uint16:
-		return int64(d[i]), true
-	case []uint8:
-		return int64(d[i]), true
+	if get := t.dtype.info().intAt; get != nil {
+		return get(t.data, i), true
 	}
 	return 0, false
 }
@@ -269,43 +253,8 @@ func FirstDiff(a, b Tensor) int {
 	if a.dtype != b.dtype {
 		return 0
 	}
-	switch x := a.data.(type) {
-	case []float32:
-		return firstDiff(x, b.data.([]float32), math.Float32bits)
-	case []float64:
-		return firstDiff(x, b.data.([]float64), math.Float64bits)
-	case []complex64:
-		return firstDiff(x, b.data.([]complex64), func(c complex64) [2]uint32 {
-			return [2]uint32{math.Float32bits(real(c)), math.Float32bits(imag(c))}
-		})
-	case []complex128:
-		return firstDiff(x, b.data.([]complex128), func(c complex128) [2]uint64 {
-			return [2]uint64{math.Float64bits(real(c)), math.Float64bits(imag(c))}
-		})
-	case []bool:
-		return firstDiff(x, b.data.([]bool), same[bool])
-	case []int8:
-		return firstDiff(x, b.data.([]int8), same[int8])
-	case []int16:
-		return firstDiff(x, b.data.([]int16), same[int16])
-	case []int32:
-		return firstDiff(x, b.data.([]int32), same[int32])
-	case []int64:
-		return firstDiff(x, b.data.([]int64), same[int64])
-	case []uint8:
-		return firstDiff(x, b.data.([]uint8), same[uint8])
-	case []uint16:
-		return firstDiff(x, b.data.([]uint16), same[uint16])
-	case []uint32:
-		return firstDiff(x, b.data.([]uint32), same[uint32])
-	case []uint64:
-		return firstDiff(x, b.data.([]uint64), same[uint64])
-	case []float16.Float16: // bit patterns
-		return firstDiff(x, b.data.([]float16.Float16), same[float16.Float16])
-	case []bfloat16.BFloat16:
-		return firstDiff(x, b.data.([]bfloat16.BFloat16), same[bfloat16.BFloat16])
-	case []string:
-		return firstDiff(x, b.data.([]string), same[string])
+	if diff := a.dtype.info().firstDiff; diff != nil {
+		return diff(a.data, b.data)
 	}
 	if a.Len() != b.Len() {
 		return 0
@@ -313,13 +262,11 @@ func FirstDiff(a, b Tensor) int {
 	return -1
 }
 
-func same[T any](v T) T { return v }
-
-// firstDiff compares key(a[i]) with key(b[i]).
-func firstDiff[T any, K comparable](a, b []T, key func(T) K) int {
+// firstDiff returns the first i where a[i] != b[i], or -1.
+func firstDiff[T comparable](a, b []T) int {
 	n := min(len(a), len(b))
 	for i := 0; i < n; i++ {
-		if key(a[i]) != key(b[i]) {
+		if a[i] != b[i] {
 			return i
 		}
 	}

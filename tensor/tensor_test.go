@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -308,5 +309,35 @@ func TestViewSharesShapeAndData(t *testing.T) {
 	bad := tensor.Shape{4, 2}
 	if _, err := a.View(&bad); !errors.Is(err, tensor.ErrShape) {
 		t.Errorf("View as [4 2] of 6 elements: err = %v, want ErrShape", err)
+	}
+}
+
+// TestFirstDiffEveryType checks FirstDiff for each element type: equal
+// tensors, a difference at the last of three places and a shorter
+// tensor, and for complex types a difference in the imaginary part only.
+func TestFirstDiffEveryType(t *testing.T) {
+	for _, d := range tensor.DTypes() {
+		a := tensortest.FromInts(d, tensor.Shape{3}, 1, 0, 1)
+		for _, c := range []struct {
+			b    tensor.Tensor
+			want int
+		}{
+			{tensortest.FromInts(d, tensor.Shape{3}, 1, 0, 1), -1},
+			{tensortest.FromInts(d, tensor.Shape{3}, 1, 0, 0), 2},
+			{tensortest.FromInts(d, tensor.Shape{2}, 1, 0), 2},
+			{tensortest.FromInts(d, tensor.Shape{3}, 0, 0, 1), 0},
+		} {
+			if got := tensor.FirstDiff(a, c.b); got != c.want {
+				t.Errorf("%v: FirstDiff(%v, %v) = %d, want %d", d, a, c.b, got, c.want)
+			}
+		}
+	}
+	for _, c := range []struct{ a, b tensor.Tensor }{
+		{tensor.Scalar(complex64(complex(1, 2))), tensor.Scalar(complex64(complex(1, 3)))},
+		{tensor.Scalar(complex(1, 2)), tensor.Scalar(complex(1, -2))},
+	} {
+		if got := tensor.FirstDiff(c.a, c.b); got != 0 {
+			t.Errorf("FirstDiff(%v, %v) = %d, want 0", c.a, c.b, got)
+		}
 	}
 }

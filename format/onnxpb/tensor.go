@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/format/onnxpb/internal/pb"
@@ -449,32 +450,21 @@ func (d *tensorDecoder) put(data any, vals []uint64) error {
 		return d.changed()
 	}
 	at := int(d.got)
+	// The float fields list a complex element as its real and imaginary
+	// parts, which is how memory holds it.
+	if s, ok := data.([]complex64); ok {
+		data = parts[float32](s)
+	} else if s, ok := data.([]complex128); ok {
+		data = parts[float64](s)
+	}
 	switch s := data.(type) {
 	case []float32:
 		for i, v := range vals {
 			s[at+i] = math.Float32frombits(uint32(v))
 		}
-	case []complex64: // real, imaginary pairs
-		for i, v := range vals {
-			j, f := at+i, math.Float32frombits(uint32(v))
-			if j%2 == 0 {
-				s[j/2] = complex(f, 0)
-			} else {
-				s[j/2] = complex(real(s[j/2]), f)
-			}
-		}
 	case []float64:
 		for i, v := range vals {
 			s[at+i] = math.Float64frombits(v)
-		}
-	case []complex128:
-		for i, v := range vals {
-			j, f := at+i, math.Float64frombits(v)
-			if j%2 == 0 {
-				s[j/2] = complex(f, 0)
-			} else {
-				s[j/2] = complex(real(s[j/2]), f)
-			}
 		}
 	case []int32:
 		for i, v := range vals {
@@ -517,6 +507,12 @@ func (d *tensorDecoder) put(data any, vals []uint64) error {
 	}
 	d.got += int64(len(vals))
 	return nil
+}
+
+// parts returns the memory of s, a complex64 slice (F float32) or a
+// complex128 one (F float64), as its elements' real and imaginary parts.
+func parts[F float32 | float64, C complex64 | complex128](s []C) []F {
+	return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s))
 }
 
 // checkInt32Range checks that every int32_data value lies in [lo, hi].

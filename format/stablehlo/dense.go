@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scatter-dev/scatter/internal/nest"
 	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -15,12 +16,11 @@ import (
 // literal is a dense<...> literal as written, before the type that
 // follows it gives its elements a meaning.
 type literal struct {
-	pos    int
-	hex    []byte    // the bytes of a "0x..." string; nil otherwise
-	list   bool      // written as nested lists (otherwise one element, a splat)
-	shape  []int     // the list lengths by depth
-	nested []bool    // by depth: whether its items are lists
-	elems  []element // in row-major order
+	pos   int
+	hex   []byte     // the bytes of a "0x..." string; nil otherwise
+	list  bool       // written as nested lists (otherwise one element, a splat)
+	shape nest.Shape // of the lists
+	elems []element  // in row-major order
 }
 
 // element is one element token: a number, true/false, inf/nan, or a
@@ -99,11 +99,8 @@ func (p *parser) denseList(lit *literal, dim int) error {
 			}
 		}
 		nested := p.peek() == '['
-		if dim == len(lit.shape) {
-			lit.shape = append(lit.shape, -1)
-			lit.nested = append(lit.nested, nested)
-		} else if lit.nested[dim] != nested {
-			return p.errAt(p.pos, ErrSyntax, "ragged dense literal: lists and elements mixed at depth %d", dim)
+		if err := lit.shape.Item(dim, nested); err != nil {
+			return p.errAt(p.pos, ErrSyntax, "ragged dense literal: %v", err)
 		}
 		if nested {
 			if err := p.denseList(lit, dim+1); err != nil {
@@ -119,15 +116,8 @@ func (p *parser) denseList(lit *literal, dim int) error {
 		n++
 	}
 	p.pos++ // ']'
-	// An empty list: the depth below it holds nothing.
-	if dim == len(lit.shape) {
-		lit.shape = append(lit.shape, 0)
-		lit.nested = append(lit.nested, false)
-	}
-	if lit.shape[dim] == -1 {
-		lit.shape[dim] = n
-	} else if lit.shape[dim] != n {
-		return p.errAt(p.pos-1, ErrSyntax, "ragged dense literal: a list at depth %d has %d items, another %d", dim, n, lit.shape[dim])
+	if err := lit.shape.End(dim, n); err != nil {
+		return p.errAt(p.pos-1, ErrSyntax, "ragged dense literal: %v", err)
 	}
 	return nil
 }
@@ -212,8 +202,8 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	case lit.hex != nil:
 		return p.fromHex(lit, t, typ)
 	case lit.list:
-		if !tensor.Shape(lit.shape).Equal(typ.Shape) {
-			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape), typ)
+		if !tensor.Shape(lit.shape.Dims).Equal(typ.Shape) {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape.Dims), typ)
 		}
 	case t.Len() == 0:
 		return t, nil // a splat of no elements
@@ -276,35 +266,20 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 		}
 		return bad("want a (re, im) pair")
 	}
-	switch s := t.Data().(type) {
-	case []bool:
+	switch {
+	case d == tensor.Bool:
 		switch e.text {
 		case "true", "1":
-			s[i] = true
+			t.Data().([]bool)[i] = true
 		case "false", "0":
-			s[i] = false
+			t.Data().([]bool)[i] = false
 		default:
 			return bad("want true or false")
 		}
 		return nil
-	case []complex64:
-		re, err1 := floatPart(e.text, 32)
-		im, err2 := floatPart(e.im, 32)
-		if err1 != nil || err2 != nil {
-			return bad("want two numbers")
-		}
-		s[i] = complex(float32(re), float32(im))
-		return nil
-	case []complex128:
-		re, err1 := floatPart(e.text, 64)
-		im, err2 := floatPart(e.im, 64)
-		if err1 != nil || err2 != nil {
-			return bad("want two numbers")
-		}
-		s[i] = complex(re, im)
-		return nil
-	}
-	if d.IsFloat() {
+	case d.IsComplex():
+		return setComplex(t, i, e, bad)
+	case d.IsFloat():
 		return p.setFloat(t, i, e, bad)
 	}
 	bits := 8 * d.Size()
@@ -313,6 +288,24 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 		return bad("%v", err)
 	}
 	setBits(t, i, v)
+	return nil
+}
+
+// setComplex stores a complex element, each part of which floatPart
+// reads as a float of half the element's width.
+func setComplex(t tensor.Tensor, i int, e element, bad func(string, ...any) error) error {
+	size := 4 * t.DType().Size()
+	re, err1 := floatPart(e.text, size)
+	im, err2 := floatPart(e.im, size)
+	if err1 != nil || err2 != nil {
+		return bad("want two numbers")
+	}
+	switch s := t.Data().(type) {
+	case []complex64:
+		s[i] = complex64(complex(re, im)) // exact: both parts are float32s
+	case []complex128:
+		s[i] = complex(re, im)
+	}
 	return nil
 }
 

@@ -200,6 +200,15 @@ func (p *parser) expectKeyword(kw string) error {
 	return nil
 }
 
+// expectKey consumes "kw =", which introduces a value in custom forms
+// ("dims = [0]"), or fails.
+func (p *parser) expectKey(kw string) error {
+	if err := p.expectKeyword(kw); err != nil {
+		return err
+	}
+	return p.expect("=")
+}
+
 // isSuffixChar reports whether c may appear in the name of a value or a
 // block after its sigil (MLIR's suffix-id).
 func isSuffixChar(c byte) bool { return isLetter(c) || isDigit(c) || c == '$' || c == '.' || c == '-' }

@@ -182,7 +182,7 @@ func (p *parser) pretty(op *Op, attrs map[string]attr) error {
 		return p.fail("an operation")
 	case name == "call" || name == "func.call":
 		op.Name = "func.call"
-		return p.callOp(op, attrs)
+		return p.callOp(op, attrs, "callee", attrSymbol)
 	case name == "return" || name == "func.return" || name == "stablehlo.return":
 		op.Name = name
 		if name == "return" {
@@ -221,7 +221,7 @@ func (p *parser) pretty(op *Op, attrs map[string]attr) error {
 		return p.reduceOp(op, attrs)
 	case name == "stablehlo.custom_call":
 		op.Name = name
-		return p.customCallOp(op, attrs)
+		return p.callOp(op, attrs, "call_target_name", attrString)
 	case name == "check.expect_eq", name == "check.expect_close", name == "check.expect_eq_const":
 		op.Name = name
 		return p.checkOp(op, attrs)
@@ -232,14 +232,17 @@ func (p *parser) pretty(op *Op, attrs map[string]attr) error {
 	return p.unsupported(at, "operation %s", name)
 }
 
-// callOp reads "@f(%a, ...) {attrs} : (T, ...) -> T" after call.
-func (p *parser) callOp(op *Op, attrs map[string]attr) error {
+// callOp reads "@f(%a, ...) {attrs} : (T, ...) -> (...)" after call or
+// custom_call, keeping f as the attribute the generic form names it by:
+// callee, a symbol, for call; call_target_name, a string, for
+// custom_call.
+func (p *parser) callOp(op *Op, attrs map[string]attr, name string, kind attrKind) error {
 	at := p.pos
-	callee, err := p.symbol()
+	f, err := p.symbol()
 	if err != nil {
 		return err
 	}
-	attrs["callee"] = attr{kind: attrSymbol, pos: at, s: callee}
+	attrs[name] = attr{kind: kind, pos: at, s: f}
 	return p.argsAndType(op, attrs)
 }
 
@@ -357,10 +360,7 @@ func (p *parser) dimsOp(op *Op, attrs map[string]attr) error {
 	}
 	at := p.pos
 	if op.Name == "stablehlo.broadcast_in_dim" {
-		if err := p.expectKeyword("dims"); err != nil {
-			return err
-		}
-		if err := p.expect("="); err != nil {
+		if err := p.expectKey("dims"); err != nil {
 			return err
 		}
 		dims, err := p.intList()
@@ -369,10 +369,7 @@ func (p *parser) dimsOp(op *Op, attrs map[string]attr) error {
 		}
 		attrs["broadcast_dimensions"] = attr{kind: attrInts, pos: at, ints: dims}
 	} else {
-		if err := p.expectKeyword("dim"); err != nil {
-			return err
-		}
-		if err := p.expect("="); err != nil {
+		if err := p.expectKey("dim"); err != nil {
 			return err
 		}
 		d, err := p.integer()
@@ -426,10 +423,7 @@ func (p *parser) reduceOp(op *Op, attrs map[string]attr) error {
 	if err := p.expectKeyword("across"); err != nil {
 		return err
 	}
-	if err := p.expectKeyword("dimensions"); err != nil {
-		return err
-	}
-	if err := p.expect("="); err != nil {
+	if err := p.expectKey("dimensions"); err != nil {
 		return err
 	}
 	at := p.pos
@@ -462,17 +456,6 @@ func (p *parser) reduceOp(op *Op, attrs map[string]attr) error {
 	}
 	op.Region = r
 	return p.regionBody(r)
-}
-
-// customCallOp reads "@target(%a, ...) {attrs} : (T, ...) -> (...)".
-func (p *parser) customCallOp(op *Op, attrs map[string]attr) error {
-	at := p.pos
-	target, err := p.symbol()
-	if err != nil {
-		return err
-	}
-	attrs["call_target_name"] = attr{kind: attrString, pos: at, s: target}
-	return p.argsAndType(op, attrs)
 }
 
 // checkOp reads the check dialect's expect_eq ("%a, %b : T"),
