@@ -38,13 +38,7 @@ var ops = []*dialect.Op{
 				Doc: "the output shape: non-empty, every dimension >= 1"},
 		},
 		Output: "output",
-		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-			shape, err := opcall.ShapeOf(c.Inputs["shape"], "shape")
-			if err != nil {
-				return tensor.Tensor{}, opcall.Wrap(scatterNDName, err)
-			}
-			return ScatterND(c.Inputs["indices"], c.Inputs["updates"], shape)
-		},
+		Eval:   opcall.ShapeScatterEval(scatterNDName, ScatterND),
 	},
 	{
 		Name:     gatherNDName,

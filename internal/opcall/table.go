@@ -45,3 +45,17 @@ func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.
 		return scatter(O(v), c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
 	}
 }
+
+// ShapeScatterEval returns the Eval of a scatter_nd that takes the output
+// shape as its input "shape" (TensorFlow's and MindSpore's): it reads that
+// shape (ShapeOf) and runs scatter on the inputs "indices" and "updates".
+// Errors name op.
+func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error)) Eval {
+	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+		shape, err := ShapeOf(c.Inputs["shape"], "shape")
+		if err != nil {
+			return tensor.Tensor{}, Wrap(op, err)
+		}
+		return scatter(c.Inputs["indices"], c.Inputs["updates"], shape)
+	}
+}

@@ -123,3 +123,34 @@ func TestEvals(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeScatterEval checks that ShapeScatterEval hands the shape input
+// to the scatter as a shape, and refuses a bad one naming the operator
+// without calling it.
+func TestShapeScatterEval(t *testing.T) {
+	indices := tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{2}))
+	updates := tensor.Must(tensor.From(tensor.Shape{1}, []float32{5}))
+	var gotShape tensor.Shape
+	calls := 0
+	scatter := func(i, u tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
+		calls++
+		gotShape = shape
+		if !tensor.Equal(i, indices) || !tensor.Equal(u, updates) {
+			t.Errorf("scatter got indices %v and updates %v", i, u)
+		}
+		return u, nil
+	}
+	eval := ShapeScatterEval("test.scatter_nd", scatter)
+	call := func(shape tensor.Tensor) dialect.Call {
+		return dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": shape}}
+	}
+	if _, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []int32{4, 3})))); err != nil ||
+		!gotShape.Equal(tensor.Shape{4, 3}) || calls != 1 {
+		t.Errorf("got shape %v, %d calls, %v; want [4,3], 1 call", gotShape, calls, err)
+	}
+	_, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []float32{4, 3}))))
+	var oe *dialect.OpError
+	if !errors.Is(err, dialect.ErrInput) || !errors.As(err, &oe) || oe.Op != "test.scatter_nd" || calls != 1 {
+		t.Errorf("float shape: %v after %d calls; want ErrInput naming test.scatter_nd, scatter not called", err, calls)
+	}
+}
