@@ -170,10 +170,7 @@ func checkScatterND(sh *opcall.Shapes, shape tensor.Shape, indices, updates tens
 	if err := checkShape(shape); err != nil {
 		return err
 	}
-	if updates.IsZero() {
-		return fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
-	}
-	if err := checkType("updates", updates.DType(), scatterNDTypes); err != nil {
+	if err := checkInput(updates, "updates", scatterNDTypes); err != nil {
 		return err
 	}
 	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
@@ -242,10 +239,7 @@ func GatherNDInto(dst, inputX, indices tensor.Tensor) error {
 // checkGatherND checks gather_nd's element types and returns indices with
 // a scalar reshaped to one dimension.
 func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
-	if inputX.IsZero() {
-		return tensor.Tensor{}, fmt.Errorf("%w: missing input \"input_x\"", dialect.ErrInput)
-	}
-	if err := checkType("input_x", inputX.DType(), gatherNDTypes); err != nil {
+	if err := checkInput(inputX, "input_x", gatherNDTypes); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
@@ -284,10 +278,7 @@ func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, redu
 	if err != nil {
 		return err
 	}
-	if inputX.IsZero() {
-		return fmt.Errorf("%w: missing input \"input_x\"", dialect.ErrInput)
-	}
-	if err := checkType("input_x", inputX.DType(), elemsTypes); err != nil {
+	if err := checkInput(inputX, "input_x", elemsTypes); err != nil {
 		return err
 	}
 	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
@@ -327,9 +318,13 @@ func parseReduction(s string) (engine.Reduction, error) {
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
 func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "input_x") }
 
-// checkType checks that the element type d of the named input is one of
-// allowed.
-func checkType(name string, d tensor.DType, allowed []tensor.DType) error {
+// checkInput checks that the named input t is given and that its element
+// type is one of allowed.
+func checkInput(t tensor.Tensor, name string, allowed []tensor.DType) error {
+	if t.IsZero() {
+		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
+	}
+	d := t.DType()
 	if slices.Contains(allowed, d) {
 		return nil
 	}

@@ -11,49 +11,13 @@ import (
 // not versioned, so every opset selects it.
 const version = 1
 
-// The behaviours of the operators. The typed functions read the same
-// package variables (ndRules, elemsRules, elemsReductions,
-// scatterNDReduceOp, indexTypes), so what is documented here is what runs.
-
-func scatterNDBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      ndRules,
-		Reductions: map[string]engine.Reduction{"add": scatterNDReduceOp},
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"The output starts as zeros of the given shape; shape must be non-empty with every dimension >= 1.",
-			"Duplicate indices accumulate: updates are added one at a time in row-major index order.",
-			"Negative and out-of-range indices are errors.",
-			"bool and string elements are not accepted.",
-		},
-	}
-}
-
-func gatherNDBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      ndRules,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"Negative and out-of-range indices are errors, as on MindSpore's CPU backend.",
-			"A scalar indices tensor is read as a 1-D tensor of one element.",
-			"indices.shape[-1] may be 0: each empty tuple selects all of input_x.",
-			"string elements are not accepted.",
-		},
-	}
-}
-
-func scatterElemsBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      elemsRules,
-		Reductions: elemsReductions,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"Out-of-range indices (below -size or above size-1) are skipped silently.",
-			"Duplicate indices: reduction none keeps the last update in row-major index order; add accumulates in that order.",
-			"updates must have the shape of indices.",
-			"complex and string elements are not accepted.",
-		},
-	}
+// behavior is the Behavior of an operator, the same at every version: its
+// index rules and reductions, the index types every operator accepts, and
+// notes. The typed functions read the same package variables (ndRules,
+// elemsRules, elemsReductions, scatterNDReduceOp, indexTypes), so what is
+// documented in ops is what runs.
+func behavior(rules engine.IndexRules, red map[string]engine.Reduction, notes ...string) func(int) dialect.Behavior {
+	return opcall.Fixed(dialect.Behavior{Index: rules, Reductions: red, IndexTypes: indexTypes, Notes: notes})
 }
 
 var ops = []*dialect.Op{
@@ -62,7 +26,11 @@ var ops = []*dialect.Op{
 		Family:   "scatter_nd",
 		Summary:  "scatter updates into a zero tensor of a given shape, summing duplicates",
 		Versions: []int{version},
-		Behavior: scatterNDBehavior,
+		Behavior: behavior(ndRules, map[string]engine.Reduction{"add": scatterNDReduceOp},
+			"The output starts as zeros of the given shape; shape must be non-empty with every dimension >= 1.",
+			"Duplicate indices accumulate: updates are added one at a time in row-major index order.",
+			"Negative and out-of-range indices are errors.",
+			"bool and string elements are not accepted."),
 		Inputs: []dialect.Param{
 			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension, rank >= 2"},
 			{Name: "updates", Role: dialect.RoleUpdates, Types: typeList(scatterNDTypes), Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
@@ -70,20 +38,18 @@ var ops = []*dialect.Op{
 				Doc: "the output shape: non-empty, every dimension >= 1"},
 		},
 		Output: "output",
-		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-			shape, err := opcall.ShapeOf(c.Inputs["shape"], "shape")
-			if err != nil {
-				return tensor.Tensor{}, opcall.Wrap(scatterNDName, err)
-			}
-			return ScatterND(c.Inputs["indices"], c.Inputs["updates"], shape)
-		},
+		Eval:   opcall.ShapeScatterEval(scatterNDName, ScatterND),
 	},
 	{
 		Name:     gatherNDName,
 		Family:   "gather_nd",
 		Summary:  "take elements or slices of input_x at index tuples",
 		Versions: []int{version},
-		Behavior: gatherNDBehavior,
+		Behavior: behavior(ndRules, nil,
+			"Negative and out-of-range indices are errors, as on MindSpore's CPU backend.",
+			"A scalar indices tensor is read as a 1-D tensor of one element.",
+			"indices.shape[-1] may be 0: each empty tuple selects all of input_x.",
+			"string elements are not accepted."),
 		Inputs: []dialect.Param{
 			{Name: "input_x", Role: dialect.RoleData, Types: typeList(gatherNDTypes), Doc: "the tensor to read"},
 			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension"},
@@ -98,7 +64,11 @@ var ops = []*dialect.Op{
 		Family:   "scatter_elements",
 		Summary:  "update elements of input_x at positions along an axis",
 		Versions: []int{version},
-		Behavior: scatterElemsBehavior,
+		Behavior: behavior(elemsRules, elemsReductions,
+			"Out-of-range indices (below -size or above size-1) are skipped silently.",
+			"Duplicate indices: reduction none keeps the last update in row-major index order; add accumulates in that order.",
+			"updates must have the shape of indices.",
+			"complex and string elements are not accepted."),
 		Inputs: []dialect.Param{
 			{Name: "input_x", Role: dialect.RoleData, Types: typeList(elemsTypes), Doc: "the tensor to update, of rank >= 1"},
 			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "positions along axis, of input_x's rank"},

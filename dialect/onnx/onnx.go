@@ -93,28 +93,31 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(opScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.RunVersion(ops, opScatterND, int(o), func(v int, b dialect.Behavior) error {
+		return scatterND(v, b, dst, data, indices, updates, reduction)
+	})
 }
 
 func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	red, err := parseReduction(v, b.Reductions, reduction)
+	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
-		return err
-	}
-	if err := checkData(v, data); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(dst, data, indices, updates, engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith})
+	return engine.ScatterND(dst, data, indices, updates, opt)
+}
+
+// scatterOptions checks what ScatterND and ScatterElements at version v,
+// of Behavior b, check alike (the reduction, data and indices) and returns
+// the engine's options for the call.
+func scatterOptions(v int, b dialect.Behavior, data, indices tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+	red, err := parseReduction(v, b.Reductions, reduction)
+	if err == nil {
+		err = checkInputs(v, b, data, indices)
+	}
+	return engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith}, err
 }
 
 // ScatterElements returns a copy of data in which each element of updates
@@ -130,11 +133,9 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	v, b, err := o.resolve(opScatterElements)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction))
+	return opcall.RunVersion(ops, opScatterElements, int(o), func(v int, b dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, reduction)
+	})
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the
@@ -148,22 +149,14 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // ScatterInto is Scatter writing into dst, which has data's type and shape
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(opScatter)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatter, scatterElements(v, b, dst, data, indices, updates, axis, ""))
+	return opcall.RunVersion(ops, opScatter, int(o), func(v int, b dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, "")
+	})
 }
 
 func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	red, err := parseReduction(v, b.Reductions, reduction)
+	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
-		return err
-	}
-	if err := checkData(v, data); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
 		return err
 	}
 	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
@@ -173,7 +166,7 @@ func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tens
 	if err != nil {
 		return err
 	}
-	return engine.ScatterElements(dst, data, indices, updates, a, engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith})
+	return engine.ScatterElements(dst, data, indices, updates, a, opt)
 }
 
 // GatherND returns the slices of data that the index tuples in indices
@@ -199,21 +192,16 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(opGatherND)
-	if err != nil {
-		return err
-	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
-		return opcall.Wrap(opGatherND, err)
-	}
-	return opcall.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
+	return opcall.RunVersion(ops, opGatherND, int(o), func(v int, b dialect.Behavior) error {
+		if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+			return err
+		}
+		return engine.GatherND(dst, data, indices, batchDims, rules)
+	})
 }
 
 func checkGatherND(v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
-	if err := checkData(v, data); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := checkInputs(v, b, data, indices); err != nil {
 		return err
 	}
 	if v < 12 && batchDims != 0 {
@@ -265,10 +253,7 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 // gatherAxis checks Gather's and GatherElements' arguments, but for their
 // shapes, and returns the normalised axis.
 func gatherAxis(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkData(v, data); err != nil {
-		return 0, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := checkInputs(v, b, data, indices); err != nil {
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
@@ -299,15 +284,13 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	v, b, err := o.resolve(name)
-	if err != nil {
-		return err
-	}
-	a, err := gatherAxis(v, b, data, indices, axis)
-	if err != nil {
-		return opcall.Wrap(name, err)
-	}
-	return opcall.Wrap(name, runGather(dst, data, indices, a, slices))
+	return opcall.RunVersion(ops, name, int(o), func(v int, b dialect.Behavior) error {
+		a, err := gatherAxis(v, b, data, indices, axis)
+		if err != nil {
+			return err
+		}
+		return runGather(dst, data, indices, a, slices)
+	})
 }
 
 // runGather runs Gather (slices) or GatherElements on checked arguments,
@@ -348,16 +331,17 @@ func parseReduction(v int, red map[string]engine.Reduction, s string) (engine.Re
 	return r, nil
 }
 
-// checkData checks data's element type against version v's type list:
-// every type, with bfloat16 from version 13.
-func checkData(v int, data tensor.Tensor) error {
+// checkInputs checks data's element type against version v's type list
+// (every type, with bfloat16 from version 13) and indices against the
+// index types of v's Behavior b.
+func checkInputs(v int, b dialect.Behavior, data, indices tensor.Tensor) error {
 	if data.IsZero() {
 		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
 	}
 	if data.DType() == tensor.BFloat16 && v < 13 {
 		return fmt.Errorf("%w: data of type bfloat16 is accepted from version 13, this is version %d", dialect.ErrInput, v)
 	}
-	return nil
+	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).

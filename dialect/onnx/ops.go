@@ -3,6 +3,7 @@ package onnx
 import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -20,6 +21,10 @@ const noteStrings = "So do ONNX Runtime's CPU kernels, where the specification i
 var (
 	dataParam    = dialect.Param{Name: "data", Role: dialect.RoleData, Types: allTypes, Doc: "the tensor to read or update, of rank >= 1"}
 	updatesParam = dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
+	// elemIndices are the indices of the operators along an axis but
+	// Gather; tupleIndices those of ScatterND and GatherND.
+	elemIndices  = dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"}
+	tupleIndices = dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"}
 	axisAttr     = dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"}
 	reduceAttr   = dialect.Attr{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 16,
 		Doc: "none, add or mul; max and min from version 18"}
@@ -69,11 +74,9 @@ func init() {
 			Summary:  "ScatterElements without reduction, before opset 11 replaced it",
 			Versions: []int{9},
 			Removed:  11,
-			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"},
-				updatesParam},
-			Output: "output",
-			Attrs:  []dialect.Attr{axisAttr},
+			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
+			Output:   "output",
+			Attrs:    []dialect.Attr{axisAttr},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).Scatter(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], int(c.Attrs["axis"].Int))
 			},
@@ -84,11 +87,9 @@ func init() {
 			Behavior: behavior(true, false),
 			Summary:  "update elements of data at positions along an axis",
 			Versions: []int{11, 13, 16, 18},
-			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"},
-				updatesParam},
-			Output: "output",
-			Attrs:  []dialect.Attr{axisAttr, reduceAttr},
+			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
+			Output:   "output",
+			Attrs:    []dialect.Attr{axisAttr, reduceAttr},
 			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
 				return Opset(v).ScatterElements(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
 					int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
@@ -100,14 +101,10 @@ func init() {
 			Behavior: behavior(true, true),
 			Summary:  "update elements or slices of data at index tuples",
 			Versions: []int{11, 13, 16, 18},
-			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"},
-				updatesParam},
-			Output: "output",
-			Attrs:  []dialect.Attr{reduceAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).ScatterND(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
-			},
+			Inputs:   []dialect.Param{dataParam, tupleIndices, updatesParam},
+			Output:   "output",
+			Attrs:    []dialect.Attr{reduceAttr},
+			Eval:     opcall.ScatterNDEval(Opset.ScatterND),
 		},
 		{
 			Name:     opGather,
@@ -119,9 +116,7 @@ func init() {
 				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of any rank"}},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).Gather(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["axis"].Int))
-			},
+			Eval:   opcall.GatherEval(Opset.Gather, "axis"),
 		},
 		{
 			Name:     opGatherElements,
@@ -129,13 +124,10 @@ func init() {
 			Behavior: behavior(false, false),
 			Summary:  "take elements of data at positions along an axis",
 			Versions: []int{11, 13},
-			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"}},
-			Output: "output",
-			Attrs:  []dialect.Attr{axisAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).GatherElements(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["axis"].Int))
-			},
+			Inputs:   []dialect.Param{dataParam, elemIndices},
+			Output:   "output",
+			Attrs:    []dialect.Attr{axisAttr},
+			Eval:     opcall.GatherEval(Opset.GatherElements, "axis"),
 		},
 		{
 			Name:     opGatherND,
@@ -143,14 +135,11 @@ func init() {
 			Behavior: behavior(false, true),
 			Summary:  "take elements or slices of data at index tuples",
 			Versions: []int{11, 12, 13},
-			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"}},
-			Output: "output",
+			Inputs:   []dialect.Param{dataParam, tupleIndices},
+			Output:   "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0", Since: 12,
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).GatherND(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
-			},
+			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
 		},
 	}
 }

@@ -97,19 +97,14 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	v, b, err := o.resolve(nameScatterElements)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
+	return opcall.RunVersion(ops, nameScatterElements, int(o), func(v int, b dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal)
+	})
 }
 
 func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	opt, err := scatterOptions(nameScatterElements, v, b, reduction, useInitVal)
+	opt, err := scatterOptions(nameScatterElements, v, b, data, indices, updates, reduction, useInitVal)
 	if err != nil {
-		return err
-	}
-	if err := checkInputs(nameScatterElements, v, b, data, indices, updates); err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
@@ -140,19 +135,14 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(nameScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.RunVersion(ops, nameScatterND, int(o), func(v int, b dialect.Behavior) error {
+		return scatterND(v, b, dst, data, indices, updates, reduction)
+	})
 }
 
 func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(nameScatterND, v, b, reduction, true)
+	opt, err := scatterOptions(nameScatterND, v, b, data, indices, updates, reduction, true)
 	if err != nil {
-		return err
-	}
-	if err := checkInputs(nameScatterND, v, b, data, indices, updates); err != nil {
 		return err
 	}
 	if data.Rank() < 1 || indices.Rank() < 1 {
@@ -193,20 +183,18 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(nameGatherND)
-	if err != nil {
-		return err
-	}
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
-	if err == nil {
-		err = opcall.CheckDst(dst, data.DType(), shape)
-	}
-	if err != nil {
-		return opcall.Wrap(nameGatherND, err)
-	}
-	return opcall.Wrap(nameGatherND, runGatherND(dst, data, indices, batchDims, kept, b.Index))
+	return opcall.RunVersion(ops, nameGatherND, int(o), func(v int, b dialect.Behavior) error {
+		sh := opcall.GetShapes()
+		defer sh.Release()
+		shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+		if err == nil {
+			err = opcall.CheckDst(dst, data.DType(), shape)
+		}
+		if err != nil {
+			return err
+		}
+		return runGatherND(dst, data, indices, batchDims, kept, b.Index)
+	})
 }
 
 // runGatherND runs GatherND on checked arguments into dst, of the output
@@ -225,10 +213,7 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 // gatherNDShape checks GatherND's arguments at version v and returns the
 // output shape and the shape with the batch dimensions kept, both from sh.
 func gatherNDShape(sh *opcall.Shapes, v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
-	if err := checkData(nameGatherND, v, data); err != nil {
-		return nil, nil, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := checkInputs(nameGatherND, v, b, data, indices); err != nil {
 		return nil, nil, err
 	}
 	if batchDims < 0 {
@@ -277,25 +262,20 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(nameGatherElements)
-	if err != nil {
-		return err
-	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
-	if err != nil {
-		return opcall.Wrap(nameGatherElements, err)
-	}
-	return opcall.Wrap(nameGatherElements, engine.GatherElements(dst, data, indices, a, b.Index))
+	return opcall.RunVersion(ops, nameGatherElements, int(o), func(v int, b dialect.Behavior) error {
+		a, err := checkGatherElements(v, b, data, indices, axis)
+		if err != nil {
+			return err
+		}
+		return engine.GatherElements(dst, data, indices, a, b.Index)
+	})
 }
 
 // checkGatherElements checks GatherElements' arguments but for what the
 // engine checks of their shapes (GatherElementsShape), and returns the
 // normalised axis.
 func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkData(nameGatherElements, v, data); err != nil {
-		return 0, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
+	if err := checkInputs(nameGatherElements, v, b, data, indices); err != nil {
 		return 0, err
 	}
 	if data.Rank() < 1 {
@@ -316,10 +296,11 @@ func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor,
 	return a, nil
 }
 
-// scatterOptions turns a scatter's reduction and use_init_val into engine
-// options, by the reductions and index rules of Behavior b. "" is the
-// default reduction, none.
-func scatterOptions(name string, v int, b dialect.Behavior, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
+// scatterOptions checks the reduction and the presence and element types
+// of the inputs of the named scatter at version v, and turns its
+// reduction and use_init_val into engine options, by the reductions and
+// index rules of Behavior b. "" is the default reduction, none.
+func scatterOptions(name string, v int, b dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
 	if reduction == "" {
 		reduction = "none"
 	}
@@ -333,6 +314,12 @@ func scatterOptions(name string, v int, b dialect.Behavior, reduction string, us
 		return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
 			dialect.ErrAttribute, reduction, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
 	}
+	if err := checkInputs(name, v, b, data, indices); err != nil {
+		return engine.ScatterOptions{}, err
+	}
+	if updates.IsZero() {
+		return engine.ScatterOptions{}, fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
+	}
 	return engine.ScatterOptions{
 		Reduction:   r,
 		ExcludeSelf: b.IncludeSelf != "" && !useInitVal,
@@ -340,18 +327,13 @@ func scatterOptions(name string, v int, b dialect.Behavior, reduction string, us
 	}, nil
 }
 
-// checkInputs checks the presence and element types of a scatter's inputs.
-func checkInputs(name string, v int, b dialect.Behavior, data, indices, updates tensor.Tensor) error {
+// checkInputs checks the presence and element types of the named
+// operation's data and indices at version v, of Behavior b.
+func checkInputs(name string, v int, b dialect.Behavior, data, indices tensor.Tensor) error {
 	if err := checkData(name, v, data); err != nil {
 		return err
 	}
-	if err := opcall.CheckIndices(indices, "indices", b.IndexTypes); err != nil {
-		return err
-	}
-	if updates.IsZero() {
-		return fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
-	}
-	return nil
+	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
 }
 
 // checkData checks data's element type: OpenVINO has no complex type, and

@@ -34,45 +34,42 @@ func typeNote(name string, v int) string {
 	return "Complex data is refused (OpenVINO has no complex type)."
 }
 
-func scatterElementsBehavior(v int) dialect.Behavior {
+// scatterBehavior is the Behavior of version v of the named scatter,
+// whose version since added the reduction attribute, with the reductions
+// red, and counted negative indices from the end; before it, none is the
+// only reduction and indices lie in [0, size-1]. Its notes are the type
+// note and notes.
+func scatterBehavior(name string, v, since int, types []tensor.DType, red map[string]engine.Reduction, notes ...string) dialect.Behavior {
 	b := dialect.Behavior{
-		Index:      inRange,
-		IndexTypes: anyInteger,
-		Reductions: map[string]engine.Reduction{"none": engine.None},
+		Index:      fromEnd,
+		IndexTypes: types,
+		Reductions: red,
+		Notes:      append([]string{typeNote(name, v)}, notes...),
 	}
-	if v >= 12 {
-		b.Index = fromEnd
-		b.Reductions = map[string]engine.Reduction{"none": engine.None, "sum": engine.Add, "prod": engine.Mul,
-			"min": engine.Min, "max": engine.Max, "mean": engine.Mean}
-		b.IncludeSelf = "use_init_val"
+	if v < since {
+		b.Index, b.Reductions = inRange, map[string]engine.Reduction{"none": engine.None}
 	}
-	b.Notes = []string{
-		typeNote(nameScatterElements, v),
+	return b
+}
+
+func scatterElementsBehavior(v int) dialect.Behavior {
+	b := scatterBehavior(nameScatterElements, v, 12, anyInteger,
+		map[string]engine.Reduction{"none": engine.None, "sum": engine.Add, "prod": engine.Mul,
+			"min": engine.Min, "max": engine.Max, "mean": engine.Mean},
 		"axis is an input: a scalar or a one-element 1-D tensor of any integer type.",
-		"updates has the shape of indices, which may exceed data only along axis.",
-	}
+		"updates has the shape of indices, which may exceed data only along axis.")
 	if v >= 12 {
+		b.IncludeSelf = "use_init_val"
 		b.Notes = append(b.Notes, "Reduction mean is an error for bool data.")
 	}
 	return b
 }
 
 func scatterNDBehavior(v int) dialect.Behavior {
-	b := dialect.Behavior{
-		Index:      inRange,
-		IndexTypes: int32or64,
-		Reductions: map[string]engine.Reduction{"none": engine.None},
-	}
-	if v >= 15 {
-		b.Index = fromEnd
-		b.Reductions = map[string]engine.Reduction{"none": engine.None, "sum": engine.Add, "sub": engine.Sub,
-			"prod": engine.Mul, "min": engine.Min, "max": engine.Max}
-	}
-	b.Notes = []string{
-		typeNote(nameScatterND, v),
-		"Where updates would be a scalar, any tensor of one element is accepted.",
-	}
-	return b
+	return scatterBehavior(nameScatterND, v, 15, int32or64,
+		map[string]engine.Reduction{"none": engine.None, "sum": engine.Add, "sub": engine.Sub,
+			"prod": engine.Mul, "min": engine.Min, "max": engine.Max},
+		"Where updates would be a scalar, any tensor of one element is accepted.")
 }
 
 func gatherNDBehavior(v int) dialect.Behavior {
@@ -162,10 +159,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 15,
 				Doc: "none, sum, sub, prod, min or max"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).ScatterNDUpdate(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
-					c.Attrs["reduction"].Str)
-			},
+			Eval: opcall.ScatterNDEval(Opset.ScatterNDUpdate),
 		},
 		{
 			Name:     nameGatherND,
@@ -178,9 +172,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).GatherND(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
-			},
+			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
 		},
 		{
 			Name:     nameGatherElements,
@@ -193,9 +185,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 				Doc: "the axis, in [-rank, rank-1]"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).GatherElements(c.Inputs["data"], c.Inputs["indices"], int(c.Attrs["axis"].Int))
-			},
+			Eval: opcall.GatherEval(Opset.GatherElements, "axis"),
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -104,8 +105,17 @@ func scatterIndex(what string) dialect.Param {
 	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
 }
 
-// ops is filled by init; behaviors holds their Behavior, which the
-// functions of this package read.
+// gatherEval is the Eval of a gather that f runs on the inputs input and
+// index and the attribute dim.
+func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) opcall.Eval {
+	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+		return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
+	}
+}
+
+// ops is filled by init, which gives every operator the single version 1,
+// the output out and its Behavior; behaviors holds their Behavior, which
+// the functions of this package read.
 var (
 	ops       []*dialect.Op
 	behaviors = map[string]dialect.Behavior{}
@@ -114,15 +124,13 @@ var (
 func init() {
 	ops = []*dialect.Op{
 		{
-			Name:     opScatter,
-			Family:   "scatter_elements",
-			Summary:  "write src (or value) into input at positions along dim, optionally adding or multiplying",
-			Versions: []int{1},
+			Name:    opScatter,
+			Family:  "scatter_elements",
+			Summary: "write src (or value) into input at positions along dim, optionally adding or multiplying",
 			Inputs: []dialect.Param{inputParam, scatterIndex("write"),
 				{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to write, at least as large as index; or give value", Optional: true},
 				{Name: "value", Role: dialect.RoleValue, Types: "a 0-d bool, integer, floating-point or complex tensor",
 					Doc: "one value to write everywhere, cast to input's type; or give src", Optional: true, AttrKind: dialect.Float}},
-			Output: "out",
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -145,25 +153,21 @@ func init() {
 			},
 		},
 		{
-			Name:     opScatterAdd,
-			Family:   "scatter_elements",
-			Summary:  "add src into input at positions along dim",
-			Versions: []int{1},
-			Inputs:   []dialect.Param{inputParam, scatterIndex("add to"), srcParam},
-			Output:   "out",
-			Attrs:    []dialect.Attr{dimAttr},
+			Name:    opScatterAdd,
+			Family:  "scatter_elements",
+			Summary: "add src into input at positions along dim",
+			Inputs:  []dialect.Param{inputParam, scatterIndex("add to"), srcParam},
+			Attrs:   []dialect.Attr{dimAttr},
 			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterAdd(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"])
 			},
 		},
 		{
-			Name:     opScatterReduce,
-			Family:   "scatter_elements",
-			Summary:  "reduce src into input at positions along dim with sum, prod, mean, amax or amin",
-			Versions: []int{1},
-			Inputs:   []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
-			Output:   "out",
+			Name:    opScatterReduce,
+			Family:  "scatter_elements",
+			Summary: "reduce src into input at positions along dim with sum, prod, mean, amax or amin",
+			Inputs:  []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
 				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
@@ -174,35 +178,26 @@ func init() {
 			},
 		},
 		{
-			Name:     opGather,
-			Family:   "gather_elements",
-			Summary:  "take elements of input at positions along dim",
-			Versions: []int{1},
+			Name:    opGather,
+			Family:  "gather_elements",
+			Summary: "take elements of input at positions along dim",
 			Inputs: []dialect.Param{inputParam,
 				{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim, of input's rank; may be empty"}},
-			Output: "out",
-			Attrs:  []dialect.Attr{dimAttr},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim := int(c.Attrs["dim"].Int)
-				return Gather(c.Inputs["input"], dim, c.Inputs["index"])
-			},
+			Attrs: []dialect.Attr{dimAttr},
+			Eval:  gatherEval(Gather),
 		},
 		{
-			Name:     opIndexSelect,
-			Family:   "gather",
-			Summary:  "take slices of input along dim",
-			Versions: []int{1},
+			Name:    opIndexSelect,
+			Family:  "gather",
+			Summary: "take slices of input along dim",
 			Inputs: []dialect.Param{inputParam,
 				{Name: "index", Role: dialect.RoleIndices, Types: idxTypes, Doc: "positions along dim, 0-d or 1-D"}},
-			Output: "out",
-			Attrs:  []dialect.Attr{dimAttr},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				dim := int(c.Attrs["dim"].Int)
-				return IndexSelect(c.Inputs["input"], dim, c.Inputs["index"])
-			},
+			Attrs: []dialect.Attr{dimAttr},
+			Eval:  gatherEval(IndexSelect),
 		},
 	}
 	for _, op := range ops {
+		op.Versions, op.Output = []int{1}, "out"
 		op.Behavior = behavior(op.Name)
 		behaviors[op.Name] = op.Behavior(1)
 	}

@@ -92,36 +92,18 @@ func ScalarOf(t tensor.Tensor) (Scalar, error) {
 	if t.Rank() != 0 {
 		return Scalar{}, fmt.Errorf("%w: value must be a 0-d tensor, got shape %v", dialect.ErrInput, t.Shape())
 	}
+	if v, ok := t.IntAt(0); ok {
+		if v < 0 && t.DType() == tensor.Uint64 { // IntAt reads a uint64 as its bits
+			return Scalar{}, fmt.Errorf("%w: value %d does not fit an int64", dialect.ErrInput, uint64(v))
+		}
+		return Int(v), nil
+	}
+	if f, ok := t.FloatAt(0); ok {
+		return Float(f), nil
+	}
 	switch v := t.At(0).(type) {
 	case bool:
 		return Bool(v), nil
-	case int8:
-		return Int(int64(v)), nil
-	case int16:
-		return Int(int64(v)), nil
-	case int32:
-		return Int(int64(v)), nil
-	case int64:
-		return Int(v), nil
-	case uint8:
-		return Int(int64(v)), nil
-	case uint16:
-		return Int(int64(v)), nil
-	case uint32:
-		return Int(int64(v)), nil
-	case uint64:
-		if v > math.MaxInt64 {
-			return Scalar{}, fmt.Errorf("%w: value %d does not fit an int64", dialect.ErrInput, v)
-		}
-		return Int(int64(v)), nil
-	case float16.Float16:
-		return Float(float64(v.Float32())), nil
-	case bfloat16.BFloat16:
-		return Float(float64(v.Float32())), nil
-	case float32:
-		return Float(float64(v)), nil
-	case float64:
-		return Float(v), nil
 	case complex64:
 		return Complex(complex128(v)), nil
 	case complex128:

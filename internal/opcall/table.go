@@ -1,0 +1,61 @@
+package opcall
+
+import (
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// Eval is the type of dialect.Op.Eval: it runs an operator version on a
+// generic call.
+type Eval = func(version int, c dialect.Call) (tensor.Tensor, error)
+
+// RunVersion runs f with the version of the named operator of ops that
+// opset selects and with that version's Behavior, and returns f's error
+// naming the operator (Wrap). It is the start of every Into form of a
+// versioned dialect: resolve, check, run. A version opset does not select
+// is an error that names the operator already.
+func RunVersion(ops []*dialect.Op, name string, opset int, f func(v int, b dialect.Behavior) error) error {
+	v, b, err := dialect.Find(ops, name).Resolve(opset)
+	if err != nil {
+		return err
+	}
+	return Wrap(name, f(v, b))
+}
+
+// Fixed returns b as the Behavior of every version, for an operator of a
+// framework that does not version its operators.
+func Fixed(b dialect.Behavior) func(int) dialect.Behavior {
+	return func(int) dialect.Behavior { return b }
+}
+
+// GatherEval returns the Eval of a gather that a versioned dialect runs by
+// gather, a method of its opset type O taking the inputs "data" and
+// "indices" and the int attribute attr (the axis, or batch_dims).
+func GatherEval[O ~int](gather func(O, tensor.Tensor, tensor.Tensor, int) (tensor.Tensor, error), attr string) Eval {
+	return func(v int, c dialect.Call) (tensor.Tensor, error) {
+		return gather(O(v), c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
+	}
+}
+
+// ScatterNDEval returns the Eval of a ScatterND that a versioned dialect
+// runs by scatter, a method of its opset type O taking the inputs "data",
+// "indices" and "updates" and the string attribute "reduction".
+func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.Tensor, string) (tensor.Tensor, error)) Eval {
+	return func(v int, c dialect.Call) (tensor.Tensor, error) {
+		return scatter(O(v), c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
+	}
+}
+
+// ShapeScatterEval returns the Eval of a scatter_nd that takes the output
+// shape as its input "shape" (TensorFlow's and MindSpore's): it reads that
+// shape (ShapeOf) and runs scatter on the inputs "indices" and "updates".
+// Errors name op.
+func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error)) Eval {
+	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+		shape, err := ShapeOf(c.Inputs["shape"], "shape")
+		if err != nil {
+			return tensor.Tensor{}, Wrap(op, err)
+		}
+		return scatter(c.Inputs["indices"], c.Inputs["updates"], shape)
+	}
+}

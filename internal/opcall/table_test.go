@@ -1,0 +1,156 @@
+package opcall
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// testOpset is an opset type, as the versioned dialects declare theirs.
+type testOpset int
+
+// testOps is a table of one operator, versions 3 and 7, whose Behavior
+// tells the versions apart by their index rules.
+var testOps = []*dialect.Op{{
+	Name:     "test.Op",
+	Versions: []int{3, 7},
+	Behavior: func(v int) dialect.Behavior {
+		if v >= 7 {
+			return dialect.Behavior{Index: engine.IndexRules{Negative: engine.NegativeFromEnd}}
+		}
+		return dialect.Behavior{}
+	},
+}}
+
+func TestRunVersion(t *testing.T) {
+	errRun := errors.New("run failed")
+	tests := []struct {
+		name    string
+		opset   int
+		runErr  error
+		version int   // the version f must see; 0 when f must not run
+		want    error // the class of the error, nil for none
+	}{
+		{"selects 3", 5, nil, 3, nil},
+		{"selects 7", 9, nil, 7, nil},
+		{"newest for opset 0", 0, nil, 7, nil},
+		{"too old", 2, nil, 0, dialect.ErrVersion},
+		{"f's error", 7, errRun, 7, errRun},
+	}
+	for _, tt := range tests {
+		seen := 0
+		err := RunVersion(testOps, "test.Op", tt.opset, func(v int, b dialect.Behavior) error {
+			seen = v
+			if fromEnd := b.Index.Negative == engine.NegativeFromEnd; fromEnd != (v >= 7) {
+				t.Errorf("%s: version %d got the Behavior of another version", tt.name, v)
+			}
+			return tt.runErr
+		})
+		if seen != tt.version {
+			t.Errorf("%s: f saw version %d, want %d", tt.name, seen, tt.version)
+		}
+		if tt.want == nil {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		var oe *dialect.OpError
+		if !errors.Is(err, tt.want) || !errors.As(err, &oe) || oe.Op != "test.Op" || errors.As(oe.Err, new(*dialect.OpError)) {
+			t.Errorf("%s: got %v, want %v named once by test.Op", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestFixed(t *testing.T) {
+	b := dialect.Behavior{IndexTypes: []tensor.DType{tensor.Int32}, Notes: []string{"one"}}
+	f := Fixed(b)
+	for _, v := range []int{0, 1, 12} {
+		if got := f(v); len(got.IndexTypes) != 1 || got.IndexTypes[0] != tensor.Int32 || len(got.Notes) != 1 || got.Notes[0] != "one" {
+			t.Errorf("version %d: got %+v", v, got)
+		}
+	}
+}
+
+// TestEvals checks that GatherEval and ScatterNDEval hand the call's
+// version, inputs and attributes to the method they are made of.
+func TestEvals(t *testing.T) {
+	data := tensor.Scalar(int64(1))
+	indices := tensor.Scalar(int32(2))
+	updates := tensor.Scalar(float32(3))
+	c := dialect.Call{
+		Inputs: map[string]tensor.Tensor{"data": data, "indices": indices, "updates": updates},
+		Attrs: map[string]dialect.Value{"axis": {Kind: dialect.Int, Int: -2}, "batch_dims": {Kind: dialect.Int, Int: 4},
+			"reduction": {Kind: dialect.String, Str: "add"}},
+	}
+	var got []any
+	gather := func(o testOpset, d, i tensor.Tensor, n int) (tensor.Tensor, error) {
+		got = []any{o, d, i, n}
+		return d, nil
+	}
+	scatter := func(o testOpset, d, i, u tensor.Tensor, red string) (tensor.Tensor, error) {
+		got = []any{o, d, i, u, red}
+		return u, nil
+	}
+	tests := []struct {
+		name string
+		eval Eval
+		want []any
+	}{
+		{"gather by axis", GatherEval(gather, "axis"), []any{testOpset(11), data, indices, -2}},
+		{"gather by batch_dims", GatherEval(gather, "batch_dims"), []any{testOpset(11), data, indices, 4}},
+		{"scatter", ScatterNDEval(scatter), []any{testOpset(11), data, indices, updates, "add"}},
+	}
+	for _, tt := range tests {
+		got = nil
+		if _, err := tt.eval(11, c); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(got) != len(tt.want) {
+			t.Fatalf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+		for i := range got {
+			if x, ok := got[i].(tensor.Tensor); ok {
+				if !tensor.Equal(x, tt.want[i].(tensor.Tensor)) {
+					t.Errorf("%s: argument %d is %v, want %v", tt.name, i, x, tt.want[i])
+				}
+			} else if got[i] != tt.want[i] {
+				t.Errorf("%s: argument %d is %v, want %v", tt.name, i, got[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// TestShapeScatterEval checks that ShapeScatterEval hands the shape input
+// to the scatter as a shape, and refuses a bad one naming the operator
+// without calling it.
+func TestShapeScatterEval(t *testing.T) {
+	indices := tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{2}))
+	updates := tensor.Must(tensor.From(tensor.Shape{1}, []float32{5}))
+	var gotShape tensor.Shape
+	calls := 0
+	scatter := func(i, u tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
+		calls++
+		gotShape = shape
+		if !tensor.Equal(i, indices) || !tensor.Equal(u, updates) {
+			t.Errorf("scatter got indices %v and updates %v", i, u)
+		}
+		return u, nil
+	}
+	eval := ShapeScatterEval("test.scatter_nd", scatter)
+	call := func(shape tensor.Tensor) dialect.Call {
+		return dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": shape}}
+	}
+	if _, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []int32{4, 3})))); err != nil ||
+		!gotShape.Equal(tensor.Shape{4, 3}) || calls != 1 {
+		t.Errorf("got shape %v, %d calls, %v; want [4,3], 1 call", gotShape, calls, err)
+	}
+	_, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []float32{4, 3}))))
+	var oe *dialect.OpError
+	if !errors.Is(err, dialect.ErrInput) || !errors.As(err, &oe) || oe.Op != "test.scatter_nd" || calls != 1 {
+		t.Errorf("float shape: %v after %d calls; want ErrInput naming test.scatter_nd, scatter not called", err, calls)
+	}
+}
