@@ -183,13 +183,7 @@ func init() {
 				{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints, Doc: "the output shape"},
 			},
 			Output: "output",
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
-				shape, err := opcall.ShapeOf(c.Inputs["shape"], "shape")
-				if err != nil {
-					return tensor.Tensor{}, opcall.Wrap(opScatterND, err)
-				}
-				return ScatterND(c.Inputs["indices"], c.Inputs["updates"], shape)
-			},
+			Eval:   opcall.ShapeScatterEval(opScatterND, ScatterND),
 		},
 	}
 	for _, op := range scatterOps {
