@@ -83,7 +83,7 @@ func (s *scratch) release() {
 	}
 	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
 	s.hg.ind, s.hg.m, s.hs.ind = nil, nil, nil
-	s.columns.data = view{}
+	s.columns.data, s.columns.ind = view{}, nil
 	scratches.Put(s)
 }
 
@@ -112,12 +112,6 @@ func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
 	}
 	s.shapes[i] = sh
 	return sh
-}
-
-// setShape returns a copy of sh in slot i.
-func (s *scratch) setShape(i int, sh tensor.Shape) tensor.Shape {
-	s.shapes[i] = append(s.shapes[i][:0], sh...)
-	return s.shapes[i]
 }
 
 // stridesOf returns the row-major strides of sh in slot i.
