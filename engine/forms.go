@@ -5,9 +5,12 @@ import "github.com/scatter-dev/scatter/tensor"
 // The forms: the general gather and scatter with the dimension numbers of
 // the operators that the frameworks name (ONNX's GatherND, GatherElements,
 // Gather, ScatterND and ScatterElements, and their kin in the other
-// frameworks). Each has a kernel of its own (the fast paths); Gather and
-// Scatter recognise dimension numbers of these forms and take the fast
-// path, and the form functions (GatherND, ...) go to it directly.
+// frameworks). Each has a kernel of its own (the fast paths); GatherGeneral
+// and ScatterGeneral recognise dimension numbers of these forms and take
+// the fast path, and the form functions (GatherND, ...) go to it directly.
+// DynamicSlice and DynamicUpdateSlice are forms too, with dimension
+// numbers (DynamicSliceDims, DynamicUpdateSliceDims) but no kernels of
+// their own: the general ones run them.
 
 // dimRange returns [lo, lo+1, ..., hi-1].
 func dimRange(lo, hi int) []int {
@@ -42,8 +45,8 @@ func isAllBut(s []int, rank, axis int) bool {
 }
 
 // The form constructors take any shapes and never panic: for shapes the
-// form does not accept, they return dimension numbers that Gather and
-// Scatter reject with an error.
+// form does not accept, they return dimension numbers that GatherGeneral
+// and ScatterGeneral reject with an error.
 
 // tupleLen returns the length of the index tuples of indices of the given
 // shape, its last dimension (0 for a scalar).

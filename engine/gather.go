@@ -122,11 +122,6 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 	return indices.Clone(), nil
 }
 
-// checkGatherElements checks the shapes of GatherElements.
-func checkGatherElements(data, indices tensor.Shape, axis int) error {
-	return checkElements(data, indices, axis)
-}
-
 // GatherElements writes into dst, for each position p of indices, the
 // element of data at p with p[axis] replaced by the index value. indices
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
@@ -139,7 +134,7 @@ func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules
 
 func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
-	if err := checkGatherElements(ds, is, axis); err != nil {
+	if err := checkElements(ds, is, axis); err != nil {
 		return err
 	}
 	if forceGeneral {

@@ -1,5 +1,9 @@
 // Package engine holds the dialect-neutral scatter and gather kernels:
-// ScatterND, ScatterElements, GatherND, GatherElements and Gather.
+// StableHLO's general gather and scatter (GatherGeneral, ScatterGeneral,
+// executing GatherDims and ScatterDims), and the seven forms of them that
+// frameworks name: ScatterND, ScatterElements, GatherND, GatherElements
+// and Gather, which have kernels of their own, and DynamicSlice and
+// DynamicUpdateSlice.
 //
 // Every kernel writes into a destination tensor that the caller supplies
 // (named dst and passed first), so repeated calls can reuse memory. A
@@ -112,7 +116,8 @@ const (
 	ReportLast
 )
 
-// ScatterOptions are the knobs of ScatterND and ScatterElements.
+// ScatterOptions are the knobs of the scatters that take them:
+// ScatterGeneral, ScatterND and ScatterElements.
 type ScatterOptions struct {
 	Reduction Reduction
 	// ExcludeSelf leaves the destination's existing value out of the
