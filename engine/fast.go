@@ -37,10 +37,6 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 		n, i := scatterPairsOffs(buf, w.offs[t0:w.n], lo, width, t0*block, block)
 		return n, t0 + i
 	}
-	if w.k == 1 {
-		n, i := scatterPairs1(buf, w.ind[t0:w.n], w.lims[0], w.strides[0], lo, width, t0*block, block)
-		return n, t0 + i
-	}
 	for t := t0; t < w.n; t++ {
 		if n == len(buf) {
 			return n, t
@@ -54,7 +50,10 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 	return n, w.n
 }
 
-// scatterPairsOffs is scatterPairs1 for offsets computed beforehand.
+// scatterPairsOffs is scatterPairs for offsets computed beforehand: a
+// function of its own, not inlined, with few live values, so that the
+// loop keeps its counters in registers. It returns the number of pairs
+// and of offsets read.
 //
 //go:noinline
 func scatterPairsOffs(buf []pair, offs []int32, lo int, width uint, s0, block int) (n, read int) {
@@ -216,33 +215,6 @@ func offsetsK(offs []int32, ind []int64, lims []limit, strides []int, skip bool)
 		offs[t] = int32(d)
 	}
 	return len(offs)
-}
-
-// scatterPairs1 is scatterPairs for tuples of one component, ind holding
-// them from the first one on, whose other offset is s0: a function of its
-// own, not inlined, with few live values, so that the loop keeps its
-// counters in registers. It returns the number of pairs and of tuples
-// read.
-//
-//go:noinline
-func scatterPairs1(buf []pair, ind []int64, l limit, stride, lo int, width uint, s0, block int) (n, read int) {
-	size, e := uint64(l.size), l.fromEnd
-	s := s0
-	for i, v := range ind {
-		if n == len(buf) {
-			return n, i
-		}
-		d := -1
-		if p := wrap(v, e); uint64(p) < size {
-			d = int(p) * stride
-		}
-		buf[n] = pair{d, s}
-		s += block
-		if uint(d-lo) < width {
-			n++
-		}
-	}
-	return n, len(ind)
 }
 
 // gatherPairs fills buf with the pairs (t*block, data offset) of tuples
