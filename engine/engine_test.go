@@ -572,3 +572,39 @@ func TestGatherElementsTouchedRows(t *testing.T) {
 		})
 	}
 }
+
+// TestFormsRefuseClamp: the forms' kernels do not clamp, so they refuse
+// OutOfRangeClamp with an ErrArgument naming the operator and the mode,
+// rather than treat it as OutOfRangeError; the general kernels clamp.
+func TestFormsRefuseClamp(t *testing.T) {
+	clamp := IndexRules{OutOfRange: OutOfRangeClamp}
+	data := typed(t, tensor.Float32, tensor.Shape{2, 2}, 1, 2, 3, 4)
+	dst := func(s ...int) tensor.Tensor { return tensor.Must(tensor.New(tensor.Float32, s)) }
+	ind := func(s tensor.Shape, v ...int) tensor.Tensor { return typed(t, tensor.Int64, s, v...) }
+	upd := typed(t, tensor.Float32, tensor.Shape{1, 2}, 5, 6)
+	for _, c := range []struct {
+		op  string
+		err error
+	}{
+		{"ScatterND", ScatterND(dst(2, 2), data, ind(tensor.Shape{1, 1}, 5), upd, ScatterOptions{Rules: clamp})},
+		{"ScatterElements", ScatterElements(dst(2, 2), data, ind(tensor.Shape{1, 2}, 5, 0), upd, 0, ScatterOptions{Rules: clamp})},
+		{"GatherND", GatherND(dst(1, 2), data, ind(tensor.Shape{1, 1}, 5), 0, clamp)},
+		{"GatherElements", GatherElements(dst(1, 2), data, ind(tensor.Shape{1, 2}, 5, 0), 0, clamp)},
+		{"Gather", Gather(dst(1, 2), data, ind(tensor.Shape{1}, 5), 0, 0, clamp)},
+	} {
+		if !errors.Is(c.err, ErrArgument) || !strings.Contains(c.err.Error(), c.op+" does not take OutOfRangeClamp") {
+			t.Errorf("%s with OutOfRangeClamp: err = %v, want an ErrArgument naming %s and OutOfRangeClamp", c.op, c.err, c.op)
+		}
+	}
+	// The general gather with GatherND's dimension numbers clamps row 5
+	// to row 1.
+	out := dst(1, 2)
+	indices := ind(tensor.Shape{1, 1}, 5)
+	dims := GatherNDDims(data.Shape(), indices.Shape(), 0)
+	if err := GatherGeneral(out, data, indices, &dims, GatherOptions{Rules: clamp}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Data().([]float32); got[0] != 3 || got[1] != 4 {
+		t.Errorf("GatherGeneral clamped row 5 to %v, want [3 4]", got)
+	}
+}

@@ -40,6 +40,9 @@ func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor
 // indices select (see GatherNDShape). dst must have data's type and the
 // shape GatherNDShape returns, and must not overlap the inputs.
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherND")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gatherND(&dst, &data, &indices, batchDims, rules)
@@ -127,6 +130,9 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
 // dst has data's type and indices' shape, and must not overlap the inputs.
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherElements")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gatherElements(&dst, &data, &indices, axis, rules)
@@ -208,6 +214,9 @@ func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (te
 // dst has data's type and the shape GatherShape returns, and must not
 // overlap the inputs.
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("Gather")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gather(&dst, &data, &indices, axis, batchDims, rules)

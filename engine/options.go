@@ -89,8 +89,10 @@ const (
 	OutOfRangeSkip
 	// OutOfRangeClamp moves the start index to the nearest position at
 	// which the window fits: StableHLO's gather and dynamic_slice, and
-	// JAX's mode "clip". Only the general kernels (Gather, Scatter with
-	// dimension numbers) take it.
+	// JAX's mode "clip". Only the general kernels (GatherGeneral,
+	// ScatterGeneral, DynamicSlice and DynamicUpdateSlice) take it; the
+	// forms' own (ScatterND, ScatterElements, GatherND, GatherElements,
+	// Gather) refuse it with ErrArgument.
 	OutOfRangeClamp
 )
 

@@ -16,6 +16,9 @@ import (
 // Tuples are applied in row-major order of indices with opt.Reduction; all
 // of them are validated before dst is written.
 func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterND")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.scatterND(&dst, &data, &indices, &updates, opt)
@@ -155,6 +158,9 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 // dst, an error (naming the first bad index) may leave it partly
 // written.
 func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterElements")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.scatterElements(&dst, &data, &indices, &updates, axis, opt)
