@@ -258,6 +258,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		inner := size / ds[0]
 		s.columns = columnJob{run: run, data: s.views[vData], ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
 		parallel((inner+width-1)/width, p, &s.columns, &s.done)
+		s.columns = columnJob{} // it held the caller's tensors (see release)
 	default:
 		// Each worker owns a range of dst and applies, in index order, the
 		// updates that land in it.

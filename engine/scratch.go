@@ -73,7 +73,8 @@ func getScratch() *scratch { return scratches.Get().(*scratch) }
 
 // release forgets the call's tensors, so that the pool does not keep
 // them alive, and puts s back in the pool. The fields it leaves point into
-// s itself, and every call sets afresh those it uses.
+// s itself, and every call sets afresh those it uses; the column job,
+// which few calls use, is cleared by its own path.
 func (s *scratch) release() {
 	s.fill.forget()
 	s.apply.forget()
@@ -83,7 +84,6 @@ func (s *scratch) release() {
 	}
 	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
 	s.hg.ind, s.hg.m, s.hs.ind = nil, nil, nil
-	s.columns.data, s.columns.ind = view{}, nil
 	scratches.Put(s)
 }
 
