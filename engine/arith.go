@@ -76,8 +76,8 @@ type reducer interface {
 	// tensors of its element type (or at none, for nil), for a later
 	// call.
 	rebind(dst, src any, block int)
-	// setKnobs applies Arith.ZeroStart and CountInType to the
-	// reducer of reduction r.
+	// setKnobs applies opt.Arith's ZeroStart and CountInType to the
+	// reducer, which was built for opt.Reduction.
 	setKnobs(opt ScatterOptions)
 }
 

@@ -228,8 +228,12 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape, exact bool) 
 			s++
 		}
 		if updates[i] < indices[s] || exact && updates[i] != indices[s] {
-			return shapeErr("updates %v has %d in scatter dimension %d, indices %v has %d in dimension %d; they must be equal",
-				updates, updates[i], i, indices, indices[s], s)
+			need := "updates must be at least as large"
+			if exact {
+				need = "they must be equal"
+			}
+			return shapeErr("updates %v has %d in scatter dimension %d, indices %v has %d in dimension %d; %s",
+				updates, updates[i], i, indices, indices[s], s, need)
 		}
 		s++
 	}
@@ -252,8 +256,12 @@ func checkBatchingPairs(opName string, op []int, indName string, ind []int, oper
 			return argErr("%s %v holds index_vector_dim %d", indName, dimList(ind), vecDim)
 		}
 		if indices[b] > operand[op[i]] || exact && indices[b] != operand[op[i]] {
-			return shapeErr("batching dimension %d of indices %v has size %d, batching dimension %d of operand %v has %d; they must be equal",
-				b, indices, indices[b], op[i], operand, operand[op[i]])
+			need := "indices' must be no larger"
+			if exact {
+				need = "they must be equal"
+			}
+			return shapeErr("batching dimension %d of indices %v has size %d, batching dimension %d of operand %v has %d; %s",
+				b, indices, indices[b], op[i], operand, operand[op[i]], need)
 		}
 	}
 	return nil

@@ -401,8 +401,7 @@ func TestColumnWidth(t *testing.T) {
 		{16385, 4, 0},
 		{10, 1, 256},
 		{10, 8, 32},
-		{10, 16, 16},
-		{10, 0, 16}, // strings: 16-byte headers
+		{10, 16, 16}, // complex128, and strings (16-byte headers)
 		{1 << 20, 8, 0},
 	} {
 		if got := columnWidth(c.rows, c.size); got != c.want {
@@ -501,5 +500,111 @@ func TestNaNBits(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGatherElementsTouchedRows gathers along the last axis of a matrix
+// larger than touchBytes, with enough indices per row that gatherRows
+// reads each row a cache line at a time first (gatherRows2), and checks
+// the result, the flat position of a bad index and that the rows were
+// read, against a plain loop.
+func TestGatherElementsTouchedRows(t *testing.T) {
+	const rows, size, last = 512, 1024, 128 // 2 MiB of float32; 128 >= 1024/16 indices per row
+	vals := make([]float32, rows*size)
+	for i := range vals {
+		vals[i] = float32(i) // distinct, and exact in float32; only vals[0] is zero
+	}
+	data := tensor.Must(tensor.From(tensor.Shape{rows, size}, vals))
+	for _, c := range []struct {
+		name  string
+		rules IndexRules
+		bad   int // flat position of an index out of range, or -1
+	}{
+		{"in range", IndexRules{Negative: NegativeFromEnd}, -1},
+		{"skip", IndexRules{Negative: NegativeFromEnd, OutOfRange: OutOfRangeSkip}, 300*last + 5},
+		{"error", IndexRules{Negative: NegativeFromEnd}, 300*last + 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ind := make([]int64, rows*last)
+			for i := range ind {
+				ind[i] = int64((i*7919)%(2*size) - size) // from -size to size-1
+			}
+			if c.bad >= 0 {
+				ind[c.bad] = size
+			}
+			indices := tensor.Must(tensor.From(tensor.Shape{rows, last}, ind))
+			dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, last}))
+			s := getScratch()
+			err := s.gatherElements(&dst, &data, &indices, 1, c.rules)
+			touched := 0
+			for _, n := range s.touched {
+				touched += n
+			}
+			s.release()
+			if c.bad >= 0 && c.rules.OutOfRange == OutOfRangeError {
+				var ie *IndexError
+				if !errors.As(err, &ie) || ie.Pos[0] != c.bad/last || ie.Pos[1] != c.bad%last || ie.Value != size {
+					t.Fatalf("err = %v, want an IndexError at [%d %d]", err, c.bad/last, c.bad%last)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if touched != 1 {
+				t.Errorf("touchLines counted %d zeros, want 1 (vals[0], in row 0): the rows were not read first", touched)
+			}
+			got := dst.Data().([]float32)
+			for r := range rows {
+				for j := range last {
+					var want float32 // zero for a skipped index
+					if p := ind[r*last+j]; p < size {
+						if p < 0 {
+							p += size
+						}
+						want = vals[r*size+int(p)]
+					}
+					if g := got[r*last+j]; g != want {
+						t.Fatalf("dst[%d][%d] = %v, want %v (index %d)", r, j, g, want, ind[r*last+j])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFormsRefuseClamp: the forms' kernels do not clamp, so they refuse
+// OutOfRangeClamp with an ErrArgument naming the operator and the mode,
+// rather than treat it as OutOfRangeError; the general kernels clamp.
+func TestFormsRefuseClamp(t *testing.T) {
+	clamp := IndexRules{OutOfRange: OutOfRangeClamp}
+	data := typed(t, tensor.Float32, tensor.Shape{2, 2}, 1, 2, 3, 4)
+	dst := func(s ...int) tensor.Tensor { return tensor.Must(tensor.New(tensor.Float32, s)) }
+	ind := func(s tensor.Shape, v ...int) tensor.Tensor { return typed(t, tensor.Int64, s, v...) }
+	upd := typed(t, tensor.Float32, tensor.Shape{1, 2}, 5, 6)
+	for _, c := range []struct {
+		op  string
+		err error
+	}{
+		{"ScatterND", ScatterND(dst(2, 2), data, ind(tensor.Shape{1, 1}, 5), upd, ScatterOptions{Rules: clamp})},
+		{"ScatterElements", ScatterElements(dst(2, 2), data, ind(tensor.Shape{1, 2}, 5, 0), upd, 0, ScatterOptions{Rules: clamp})},
+		{"GatherND", GatherND(dst(1, 2), data, ind(tensor.Shape{1, 1}, 5), 0, clamp)},
+		{"GatherElements", GatherElements(dst(1, 2), data, ind(tensor.Shape{1, 2}, 5, 0), 0, clamp)},
+		{"Gather", Gather(dst(1, 2), data, ind(tensor.Shape{1}, 5), 0, 0, clamp)},
+	} {
+		if !errors.Is(c.err, ErrArgument) || !strings.Contains(c.err.Error(), c.op+" does not take OutOfRangeClamp") {
+			t.Errorf("%s with OutOfRangeClamp: err = %v, want an ErrArgument naming %s and OutOfRangeClamp", c.op, c.err, c.op)
+		}
+	}
+	// The general gather with GatherND's dimension numbers clamps row 5
+	// to row 1.
+	out := dst(1, 2)
+	indices := ind(tensor.Shape{1, 1}, 5)
+	dims := GatherNDDims(data.Shape(), indices.Shape(), 0)
+	if err := GatherGeneral(out, data, indices, &dims, GatherOptions{Rules: clamp}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Data().([]float32); got[0] != 3 || got[1] != 4 {
+		t.Errorf("GatherGeneral clamped row 5 to %v, want [3 4]", got)
 	}
 }

@@ -37,10 +37,6 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 		n, i := scatterPairsOffs(buf, w.offs[t0:w.n], lo, width, t0*block, block)
 		return n, t0 + i
 	}
-	if w.k == 1 {
-		n, i := scatterPairs1(buf, w.ind[t0:w.n], w.lims[0], w.strides[0], lo, width, t0*block, block)
-		return n, t0 + i
-	}
 	for t := t0; t < w.n; t++ {
 		if n == len(buf) {
 			return n, t
@@ -54,11 +50,12 @@ func (w *ndWalk) scatterPairs(t0, lo, hi, block int, buf []pair) (n, next int) {
 	return n, w.n
 }
 
-// scatterPairsOffs is scatterPairs1 for offsets computed beforehand: the
+// scatterPairsOffs is scatterPairs for offsets computed beforehand: the
 // pairs (offs[i], s0 + i*block) whose offset lies in [lo, lo+width), an
-// offset of -1 (skipped) never among them since lo >= 0. It returns their
-// number and how many offsets it read. The general scatter calls it with
-// its window starts.
+// offset of -1 (skipped) never among them since lo >= 0. It is a function
+// of its own, not inlined, with few live values, so that the loop keeps
+// its counters in registers. It returns the number of pairs and of
+// offsets read. The general scatter calls it with its window starts.
 //
 //go:noinline
 func scatterPairsOffs[O int32 | int](buf []pair, offs []O, lo int, width uint, s0, block int) (n, read int) {
@@ -222,33 +219,6 @@ func offsetsK(offs []int32, ind []int64, lims []limit, strides []int, skip bool)
 	return len(offs)
 }
 
-// scatterPairs1 is scatterPairs for tuples of one component, ind holding
-// them from the first one on, whose other offset is s0: a function of its
-// own, not inlined, with few live values, so that the loop keeps its
-// counters in registers. It returns the number of pairs and of tuples
-// read.
-//
-//go:noinline
-func scatterPairs1(buf []pair, ind []int64, l limit, stride, lo int, width uint, s0, block int) (n, read int) {
-	size, e := uint64(l.size), l.fromEnd
-	s := s0
-	for i, v := range ind {
-		if n == len(buf) {
-			return n, i
-		}
-		d := -1
-		if p := wrap(v, e); uint64(p) < size {
-			d = int(p) * stride
-		}
-		buf[n] = pair{d, s}
-		s += block
-		if uint(d-lo) < width {
-			n++
-		}
-	}
-	return n, len(ind)
-}
-
 // gatherPairs fills buf with the pairs (t*block, data offset) of tuples
 // t0 to t1 (or until buf is full), the data offset including the batch
 // base, -1 for a skipped tuple. It returns the number of pairs, the next
@@ -268,27 +238,29 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 		}
 		return n, t0 + n, -1
 	}
+	return w.gatherPairsK(t0, t1, block, skip, base, end, buf)
+}
+
+// gatherPairsK is gatherPairs for tuples of other lengths than 2, base
+// and end being the batch entry's base offset and the tuple that ends it:
+// a method of its own, so that gatherPairs stays small for pairs (inlined
+// into gatherPairs, this loop cost S5, pairs, 7%).
+func (w *ndWalk) gatherPairsK(t0, t1, block int, skip bool, base, end int, buf []pair) (n, next, bad int) {
 	for t := t0; t < t1 && n < len(buf); t++ {
 		if t == end {
 			base += w.batchBlock
 			end += w.perBatch
 		}
-		d := -1
-		switch w.k {
-		case 1:
-			if p, ok := w.lims[0].pos(w.ind[t]); ok {
-				d = p * w.strides[0]
-			}
-		default:
+		var d int
+		if w.k == 1 {
+			d = w.offset1(t)
+		} else {
 			d = w.offset(t)
 		}
 		switch {
 		case d >= 0:
 			d += base
 		case !skip:
-			if w.k == 1 {
-				return n, t, t
-			}
 			_, j := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
 			return n, t, t*w.k + j
 		}
@@ -326,13 +298,20 @@ func gatherPairs2(buf []pair, ind []int64, l0, l1 limit, s0, s1 int, skip bool, 
 // outside its limit.
 func (w *ndWalk) offset(t int) int {
 	if w.k == 1 {
-		if p, ok := w.lims[0].pos(w.ind[t]); ok {
-			return p * w.strides[0]
-		}
-		return -1
+		return w.offset1(t)
 	}
 	d, _ := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
 	return d
+}
+
+// offset1 is offset for tuples of one component: small enough to be
+// inlined, where offset is not, so that gatherPairsK takes no call per
+// tuple for them (a call cost GatherND of single elements 13%).
+func (w *ndWalk) offset1(t int) int {
+	if p, ok := w.lims[0].pos(w.ind[t]); ok {
+		return p * w.strides[0]
+	}
+	return -1
 }
 
 // fastScatter is implemented by the movers (reduction none) and by the
@@ -377,14 +356,11 @@ const (
 	colBuffer = 1 << 20
 )
 
-// columnWidth returns how many columns of elements of the given size (0
-// for strings, whose headers take 16 bytes) a block of scatterColumns
-// holds for dst of the given number of rows, or 0 when a block of at least
-// a cache line would not fit in the buffer.
+// columnWidth returns how many columns of elements of the given size in
+// bytes (16 for strings, their headers) a block of scatterColumns holds
+// for dst of the given number of rows, or 0 when a block of at least a
+// cache line would not fit in the buffer.
 func columnWidth(rows, size int) int {
-	if size == 0 {
-		size = int(unsafe.Sizeof(""))
-	}
 	w := colBytes / size
 	for w*size > 64 && rows*w*size > colBuffer {
 		w /= 2
@@ -719,8 +695,8 @@ func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last in
 	return combineFlat(red, dst, size, idx, last, upd, fromEnd, skip, at)
 }
 
-// addFlat is reduceFlat for Add with skip: it needs no way out of its
-// loop, which the compiler then keeps in registers.
+// addFlat is reduceFlat for Add with skip: it goes on past an index
+// outside the dimension, where addFlatChecked stops and returns.
 //
 //go:noinline
 func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEnd int64) {
@@ -889,7 +865,7 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, t
 			return gatherFlat(m.dst[r0*e.last:][:n*e.last], m.src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
 				e.last, lim.fromEnd, skip, r0*e.last), 0
 		}
-		return gatherRows2(m.dst, e.other[0], e.last, m.src, e.data[0], lim.size, e.ind, r0, r1, lim.fromEnd, skip, touch)
+		return gatherRows2(m.dst, e.other[0], e.last, m.src, lim.size, e.ind, r0, r1, lim.fromEnd, skip)
 	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base, other := c.data, c.other
@@ -978,19 +954,17 @@ func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fro
 }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
-// axis: row r of out starts at r*ostep, of data at r*dstep (size
-// elements), of indices at r*last (last elements). With touch it reads
-// each row of data a cache line at a time first (see touchLines). It
-// returns the flat position in out (and indices) of the first rejected
-// index, or -1, and the count of touchLines.
+// axis, reading each row of data a cache line at a time first (see
+// touchLines): row r of out starts at r*ostep, of data at r*size (size
+// elements), of indices at r*last (last elements). It returns the flat
+// position in out (and indices) of the first rejected index, or -1, and
+// the count of touchLines.
 //
 //go:noinline
-func gatherRows2[E comparable](out []E, ostep, last int, src []E, dstep, size int, idx []int64, r0, r1 int, fromEnd int64, skip, touch bool) (bad, touched int) {
+func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx []int64, r0, r1 int, fromEnd int64, skip bool) (bad, touched int) {
 	for r := r0; r < r1; r++ {
-		row := src[r*dstep:][:size]
-		if touch {
-			touched += touchLines(row)
-		}
+		row := src[r*size:][:size]
+		touched += touchLines(row)
 		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip); j >= 0 {
 			return r*ostep + j, touched
 		}

@@ -5,9 +5,12 @@ import "github.com/scatter-dev/scatter/tensor"
 // The forms: the general gather and scatter with the dimension numbers of
 // the operators that the frameworks name (ONNX's GatherND, GatherElements,
 // Gather, ScatterND and ScatterElements, and their kin in the other
-// frameworks). Each has a kernel of its own (the fast paths); Gather and
-// Scatter recognise dimension numbers of these forms and take the fast
-// path, and the form functions (GatherND, ...) go to it directly.
+// frameworks). Each has a kernel of its own (the fast paths); GatherGeneral
+// and ScatterGeneral recognise dimension numbers of these forms and take
+// the fast path, and the form functions (GatherND, ...) go to it directly.
+// DynamicSlice and DynamicUpdateSlice are forms too, with dimension
+// numbers (DynamicSliceDims, DynamicUpdateSliceDims) but no kernels of
+// their own: the general ones run them.
 
 // dimRange returns [lo, lo+1, ..., hi-1].
 func dimRange(lo, hi int) []int {
@@ -42,8 +45,8 @@ func isAllBut(s []int, rank, axis int) bool {
 }
 
 // The form constructors take any shapes and never panic: for shapes the
-// form does not accept, they return dimension numbers that Gather and
-// Scatter reject with an error.
+// form does not accept, they return dimension numbers that GatherGeneral
+// and ScatterGeneral reject with an error.
 
 // tupleLen returns the length of the index tuples of indices of the given
 // shape, its last dimension (0 for a scalar).
@@ -179,6 +182,17 @@ func DynamicUpdateSliceDims(rank int) ScatterDims {
 
 // fastRules reports whether the form kernels apply rules.
 func fastRules(r IndexRules) bool { return r.OutOfRange != OutOfRangeClamp }
+
+// clampErr is the error of the form op, whose kernel does not clamp, for
+// rules with OutOfRangeClamp (see fastRules). The form functions check
+// the rules before they take a scratch, and build the error here, not
+// inlined: checked in the scratch methods, or built inline, it cost S2 5
+// to 10%.
+//
+//go:noinline
+func clampErr(op string) error {
+	return argErr("%s does not take OutOfRangeClamp (out-of-range indices clamped): only GatherGeneral and ScatterGeneral clamp", op)
+}
 
 // ndForm reports whether d, for operand and indices, is GatherND's with
 // some batch dimension count, which it returns.

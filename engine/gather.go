@@ -40,6 +40,9 @@ func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor
 // indices select (see GatherNDShape). dst must have data's type and the
 // shape GatherNDShape returns, and must not overlap the inputs.
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherND")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gatherND(&dst, &data, &indices, batchDims, rules)
@@ -122,16 +125,14 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 	return indices.Clone(), nil
 }
 
-// checkGatherElements checks the shapes of GatherElements.
-func checkGatherElements(data, indices tensor.Shape, axis int) error {
-	return checkElements(data, indices, axis)
-}
-
 // GatherElements writes into dst, for each position p of indices, the
 // element of data at p with p[axis] replaced by the index value. indices
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
 // dst has data's type and indices' shape, and must not overlap the inputs.
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherElements")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gatherElements(&dst, &data, &indices, axis, rules)
@@ -139,7 +140,7 @@ func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules
 
 func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
-	if err := checkGatherElements(ds, is, axis); err != nil {
+	if err := checkElements(ds, is, axis); err != nil {
 		return err
 	}
 	if forceGeneral {
@@ -213,6 +214,9 @@ func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (te
 // dst has data's type and the shape GatherShape returns, and must not
 // overlap the inputs.
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("Gather")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.gather(&dst, &data, &indices, axis, batchDims, rules)

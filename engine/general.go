@@ -303,14 +303,14 @@ func windowDims(buf []int, rank int, a, b []int) []int {
 	return buf
 }
 
-// Gather writes into dst the slices of operand that the start indices in
-// indices select, as the dimension numbers d say (see GatherDims). dst
-// has operand's type and the shape d.Shape returns, and must not overlap
-// the inputs. A start index outside the operand is an error, skipped (its
-// slice filled with opt.Fill or zeros) or clamped, as opt.Rules say; an
-// error names the first bad start index in index order, and dst may then
-// be partly written. Dimension numbers of the forms (GatherND,
-// GatherElements, GatherAxis) run by the forms' own kernels.
+// GatherGeneral writes into dst the slices of operand that the start
+// indices in indices select, as the dimension numbers d say (see
+// GatherDims). dst has operand's type and the shape d.Shape returns, and
+// must not overlap the inputs. A start index outside the operand is an
+// error, skipped (its slice filled with opt.Fill or zeros) or clamped, as
+// opt.Rules say; an error names the first bad start index in index order,
+// and dst may then be partly written. Dimension numbers of the forms
+// (GatherND, GatherElements, Gather) run by the forms' own kernels.
 func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
 	s := getScratch()
 	defer s.release()
@@ -433,14 +433,15 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	j.m.move(buf)
 }
 
-// lines is work for a gather of one run per start index of one
-// component: it moves the runs a line of the innermost batch dimension at
-// a time, in a typed loop with constant steps.
+// lines is work for a gather of one element per start index of one
+// component (one window of a run of 1): it moves the elements a line of
+// the innermost batch dimension at a time, in a typed loop with constant
+// steps.
 func (j *hloGatherJob) lines(w, lo, hi int, coord []int) {
 	l := &j.s.hlo
 	last := len(l.bSize) - 1
 	g := lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
-		lim: l.compLim[0], stride: l.opStrides[l.comp[0]], rule: l.rules.OutOfRange, block: l.run}
+		lim: l.compLim[0], stride: l.opStrides[l.comp[0]], rule: l.rules.OutOfRange}
 	at, out, base := l.batchAt(lo, coord)
 	for b := lo; b < hi; {
 		n := min(l.bSize[last]-coord[last], hi-b)
@@ -460,31 +461,30 @@ func (j *hloGatherJob) lines(w, lo, hi int, coord []int) {
 }
 
 // lineGather is a line of a gather: n start indices of one component,
-// ind[at], ind[at+dAt], ..., each moving the run of block elements at its
-// position (under lim and the rule for one outside) times stride plus
-// base, in the operand, to out, in dst; out steps by dOut and base by
-// dBase.
+// ind[at], ind[at+dAt], ..., each moving the element at its position
+// (under lim and the rule for one outside) times stride plus base, in the
+// operand, to out, in dst; out steps by dOut and base by dBase.
 type lineGather struct {
-	ind              []int64
-	at, dAt          int
-	out, dOut        int
-	base, dBase      int
-	n, stride, block int
-	lim              limit
-	rule             OutOfRange
+	ind         []int64
+	at, dAt     int
+	out, dOut   int
+	base, dBase int
+	n, stride   int
+	lim         limit
+	rule        OutOfRange
 
 	// touched counts what touchLines read (see gatherRows), so that the
 	// reads stay.
 	touched int
 }
 
-// gatherLine moves the runs of line g from m's src to its dst; a start
-// index the rules skip fills its run with m's fill value. It returns the
-// position in the line of the first start index the rules refuse, or -1.
+// gatherLine moves the elements of line g from m's src to its dst; a
+// start index the rules skip gets m's fill value. It returns the position
+// in the line of the first start index the rules refuse, or -1.
 func (m *wordMover[E]) gatherLine(g *lineGather) int {
 	dst, src, fill := m.dst, m.src, m.fill
 	var zero E
-	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && g.block == 1 && fill == zero &&
+	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && fill == zero &&
 		g.rule != OutOfRangeClamp {
 		// Along one row of the operand, into consecutive elements: the
 		// forms' loop, and their reading of a row into cache first when
@@ -498,7 +498,7 @@ func (m *wordMover[E]) gatherLine(g *lineGather) int {
 			g.rule == OutOfRangeSkip)
 	}
 	ind, at, out, base := g.ind, g.at, g.out, g.base
-	size, fromEnd, b := uint64(g.lim.size), g.lim.fromEnd, g.block
+	size, fromEnd := uint64(g.lim.size), g.lim.fromEnd
 	for i := range g.n {
 		p := wrap(ind[at], fromEnd)
 		if uint64(p) >= size {
@@ -506,21 +506,14 @@ func (m *wordMover[E]) gatherLine(g *lineGather) int {
 			case g.rule == OutOfRangeClamp && size > 0:
 				p = min(max(p, 0), int64(size-1))
 			case g.rule == OutOfRangeSkip:
-				for k := range b {
-					dst[out+k] = fill
-				}
+				dst[out] = fill
 				at, out, base = at+g.dAt, out+g.dOut, base+g.dBase
 				continue
 			default:
 				return i
 			}
 		}
-		s := base + int(p)*g.stride
-		if b == 1 {
-			dst[out] = src[s]
-		} else {
-			copy(dst[out:out+b], src[s:s+b])
-		}
+		dst[out] = src[base+int(p)*g.stride]
 		at, out, base = at+g.dAt, out+g.dOut, base+g.dBase
 	}
 	return -1
@@ -573,10 +566,10 @@ func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand 
 	return e
 }
 
-// Scatter writes into dst a copy of operand (zeros for the zero Tensor;
-// nothing when dst is operand) into which each window of updates is
-// combined at the start index that indices give for it, as the dimension
-// numbers d say (see ScatterDims), with opt.Reduction. Windows are
+// ScatterGeneral writes into dst a copy of operand (zeros for the zero
+// Tensor; nothing when dst is operand) into which each window of updates
+// is combined at the start index that indices give for it, as the
+// dimension numbers d say (see ScatterDims), with opt.Reduction. Windows are
 // applied in row-major order of their start indices, each window's
 // elements in row-major order. Every start index is checked before dst is
 // written: one outside the operand is an error, or makes the rules skip
@@ -763,8 +756,7 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int6
 	var run *scatterRun
 	if size > 0 && l.windows > 0 {
 		run = s.newScatterRun(dst, operand, updates, l.run, opt)
-		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace &&
-			run.fast != nil && run.reset == nil && run.mean == nil && run.wide == nil
+		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace && run.fast != nil
 	}
 	if !j.asItGoes {
 		if bad := s.layoutStarts(ind); bad >= 0 {
@@ -875,8 +867,7 @@ func (j *hloScatterJob) apply(w, lo, hi, b0, b1 int) {
 	s := j.s
 	l, run := &s.hlo, &s.run
 	run.fill(lo, hi)
-	if l.otherStep == 1 && l.run == 1 && run.fast != nil && run.reset == nil && run.mean == nil && run.wide == nil &&
-		(l.slabs || lo == 0 && hi == run.size) {
+	if l.otherStep == 1 && l.run == 1 && run.fast != nil && (l.slabs || lo == 0 && hi == run.size) {
 		// Single elements, all of them landing in this range: one loop
 		// over the starts.
 		run.fast.scatterStarts(s.starts[b0:b1], b0)

@@ -291,3 +291,39 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 		}
 	}
 }
+
+// TestDimsSizeMessages: a size check of the dimension numbers says what
+// it requires, which differs with Exact: equal sizes, or the engine's
+// looser bound.
+func TestDimsSizeMessages(t *testing.T) {
+	scatter := ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
+	gather := GatherDims{CollapsedSliceDims: []int{1}, OperandBatchingDims: []int{0}, StartIndicesBatchingDims: []int{0},
+		StartIndexMap: []int{1}, IndexVectorDim: 1, SliceSizes: []int{1, 1}}
+	for _, c := range []struct {
+		name    string
+		check   func(exact bool) error
+		exact   bool
+		message string // "" for none
+	}{
+		{"updates smaller", func(e bool) error { return scatter.Check(tensor.Shape{4}, tensor.Shape{3, 1}, tensor.Shape{2}, e) },
+			false, "updates [2] has 2 in scatter dimension 0, indices [3,1] has 3 in dimension 0; updates must be at least as large"},
+		{"updates larger", func(e bool) error { return scatter.Check(tensor.Shape{4}, tensor.Shape{3, 1}, tensor.Shape{4}, e) },
+			false, ""},
+		{"updates larger, exact", func(e bool) error { return scatter.Check(tensor.Shape{4}, tensor.Shape{3, 1}, tensor.Shape{4}, e) },
+			true, "updates [4] has 4 in scatter dimension 0, indices [3,1] has 3 in dimension 0; they must be equal"},
+		{"batch larger", func(e bool) error { _, err := gather.Shape(tensor.Shape{2, 4}, tensor.Shape{3, 1}, e); return err },
+			false, "batching dimension 0 of indices [3,1] has size 3, batching dimension 0 of operand [2,4] has 2; indices' must be no larger"},
+		{"batch smaller", func(e bool) error { _, err := gather.Shape(tensor.Shape{2, 4}, tensor.Shape{1, 1}, e); return err },
+			false, ""},
+		{"batch smaller, exact", func(e bool) error { _, err := gather.Shape(tensor.Shape{2, 4}, tensor.Shape{1, 1}, e); return err },
+			true, "batching dimension 0 of indices [1,1] has size 1, batching dimension 0 of operand [2,4] has 2; they must be equal"},
+	} {
+		err := c.check(c.exact)
+		switch {
+		case c.message == "" && err != nil:
+			t.Errorf("%s: %v, want no error", c.name, err)
+		case c.message != "" && (!errors.Is(err, ErrShape) || !strings.HasSuffix(err.Error(), c.message)):
+			t.Errorf("%s: err = %v, want an ErrShape ending %q", c.name, err, c.message)
+		}
+	}
+}

@@ -1,5 +1,9 @@
 // Package engine holds the dialect-neutral scatter and gather kernels:
-// ScatterND, ScatterElements, GatherND, GatherElements and Gather.
+// StableHLO's general gather and scatter (GatherGeneral, ScatterGeneral,
+// executing GatherDims and ScatterDims), and the seven forms of them that
+// frameworks name: ScatterND, ScatterElements, GatherND, GatherElements
+// and Gather, which have kernels of their own, and DynamicSlice and
+// DynamicUpdateSlice.
 //
 // Every kernel writes into a destination tensor that the caller supplies
 // (named dst and passed first), so repeated calls can reuse memory. A
@@ -85,8 +89,10 @@ const (
 	OutOfRangeSkip
 	// OutOfRangeClamp moves the start index to the nearest position at
 	// which the window fits: StableHLO's gather and dynamic_slice, and
-	// JAX's mode "clip". Only the general kernels (Gather, Scatter with
-	// dimension numbers) take it.
+	// JAX's mode "clip". Only the general kernels (GatherGeneral,
+	// ScatterGeneral, DynamicSlice and DynamicUpdateSlice) take it; the
+	// forms' own (ScatterND, ScatterElements, GatherND, GatherElements,
+	// Gather) refuse it with ErrArgument.
 	OutOfRangeClamp
 )
 
@@ -112,7 +118,8 @@ const (
 	ReportLast
 )
 
-// ScatterOptions are the knobs of ScatterND and ScatterElements.
+// ScatterOptions are the knobs of the scatters that take them:
+// ScatterGeneral, ScatterND and ScatterElements.
 type ScatterOptions struct {
 	Reduction Reduction
 	// ExcludeSelf leaves the destination's existing value out of the

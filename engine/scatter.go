@@ -16,6 +16,9 @@ import (
 // Tuples are applied in row-major order of indices with opt.Reduction; all
 // of them are validated before dst is written.
 func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterND")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.scatterND(&dst, &data, &indices, &updates, opt)
@@ -99,8 +102,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 // loop over the tuples in order wins (W3: 7.8 ms on two workers, 5.5 ms on
 // one).
 func oneScan(run *scatterRun, block, n, size int) bool {
-	return run.fast != nil && run.reset == nil && run.mean == nil &&
-		block == 1 && n >= run.size && size <= 8<<20
+	return run.fast != nil && block == 1 && n >= run.size && size <= 8<<20
 }
 
 // updatesFit reports whether updates has the shape outer + inner.
@@ -132,7 +134,7 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 	s, block := j.s, j.block
 	run := &s.run
 	run.fill(lo*block, hi*block)
-	if run.fast != nil && run.reset == nil && run.mean == nil && s.nd.offs != nil && lo == 0 && hi == j.blocks {
+	if run.fast != nil && s.nd.offs != nil && lo == 0 && hi == j.blocks {
 		// The whole of dst: every tuple lands in it, in one loop.
 		run.fast.scatterOffsets(s.nd.offs, block)
 		return
@@ -156,6 +158,9 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 // dst, an error (naming the first bad index) may leave it partly
 // written.
 func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterElements")
+	}
 	s := getScratch()
 	defer s.release()
 	return s.scatterElements(&dst, &data, &indices, &updates, axis, opt)
@@ -209,6 +214,10 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 	}
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, us), p)
 	skip := !asItGoes || opt.Rules.OutOfRange == OutOfRangeSkip
+	width := 0 // of the column blocks along axis 0 (see columnWidth)
+	if axis == 0 && run.fast != nil {
+		width = columnWidth(ds[0], int(s.views[vDst].size))
+	}
 	switch {
 	case small(work) && run.fast != nil:
 		// A small call, on one worker, which applies the updates where
@@ -243,13 +252,13 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		if bad := firstOf(s.found); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-	case run.fast != nil && columnWidth(ds[0], int(s.views[vDst].size)) > 0 &&
-		len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
+	case width > 0 && len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
 		// Along axis 0 an update keeps its column: each worker owns
 		// blocks of columns, from data to dst.
-		inner, width := size/ds[0], columnWidth(ds[0], int(s.views[vDst].size))
+		inner := size / ds[0]
 		s.columns = columnJob{run: run, data: s.views[vData], ind: ind, lim: lim, rows: is[0], inner: inner, width: width}
 		parallel((inner+width-1)/width, p, &s.columns, &s.done)
+		s.columns = columnJob{} // it held the caller's tensors (see release)
 	default:
 		// Each worker owns a range of dst and applies, in index order, the
 		// updates that land in it.
@@ -338,15 +347,17 @@ const (
 type scatterRun struct {
 	fillWith int
 	inPlace  bool
-	base     mover       // dst from data, block 1
-	m        mover       // updates into dst, for reduction none
-	red      reducer     // nil for reduction none
-	fast     fastScatter // the one-loop path for single elements, when there is one
-	reset    reducer     // ExcludeSelf: red, whose identity starts each block hit; nil otherwise
-	wide     widePasses  // HalfOnce: red's passes into and out of its accumulator; nil otherwise
-	mean     *meanCount  // Mean only (see countMeans)
-	meanVal  meanCount
-	size     int // dst.Len()
+	base     mover   // dst from data, block 1
+	m        mover   // updates into dst, for reduction none
+	red      reducer // nil for reduction none
+	// fast is the one-loop path for single elements, when there is one;
+	// never with reset, wide or mean, which it does not apply.
+	fast    fastScatter
+	reset   reducer    // ExcludeSelf: red, whose identity starts each block hit; nil otherwise
+	wide    widePasses // HalfOnce: red's passes into and out of its accumulator; nil otherwise
+	mean    *meanCount // Mean only (see countMeans)
+	meanVal meanCount
+	size    int // dst.Len()
 }
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
@@ -374,12 +385,12 @@ func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, op
 		run.reset = run.red
 	}
 	run.wide, _ = run.red.(widePasses)
-	if f, ok := run.red.(fastScatter); ok && !opt.ExcludeSelf && opt.Reduction != Mean {
-		run.fast = f
-	}
 	if opt.Reduction == Mean {
 		run.mean = &run.meanVal
 		run.mean.all = opt.Arith.DivideAll
+	}
+	if f, ok := run.red.(fastScatter); ok && run.reset == nil && run.wide == nil && run.mean == nil {
+		run.fast = f
 	}
 	return run
 }

@@ -74,7 +74,8 @@ func getScratch() *scratch { return scratches.Get().(*scratch) }
 
 // release forgets the call's tensors, so that the pool does not keep
 // them alive, and puts s back in the pool. The fields it leaves point into
-// s itself, and every call sets afresh those it uses.
+// s itself, and every call sets afresh those it uses; the column job,
+// which few calls use, is cleared by its own path.
 func (s *scratch) release() {
 	s.fill.forget()
 	s.apply.forget()
@@ -84,7 +85,6 @@ func (s *scratch) release() {
 	}
 	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
 	s.hg.ind, s.hg.m, s.hs.ind = nil, nil, nil
-	s.columns.data = view{}
 	scratches.Put(s)
 }
 
@@ -113,12 +113,6 @@ func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
 	}
 	s.shapes[i] = sh
 	return sh
-}
-
-// setShape returns a copy of sh in slot i.
-func (s *scratch) setShape(i int, sh tensor.Shape) tensor.Shape {
-	s.shapes[i] = append(s.shapes[i][:0], sh...)
-	return s.shapes[i]
 }
 
 // stridesOf returns the row-major strides of sh in slot i.
