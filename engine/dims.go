@@ -127,16 +127,8 @@ func (d *GatherDims) check(operand, indices tensor.Shape, exact bool) error {
 			len(d.StartIndexMap), indices, d.IndexVectorDim, vec)
 	}
 	outRank := q - boolInt(d.IndexVectorDim < q) + len(d.OffsetDims)
-	if err := sortedIn("offset_dims", d.OffsetDims, outRank, true); err != nil {
-		return err
-	}
-	if err := sortedIn("collapsed_slice_dims", d.CollapsedSliceDims, r, true); err != nil {
-		return err
-	}
-	if err := sortedIn("operand_batching_dims", d.OperandBatchingDims, r, true); err != nil {
-		return err
-	}
-	if err := disjoint("collapsed_slice_dims", d.CollapsedSliceDims, "operand_batching_dims", d.OperandBatchingDims); err != nil {
+	if err := checkSplit("offset_dims", d.OffsetDims, outRank, "collapsed_slice_dims", d.CollapsedSliceDims,
+		"operand_batching_dims", d.OperandBatchingDims, r); err != nil {
 		return err
 	}
 	for _, c := range d.CollapsedSliceDims {
@@ -147,10 +139,7 @@ func (d *GatherDims) check(operand, indices tensor.Shape, exact bool) error {
 	if err := d.checkBatching(operand, indices, exact); err != nil {
 		return err
 	}
-	if err := sortedIn("start_index_map", d.StartIndexMap, r, false); err != nil {
-		return err
-	}
-	return disjoint("start_index_map", d.StartIndexMap, "operand_batching_dims", d.OperandBatchingDims)
+	return checkIndexMap("start_index_map", d.StartIndexMap, "operand_batching_dims", d.OperandBatchingDims, r)
 }
 
 func (d *GatherDims) checkBatching(operand, indices tensor.Shape, exact bool) error {
@@ -177,16 +166,8 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape, exact bool) 
 		return argErr("update_window_dims, inserted_window_dims and input_batching_dims have %d dimensions in all, operand %v has rank %d",
 			n, operand, r)
 	}
-	if err := sortedIn("update_window_dims", d.UpdateWindowDims, u, true); err != nil {
-		return err
-	}
-	if err := sortedIn("inserted_window_dims", d.InsertedWindowDims, r, true); err != nil {
-		return err
-	}
-	if err := sortedIn("input_batching_dims", d.InputBatchingDims, r, true); err != nil {
-		return err
-	}
-	if err := disjoint("inserted_window_dims", d.InsertedWindowDims, "input_batching_dims", d.InputBatchingDims); err != nil {
+	if err := checkSplit("update_window_dims", d.UpdateWindowDims, u, "inserted_window_dims", d.InsertedWindowDims,
+		"input_batching_dims", d.InputBatchingDims, r); err != nil {
 		return err
 	}
 	if err := checkBatchingPairs("input_batching_dims", d.InputBatchingDims, "scatter_indices_batching_dims",
@@ -198,10 +179,7 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape, exact bool) 
 		return shapeErr("scatter_dims_to_operand_dims has %d dimensions, the index vectors of indices %v along dimension %d have %d",
 			len(d.ScatterDimsToOperandDims), indices, d.IndexVectorDim, vec)
 	}
-	if err := sortedIn("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims, r, false); err != nil {
-		return err
-	}
-	if err := disjoint("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims, "input_batching_dims", d.InputBatchingDims); err != nil {
+	if err := checkIndexMap("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims, "input_batching_dims", d.InputBatchingDims, r); err != nil {
 		return err
 	}
 	// updates: the scatter dimensions, those of indices but the index
@@ -282,6 +260,35 @@ func sortedIn(name string, dims []int, rank int, sorted bool) error {
 		}
 	}
 	return nil
+}
+
+// checkSplit checks the three lists that split the dimensions of a
+// gather's operand or a scatter's: the window dimensions (offset_dims,
+// update_window_dims), as dimensions of the tensor on the other side, of
+// rank winRank; the collapsed (or inserted) ones and the batching ones,
+// as dimensions of the operand, of rank r. Each list increases and lies
+// in range, and no dimension is both collapsed and batching.
+func checkSplit(winName string, win []int, winRank int, colName string, col []int, batchName string, batch []int, r int) error {
+	if err := sortedIn(winName, win, winRank, true); err != nil {
+		return err
+	}
+	if err := sortedIn(colName, col, r, true); err != nil {
+		return err
+	}
+	if err := sortedIn(batchName, batch, r, true); err != nil {
+		return err
+	}
+	return disjoint(colName, col, batchName, batch)
+}
+
+// checkIndexMap checks the operand dimension that each start index
+// component addresses (start_index_map, scatter_dims_to_operand_dims):
+// in range for rank r, none twice, and none a batching dimension.
+func checkIndexMap(name string, m []int, batchName string, batch []int, r int) error {
+	if err := sortedIn(name, m, r, false); err != nil {
+		return err
+	}
+	return disjoint(name, m, batchName, batch)
 }
 
 // disjoint checks that no dimension is in both a and b.
