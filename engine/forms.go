@@ -106,22 +106,12 @@ func GatherNDDims(data, indices tensor.Shape, batchDims int) GatherDims {
 }
 
 // GatherElementsDims returns the dimension numbers of GatherElements (see
-// GatherElements) along axis of data of the given rank.
+// GatherElements) along axis of data of the given shape: those of the
+// ScatterElements that writes where it reads (ScatterDims.Gather), every
+// slice one element.
 func GatherElementsDims(data tensor.Shape, axis int) GatherDims {
-	rank := len(data)
-	sizes := make([]int, rank)
-	for d := range sizes {
-		sizes[d] = min(1, data[d])
-	}
-	return GatherDims{
-		OffsetDims:               []int{},
-		CollapsedSliceDims:       []int{axis},
-		OperandBatchingDims:      allBut(rank, axis),
-		StartIndicesBatchingDims: allBut(rank, axis),
-		StartIndexMap:            []int{axis},
-		IndexVectorDim:           rank,
-		SliceSizes:               sizes,
-	}
+	d := ScatterElementsDims(len(data), axis)
+	return d.Gather(data, nil)
 }
 
 // GatherAxisDims returns the dimension numbers of GatherAxis (see
