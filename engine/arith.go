@@ -86,28 +86,25 @@ type reducer interface {
 // has accepted. Mean reduces by adding; the kernel divides at the end.
 func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	r := opt.Reduction
-	if r.bitwise() {
-		return newBitReducer(dst, src, block, r)
-	}
 	switch d := dst.Data().(type) {
 	case []bool:
 		return newFuncReducer(d, src, block, boolOps(r))
 	case []int8:
-		return newNumReducer(d, src, block, r, signedOps[int8](r, math.MinInt8, math.MaxInt8))
+		return intReducer(d, src, block, r, signedOps[int8](r, math.MinInt8, math.MaxInt8))
 	case []int16:
-		return newNumReducer(d, src, block, r, signedOps[int16](r, math.MinInt16, math.MaxInt16))
+		return intReducer(d, src, block, r, signedOps[int16](r, math.MinInt16, math.MaxInt16))
 	case []int32:
-		return newNumReducer(d, src, block, r, signedOps[int32](r, math.MinInt32, math.MaxInt32))
+		return intReducer(d, src, block, r, signedOps[int32](r, math.MinInt32, math.MaxInt32))
 	case []int64:
-		return newNumReducer(d, src, block, r, signedOps[int64](r, math.MinInt64, math.MaxInt64))
+		return intReducer(d, src, block, r, signedOps[int64](r, math.MinInt64, math.MaxInt64))
 	case []uint8:
-		return newNumReducer(d, src, block, r, unsignedOps[uint8](r))
+		return intReducer(d, src, block, r, unsignedOps[uint8](r))
 	case []uint16:
-		return newNumReducer(d, src, block, r, unsignedOps[uint16](r))
+		return intReducer(d, src, block, r, unsignedOps[uint16](r))
 	case []uint32:
-		return newNumReducer(d, src, block, r, unsignedOps[uint32](r))
+		return intReducer(d, src, block, r, unsignedOps[uint32](r))
 	case []uint64:
-		return newNumReducer(d, src, block, r, unsignedOps[uint64](r))
+		return intReducer(d, src, block, r, unsignedOps[uint64](r))
 	case []float16.Float16:
 		return newFuncReducer(d, src, block, halfOps(r, float16.Float16.Float32, float16.Fromfloat32))
 	case []bfloat16.BFloat16:
@@ -125,6 +122,16 @@ func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 		return newFuncReducer(d, src, block, ops[string]{combine: func(v, u string) string { return v + u }})
 	}
 	panic("engine: no reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
+}
+
+// intReducer is the reducer of an integer type: a numReducer, or for
+// And, Or and Xor (whose ops integerOps gives) one calling their
+// functions.
+func intReducer[T signed | unsigned](dst []T, src tensor.Tensor, block int, r Reduction, o ops[T]) reducer {
+	if r.bitwise() {
+		return newFuncReducer(dst, src, block, o)
+	}
+	return newNumReducer(dst, src, block, r, o)
 }
 
 type number interface{ signed | unsigned | float }
@@ -298,6 +305,8 @@ type float interface{ ~float32 | ~float64 }
 // wraps (two's complement), as Go's does.
 func integerOps[T signed | unsigned](r Reduction, lowest, highest T) ops[T] {
 	switch r {
+	case And, Or, Xor:
+		return bitOps[T](r)
 	case Sub:
 		return ops[T]{combine: func(v, u T) T { return v - u }}
 	case Mul:
@@ -466,32 +475,6 @@ func boolOps(r Reduction) ops[bool] {
 
 // bitwise reports whether r is And, Or or Xor.
 func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
-
-// newBitReducer returns the reducer of And, Or or Xor for dst's element
-// type, bool or an integer.
-func newBitReducer(dst, src tensor.Tensor, block int, r Reduction) reducer {
-	switch d := dst.Data().(type) {
-	case []bool:
-		return newFuncReducer(d, src, block, boolOps(r))
-	case []int8:
-		return newFuncReducer(d, src, block, bitOps[int8](r))
-	case []int16:
-		return newFuncReducer(d, src, block, bitOps[int16](r))
-	case []int32:
-		return newFuncReducer(d, src, block, bitOps[int32](r))
-	case []int64:
-		return newFuncReducer(d, src, block, bitOps[int64](r))
-	case []uint8:
-		return newFuncReducer(d, src, block, bitOps[uint8](r))
-	case []uint16:
-		return newFuncReducer(d, src, block, bitOps[uint16](r))
-	case []uint32:
-		return newFuncReducer(d, src, block, bitOps[uint32](r))
-	case []uint64:
-		return newFuncReducer(d, src, block, bitOps[uint64](r))
-	}
-	panic("engine: no bitwise reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
-}
 
 // bitOps is And, Or or Xor over an integer type; the identity of And has
 // every bit set.
