@@ -17,6 +17,9 @@ type ops[T any] struct {
 	// ExcludeSelf starts each updated position from it.
 	identity T
 	mean     func(sum T, n int) T // sum / n, rounded as the type rounds
+	// countMean is mean under Arith.CountInType: it divides by n as T
+	// holds it (see withKnobs).
+	countMean func(sum T, n int) T
 }
 
 // checkReduction fails when reduction r is not defined for element type d.
@@ -330,12 +333,14 @@ func signedOps[T signed](r Reduction, lowest, highest T) ops[T] {
 		}
 		return T(q)
 	}
+	o.countMean = floorMean[T]
 	return o
 }
 
 func unsignedOps[T unsigned](r Reduction) ops[T] {
 	o := integerOps(r, 0, ^T(0))
 	o.mean = func(sum T, n int) T { return T(uint64(sum) / uint64(n)) }
+	o.countMean = floorMean[T]
 	return o
 }
 
@@ -354,9 +359,10 @@ func floatOps[T float](r Reduction) ops[T] {
 	// Add, Mean. -0 is the identity of addition: -0 + x == x for every x,
 	// including +0 and -0.
 	return ops[T]{
-		combine:  func(v, u T) T { return v + u },
-		identity: negZero,
-		mean:     func(sum T, n int) T { return sum / T(n) },
+		combine:   func(v, u T) T { return v + u },
+		identity:  negZero,
+		mean:      func(sum T, n int) T { return sum / T(n) },
+		countMean: func(sum T, n int) T { return sum / T(countIn[T](n)) },
 	}
 }
 
@@ -400,6 +406,8 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 	}
 	if f.mean != nil {
 		o.mean = func(sum H, n int) H { return narrow(f.mean(widen(sum), n)) }
+		// The count is counted in float32 and rounded to H.
+		o.countMean = func(sum H, n int) H { return narrow(widen(sum) / widen(narrow(float32(countIn[float32](n))))) }
 	}
 	return o
 }
@@ -420,10 +428,23 @@ func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, q
 	}
 	negZero := math.Copysign(0, -1)
 	return ops[T]{
-		combine:  func(v, u T) T { return v + u },
-		identity: T(complex(negZero, negZero)),
-		mean:     func(sum T, n int) T { return quo(sum, T(complex(float64(n), 0))) },
+		combine:   func(v, u T) T { return v + u },
+		identity:  T(complex(negZero, negZero)),
+		mean:      func(sum T, n int) T { return quo(sum, T(complex(float64(n), 0))) },
+		countMean: func(sum T, n int) T { return quo(sum, T(complex(float64(countIn[T](n)), 0))) },
 	}
+}
+
+// countIn returns the count of n values as adding ones in T (in its
+// parts, for a complex T) counts them, as PyTorch's mean does: 0 taken as
+// 1, and no further than 2^24 in float32 and complex64, where adding one
+// no longer changes the sum.
+func countIn[T float | complex64 | complex128](n int) int {
+	n = max(n, 1)
+	if stop := T(1 << 24); stop+1 == stop {
+		return min(n, 1<<24)
+	}
+	return n
 }
 
 // The ComplexC10 arithmetic, on the parts of complex numbers of type F.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 // The inputs below tell the two complex arithmetics apart in the last bit.
@@ -158,6 +159,36 @@ func TestNumbersOnly(t *testing.T) {
 			case err != nil || !tensor.Equal(dst, c.want):
 				t.Errorf("%v, numbers only %v: got %v, %v; want %v", c.r, numbersOnly, dst, err, c.want)
 			}
+		}
+	}
+}
+
+// TestCountMean checks the means under Arith.CountInType, which divide by
+// the count as the element type holds it: integer counts wrap (and the
+// quotient rounds toward negative infinity), float32 and complex64 counts
+// stop at 2^24, float16 counts round to float16, float64 ones are exact.
+func TestCountMean(t *testing.T) {
+	const big = 1 << 25
+	f16 := func(f float32) float16.Float16 { return float16.Fromfloat32(f) }
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"int8, a count of 128 is -128", signedOps[int8](Mean, math.MinInt8, math.MaxInt8).countMean(64, 128), int8(-1)},
+		{"int8, exact mean", signedOps[int8](Mean, math.MinInt8, math.MaxInt8).mean(64, 128), int8(0)},
+		{"uint8, a count of 256 is 0, taken as 1", unsignedOps[uint8](Mean).countMean(10, 256), uint8(10)},
+		{"float32 stops at 2^24", floatOps[float32](Mean).countMean(big, big), float32(2)},
+		{"float64 counts on", floatOps[float64](Mean).countMean(big, big), float64(1)},
+		{"complex64 stops at 2^24", complexOps(Mean, ComplexGo, mulC10x64, quoC10x64).countMean(big, big), complex64(2)},
+		{"complex128 counts on", complexOps(Mean, ComplexGo, mulC10x128, quoC10x128).countMean(big, big), complex128(1)},
+		// 2049 in float16 is 2048: 4096/2048, where 4096/2049 would be
+		// 1.999.
+		{"float16 count rounded", halfOps(Mean, float16.Float16.Float32, float16.Fromfloat32).countMean(f16(4096), 2049), f16(2)},
+		{"float16 exact mean", halfOps(Mean, float16.Float16.Float32, float16.Fromfloat32).mean(f16(4096), 2049), f16(4096.0 / 2049)},
+		{"a count of 0 is 1", floatOps[float32](Mean).countMean(3, 0), float32(3)},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
 		}
 	}
 }

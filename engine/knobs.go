@@ -105,75 +105,17 @@ func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
 		o.identity = zero
 	}
 	if countInType && o.mean != nil {
-		o.mean = countedMean[T](opt.Arith.Complex)
+		o.mean = o.countMean
 	}
 	return o
 }
 
-// countedMean returns the mean of the element type T that divides by the
-// count of values converted to T, as PyTorch's kernels count them in the
-// output's type: integer counts wrap (an int8 count of 128 is -128, and
-// the quotient rounds toward negative infinity whatever the signs),
-// float32 counts stop growing at 2^24, float16 and bfloat16 counts are
-// rounded to their precision, and a count of 0 is taken as 1.
-func countedMean[T any](a ComplexArith) func(T, int) T {
-	var f any
-	switch any(*new(T)).(type) {
-	case int8:
-		f = floorMean[int8]
-	case int16:
-		f = floorMean[int16]
-	case int32:
-		f = floorMean[int32]
-	case int64:
-		f = floorMean[int64]
-	case uint8:
-		f = wrapMean[uint8]
-	case uint16:
-		f = wrapMean[uint16]
-	case uint32:
-		f = wrapMean[uint32]
-	case uint64:
-		f = wrapMean[uint64]
-	case float32:
-		f = func(s float32, n int) float32 { return s / count32(n) }
-	case float64:
-		f = func(s float64, n int) float64 { return s / float64(max(n, 1)) }
-	case float16.Float16:
-		f = func(s float16.Float16, n int) float16.Float16 {
-			c := float16.Fromfloat32(count32(n)).Float32()
-			return float16.Fromfloat32(s.Float32() / c)
-		}
-	case bfloat16.BFloat16:
-		f = func(s bfloat16.BFloat16, n int) bfloat16.BFloat16 {
-			c := bfloat16.FromFloat32(count32(n)).Float32()
-			return bfloat16.FromFloat32(s.Float32() / c)
-		}
-	case complex64:
-		mean := complexOps(Mean, a, mulC10x64, quoC10x64).mean
-		f = func(s complex64, n int) complex64 { return mean(s, int(count32(n))) } // a whole number
-	case complex128:
-		mean := complexOps(Mean, a, mulC10x128, quoC10x128).mean
-		f = func(s complex128, n int) complex128 { return mean(s, max(n, 1)) }
-	default:
-		return nil
-	}
-	return f.(func(T, int) T)
-}
-
-// count32 is n counted by adding ones in float32, 0 taken as 1.
-func count32(n int) float32 {
-	if n == 0 {
-		return 1
-	}
-	return float32(min(n, 1<<24))
-}
-
-// floorMean divides a by the count n converted to T, rounding toward
-// negative infinity; a count that converts to 0 is taken as 1. The most
-// negative value divided by -1 stays itself, as two's complement
-// arithmetic gives.
-func floorMean[T signed](a T, n int) T {
+// floorMean divides a by the count n converted to T, which wraps (an
+// int8 count of 128 is -128), rounding toward negative infinity whatever
+// the signs; a count that converts to 0 is taken as 1. The most negative
+// value divided by -1 stays itself, as two's complement arithmetic gives.
+// It is an integer mean under Arith.CountInType.
+func floorMean[T signed | unsigned](a T, n int) T {
 	b := T(n)
 	if b == 0 {
 		b = 1
@@ -183,16 +125,6 @@ func floorMean[T signed](a T, n int) T {
 		q--
 	}
 	return q
-}
-
-// wrapMean divides a by the count n converted to T, which wraps; a count
-// that converts to 0 is taken as 1.
-func wrapMean[T unsigned](a T, n int) T {
-	b := T(n)
-	if b == 0 {
-		b = 1
-	}
-	return a / b
 }
 
 // divideAll replaces each block b of dst in [b0, b1) by its mean over
