@@ -52,7 +52,7 @@ var ops = []*dialect.Op{
 			"string elements are not accepted."),
 		Inputs: []dialect.Param{
 			{Name: "input_x", Role: dialect.RoleData, Types: typeList(gatherNDTypes), Doc: "the tensor to read"},
-			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "index tuples in the last dimension"},
+			opcall.TupleIndices("int32 or int64"),
 		},
 		Output: "output",
 		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
@@ -71,7 +71,7 @@ var ops = []*dialect.Op{
 			"complex and string elements are not accepted."),
 		Inputs: []dialect.Param{
 			{Name: "input_x", Role: dialect.RoleData, Types: typeList(elemsTypes), Doc: "the tensor to update, of rank >= 1"},
-			{Name: "indices", Role: dialect.RoleIndices, Types: "int32 or int64", Doc: "positions along axis, of input_x's rank"},
+			opcall.AxisIndices("int32 or int64", "of input_x's rank"),
 			{Name: "updates", Role: dialect.RoleUpdates, Types: "input_x's type", Doc: "the values to write, shaped like indices"},
 		},
 		Output: "output",

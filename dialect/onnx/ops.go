@@ -23,8 +23,8 @@ var (
 	updatesParam = dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
 	// elemIndices are the indices of the operators along an axis but
 	// Gather; tupleIndices those of ScatterND and GatherND.
-	elemIndices  = dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of data's rank"}
-	tupleIndices = dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: int64Indices, Doc: "index tuples in the last dimension"}
+	elemIndices  = opcall.AxisIndices(indexTypes, "of data's rank")
+	tupleIndices = opcall.TupleIndices(int64Indices)
 	axisAttr     = dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"}
 	reduceAttr   = dialect.Attr{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 16,
 		Doc: "none, add or mul; max and min from version 18"}
@@ -113,7 +113,7 @@ func init() {
 			Summary:  "take slices of data along an axis",
 			Versions: []int{1, 11, 13},
 			Inputs: []dialect.Param{dataParam,
-				{Name: "indices", Role: dialect.RoleIndices, Types: indexTypes, Doc: "positions along axis, of any rank"}},
+				opcall.AxisIndices(indexTypes, "of any rank")},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
 			Eval:   opcall.GatherEval(Opset.Gather, "axis"),

@@ -59,3 +59,16 @@ func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, sh
 		return scatter(c.Inputs["indices"], c.Inputs["updates"], shape)
 	}
 }
+
+// TupleIndices is the input "indices" of a ScatterND or GatherND, index
+// tuples in its last dimension, of the element types named by types.
+func TupleIndices(types string) dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "index tuples in the last dimension"}
+}
+
+// AxisIndices is the input "indices" of an operator along an axis:
+// positions along it, of the element types named by types, in a tensor
+// that shape describes ("of data's rank").
+func AxisIndices(types, shape string) dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "positions along axis, " + shape}
+}
