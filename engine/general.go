@@ -571,10 +571,13 @@ func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand 
 // is combined at the start index that indices give for it, as the
 // dimension numbers d say (see ScatterDims), with opt.Reduction. Windows are
 // applied in row-major order of their start indices, each window's
-// elements in row-major order. Every start index is checked before dst is
-// written: one outside the operand is an error, or makes the rules skip
-// the whole window, or clamp it into the operand. Dimension numbers of
-// the forms (ScatterND, ScatterElements) run by the forms' own kernels.
+// elements in row-major order. A start index outside the operand is an
+// error, or makes the rules skip the whole window, or clamp it into the
+// operand. In place, every start index is checked before dst is written;
+// into another dst, single elements going by slabs are checked as they
+// are applied, and an error (naming the first bad index in index order)
+// may leave dst partly written. Dimension numbers of the forms
+// (ScatterND, ScatterElements) run by the forms' own kernels.
 func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
 	s := getScratch()
 	defer s.release()

@@ -16,9 +16,9 @@
 //
 //   - ScatterND, and every scatter in place (dst is data), validates every
 //     index before it writes anything, so an in-place update never
-//     half-happens. A gather, and ScatterElements into another dst,
-//     may validate as it goes: when it reports a bad index (the first in
-//     index order), dst may have been partly written.
+//     half-happens. A gather, and ScatterElements or ScatterGeneral into
+//     another dst, may validate as it goes: when it reports a bad index
+//     (the first in index order), dst may have been partly written.
 //   - Work runs in parallel, split by destination, and the results do not
 //     depend on the number of threads.
 //   - Duplicate indices are applied in row-major index order: with
