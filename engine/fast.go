@@ -331,6 +331,11 @@ type fastScatter interface {
 	// (none for a start of -1): the general scatter's single elements,
 	// when one worker owns every element they may land on.
 	scatterStarts(starts []int, s0 int)
+	// scatterLine applies, in order, update s0+t to dst at base+ind[t],
+	// ind[t] checked against lim: an index outside it is skipped with
+	// skip, else its position t is returned (-1 when there is none). It
+	// is a line of the general scatter along a row of dst.
+	scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int
 	// scatterIndex is scatterOffsets for tuples of one component, ind,
 	// checked against lim (a value outside it is skipped): update t goes
 	// to the block at ind[t].
@@ -446,6 +451,10 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
 
 func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
 
+func (m *wordMover[E]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return setFlat(m.dst[base:], lim.size, ind, len(ind), m.src[s0:], lim.fromEnd, skip, 0)
+}
+
 func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
 	if block == 1 {
 		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
@@ -520,6 +529,10 @@ func combineIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size i
 
 func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
 	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
+}
+
+func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return reduceFlat(r.red, r.dst[base:], lim.size, ind, len(ind), r.src[s0:], lim.fromEnd, skip, 0)
 }
 
 func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {

@@ -669,15 +669,33 @@ func (l *layout) startsRange(starts []int, ind []int64, lo int, coord []int) int
 	}
 	last := len(l.bSize) - 1
 	dAt, dOp := l.bInd[last], l.bOp[last]
-	at, _, bop := l.batchAt(lo, coord)
-	for i := 0; i < len(starts); {
-		n := min(l.bSize[last]-coord[last], len(starts)-i)
-		if bad := l.startsLine(starts[i:i+n], ind, at, dAt, bop, dOp); bad >= 0 {
+	return l.lines(lo, len(starts), coord, func(i, at, base, n int) int {
+		if bad := l.startsLine(starts[i:i+n], ind, at, dAt, base, dOp); bad >= 0 {
 			return at + bad
 		}
-		if i += n; i < len(starts) {
-			at, bop = at+(n-1)*dAt, bop+(n-1)*dOp
-			coord[last] += n - 1
+		return -1
+	})
+}
+
+// lines walks the batch positions [lo, lo+n) a line of the innermost
+// batch dimension at a time, coord being a worker's batch coordinates:
+// f gets the line's first position i (counted from lo), the position in
+// the indices of its first start index's first component, the line's
+// batching offset in the operand, and its length. A result of f that is
+// not negative stops the walk, and lines returns it; else -1. It needs
+// one batch dimension at least.
+func (l *layout) lines(lo, n int, coord []int, f func(i, at, base, m int) int) int {
+	last := len(l.bSize) - 1
+	dAt, dOp := l.bInd[last], l.bOp[last]
+	at, _, bop := l.batchAt(lo, coord)
+	for i := 0; i < n; {
+		m := min(l.bSize[last]-coord[last], n-i)
+		if r := f(i, at, bop, m); r >= 0 {
+			return r
+		}
+		if i += m; i < n {
+			at, bop = at+(m-1)*dAt, bop+(m-1)*dOp
+			coord[last] += m - 1
 			di, _, db := l.nextBatch(coord)
 			at, bop = at+di, bop+db
 		}
@@ -760,6 +778,9 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int6
 	if size > 0 && l.windows > 0 {
 		run = s.newScatterRun(dst, operand, updates, l.run, opt)
 		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace && run.fast != nil
+		last := len(l.bSize) - 1
+		j.rows = j.asItGoes && len(l.comp) == 1 && l.opStrides[l.comp[0]] == 1 && l.rules.OutOfRange != OutOfRangeClamp &&
+			last >= 0 && l.bInd[last] == 1 && l.bOp[last] == 0
 	}
 	if !j.asItGoes {
 		if bad := s.layoutStarts(ind); bad >= 0 {
@@ -806,6 +827,7 @@ type hloScatterJob struct {
 	s        *scratch
 	unit     int
 	asItGoes bool    // starts are computed and checked by the workers
+	rows     bool    // asItGoes by lines along rows of the operand (see applyAsItGoes)
 	ind      []int64 // the start indices, for asItGoes
 	found    []int
 }
@@ -848,6 +870,17 @@ func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
 	l, run := &s.hlo, &s.run
 	run.fill(lo, hi)
 	coord, _ := l.coordsOf(w)
+	if j.rows {
+		// Each line's start indices address one row of the operand, its
+		// updates consecutive: the forms' loop over the line.
+		lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
+		return l.lines(b0, b1-b0, coord, func(i, at, base, m int) int {
+			if bad := run.fast.scatterLine(base, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
+				return at + bad
+			}
+			return -1
+		})
+	}
 	buf := s.lineStarts[w*startsChunk : (w+1)*startsChunk]
 	for b := b0; b < b1; b += startsChunk {
 		starts := buf[:min(startsChunk, b1-b)]

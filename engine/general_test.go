@@ -222,72 +222,89 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 
 // TestGeneralScatterChecksAsItGoes checks the general scatter of single
 // elements by slabs, which checks start indices as it applies them when
-// dst is not the operand: on several workers and in chunks it reports the
-// first bad index in index order (or, under ReportLast, the last bad
-// tuple), leaves the operand as it was, and in place writes nothing; and
-// without a bad index it equals ScatterElements' own kernel.
+// dst is not the operand (a line along a row at a time when the index
+// addresses the operand's last dimension, else a chunk of starts at a
+// time): on several workers it reports the first bad index in index order
+// (or, under ReportLast, the last bad tuple), leaves the operand as it
+// was, and in place writes nothing; and without a bad index it equals
+// ScatterElements' own kernel.
 func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
 	minWork, slabBytes = 64, 64 // several workers, a slab at a time
-	const rows, cols, per = 8, 16, 3 * startsChunk / 2
 	defer func(g bool) { forceGeneral = g }(forceGeneral)
-	fresh := func() (data, upd tensor.Tensor, idx []int64) {
-		d := make([]float32, rows*cols)
-		for i := range d {
-			d[i] = float32(i)
+	const rows, cols, per = 8, 16, 3 * startsChunk / 2
+	for _, inner := range []int{0, 2} { // along the last axis, or the middle one
+		ds, is := tensor.Shape{rows, cols}, tensor.Shape{rows, per}
+		if inner > 0 {
+			ds, is = append(ds, inner), append(is, inner)
 		}
-		u := make([]float32, rows*per)
-		idx = make([]int64, rows*per)
-		for i := range u {
-			u[i] = float32(i%7) + 0.5
-			idx[i] = int64(i*5) % cols
+		fresh := func() (data, upd tensor.Tensor, idx []int64) {
+			n, _ := ds.NumElements()
+			m, _ := is.NumElements()
+			d := make([]float32, n)
+			for i := range d {
+				d[i] = float32(i)
+			}
+			u := make([]float32, m)
+			idx = make([]int64, m)
+			for i := range u {
+				u[i] = float32(i%7) + 0.5
+				idx[i] = int64(i*5) % cols
+			}
+			return tensor.Must(tensor.From(ds, d)), tensor.Must(tensor.From(is, u)), idx
 		}
-		return tensor.Must(tensor.From(tensor.Shape{rows, cols}, d)), tensor.Must(tensor.From(tensor.Shape{rows, per}, u)), idx
-	}
-	data, upd, idx := fresh()
-	opt := ScatterOptions{Reduction: Add}
-	want := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
-	forceGeneral = false
-	if err := ScatterElements(want, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1, opt); err != nil {
-		t.Fatal(err)
-	}
-	forceGeneral = true
-	got := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
-	if err := ScatterElements(got, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1, opt); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got.Data().([]float32), want.Data().([]float32)) {
-		t.Fatal("the general scatter by slabs differs from ScatterElements' kernel")
-	}
-
-	// Bad indices in rows 2 (in its second chunk) and 6: the first is
-	// reported, or under ReportLast the last.
-	first, last := 2*per+startsChunk+5, 6*per+1
-	for _, c := range []struct {
-		name    string
-		rules   IndexRules
-		pos     int
-		inPlace bool
-	}{
-		{"first", IndexRules{}, first, false},
-		{"last", IndexRules{Report: ReportLast}, last, false},
-		{"in place", IndexRules{}, first, true},
-	} {
 		data, upd, idx := fresh()
-		idx[first], idx[last] = cols, -1
-		before := slices.Clone(data.Data().([]float32))
-		dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
-		if c.inPlace {
-			dst = data
+		opt := ScatterOptions{Reduction: Add}
+		want := tensor.Must(tensor.New(tensor.Float32, ds))
+		forceGeneral = false
+		if err := ScatterElements(want, data, tensor.Must(tensor.From(is, idx)), upd, 1, opt); err != nil {
+			t.Fatal(err)
 		}
-		err := ScatterElements(dst, data, tensor.Must(tensor.From(tensor.Shape{rows, per}, idx)), upd, 1,
-			ScatterOptions{Reduction: Add, Rules: c.rules})
-		var ie *IndexError
-		if !errors.As(err, &ie) || !slices.Equal(ie.Pos, []int{c.pos / per, c.pos % per}) {
-			t.Errorf("%s: %v, want an IndexError at [%d %d]", c.name, err, c.pos/per, c.pos%per)
+		forceGeneral = true
+		got := tensor.Must(tensor.New(tensor.Float32, ds))
+		if err := ScatterElements(got, data, tensor.Must(tensor.From(is, idx)), upd, 1, opt); err != nil {
+			t.Fatal(err)
 		}
-		if !slices.Equal(data.Data().([]float32), before) {
-			t.Errorf("%s: the operand changed", c.name)
+		if !slices.Equal(got.Data().([]float32), want.Data().([]float32)) {
+			t.Fatalf("data %v: the general scatter by slabs differs from ScatterElements' kernel", ds)
+		}
+
+		// Bad indices in rows 2 (past its first chunk of starts) and 6:
+		// the first is reported, or under ReportLast the last.
+		row := len(idx) / rows
+		first, last := 2*row+startsChunk+5, 6*row+1
+		pos := func(flat int) []int {
+			p := make([]int, len(is))
+			for d := len(is) - 1; d >= 0; d-- {
+				p[d], flat = flat%is[d], flat/is[d]
+			}
+			return p
+		}
+		for _, c := range []struct {
+			name    string
+			rules   IndexRules
+			pos     []int
+			inPlace bool
+		}{
+			{"first", IndexRules{}, pos(first), false},
+			{"last", IndexRules{Report: ReportLast}, pos(last), false},
+			{"in place", IndexRules{}, pos(first), true},
+		} {
+			data, upd, idx := fresh()
+			idx[first], idx[last] = cols, -1
+			before := slices.Clone(data.Data().([]float32))
+			dst := tensor.Must(tensor.New(tensor.Float32, ds))
+			if c.inPlace {
+				dst = data
+			}
+			err := ScatterElements(dst, data, tensor.Must(tensor.From(is, idx)), upd, 1, ScatterOptions{Reduction: Add, Rules: c.rules})
+			var ie *IndexError
+			if !errors.As(err, &ie) || !slices.Equal(ie.Pos, c.pos) {
+				t.Errorf("data %v, %s: %v, want an IndexError at %v", ds, c.name, err, c.pos)
+			}
+			if !slices.Equal(data.Data().([]float32), before) {
+				t.Errorf("data %v, %s: the operand changed", ds, c.name)
+			}
 		}
 	}
 }
