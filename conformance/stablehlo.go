@@ -337,29 +337,23 @@ func (m *machine) eval(op *stablehlo.Op, in []tensor.Tensor) ([]tensor.Tensor, e
 func (m *machine) run(op *stablehlo.Op, in []tensor.Tensor) (tensor.Tensor, error) {
 	c := dialect.Call{Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
 	ints := func(name string, v []int64) { c.Attrs[name] = dialect.Value{Kind: dialect.Ints, Ints: slices.Clone(v)} }
+	dims := func(lists map[string][]int64, indexVectorDim int64) {
+		for name, v := range lists {
+			ints(name, v)
+		}
+		c.Attrs["index_vector_dim"] = dialect.Value{Kind: dialect.Int, Int: indexVectorDim}
+	}
 	c.Attrs["indices_are_sorted"] = dialect.Value{Kind: dialect.Bool, Bool: op.IndicesAreSorted}
 	name := "stablehlo.gather"
 	if op.Scatter != nil {
 		name = "stablehlo.scatter"
-		d := op.Scatter
 		c.Inputs["inputs"], c.Inputs["scatter_indices"], c.Inputs["updates"] = in[0], in[1], in[2]
-		ints("update_window_dims", d.UpdateWindowDims)
-		ints("inserted_window_dims", d.InsertedWindowDims)
-		ints("input_batching_dims", d.InputBatchingDims)
-		ints("scatter_indices_batching_dims", d.ScatterIndicesBatchingDims)
-		ints("scatter_dims_to_operand_dims", d.ScatterDimsToOperandDims)
-		c.Attrs["index_vector_dim"] = dialect.Value{Kind: dialect.Int, Int: d.IndexVectorDim}
+		dims(op.Scatter.Lists(), op.Scatter.IndexVectorDim)
 		c.Attrs["unique_indices"] = dialect.Value{Kind: dialect.Bool, Bool: op.UniqueIndices}
 		c.Attrs["computation"] = dialect.Value{Kind: dialect.String, Str: op.Computation}
 	} else {
-		d := op.Gather
 		c.Inputs["operand"], c.Inputs["start_indices"] = in[0], in[1]
-		ints("offset_dims", d.OffsetDims)
-		ints("collapsed_slice_dims", d.CollapsedSliceDims)
-		ints("operand_batching_dims", d.OperandBatchingDims)
-		ints("start_indices_batching_dims", d.StartIndicesBatchingDims)
-		ints("start_index_map", d.StartIndexMap)
-		c.Attrs["index_vector_dim"] = dialect.Value{Kind: dialect.Int, Int: d.IndexVectorDim}
+		dims(op.Gather.Lists(), op.Gather.IndexVectorDim)
 		sizes := op.SliceSizes
 		if op.Name == "stablehlo.dynamic_gather" {
 			s := in[2]

@@ -297,35 +297,61 @@ type GatherDims struct {
 	IndexVectorDim           int64
 }
 
-func (p *parser) scatterDims() (*ScatterDims, error) {
-	d := &ScatterDims{UpdateWindowDims: []int64{}, InsertedWindowDims: []int64{}, InputBatchingDims: []int64{},
-		ScatterIndicesBatchingDims: []int64{}, ScatterDimsToOperandDims: []int64{}}
-	lists := map[string]*[]int64{
+// Lists returns d's dimension lists by their names in the file (and in
+// the stablehlo dialect's attributes): update_window_dims and the rest,
+// all but index_vector_dim.
+func (d *ScatterDims) Lists() map[string][]int64 { return values(d.fields()) }
+
+func (d *ScatterDims) fields() map[string]*[]int64 {
+	return map[string]*[]int64{
 		"update_window_dims":            &d.UpdateWindowDims,
 		"inserted_window_dims":          &d.InsertedWindowDims,
 		"input_batching_dims":           &d.InputBatchingDims,
 		"scatter_indices_batching_dims": &d.ScatterIndicesBatchingDims,
 		"scatter_dims_to_operand_dims":  &d.ScatterDimsToOperandDims,
 	}
-	return d, p.dimNumbers("#stablehlo.scatter", lists, &d.IndexVectorDim)
 }
 
-func (p *parser) gatherDims() (*GatherDims, error) {
-	d := &GatherDims{OffsetDims: []int64{}, CollapsedSliceDims: []int64{}, OperandBatchingDims: []int64{},
-		StartIndicesBatchingDims: []int64{}, StartIndexMap: []int64{}}
-	lists := map[string]*[]int64{
+// Lists returns d's dimension lists by their names in the file (and in
+// the stablehlo dialect's attributes): offset_dims and the rest, all but
+// index_vector_dim.
+func (d *GatherDims) Lists() map[string][]int64 { return values(d.fields()) }
+
+func (d *GatherDims) fields() map[string]*[]int64 {
+	return map[string]*[]int64{
 		"offset_dims":                 &d.OffsetDims,
 		"collapsed_slice_dims":        &d.CollapsedSliceDims,
 		"operand_batching_dims":       &d.OperandBatchingDims,
 		"start_indices_batching_dims": &d.StartIndicesBatchingDims,
 		"start_index_map":             &d.StartIndexMap,
 	}
-	return d, p.dimNumbers("#stablehlo.gather", lists, &d.IndexVectorDim)
+}
+
+// values returns the lists that fields point to, by the same names.
+func values(fields map[string]*[]int64) map[string][]int64 {
+	m := make(map[string][]int64, len(fields))
+	for name, f := range fields {
+		m[name] = *f
+	}
+	return m
+}
+
+func (p *parser) scatterDims() (*ScatterDims, error) {
+	d := &ScatterDims{}
+	return d, p.dimNumbers("#stablehlo.scatter", d.fields(), &d.IndexVectorDim)
+}
+
+func (p *parser) gatherDims() (*GatherDims, error) {
+	d := &GatherDims{}
+	return d, p.dimNumbers("#stablehlo.gather", d.fields(), &d.IndexVectorDim)
 }
 
 // dimNumbers reads "<name = [..], ..., index_vector_dim = N>" into lists
-// and ivd.
+// and ivd; a list the text leaves out is empty.
 func (p *parser) dimNumbers(what string, lists map[string]*[]int64, ivd *int64) error {
+	for _, list := range lists {
+		*list = []int64{} // a field the file leaves out is empty
+	}
 	p.pos++ // '<'
 	seen := map[string]bool{}
 	return p.commaList(">", func() error {

@@ -476,3 +476,31 @@ func TestTypeOf(t *testing.T) {
 		t.Error("tensor<i64> is not the type of an int64 scalar alone")
 	}
 }
+
+// TestDimsLists checks that Lists names every dimension list of the
+// scatter's and the gather's dimension numbers by its attribute name,
+// with its value.
+func TestDimsLists(t *testing.T) {
+	s := stablehlo.ScatterDims{UpdateWindowDims: []int64{1}, InsertedWindowDims: []int64{2}, InputBatchingDims: []int64{3},
+		ScatterIndicesBatchingDims: []int64{4}, ScatterDimsToOperandDims: []int64{5}}
+	g := stablehlo.GatherDims{OffsetDims: []int64{1}, CollapsedSliceDims: []int64{2}, OperandBatchingDims: []int64{3},
+		StartIndicesBatchingDims: []int64{4}, StartIndexMap: []int64{5}}
+	for _, c := range []struct {
+		lists map[string][]int64
+		names []string // in field order, whose values are 1, 2, ...
+	}{
+		{s.Lists(), []string{"update_window_dims", "inserted_window_dims", "input_batching_dims",
+			"scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}},
+		{g.Lists(), []string{"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+			"start_indices_batching_dims", "start_index_map"}},
+	} {
+		if len(c.lists) != len(c.names) {
+			t.Errorf("Lists = %v, want %d lists", c.lists, len(c.names))
+		}
+		for i, name := range c.names {
+			if v := c.lists[name]; !slices.Equal(v, []int64{int64(i + 1)}) {
+				t.Errorf("Lists()[%q] = %v, want [%d]", name, v, i+1)
+			}
+		}
+	}
+}
