@@ -3,9 +3,7 @@ package tensortest
 import (
 	"math"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // Fuzz reads a fuzzer's bytes as small numbers, shapes and tensors, for
@@ -104,30 +102,6 @@ func (f *Fuzz) Elements(d tensor.DType, s tensor.Shape) tensor.Tensor {
 		switch e := x.Data().(type) {
 		case []bool:
 			e[i] = v&1 == 1
-		case []int8:
-			e[i] = int8(v)
-		case []int16:
-			e[i] = int16(v)
-		case []int32:
-			e[i] = int32(v)
-		case []int64:
-			e[i] = int64(v)
-		case []uint8:
-			e[i] = uint8(v)
-		case []uint16:
-			e[i] = uint16(v)
-		case []uint32:
-			e[i] = uint32(v)
-		case []uint64:
-			e[i] = uint64(v)
-		case []float16.Float16:
-			e[i] = float16.Fromfloat32(float32(r))
-		case []bfloat16.BFloat16:
-			e[i] = bfloat16.FromFloat32(float32(r))
-		case []float32:
-			e[i] = float32(r)
-		case []float64:
-			e[i] = r
 		case []complex64:
 			e[i] = complex(float32(r), float32(v&3))
 		case []complex128:
@@ -135,6 +109,10 @@ func (f *Fuzz) Elements(d tensor.DType, s tensor.Shape) tensor.Tensor {
 		case []string:
 			if v&7 != 0 {
 				e[i] = string(rune('a' + v&7 - 1))
+			}
+		default: // an integer (converted as Go converts) or a real float
+			if !x.SetIntAt(i, int64(v)) {
+				x.SetFloatAt(i, r)
 			}
 		}
 	}
