@@ -94,11 +94,11 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
 	return opcall.RunVersion(ops, opScatterND, int(o), func(v int, b dialect.Behavior) error {
-		return scatterND(v, b, dst, data, indices, updates, reduction)
+		return scatterND(v, &b, dst, data, indices, updates, reduction)
 	})
 }
 
-func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
 	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Ten
 // scatterOptions checks what ScatterND and ScatterElements at version v,
 // of Behavior b, check alike (the reduction, data and indices) and returns
 // the engine's options for the call.
-func scatterOptions(v int, b dialect.Behavior, data, indices tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+func scatterOptions(v int, b *dialect.Behavior, data, indices tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
 	red, err := parseReduction(v, b.Reductions, reduction)
 	if err == nil {
 		err = checkInputs(v, b, data, indices)
@@ -134,7 +134,7 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
 	return opcall.RunVersion(ops, opScatterElements, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, reduction)
+		return scatterElements(v, &b, dst, data, indices, updates, axis, reduction)
 	})
 }
 
@@ -150,11 +150,11 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
 	return opcall.RunVersion(ops, opScatter, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, "")
+		return scatterElements(v, &b, dst, data, indices, updates, axis, "")
 	})
 }
 
-func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
+func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
 	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+	if err := checkGatherND(v, &b, data, indices, batchDims); err != nil {
 		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
 	shape, err := engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
@@ -193,14 +193,14 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
 	return opcall.RunVersion(ops, opGatherND, int(o), func(v int, b dialect.Behavior) error {
-		if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+		if err := checkGatherND(v, &b, data, indices, batchDims); err != nil {
 			return err
 		}
 		return engine.GatherND(dst, data, indices, batchDims, rules)
 	})
 }
 
-func checkGatherND(v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
+func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
 	if err := checkInputs(v, b, data, indices); err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 
 // gatherAxis checks Gather's and GatherElements' arguments, but for their
 // shapes, and returns the normalised axis.
-func gatherAxis(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+func gatherAxis(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := checkInputs(v, b, data, indices); err != nil {
 		return 0, err
 	}
@@ -266,7 +266,7 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := gatherAxis(v, b, data, indices, axis)
+	a, err := gatherAxis(v, &b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil && slices {
 		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
@@ -285,7 +285,7 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
 	return opcall.RunVersion(ops, name, int(o), func(v int, b dialect.Behavior) error {
-		a, err := gatherAxis(v, b, data, indices, axis)
+		a, err := gatherAxis(v, &b, data, indices, axis)
 		if err != nil {
 			return err
 		}
@@ -334,7 +334,7 @@ func parseReduction(v int, red map[string]engine.Reduction, s string) (engine.Re
 // checkInputs checks data's element type against version v's type list
 // (every type, with bfloat16 from version 13) and indices against the
 // index types of v's Behavior b.
-func checkInputs(v int, b dialect.Behavior, data, indices tensor.Tensor) error {
+func checkInputs(v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
 	if data.IsZero() {
 		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
 	}
