@@ -9,38 +9,60 @@ import (
 )
 
 // TestReleaseDropsCallerIndices: a scratch back in its pool keeps no
-// caller tensor alive. ScatterElements along axis 0 hands the caller's
-// int64 indices to its column job; after the call and one collection
-// (which leaves the pool's scratches in its victim cache, still
-// reachable), nothing may hold them.
+// caller tensor alive. Each call hands the caller's int64 indices to a
+// job of the scratch (ScatterElements along axis 0 to its column job, the
+// general scatter to its start and apply jobs, the general gather to its
+// walk); after the call and one collection (which leaves the pool's
+// scratches in its victim cache, still reachable), nothing may hold them.
 func TestReleaseDropsCallerIndices(t *testing.T) {
-	ind := scatterColumnsOnce(t)
-	runtime.GC()
-	if ind.Value() != nil {
-		t.Error("the indices of a finished call are still reachable: release left a reference to them")
+	defer func(g bool) { forceGeneral = g }(forceGeneral)
+	for _, c := range []struct {
+		name    string
+		general bool
+		call    func(indices tensor.Tensor) error
+	}{
+		{"ScatterElements along axis 0, by column blocks", false, func(indices tensor.Tensor) error {
+			const rows, cols = 64, 1024
+			if columnWidth(rows, 4) == 0 || small(2*rows*cols+rows*cols) {
+				t.Fatal("the call would not take the column blocks")
+			}
+			data, dst := f32s(rows, cols), f32s(rows, cols)
+			return ScatterElements(dst, data, indices, f32s(rows, cols), 0, ScatterOptions{})
+		}},
+		{"general ScatterElements along axis 1, checking as it goes", true, func(indices tensor.Tensor) error {
+			data, dst := f32s(64, 1024), f32s(64, 1024)
+			return ScatterElements(dst, data, indices, f32s(64, 1024), 1, ScatterOptions{})
+		}},
+		{"general ScatterElements in place, starts first", true, func(indices tensor.Tensor) error {
+			data := f32s(64, 1024)
+			return ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{})
+		}},
+		{"general GatherElements", true, func(indices tensor.Tensor) error {
+			return GatherElements(f32s(64, 1024), f32s(64, 1024), indices, 1, IndexRules{})
+		}},
+	} {
+		forceGeneral = c.general
+		ind := callOnce(t, c.call)
+		runtime.GC()
+		if ind.Value() != nil {
+			t.Errorf("%s: the indices of a finished call are still reachable", c.name)
+		}
 	}
 }
 
-// scatterColumnsOnce runs one ScatterElements along axis 0 that takes
-// the column blocks, and returns a weak pointer to its indices.
+// callOnce runs call on [64,1024] int64 indices in [0, 64) and returns a
+// weak pointer to them.
 //
 //go:noinline
-func scatterColumnsOnce(t *testing.T) weak.Pointer[int64] {
-	const rows, cols = 64, 1024
-	ind := make([]int64, rows*cols)
+func callOnce(t *testing.T, call func(indices tensor.Tensor) error) weak.Pointer[int64] {
+	ind := make([]int64, 64*1024)
 	for i := range ind {
-		ind[i] = int64(i % rows)
+		ind[i] = int64(i % 64)
 	}
-	shape := tensor.Shape{rows, cols}
-	data := tensor.Must(tensor.New(tensor.Float32, shape))
-	dst := tensor.Must(tensor.New(tensor.Float32, shape))
-	updates := tensor.Must(tensor.New(tensor.Float32, shape))
-	indices := tensor.Must(tensor.From(shape, ind))
-	if columnWidth(rows, 4) == 0 || small(2*len(ind)+rows*cols) {
-		t.Fatal("the call would not take the column blocks")
-	}
-	if err := ScatterElements(dst, data, indices, updates, 0, ScatterOptions{}); err != nil {
+	if err := call(tensor.Must(tensor.From(tensor.Shape{64, 1024}, ind))); err != nil {
 		t.Fatal(err)
 	}
 	return weak.Make(&ind[0])
 }
+
+func f32s(s ...int) tensor.Tensor { return tensor.Must(tensor.New(tensor.Float32, s)) }
