@@ -98,11 +98,11 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
 	return opcall.RunVersion(ops, nameScatterElements, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal)
+		return scatterElements(v, &b, dst, data, indices, updates, axis, reduction, useInitVal)
 	})
 }
 
-func scatterElements(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
+func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
 	opt, err := scatterOptions(nameScatterElements, v, b, data, indices, updates, reduction, useInitVal)
 	if err != nil {
 		return err
@@ -136,11 +136,11 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
 	return opcall.RunVersion(ops, nameScatterND, int(o), func(v int, b dialect.Behavior) error {
-		return scatterND(v, b, dst, data, indices, updates, reduction)
+		return scatterND(v, &b, dst, data, indices, updates, reduction)
 	})
 }
 
-func scatterND(v int, b dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
 	opt, err := scatterOptions(nameScatterND, v, b, data, indices, updates, reduction, true)
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	}
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, v, &b, data, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, opcall.Wrap(nameGatherND, err)
 	}
@@ -186,7 +186,7 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 	return opcall.RunVersion(ops, nameGatherND, int(o), func(v int, b dialect.Behavior) error {
 		sh := opcall.GetShapes()
 		defer sh.Release()
-		shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+		shape, kept, err := gatherNDShape(sh, v, &b, data, indices, batchDims)
 		if err == nil {
 			err = opcall.CheckDst(dst, data.DType(), shape)
 		}
@@ -212,7 +212,7 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 
 // gatherNDShape checks GatherND's arguments at version v and returns the
 // output shape and the shape with the batch dimensions kept, both from sh.
-func gatherNDShape(sh *opcall.Shapes, v int, b dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
+func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
 	if err := checkInputs(nameGatherND, v, b, data, indices); err != nil {
 		return nil, nil, err
 	}
@@ -246,7 +246,7 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
+	a, err := checkGatherElements(v, &b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil {
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
@@ -263,7 +263,7 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
 	return opcall.RunVersion(ops, nameGatherElements, int(o), func(v int, b dialect.Behavior) error {
-		a, err := checkGatherElements(v, b, data, indices, axis)
+		a, err := checkGatherElements(v, &b, data, indices, axis)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // checkGatherElements checks GatherElements' arguments but for what the
 // engine checks of their shapes (GatherElementsShape), and returns the
 // normalised axis.
-func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := checkInputs(nameGatherElements, v, b, data, indices); err != nil {
 		return 0, err
 	}
@@ -300,7 +300,7 @@ func checkGatherElements(v int, b dialect.Behavior, data, indices tensor.Tensor,
 // of the inputs of the named scatter at version v, and turns its
 // reduction and use_init_val into engine options, by the reductions and
 // index rules of Behavior b. "" is the default reduction, none.
-func scatterOptions(name string, v int, b dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
+func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
 	if reduction == "" {
 		reduction = "none"
 	}
@@ -329,7 +329,7 @@ func scatterOptions(name string, v int, b dialect.Behavior, data, indices, updat
 
 // checkInputs checks the presence and element types of the named
 // operation's data and indices at version v, of Behavior b.
-func checkInputs(name string, v int, b dialect.Behavior, data, indices tensor.Tensor) error {
+func checkInputs(name string, v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
 	if err := checkData(name, v, data); err != nil {
 		return err
 	}
