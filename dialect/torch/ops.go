@@ -114,12 +114,13 @@ func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tenso
 }
 
 // ops is filled by init, which gives every operator the single version 1,
-// the output out and its Behavior; behaviors holds their Behavior, which
-// the functions of this package read.
-var (
-	ops       []*dialect.Op
-	behaviors = map[string]dialect.Behavior{}
-)
+// the output out and its Behavior.
+var ops []*dialect.Op
+
+// The operators' Behaviors, which init sets from ops and the functions of
+// this package follow: read through these variables, a call looks nothing
+// up and copies no Behavior.
+var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, indexSelectBehavior dialect.Behavior
 
 func init() {
 	ops = []*dialect.Op{
@@ -196,10 +197,12 @@ func init() {
 			Eval:  gatherEval(IndexSelect),
 		},
 	}
+	behaviors := map[string]*dialect.Behavior{opScatter: &scatterBehavior, opScatterAdd: &scatterAddBehavior,
+		opScatterReduce: &scatterReduceBehavior, opGather: &gatherBehavior, opIndexSelect: &indexSelectBehavior}
 	for _, op := range ops {
 		op.Versions, op.Output = []int{1}, "out"
 		op.Behavior = behavior(op.Name)
-		behaviors[op.Name] = op.Behavior(1)
+		*behaviors[op.Name] = op.Behavior(1)
 	}
 }
 

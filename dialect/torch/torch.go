@@ -92,7 +92,7 @@ import (
 // torch.scatter(input, dim, index, src, reduce=reduce). reduce "" is no
 // reduction.
 func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
 	return c.alloc()
 }
 
@@ -100,7 +100,7 @@ func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce stri
 // and may be input itself: ScatterInto(x, x, ...) is PyTorch's in-place
 // x.scatter_(...).
 func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) error {
-	c := scatterCall{op: opScatter, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
 	return c.into(dst)
 }
 
@@ -113,7 +113,7 @@ func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, re
 // anything nonzero, NaN included, is true. float16 and bfloat16 round
 // through float32. The cast happens only if index has elements.
 func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
 		reduce: reduce, includeSelf: true}
 	return c.alloc()
 }
@@ -121,7 +121,7 @@ func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scala
 // ScatterValueInto is ScatterValue writing into dst, which has input's type
 // and shape and may be input itself.
 func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) error {
-	c := scatterCall{op: opScatter, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
 		reduce: reduce, includeSelf: true}
 	return c.into(dst)
 }
@@ -130,14 +130,14 @@ func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, va
 // at position p, src at p is added at p with p[dim] replaced by the index
 // value: torch.scatter_add(input, dim, index, src).
 func ScatterAdd(input tensor.Tensor, dim int, index, src tensor.Tensor) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterAdd, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{op: opScatterAdd, b: &scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
 	return c.alloc()
 }
 
 // ScatterAddInto is ScatterAdd writing into dst, which has input's type and
 // shape and may be input itself (x.scatter_add_(...)).
 func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor) error {
-	c := scatterCall{op: opScatterAdd, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{op: opScatterAdd, b: &scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
 	return c.into(dst)
 }
 
@@ -148,7 +148,7 @@ func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor)
 // "amin"; with includeSelf false, input's own value at a position that
 // receives updates takes no part.
 func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterReduce, input: input, dim: dim, index: index, src: src, reduce: reduce,
+	c := scatterCall{op: opScatterReduce, b: &scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
 		includeSelf: includeSelf}
 	return c.alloc()
 }
@@ -156,7 +156,7 @@ func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduc
 // ScatterReduceInto is ScatterReduce writing into dst, which has input's
 // type and shape and may be input itself (x.scatter_reduce_(...)).
 func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) error {
-	c := scatterCall{op: opScatterReduce, input: input, dim: dim, index: index, src: src, reduce: reduce,
+	c := scatterCall{op: opScatterReduce, b: &scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
 		includeSelf: includeSelf}
 	return c.into(dst)
 }
@@ -196,7 +196,7 @@ func runGather(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.
 	if index.Len() == 0 {
 		return nil
 	}
-	err := engine.GatherElements(view1(sh, dst), view1(sh, input), view1(sh, index), d, behaviors[opGather].Index)
+	err := engine.GatherElements(view1(sh, dst), view1(sh, input), view1(sh, index), d, gatherBehavior.Index)
 	return indexErr(err, index, input)
 }
 
@@ -208,7 +208,7 @@ func checkGather(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.T
 	if err != nil || index.Len() == 0 {
 		return d, err
 	}
-	if err := opcall.CheckIndices(index, "index", behaviors[opGather].IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, "index", gatherBehavior.IndexTypes); err != nil {
 		return 0, err
 	}
 	if err := checkRanks(input, index, "input"); err != nil {
@@ -265,7 +265,7 @@ func runIndexSelect(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index te
 	outShape[d] = n
 	out, _ := dst.View(sh.Ptr(outShape))
 	idx, _ := index.View(sh.Ptr(append(sh.Buf(1), n)))
-	err := engine.Gather(out, in, idx, d, 0, behaviors[opIndexSelect].Index)
+	err := engine.Gather(out, in, idx, d, 0, indexSelectBehavior.Index)
 	return indexErr(err, index, input)
 }
 
@@ -296,7 +296,7 @@ func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index ten
 	case input.Rank() == 0 && n != 1:
 		return 0, nil, fmt.Errorf("%w: index into a 0-d input must hold exactly one value, got %d", engine.ErrShape, n)
 	}
-	if err := opcall.CheckIndices(index, "index", behaviors[opIndexSelect].IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, "index", indexSelectBehavior.IndexTypes); err != nil {
 		return 0, nil, err
 	}
 	dt := input.DType()
@@ -326,6 +326,7 @@ const (
 // scatterCall is one call of a scatter: src, or value when hasValue is set.
 type scatterCall struct {
 	op          string
+	b           *dialect.Behavior // op's
 	input       tensor.Tensor
 	dim         int
 	index, src  tensor.Tensor
@@ -362,7 +363,7 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 	}
 	empty := c.index.Len() == 0
 	if !empty {
-		if err := opcall.CheckIndices(c.index, "index", behaviors[c.op].IndexTypes); err != nil {
+		if err := opcall.CheckIndices(c.index, "index", c.b.IndexTypes); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -427,7 +428,7 @@ func (c *scatterCall) reduction() (engine.Reduction, error) {
 	if c.op == opScatter && c.reduce == "" {
 		return engine.None, nil
 	}
-	if r, ok := behaviors[c.op].Reductions[c.reduce]; ok {
+	if r, ok := c.b.Reductions[c.reduce]; ok {
 		return r, nil
 	}
 	names := reductionNames[c.op]
@@ -450,8 +451,8 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	}
 	// PyTorch's arithmetic is its Behavior's Arith (see arith); every
 	// reduction that include_self applies to is one.
-	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf, Rules: behaviors[c.op].Index,
-		Arith: behaviors[c.op].Arith}
+	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf, Rules: c.b.Index,
+		Arith: c.b.Arith}
 	if c.index.Len() == 0 && red != engine.Mean {
 		copyAll(dst, c.input)
 		return nil
