@@ -23,8 +23,8 @@ func gatherBehavior(int) dialect.Behavior {
 
 func scatterBehavior(int) dialect.Behavior {
 	reductions := make(map[string]engine.Reduction, len(computations))
-	for c, r := range computations {
-		reductions[string(c)] = r
+	for _, c := range computations {
+		reductions[string(c)], _ = c.reduction()
 	}
 	return dialect.Behavior{
 		Index:      skipRules,

@@ -169,17 +169,38 @@ var (
 	// arith is StableHLO's: maximum and minimum are IEEE 754's, under
 	// which NaN propagates and -0 is less than +0.
 	arith = engine.Arith{MinMax: engine.MinMaxIEEE}
-	// computations maps the update computations to the engine's
-	// reductions.
-	computations = map[Computation]engine.Reduction{
-		Replace: engine.None, Add: engine.Add, Multiply: engine.Mul, Maximum: engine.Max,
-		Minimum: engine.Min, And: engine.And, Or: engine.Or, Xor: engine.Xor,
-	}
+	// computations are the update computations, in the engine's order
+	// of their reductions.
+	computations = []Computation{Replace, Add, Multiply, Maximum, Minimum, And, Or, Xor}
 )
+
+// reduction returns the engine's reduction of update computation c, and
+// whether c is one. A switch, not a map: a scatter call looks it up.
+func (c Computation) reduction() (engine.Reduction, bool) {
+	switch c {
+	case Replace:
+		return engine.None, true
+	case Add:
+		return engine.Add, true
+	case Multiply:
+		return engine.Mul, true
+	case Maximum:
+		return engine.Max, true
+	case Minimum:
+		return engine.Min, true
+	case And:
+		return engine.And, true
+	case Or:
+		return engine.Or, true
+	case Xor:
+		return engine.Xor, true
+	}
+	return 0, false
+}
 
 // scatterOptions returns the engine's options for update computation c.
 func scatterOptions(c Computation) (engine.ScatterOptions, error) {
-	r, ok := computations[c]
+	r, ok := c.reduction()
 	if !ok {
 		return engine.ScatterOptions{}, fmt.Errorf("%w: computation %q is not one of %s",
 			dialect.ErrAttribute, c, computationList)
