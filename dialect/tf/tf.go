@@ -128,7 +128,7 @@ func prepareGatherND(sh *opcall.Shapes, params, indices tensor.Tensor, batchDims
 		// batched index tuples.
 		switch {
 		case batchDims < 0:
-			return gatherND{}, fmt.Errorf("%w: tf.gather_nd does not allow negative batch_dims.", dialect.ErrAttribute)
+			return gatherND{}, fmt.Errorf("%w: tf.gather_nd does not allow negative batch_dims (got %d)", dialect.ErrAttribute, batchDims)
 		case batchDims >= len(is):
 			return gatherND{}, fmt.Errorf("%w: Argument `batch_dims` = %d must be less than rank(`indices`) = %d",
 				dialect.ErrAttribute, batchDims, len(is))
@@ -270,8 +270,8 @@ func prepareGather(sh *opcall.Shapes, params, indices tensor.Tensor, axis, batch
 		minRank = -uint64(axis)
 	}
 	if uint64(len(ps)) < minRank {
-		return gather{}, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d",
-			dialect.ErrAttribute, minRank, len(ps))
+		return gather{}, fmt.Errorf("%w: Shape must be at least rank %d but is rank %d (axis %d, params %v)",
+			dialect.ErrAttribute, minRank, len(ps), axis, ps)
 	}
 	if axis < 0 {
 		axis += len(ps)
