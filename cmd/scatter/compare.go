@@ -35,7 +35,7 @@ that can take the inputs).
 `,
 	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
 		o := &compareOptions{}
-		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` (scatter_nd, scatter_elements, gather_nd, gather_elements, gather)")
+		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` ("+strings.Join(dialect.Families, ", ")+")")
 		fs.IntVar(&o.cells, "cells", 20, "list at most `N` differing cells (0: all)")
 		fs.Var(&o.opsets, "opset", "run a dialect's operators at opset `DIALECT=N` (repeatable; default: the newest)")
 		addAttrsAndInputs(fs, &o.attrs, &o.ins)
