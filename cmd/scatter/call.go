@@ -284,7 +284,18 @@ var byteUnits = []struct {
 	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
 }
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String returns b in the largest binary unit that holds it exactly
+// ("16GiB"), as Set reads it back, so that the help states the default
+// as the documentation does.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for i := 3; i >= 0 && n != 0; i-- { // TiB down to KiB
+		if u := byteUnits[i]; n%u.scale == 0 {
+			return strconv.FormatInt(n/u.scale, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 func (b *byteSize) Set(s string) error {
 	num, scale := strings.TrimSpace(s), int64(1)
