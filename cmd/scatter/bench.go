@@ -197,7 +197,8 @@ func isDir(path string) bool {
 func loadPeers(args []string) ([]bench.Result, []string, error) {
 	switch {
 	case len(args) == 0:
-		return bench.Peers(), []string{peersNote("bundled", bench.PeersSource(), bench.Peers())}, nil
+		bundled := bench.Peers()
+		return bundled, []string{peersNote("bundled", bench.PeersSource(), bundled)}, nil
 	case len(args) == 1 && args[0] == "none":
 		return nil, nil, nil
 	}
