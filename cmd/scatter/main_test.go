@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/internal/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -103,6 +105,45 @@ func TestEvalInvalidInput(t *testing.T) {
 	code, _, stderr = runArgs("eval", "onnx.Gather", "--in", "data="+data, "--out", filepath.Join(dir, "o.npy"))
 	if code != 1 || stderr != "onnx.Gather: invalid input: missing input \"indices\"\n" {
 		t.Errorf("missing input: exit %d, %q", code, stderr)
+	}
+}
+
+// TestOutputNotWritable gives eval, explain and bench an output that is a
+// directory, or in one that does not exist: each refuses it before its
+// work, on one line naming the flag and the path, exit 1, and leaves the
+// directory as it was.
+func TestOutputNotWritable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"o.npy", "o.svg", "o.png", "o.json"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := []string{"--in", "data=float32:[1,2]", "--in", "indices=int64:[[0]]", "--in", "updates=float32:[3]"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "o.npy")}, in...),
+			"onnx.ScatterND: --out " + filepath.Join(dir, "o.npy") + ": is a directory\n"},
+		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "no", "o.npy")}, in...),
+			"onnx.ScatterND: --out " + filepath.Join(dir, "no", "o.npy") + ": directory " + filepath.Join(dir, "no") + " does not exist\n"},
+		{append([]string{"explain", "onnx.ScatterND", "--svg", filepath.Join(dir, "o.svg")}, in...),
+			"onnx.ScatterND: --svg " + filepath.Join(dir, "o.svg") + ": is a directory\n"},
+		{append([]string{"explain", "onnx.ScatterND", "--png", filepath.Join(dir, "o.png")}, in...),
+			"onnx.ScatterND: --png " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+		{[]string{"bench", "--workload", "W1", "--json", filepath.Join(dir, "o.json")},
+			"bench: --json " + filepath.Join(dir, "o.json") + ": is a directory\n"},
+		{[]string{"bench", "--workload", "W1", "--plot", filepath.Join(dir, "o.png")},
+			"bench: --plot " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+	} {
+		code, stdout, stderr := runArgs(tc.args...)
+		if code != 1 || stdout != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1, stderr %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if names := helpertest.DirNames(t, dir); !slices.Equal(names, []string{"o.json", "o.npy", "o.png", "o.svg"}) {
+		t.Errorf("the directory holds %v", names)
 	}
 }
 
