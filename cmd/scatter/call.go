@@ -67,12 +67,25 @@ func (o *opsetFlag) String() string {
 }
 
 func (o *opsetFlag) Set(s string) error {
-	n, err := strconv.Atoi(s)
+	n, err := parseOpset(s)
 	if err != nil {
-		return errors.New("not a number")
+		return err
 	}
 	o.n, o.set = n, true
 	return nil
+}
+
+// parseOpset reads the number of an --opset flag. Its error says "not a
+// number", or "out of range" for a number beyond int.
+func parseOpset(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, errors.New("out of range")
+	case err != nil:
+		return 0, errors.New("not a number")
+	}
+	return n, nil
 }
 
 // checkOpset returns a usage error unless opset n selects a version of op.
