@@ -378,4 +378,20 @@ func TestOps(t *testing.T) {
 			t.Errorf("ops output lacks %q", want)
 		}
 	}
+	// An operator's input and attribute names form one column, however
+	// long (stablehlo.scatter's scatter_dims_to_operand_dims).
+	_, stdout, _ = runArgs("ops", "stablehlo.scatter")
+	var col []int
+	for line := range strings.Lines(stdout) {
+		if rest, ok := strings.CutPrefix(line, "  input  "); ok || strings.HasPrefix(line, "  attr   ") {
+			if !ok {
+				rest = strings.TrimPrefix(line, "  attr   ")
+			}
+			name := strings.Fields(rest)[0]
+			col = append(col, len(line)-len(strings.TrimLeft(strings.TrimPrefix(rest, name), " ")))
+		}
+	}
+	if len(col) < 10 || slices.Min(col) != slices.Max(col) {
+		t.Errorf("the descriptions start at columns %v:\n%s", col, stdout)
+	}
 }
