@@ -162,6 +162,7 @@ func peerResults(b []byte) ([]Result, error) {
 		return nil, err
 	}
 	ws := workloads()
+	ids := idsOf(ws)
 	var results []Result
 	for i, msg := range raw {
 		var p peerRecord
@@ -175,7 +176,7 @@ func peerResults(b []byte) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("results[%d]: %w", i, err)
 		}
-		if err := checkResult(r, IDs()); err != nil {
+		if err := checkResult(r, ids); err != nil {
 			return nil, fmt.Errorf("results[%d]: %w", i, err)
 		}
 		j := slices.IndexFunc(results, func(q Result) bool { return q.Workload == r.Workload && q.Impl == r.Impl })
@@ -193,7 +194,7 @@ func peerResults(b []byte) ([]Result, error) {
 func (p peerRecord) result(ws []Workload) (Result, error) {
 	i := slices.IndexFunc(ws, func(w Workload) bool { return w.ID == p.Workload })
 	if i < 0 {
-		return Result{}, fmt.Errorf("unknown workload %q (known: %s)", p.Workload, strings.Join(IDs(), ", "))
+		return Result{}, fmt.Errorf("unknown workload %q (known: %s)", p.Workload, strings.Join(idsOf(ws), ", "))
 	}
 	w := ws[i]
 	r := Result{Workload: w.ID, Impl: p.Impl, Reps: p.Reps, Call: p.API}

@@ -157,11 +157,10 @@ func decodeResult(msg json.RawMessage) (Result, error) {
 		name    string
 		present bool
 	}
-	common := []field{{"workload", j.Workload != nil}, {"impl", j.Impl != nil}, {"api", j.API != nil}}
+	common := []field{{"workload", j.Workload != nil}, {"impl", j.Impl != nil}, {"api", j.API != nil}, {"reps", j.Reps != nil}}
 	bulk := []field{{"median_ms", j.MedianMS != nil}, {"min_ms", j.MinMS != nil}, {"max_ms", j.MaxMS != nil},
-		{"reps", j.Reps != nil}, {"gbps", j.GBps != nil}}
-	perCall := []field{{"median_ns", j.MedianNS != nil}, {"min_ns", j.MinNS != nil}, {"max_ns", j.MaxNS != nil},
-		{"reps", j.Reps != nil}}
+		{"gbps", j.GBps != nil}}
+	perCall := []field{{"median_ns", j.MedianNS != nil}, {"min_ns", j.MinNS != nil}, {"max_ns", j.MaxNS != nil}}
 	own, other := bulk, append(perCall, field{"calls", j.Calls != nil}, field{"allocs_per_call", j.AllocsPerCall != nil})
 	if small {
 		own, other = perCall, bulk
@@ -176,7 +175,7 @@ func decodeResult(msg json.RawMessage) (Result, error) {
 		return Result{}, fmt.Errorf("missing %s", strings.Join(missing, ", "))
 	}
 	for _, f := range other {
-		if f.present && f.name != "reps" {
+		if f.present {
 			kind := "a bulk workload"
 			if small {
 				kind = "a small call"

@@ -381,8 +381,10 @@ func workloads() []Workload {
 func Workloads() []Workload { return workloads() }
 
 // IDs returns the workloads' IDs, "W1" to "W9" then "S1" to "S6".
-func IDs() []string {
-	ws := workloads()
+func IDs() []string { return idsOf(workloads()) }
+
+// idsOf returns the IDs of ws, in order.
+func idsOf(ws []Workload) []string {
 	ids := make([]string, len(ws))
 	for i, w := range ws {
 		ids[i] = w.ID

@@ -93,8 +93,8 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 		if out.path == "" {
 			continue
 		}
-		if dir := filepath.Dir(out.path); !isDir(dir) {
-			return fmt.Errorf("bench: --%s %s: directory %s does not exist", out.flag, out.path, dir)
+		if err := checkOutput(out.flag, out.path); err != nil {
+			return fmt.Errorf("bench: %w", err)
 		}
 	}
 	var peers []bench.Result
@@ -182,6 +182,21 @@ func machine() string {
 	return fmt.Sprintf("%s, %d %s", cpu, runtime.NumCPU(), plural(runtime.NumCPU(), "CPU"))
 }
 
+// checkOutput returns an error naming --flag and path when path cannot
+// become an output file: its directory does not exist, or path is a
+// directory. Commands check it before their work, so that a bench run or
+// an operator call is not done for nothing, and the error says why
+// rather than what the rename over path met.
+func checkOutput(flag, path string) error {
+	if dir := filepath.Dir(path); !isDir(dir) {
+		return fmt.Errorf("--%s %s: directory %s does not exist", flag, path, dir)
+	}
+	if isDir(path) {
+		return fmt.Errorf("--%s %s: is a directory", flag, path)
+	}
+	return nil
+}
+
 // isDir reports whether path is an existing directory.
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
@@ -197,7 +212,8 @@ func isDir(path string) bool {
 func loadPeers(args []string) ([]bench.Result, []string, error) {
 	switch {
 	case len(args) == 0:
-		return bench.Peers(), []string{peersNote("bundled", bench.PeersSource(), bench.Peers())}, nil
+		bundled := bench.Peers()
+		return bundled, []string{peersNote("bundled", bench.PeersSource(), bundled)}, nil
 	case len(args) == 1 && args[0] == "none":
 		return nil, nil, nil
 	}

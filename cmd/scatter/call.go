@@ -67,12 +67,25 @@ func (o *opsetFlag) String() string {
 }
 
 func (o *opsetFlag) Set(s string) error {
-	n, err := strconv.Atoi(s)
+	n, err := parseOpset(s)
 	if err != nil {
-		return errors.New("not a number")
+		return err
 	}
 	o.n, o.set = n, true
 	return nil
+}
+
+// parseOpset reads the number of an --opset flag. Its error says "not a
+// number", or "out of range" for a number beyond int.
+func parseOpset(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, errors.New("out of range")
+	case err != nil:
+		return 0, errors.New("not a number")
+	}
+	return n, nil
 }
 
 // checkOpset returns a usage error unless opset n selects a version of op.
@@ -284,7 +297,18 @@ var byteUnits = []struct {
 	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1},
 }
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String returns b in the largest binary unit that holds it exactly
+// ("16GiB"), as Set reads it back, so that the help states the default
+// as the documentation does.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for i := 3; i >= 0 && n != 0; i-- { // TiB down to KiB
+		if u := byteUnits[i]; n%u.scale == 0 {
+			return strconv.FormatInt(n/u.scale, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 func (b *byteSize) Set(s string) error {
 	num, scale := strings.TrimSpace(s), int64(1)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/scatter-dev/scatter/compare"
@@ -35,7 +34,7 @@ that can take the inputs).
 `,
 	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
 		o := &compareOptions{}
-		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` (scatter_nd, scatter_elements, gather_nd, gather_elements, gather)")
+		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` ("+strings.Join(dialect.Families, ", ")+")")
 		fs.IntVar(&o.cells, "cells", 20, "list at most `N` differing cells (0: all)")
 		fs.Var(&o.opsets, "opset", "run a dialect's operators at opset `DIALECT=N` (repeatable; default: the newest)")
 		addAttrsAndInputs(fs, &o.attrs, &o.ins)
@@ -69,10 +68,10 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 	req := compare.Request{Ops: ops, Family: o.family, Opsets: map[string]int{},
 		Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
 	for i, d := range o.opsets.names {
-		n, err := strconv.Atoi(o.opsets.values[i])
+		n, err := parseOpset(o.opsets.values[i])
 		switch {
 		case err != nil:
-			return usagef("compare: --opset %s=%s: not a number", d, o.opsets.values[i])
+			return usagef("compare: --opset %s=%s: %v", d, o.opsets.values[i], err)
 		case n < 1:
 			return usagef("compare: --opset %s=%d: an opset is 1 or more (leave --opset out for the newest)", d, n)
 		}

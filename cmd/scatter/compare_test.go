@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -288,5 +289,16 @@ func TestCompareTooLarge(t *testing.T) {
 				t.Errorf("%q does not name --in data", err)
 			}
 		})
+	}
+}
+
+// TestCompareHelpFamilies checks that the help of --family names every
+// family that compare accepts, the general ones included.
+func TestCompareHelpFamilies(t *testing.T) {
+	_, stdout, _ := runArgs("help", "compare")
+	for _, f := range dialect.Families {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("help compare does not name the family %s:\n%s", f, stdout)
+		}
 	}
 }

@@ -103,12 +103,20 @@ func opsCmd(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "; removed in %d", op.Removed)
 		}
 		fmt.Fprintf(stdout, ")\n  %s\n", op.Summary)
+		// The names in one column, at least 10 wide, as wide as the longest.
+		width := 10
+		for _, p := range op.Inputs {
+			width = max(width, len(p.Name))
+		}
+		for _, a := range op.Attrs {
+			width = max(width, len(a.Name))
+		}
 		for _, p := range op.Inputs {
 			opt := ""
 			if p.Optional {
 				opt = ", optional"
 			}
-			fmt.Fprintf(stdout, "  input  %-10s %s%s: %s\n", p.Name, p.Types, opt, p.Doc)
+			fmt.Fprintf(stdout, "  input  %-*s %s%s: %s\n", width, p.Name, p.Types, opt, p.Doc)
 		}
 		for _, a := range op.Attrs {
 			def := ""
@@ -122,7 +130,7 @@ func opsCmd(args []string, stdout io.Writer) error {
 			if a.Since != 0 {
 				since = fmt.Sprintf(" (from version %d)", a.Since)
 			}
-			fmt.Fprintf(stdout, "  attr   %-10s %s%s%s: %s\n", a.Name, a.Kind, def, since, a.Doc)
+			fmt.Fprintf(stdout, "  attr   %-*s %s%s%s: %s\n", width, a.Name, a.Kind, def, since, a.Doc)
 		}
 		fmt.Fprintf(stdout, "  output %s\n", op.Output)
 	}

@@ -39,6 +39,11 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	if err := format.Check(o.out); err != nil && o.out != "-" {
 		return usagef("eval: --out %s: want a %s file, or - for .npy on standard output", o.out, strings.Join(format.Extensions(), " or "))
 	}
+	if o.out != "-" {
+		if err := checkOutput("out", o.out); err != nil {
+			return fmt.Errorf("%s: %w", op.Name, err)
+		}
+	}
 	call, err := o.call.call("eval", op)
 	if err != nil {
 		return err

@@ -49,6 +49,15 @@ func (o *explainOptions) run(pos []string, stdout io.Writer) error {
 	case o.png != "" && !strings.EqualFold(filepath.Ext(o.png), ".png"):
 		return usagef("explain: --png %s: the file name must end in .png", o.png)
 	}
+	picture, flag := o.svg, "svg" // at most one of them is given
+	if o.png != "" {
+		picture, flag = o.png, "png"
+	}
+	if picture != "" {
+		if err := checkOutput(flag, picture); err != nil {
+			return fmt.Errorf("%s: %w", op.Name, err)
+		}
+	}
 	colored, err := useColor(o.color, stdout)
 	if err != nil {
 		return err

@@ -37,6 +37,28 @@ func TestByteSizeExtremes(t *testing.T) {
 	}
 }
 
+// TestByteSizeString checks that a size prints in the largest binary unit
+// that holds it exactly, and reads back as the same size: the help's
+// default is 16GiB, as README says, not a count of bytes.
+func TestByteSizeString(t *testing.T) {
+	for _, tt := range []struct {
+		n    int64
+		want string
+	}{
+		{16 << 30, "16GiB"}, {3 << 40, "3TiB"}, {1536 << 20, "1536MiB"}, {4 << 10, "4KiB"},
+		{1000, "1000"}, {0, "0"}, {math.MaxInt64, "9223372036854775807"},
+	} {
+		b := byteSize(tt.n)
+		var back byteSize
+		if got := b.String(); got != tt.want || back.Set(got) != nil || back != b {
+			t.Errorf("byteSize(%d).String() = %q (reads back as %d), want %q", tt.n, got, back, tt.want)
+		}
+	}
+	if _, stdout, _ := runArgs("help", "eval"); !strings.Contains(stdout, "(default 16GiB)") {
+		t.Errorf("help eval does not give --max-bytes's default as 16GiB:\n%s", stdout)
+	}
+}
+
 // TestAttrExtremes gives the command attributes at the extremes of int64
 // (and just beyond): the operator refuses those it cannot take, quoting
 // the value or what it needs, and the command line refuses those beyond

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/internal/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -106,6 +108,45 @@ func TestEvalInvalidInput(t *testing.T) {
 	}
 }
 
+// TestOutputNotWritable gives eval, explain and bench an output that is a
+// directory, or in one that does not exist: each refuses it before its
+// work, on one line naming the flag and the path, exit 1, and leaves the
+// directory as it was.
+func TestOutputNotWritable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"o.npy", "o.svg", "o.png", "o.json"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := []string{"--in", "data=float32:[1,2]", "--in", "indices=int64:[[0]]", "--in", "updates=float32:[3]"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "o.npy")}, in...),
+			"onnx.ScatterND: --out " + filepath.Join(dir, "o.npy") + ": is a directory\n"},
+		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "no", "o.npy")}, in...),
+			"onnx.ScatterND: --out " + filepath.Join(dir, "no", "o.npy") + ": directory " + filepath.Join(dir, "no") + " does not exist\n"},
+		{append([]string{"explain", "onnx.ScatterND", "--svg", filepath.Join(dir, "o.svg")}, in...),
+			"onnx.ScatterND: --svg " + filepath.Join(dir, "o.svg") + ": is a directory\n"},
+		{append([]string{"explain", "onnx.ScatterND", "--png", filepath.Join(dir, "o.png")}, in...),
+			"onnx.ScatterND: --png " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+		{[]string{"bench", "--workload", "W1", "--json", filepath.Join(dir, "o.json")},
+			"bench: --json " + filepath.Join(dir, "o.json") + ": is a directory\n"},
+		{[]string{"bench", "--workload", "W1", "--plot", filepath.Join(dir, "o.png")},
+			"bench: --plot " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+	} {
+		code, stdout, stderr := runArgs(tc.args...)
+		if code != 1 || stdout != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1, stderr %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if names := helpertest.DirNames(t, dir); !slices.Equal(names, []string{"o.json", "o.npy", "o.png", "o.svg"}) {
+		t.Errorf("the directory holds %v", names)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := [][]string{
 		{"frobnicate"},
@@ -191,6 +232,10 @@ func TestUsageMessages(t *testing.T) {
 			`scatter eval: --opset 0: an opset is 1 or more, or leave --opset out for the newest (torch.gather's versions: 1). Run 'scatter help eval' for usage.`},
 		{[]string{"eval", "onnx.ScatterND", "--opset", "x", "--out", "x.npy"},
 			`scatter eval: --opset "x": not a number. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--opset", "9223372036854775808", "--out", "x.npy"},
+			`scatter eval: --opset "9223372036854775808": out of range. Run 'scatter help eval' for usage.`},
+		{[]string{"compare", "--family", "gather", "--opset", "onnx=9223372036854775808", "--in", "data=float32:[1]"},
+			`scatter compare: --opset onnx=9223372036854775808: out of range. Run 'scatter help compare' for usage.`},
 		{[]string{"compare", "--family", "gather", "--opset", "onnx=0", "--in", "data=float32:[1]"},
 			`scatter compare: --opset onnx=0: an opset is 1 or more (leave --opset out for the newest). Run 'scatter help compare' for usage.`},
 		{[]string{"eval", "onnx.ScatterND", "--in", "data=f32:[1,2]", "--out", "x.npy"},
@@ -332,5 +377,21 @@ func TestOps(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("ops output lacks %q", want)
 		}
+	}
+	// An operator's input and attribute names form one column, however
+	// long (stablehlo.scatter's scatter_dims_to_operand_dims).
+	_, stdout, _ = runArgs("ops", "stablehlo.scatter")
+	var col []int
+	for line := range strings.Lines(stdout) {
+		if rest, ok := strings.CutPrefix(line, "  input  "); ok || strings.HasPrefix(line, "  attr   ") {
+			if !ok {
+				rest = strings.TrimPrefix(line, "  attr   ")
+			}
+			name := strings.Fields(rest)[0]
+			col = append(col, len(line)-len(strings.TrimLeft(strings.TrimPrefix(rest, name), " ")))
+		}
+	}
+	if len(col) < 10 || slices.Min(col) != slices.Max(col) {
+		t.Errorf("the descriptions start at columns %v:\n%s", col, stdout)
 	}
 }
