@@ -342,7 +342,9 @@ func (p *parser) compareOp(op *Op, attrs map[string]attr) error {
 	if err := p.shortType(op); err != nil {
 		return err
 	}
-	if op.ResultTypes[0].DType != tensor.Bool && len(op.OperandTypes) == 2 && op.OperandTypes[0].Equal(op.ResultTypes[0]) {
+	// The short form's one type is the operands'; the result is i1 of
+	// their shape. (A function type with no result is finish's to refuse.)
+	if len(op.ResultTypes) == 1 && op.ResultTypes[0].DType != tensor.Bool && len(op.OperandTypes) == 2 && op.OperandTypes[0].Equal(op.ResultTypes[0]) {
 		op.ResultTypes = []Type{{DType: tensor.Bool, Shape: op.OperandTypes[0].Shape}}
 	}
 	return nil

@@ -429,6 +429,8 @@ func TestParseErrors(t *testing.T) {
 		{"func.func @main() {\n  %r = stablehlo.scatter %a, %b, %c : tensor<2xf32>\n}", stablehlo.ErrUnsupported, 2, "in custom form"},
 		{"func.func @main() {\n  %r = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n  %s = stablehlo.compare XX, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>\n}",
 			stablehlo.ErrSyntax, 3, "comparison_direction must be a comparison_direction"},
+		{"func.func @main() {\n  %r = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> ()\n}",
+			stablehlo.ErrSyntax, 2, "1 results named and 0 result types"},
 		{"func.func @main() {\n  %r = stablehlo.reduce(%a init: %b) applies stablehlo.subtract across dimensions = [0] : (tensor<2xi32>, tensor<i32>) -> tensor<i32>\n}",
 			stablehlo.ErrUnsupported, 2, "applying stablehlo.subtract"},
 		{"func.func @main() {\n  %r = stablehlo.constant dense<1> : tensor<i32>\n}\nfunc.func @main() {\n  func.return\n}", stablehlo.ErrSyntax, 6, "@main defined twice"},
