@@ -654,13 +654,15 @@ func (f *fields) value() {
 	op := f.op
 	op.Value = a.dense
 	t := TypeOf(a.dense)
-	types := &op.ResultTypes
+	types, kind := &op.ResultTypes, "result"
 	if op.Name == "check.expect_eq_const" {
-		types = &op.OperandTypes
+		types, kind = &op.OperandTypes, "operand"
 	}
 	switch {
 	case len(*types) == 0:
 		*types = []Type{t}
+	case len(*types) != 1: // finish counts neither these types nor the value
+		f.err = f.p.errAt(f.at, ErrSyntax, "%s: %d %s types, want 1", op.Name, len(*types), kind)
 	case !(*types)[0].Equal(t):
 		f.err = f.p.errAt(a.pos, ErrSyntax, "%s: the value has type %v, the operation %v", op.Name, t, (*types)[0])
 	}
