@@ -295,6 +295,24 @@ func TestDenseLimit(t *testing.T) {
 	}
 }
 
+// TestConstantsLimit: the constants of a file are held to the limit of
+// tensor.SetMaxBytes in all, across its sections, each counted before it
+// is allocated; a file whose constants fit is read.
+func TestConstantsLimit(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 20))
+	fn := func(n int) string { // a section whose constant takes n KiB
+		return fmt.Sprintf("func.func @main() {\n  %%c = stablehlo.constant dense<1> : tensor<%dx256xf32>\n  func.return\n}\n", n)
+	}
+	if _, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(512))); err != nil {
+		t.Errorf("two constants of 512 KiB under a limit of 1 MiB: %v", err)
+	}
+	_, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(256)+"// -----\n"+fn(257)))
+	var e *stablehlo.Error
+	if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &e) || e.Line != 12 || !strings.Contains(err.Error(), "the sum of the file's constants takes") {
+		t.Errorf("constants of 1025 KiB in all under a limit of 1 MiB: error %v, want ErrTooLarge at line 12 naming the file's constants", err)
+	}
+}
+
 // TestForms: the generic and custom forms of an operation read alike.
 func TestForms(t *testing.T) {
 	cases := []struct{ pretty, generic string }{
