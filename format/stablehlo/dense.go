@@ -194,6 +194,9 @@ func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' 
 // materialize builds the tensor of type typ that lit describes. A single
 // element, or hex bytes of a single element, is a splat.
 func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
+	if err := p.countConstant(typ); err != nil {
+		return tensor.Tensor{}, p.errAt(lit.pos, err, "constant of type %v", typ)
+	}
 	t, err := tensor.New(typ.DType, typ.Shape)
 	if err != nil {
 		return tensor.Tensor{}, p.errAt(lit.pos, err, "constant of type %v", typ)
@@ -217,6 +220,22 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 		fillSplat(t)
 	}
 	return t, nil
+}
+
+// countConstant adds the bytes of a constant of type typ to those of the
+// file's constants, before it is allocated, and fails when the constant,
+// or all of them, take more than the limit of tensor.SetMaxBytes.
+func (p *parser) countConstant(typ Type) error {
+	if err := tensor.CheckSize(typ.DType, typ.Shape); err != nil {
+		return err
+	}
+	n, _ := typ.Shape.NumElements()
+	total := *p.constBytes + int64(n)*int64(typ.DType.Size()) // each is at most the limit
+	if total < *p.constBytes {
+		total = math.MaxInt64 // past a limit of math.MaxInt64, which is none
+	}
+	*p.constBytes = total
+	return tensor.CheckBytes("the sum of the file's constants", total, 1)
 }
 
 // fillSplat copies element 0 of t into all the others, doubling the

@@ -48,10 +48,13 @@ type parser struct {
 	lines     []int
 	firstLine int // the line number of src[0] in the whole file
 	depth     int
+	// constBytes counts the element bytes of the constants of the whole
+	// file read so far, shared by the parsers of its sections.
+	constBytes *int64
 }
 
-func newParser(file string, src []byte, firstLine int) *parser {
-	p := &parser{file: file, src: src, firstLine: firstLine, lines: []int{0}}
+func newParser(file string, src []byte, firstLine int, constBytes *int64) *parser {
+	p := &parser{file: file, src: src, firstLine: firstLine, lines: []int{0}, constBytes: constBytes}
 	for i, c := range src {
 		if c == '\n' {
 			p.lines = append(p.lines, i+1)

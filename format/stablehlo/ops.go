@@ -342,7 +342,9 @@ func (p *parser) compareOp(op *Op, attrs map[string]attr) error {
 	if err := p.shortType(op); err != nil {
 		return err
 	}
-	if op.ResultTypes[0].DType != tensor.Bool && len(op.OperandTypes) == 2 && op.OperandTypes[0].Equal(op.ResultTypes[0]) {
+	// The short form's one type is the operands'; the result is i1 of
+	// their shape. (A function type with no result is finish's to refuse.)
+	if len(op.ResultTypes) == 1 && op.ResultTypes[0].DType != tensor.Bool && len(op.OperandTypes) == 2 && op.OperandTypes[0].Equal(op.ResultTypes[0]) {
 		op.ResultTypes = []Type{{DType: tensor.Bool, Shape: op.OperandTypes[0].Shape}}
 	}
 	return nil
@@ -652,13 +654,15 @@ func (f *fields) value() {
 	op := f.op
 	op.Value = a.dense
 	t := TypeOf(a.dense)
-	types := &op.ResultTypes
+	types, kind := &op.ResultTypes, "result"
 	if op.Name == "check.expect_eq_const" {
-		types = &op.OperandTypes
+		types, kind = &op.OperandTypes, "operand"
 	}
 	switch {
 	case len(*types) == 0:
 		*types = []Type{t}
+	case len(*types) != 1: // finish counts neither these types nor the value
+		f.err = f.p.errAt(f.at, ErrSyntax, "%s: %d %s types, want 1", op.Name, len(*types), kind)
 	case !(*types)[0].Equal(t):
 		f.err = f.p.errAt(a.pos, ErrSyntax, "%s: the value has type %v, the operation %v", op.Name, t, (*types)[0])
 	}

@@ -32,7 +32,9 @@
 // *Error values naming the file, line and column and what was expected.
 // Element types are i1 (bool), i8-i64, ui8-ui64, f16, bf16, f32, f64,
 // complex<f32> and complex<f64>; every constant is allocated by
-// tensor.New, so the limit of tensor.SetMaxBytes holds for it.
+// tensor.New, so the limit of tensor.SetMaxBytes holds for it, and the
+// constants of a file may take no more than that limit in all (a short
+// file of many large splats is refused rather than filling memory).
 //
 // Parse never panics; what it returns is read, not checked for meaning
 // beyond what is needed to read it (a value used before it is defined is
@@ -162,6 +164,7 @@ type Op struct {
 // Parse reads the file called name (used in errors) holding src.
 func Parse(name string, src []byte) (*File, error) {
 	f := &File{Name: name}
+	var constBytes int64      // of all the file's constants, held to the limit
 	secStart, secLine := 0, 1 // where the current section starts
 	line, lineStart := 1, 0
 	for i := 0; i <= len(src); i++ {
@@ -169,23 +172,24 @@ func Parse(name string, src []byte) (*File, error) {
 			continue
 		}
 		if bytes.HasPrefix(bytes.TrimLeft(src[lineStart:i], " \t"), []byte("// -----")) {
-			if err := f.section(src[secStart:lineStart], secLine); err != nil {
+			if err := f.section(src[secStart:lineStart], secLine, &constBytes); err != nil {
 				return nil, err
 			}
 			secStart, secLine = min(i+1, len(src)), line+1
 		}
 		line, lineStart = line+1, i+1
 	}
-	if err := f.section(src[secStart:], secLine); err != nil {
+	if err := f.section(src[secStart:], secLine, &constBytes); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // section parses one section, starting on line first, and appends its
-// module, if it holds anything but comments and space.
-func (f *File) section(src []byte, first int) error {
-	p := newParser(f.Name, src, first)
+// module, if it holds anything but comments and space. constBytes counts
+// the bytes of the file's constants.
+func (f *File) section(src []byte, first int, constBytes *int64) error {
+	p := newParser(f.Name, src, first, constBytes)
 	if p.peek() == 0 {
 		return nil
 	}

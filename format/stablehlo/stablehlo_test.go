@@ -295,6 +295,24 @@ func TestDenseLimit(t *testing.T) {
 	}
 }
 
+// TestConstantsLimit: the constants of a file are held to the limit of
+// tensor.SetMaxBytes in all, across its sections, each counted before it
+// is allocated; a file whose constants fit is read.
+func TestConstantsLimit(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 20))
+	fn := func(n int) string { // a section whose constant takes n KiB
+		return fmt.Sprintf("func.func @main() {\n  %%c = stablehlo.constant dense<1> : tensor<%dx256xf32>\n  func.return\n}\n", n)
+	}
+	if _, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(512))); err != nil {
+		t.Errorf("two constants of 512 KiB under a limit of 1 MiB: %v", err)
+	}
+	_, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(256)+"// -----\n"+fn(257)))
+	var e *stablehlo.Error
+	if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &e) || e.Line != 12 || !strings.Contains(err.Error(), "the sum of the file's constants takes") {
+		t.Errorf("constants of 1025 KiB in all under a limit of 1 MiB: error %v, want ErrTooLarge at line 12 naming the file's constants", err)
+	}
+}
+
 // TestForms: the generic and custom forms of an operation read alike.
 func TestForms(t *testing.T) {
 	cases := []struct{ pretty, generic string }{
@@ -429,6 +447,12 @@ func TestParseErrors(t *testing.T) {
 		{"func.func @main() {\n  %r = stablehlo.scatter %a, %b, %c : tensor<2xf32>\n}", stablehlo.ErrUnsupported, 2, "in custom form"},
 		{"func.func @main() {\n  %r = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n  %s = stablehlo.compare XX, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>\n}",
 			stablehlo.ErrSyntax, 3, "comparison_direction must be a comparison_direction"},
+		{"func.func @main() {\n  %c = \"stablehlo.constant\"() {value = dense<1> : tensor<i32>} : () -> (tensor<i32>, tensor<i32>)\n}",
+			stablehlo.ErrSyntax, 2, "stablehlo.constant: 2 result types, want 1"},
+		{"func.func @main() {\n  \"check.expect_eq_const\"(%a) {value = dense<1> : tensor<i32>} : (tensor<i32>, tensor<i32>) -> ()\n}",
+			stablehlo.ErrSyntax, 2, "check.expect_eq_const: 2 operand types, want 1"},
+		{"func.func @main() {\n  %r = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> ()\n}",
+			stablehlo.ErrSyntax, 2, "1 results named and 0 result types"},
 		{"func.func @main() {\n  %r = stablehlo.reduce(%a init: %b) applies stablehlo.subtract across dimensions = [0] : (tensor<2xi32>, tensor<i32>) -> tensor<i32>\n}",
 			stablehlo.ErrUnsupported, 2, "applying stablehlo.subtract"},
 		{"func.func @main() {\n  %r = stablehlo.constant dense<1> : tensor<i32>\n}\nfunc.func @main() {\n  func.return\n}", stablehlo.ErrSyntax, 6, "@main defined twice"},
