@@ -374,7 +374,7 @@ func (s *scratch) gatherLayout(dst, operand *tensor.Tensor, ind []int64, fill te
 	s.workerPairs(p)
 	l.workers(p)
 	j := &s.hg
-	j.s, j.ind, j.found = s, ind, s.noneFound(p)
+	j.s, j.ind, j.found, j.lines = s, ind, s.noneFound(p), resize(j.lines, p)
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
 	parallel(l.batches, p, j, &s.done)
@@ -389,6 +389,7 @@ type hloGatherJob struct {
 	m     mover
 	ind   []int64
 	found []int
+	lines []lineGather // per worker, for byLines
 }
 
 func (j *hloGatherJob) work(w, lo, hi int) {
@@ -398,7 +399,7 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	l := &j.s.hlo
 	coord, wcoord := l.coordsOf(w)
 	if l.windows == 1 && l.run == 1 && len(l.comp) == 1 && len(l.bSize) > 0 {
-		j.lines(w, lo, hi, coord)
+		j.byLines(w, lo, hi, coord)
 		return
 	}
 	clear(wcoord)
@@ -434,24 +435,28 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	j.m.move(buf)
 }
 
-// lines is work for a gather of one element per start index of one
+// byLines is work for a gather of one element per start index of one
 // component (one window of a run of 1): it moves the elements a line of
 // the innermost batch dimension at a time, in a typed loop with constant
 // steps.
-func (j *hloGatherJob) lines(w, lo, hi int, coord []int) {
+func (j *hloGatherJob) byLines(w, lo, hi int, coord []int) {
 	l := &j.s.hlo
 	last := len(l.bSize) - 1
-	g := lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
+	// The worker's own, in the scratch: on the stack, the line would
+	// escape through the mover's interface to the heap, every call.
+	g := &j.lines[w]
+	*g = lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
 		lim: l.compLim[0], stride: l.opStrides[l.comp[0]], rule: l.rules.OutOfRange}
 	if bad := l.lines(lo, hi-lo, coord, func(_, at, out, base, n int) int {
 		g.at, g.out, g.base, g.n = at, out, base, n
-		if bad := j.m.gatherLine(&g); bad >= 0 {
+		if bad := j.m.gatherLine(g); bad >= 0 {
 			return at + bad*g.dAt
 		}
 		return -1
 	}); bad >= 0 {
 		j.found[w] = bad
 	}
+	g.ind = nil // the caller's, which the pooled scratch must not keep alive
 }
 
 // lineGather is a line of a gather: n start indices of one component,
@@ -470,6 +475,9 @@ type lineGather struct {
 	// touched counts what touchLines read (see gatherRows), so that the
 	// reads stay.
 	touched int
+	// Each worker has a lineGather of its own, next to the others' (see
+	// byLines): a cache line apart, they write no line another reads.
+	_ [64]byte
 }
 
 // gatherLine moves the elements of line g from m's src to its dst; a
