@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -97,7 +98,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 		if d == ld.vecDim {
 			continue
 		}
-		for contains(ld.otherWin, o) {
+		for slices.Contains(ld.otherWin, o) {
 			o++
 		}
 		op := 0
@@ -296,7 +297,7 @@ func (l *layout) nextWindow(coord []int) (op, other int) {
 func windowDims(buf []int, rank int, a, b []int) []int {
 	buf = buf[:0]
 	for d := range rank {
-		if !contains(a, d) && !contains(b, d) {
+		if !slices.Contains(a, d) && !slices.Contains(b, d) {
 			buf = append(buf, d)
 		}
 	}
