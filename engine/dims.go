@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -192,7 +193,7 @@ func (d *ScatterDims) check(operand, indices, updates tensor.Shape, exact bool) 
 	w, s, o := 0, 0, 0 // the next window dimension, indices dimension, operand window dimension
 	for i := 0; i < u; i++ {
 		if w < len(d.UpdateWindowDims) && d.UpdateWindowDims[w] == i {
-			for contains(d.InsertedWindowDims, o) || contains(d.InputBatchingDims, o) {
+			for slices.Contains(d.InsertedWindowDims, o) || slices.Contains(d.InputBatchingDims, o) {
 				o++
 			}
 			if updates[i] > operand[o] {
@@ -255,7 +256,7 @@ func sortedIn(name string, dims []int, rank int, sorted bool) error {
 		if sorted && i > 0 && dims[i-1] >= v {
 			return argErr("%s %v must increase", name, dimList(dims))
 		}
-		if !sorted && contains(dims[:i], v) {
+		if !sorted && slices.Contains(dims[:i], v) {
 			return argErr("%s %v repeats %d", name, dimList(dims), v)
 		}
 	}
@@ -294,20 +295,11 @@ func checkIndexMap(name string, m []int, batchName string, batch []int, r int) e
 // disjoint checks that no dimension is in both a and b.
 func disjoint(aName string, a []int, bName string, b []int) error {
 	for _, v := range a {
-		if contains(b, v) {
+		if slices.Contains(b, v) {
 			return argErr("dimension %d is in both %s %v and %s %v", v, aName, dimList(a), bName, dimList(b))
 		}
 	}
 	return nil
-}
-
-func contains(dims []int, v int) bool {
-	for _, x := range dims {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func boolInt(b bool) int {
@@ -333,7 +325,7 @@ func (d *GatherDims) appendShape(dst tensor.Shape, operand, indices tensor.Shape
 	o, s, w := 0, 0, 0 // the next offset dimension, indices dimension, operand dimension
 	for i := 0; i < outRank; i++ {
 		if o < len(d.OffsetDims) && d.OffsetDims[o] == i {
-			for contains(d.CollapsedSliceDims, w) || contains(d.OperandBatchingDims, w) {
+			for slices.Contains(d.CollapsedSliceDims, w) || slices.Contains(d.OperandBatchingDims, w) {
 				w++
 			}
 			dst = append(dst, d.SliceSizes[w])
@@ -379,7 +371,7 @@ func (d *ScatterDims) Gather(operand, updates tensor.Shape) GatherDims {
 	sizes := make([]int, len(operand))
 	w := 0
 	for i := range sizes {
-		if contains(d.InsertedWindowDims, i) || contains(d.InputBatchingDims, i) {
+		if slices.Contains(d.InsertedWindowDims, i) || slices.Contains(d.InputBatchingDims, i) {
 			sizes[i] = min(1, operand[i])
 			continue
 		}

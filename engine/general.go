@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -97,7 +98,7 @@ func (l *layout) set(ld *layoutDims, rules IndexRules) {
 		if d == ld.vecDim {
 			continue
 		}
-		for contains(ld.otherWin, o) {
+		for slices.Contains(ld.otherWin, o) {
 			o++
 		}
 		op := 0
@@ -296,7 +297,7 @@ func (l *layout) nextWindow(coord []int) (op, other int) {
 func windowDims(buf []int, rank int, a, b []int) []int {
 	buf = buf[:0]
 	for d := range rank {
-		if !contains(a, d) && !contains(b, d) {
+		if !slices.Contains(a, d) && !slices.Contains(b, d) {
 			buf = append(buf, d)
 		}
 	}
@@ -374,7 +375,7 @@ func (s *scratch) gatherLayout(dst, operand *tensor.Tensor, ind []int64, fill te
 	s.workerPairs(p)
 	l.workers(p)
 	j := &s.hg
-	j.s, j.ind, j.found = s, ind, s.noneFound(p)
+	j.s, j.ind, j.found, j.lines = s, ind, s.noneFound(p), resize(j.lines, p)
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
 	parallel(l.batches, p, j, &s.done)
@@ -389,6 +390,7 @@ type hloGatherJob struct {
 	m     mover
 	ind   []int64
 	found []int
+	lines []lineGather // per worker, for byLines
 }
 
 func (j *hloGatherJob) work(w, lo, hi int) {
@@ -398,7 +400,7 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	l := &j.s.hlo
 	coord, wcoord := l.coordsOf(w)
 	if l.windows == 1 && l.run == 1 && len(l.comp) == 1 && len(l.bSize) > 0 {
-		j.lines(w, lo, hi, coord)
+		j.byLines(w, lo, hi, coord)
 		return
 	}
 	clear(wcoord)
@@ -434,31 +436,28 @@ func (j *hloGatherJob) work(w, lo, hi int) {
 	j.m.move(buf)
 }
 
-// lines is work for a gather of one element per start index of one
+// byLines is work for a gather of one element per start index of one
 // component (one window of a run of 1): it moves the elements a line of
 // the innermost batch dimension at a time, in a typed loop with constant
 // steps.
-func (j *hloGatherJob) lines(w, lo, hi int, coord []int) {
+func (j *hloGatherJob) byLines(w, lo, hi int, coord []int) {
 	l := &j.s.hlo
 	last := len(l.bSize) - 1
-	g := lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
+	// The worker's own, in the scratch: on the stack, the line would
+	// escape through the mover's interface to the heap, every call.
+	g := &j.lines[w]
+	*g = lineGather{ind: j.ind, dAt: l.bInd[last], dOut: l.bOther[last], dBase: l.bOp[last],
 		lim: l.compLim[0], stride: l.opStrides[l.comp[0]], rule: l.rules.OutOfRange}
-	at, out, base := l.batchAt(lo, coord)
-	for b := lo; b < hi; {
-		n := min(l.bSize[last]-coord[last], hi-b)
+	if bad := l.lines(lo, hi-lo, coord, func(_, at, out, base, n int) int {
 		g.at, g.out, g.base, g.n = at, out, base, n
-		if bad := j.m.gatherLine(&g); bad >= 0 {
-			j.found[w] = at + bad*g.dAt
-			return
+		if bad := j.m.gatherLine(g); bad >= 0 {
+			return at + bad*g.dAt
 		}
-		if b += n; b < hi {
-			// From the line's last position to the next line's first.
-			at, out, base = at+(n-1)*g.dAt, out+(n-1)*g.dOut, base+(n-1)*g.dBase
-			coord[last] += n - 1
-			di, do, db := l.nextBatch(coord)
-			at, out, base = at+di, out+do, base+db
-		}
+		return -1
+	}); bad >= 0 {
+		j.found[w] = bad
 	}
+	g.ind = nil // the caller's, which the pooled scratch must not keep alive
 }
 
 // lineGather is a line of a gather: n start indices of one component,
@@ -477,6 +476,9 @@ type lineGather struct {
 	// touched counts what touchLines read (see gatherRows), so that the
 	// reads stay.
 	touched int
+	// Each worker has a lineGather of its own, next to the others' (see
+	// byLines): a cache line apart, they write no line another reads.
+	_ [64]byte
 }
 
 // gatherLine moves the elements of line g from m's src to its dst; a
@@ -671,7 +673,7 @@ func (l *layout) startsRange(starts []int, ind []int64, lo int, coord []int) int
 	}
 	last := len(l.bSize) - 1
 	dAt, dOp := l.bInd[last], l.bOp[last]
-	return l.lines(lo, len(starts), coord, func(i, at, base, n int) int {
+	return l.lines(lo, len(starts), coord, func(i, at, _, base, n int) int {
 		if bad := l.startsLine(starts[i:i+n], ind, at, dAt, base, dOp); bad >= 0 {
 			return at + bad
 		}
@@ -681,25 +683,27 @@ func (l *layout) startsRange(starts []int, ind []int64, lo int, coord []int) int
 
 // lines walks the batch positions [lo, lo+n) a line of the innermost
 // batch dimension at a time, coord being a worker's batch coordinates:
-// f gets the line's first position i (counted from lo), the position in
-// the indices of its first start index's first component, the line's
-// batching offset in the operand, and its length. A result of f that is
-// not negative stops the walk, and lines returns it; else -1. It needs
-// one batch dimension at least.
-func (l *layout) lines(lo, n int, coord []int, f func(i, at, base, m int) int) int {
+// f gets the line's first position i (counted from lo), the offsets of
+// its first batch position in the indices (of its start index's first
+// component), in the other tensor and in the operand (its batching
+// offset), and the line's length. A result of f that is not negative
+// stops the walk, and lines returns it; else -1. It needs one batch
+// dimension at least.
+func (l *layout) lines(lo, n int, coord []int, f func(i, at, other, base, m int) int) int {
 	last := len(l.bSize) - 1
-	dAt, dOp := l.bInd[last], l.bOp[last]
-	at, _, bop := l.batchAt(lo, coord)
+	dAt, dOther, dOp := l.bInd[last], l.bOther[last], l.bOp[last]
+	at, other, bop := l.batchAt(lo, coord)
 	for i := 0; i < n; {
 		m := min(l.bSize[last]-coord[last], n-i)
-		if r := f(i, at, bop, m); r >= 0 {
+		if r := f(i, at, other, bop, m); r >= 0 {
 			return r
 		}
 		if i += m; i < n {
-			at, bop = at+(m-1)*dAt, bop+(m-1)*dOp
+			// From the line's last position to the next line's first.
+			at, other, bop = at+(m-1)*dAt, other+(m-1)*dOther, bop+(m-1)*dOp
 			coord[last] += m - 1
-			di, _, db := l.nextBatch(coord)
-			at, bop = at+di, bop+db
+			di, do, db := l.nextBatch(coord)
+			at, other, bop = at+di, other+do, bop+db
 		}
 	}
 	return -1
@@ -877,7 +881,7 @@ func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
 		// Each line's start indices address one row of the operand, its
 		// updates consecutive: the forms' loop over the line.
 		lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
-		return l.lines(b0, b1-b0, coord, func(i, at, base, m int) int {
+		return l.lines(b0, b1-b0, coord, func(i, at, _, base, m int) int {
 			if bad := run.fast.scatterLine(base, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
 				return at + bad
 			}

@@ -344,3 +344,40 @@ func TestDimsSizeMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralAllocs checks that steady-state general gathers and scatters
+// into a caller's dst allocate nothing, on each of their walks.
+func TestGeneralAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop what it keeps")
+	}
+	data := tensor.Must(tensor.From(tensor.Shape{4, 8}, make([]float32, 32)))
+	dst := tensor.Must(tensor.From(tensor.Shape{4, 8}, make([]float32, 32)))
+	idx := tensor.Must(tensor.From(tensor.Shape{4, 3}, []int64{7, 0, 3, 1, 1, 6, 5, 2, 0, 4, 7, 7}))
+	lines := tensor.Must(tensor.From(tensor.Shape{4, 3}, make([]float32, 12)))
+	rows := tensor.Must(tensor.From(tensor.Shape{2, 8}, make([]float32, 16)))
+	rowIdx := tensor.Must(tensor.From(tensor.Shape{2, 1}, []int64{3, 0}))
+	elems := GatherElementsDims(data.Shape(), 1)
+	scatterElems := ScatterElementsDims(2, 1)
+	rowDims := GatherNDDims(data.Shape(), rowIdx.Shape(), 0)
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"gather by lines", func() error { return GatherGeneral(lines, data, idx, &elems, GatherOptions{}) }},
+		{"gather by windows", func() error { return GatherGeneral(rows, data, rowIdx, &rowDims, GatherOptions{}) }},
+		{"scatter", func() error {
+			return ScatterGeneral(dst, data, idx, lines, &scatterElems, ScatterOptions{Reduction: Add})
+		}},
+	}
+	defer func(g bool) { forceGeneral = g }(forceGeneral)
+	forceGeneral = true
+	for _, c := range calls {
+		if err := c.call(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { _ = c.call() }); n != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", c.name, n)
+		}
+	}
+}

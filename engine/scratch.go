@@ -117,14 +117,8 @@ func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
 
 // stridesOf returns the row-major strides of sh in slot i.
 func (s *scratch) stridesOf(i int, sh tensor.Shape) []int {
-	st := resize(s.strides[i], len(sh))
-	acc := 1
-	for d := len(sh) - 1; d >= 0; d-- {
-		st[d] = acc
-		acc *= sh[d]
-	}
-	s.strides[i] = st
-	return st
+	s.strides[i] = stridesInto(s.strides[i], sh)
+	return s.strides[i]
 }
 
 // limits returns the limits of the given dimension sizes under rules.
