@@ -23,8 +23,8 @@ func gatherBehavior(int) dialect.Behavior {
 
 func scatterBehavior(int) dialect.Behavior {
 	reductions := make(map[string]engine.Reduction, len(computations))
-	for _, c := range computations {
-		reductions[string(c)], _ = c.reduction()
+	for _, e := range computations {
+		reductions[string(e.c)] = e.r
 	}
 	return dialect.Behavior{
 		Index:      skipRules,

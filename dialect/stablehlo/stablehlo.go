@@ -169,31 +169,23 @@ var (
 	// arith is StableHLO's: maximum and minimum are IEEE 754's, under
 	// which NaN propagates and -0 is less than +0.
 	arith = engine.Arith{MinMax: engine.MinMaxIEEE}
-	// computations are the update computations, in the engine's order
-	// of their reductions.
-	computations = []Computation{Replace, Add, Multiply, Maximum, Minimum, And, Or, Xor}
+	// computations are the update computations and the engine's
+	// reductions they are, in that order.
+	computations = [...]struct {
+		c Computation
+		r engine.Reduction
+	}{{Replace, engine.None}, {Add, engine.Add}, {Multiply, engine.Mul}, {Maximum, engine.Max},
+		{Minimum, engine.Min}, {And, engine.And}, {Or, engine.Or}, {Xor, engine.Xor}}
 )
 
 // reduction returns the engine's reduction of update computation c, and
-// whether c is one. A switch, not a map: a scatter call looks it up.
+// whether c is one. A search of eight entries, not a map: a scatter call
+// looks it up.
 func (c Computation) reduction() (engine.Reduction, bool) {
-	switch c {
-	case Replace:
-		return engine.None, true
-	case Add:
-		return engine.Add, true
-	case Multiply:
-		return engine.Mul, true
-	case Maximum:
-		return engine.Max, true
-	case Minimum:
-		return engine.Min, true
-	case And:
-		return engine.And, true
-	case Or:
-		return engine.Or, true
-	case Xor:
-		return engine.Xor, true
+	for _, e := range computations {
+		if e.c == c {
+			return e.r, true
+		}
 	}
 	return 0, false
 }
@@ -208,6 +200,8 @@ func scatterOptions(c Computation) (engine.ScatterOptions, error) {
 	return engine.ScatterOptions{Reduction: r, Rules: skipRules, Arith: arith, Exact: true}, nil
 }
 
+// computationList names the update computations, in the order of
+// computations (a test holds the two together), for documents and errors.
 const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"
 
 // checkGather checks the inputs of a gather.
