@@ -497,22 +497,10 @@ func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
 // Add has a loop of its own (see reduceFlat).
 func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
 	if red == Add {
-		addIndex(dst, ind, upd, size, fromEnd)
+		addLine(dst[:size], ind, upd, fromEnd, true, 0)
 		return
 	}
 	combineIndex(red, dst, ind, upd, size, fromEnd)
-}
-
-// addIndex is reduceIndex for Add.
-//
-//go:noinline
-func addIndex[T number](dst []T, ind []int64, upd []T, size int, fromEnd int64) {
-	upd = upd[:len(ind)]
-	for t, v := range ind {
-		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
-			dst[p] += upd[t]
-		}
-	}
 }
 
 // combineIndex is reduceIndex for any reduction.
@@ -699,6 +687,8 @@ func setFlat[E any](dst []E, size int, idx []int64, last int, upd []E, fromEnd i
 // of combine inside it the compiler spilled the loop's values.
 func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last int, upd []T, fromEnd int64, skip bool, at int) int {
 	switch {
+	case red == Add && last >= len(idx):
+		return addLine(dst[:size], idx, upd, fromEnd, skip, at)
 	case red == Add && skip:
 		addFlat(dst, size, idx, last, upd, fromEnd)
 		return -1
@@ -706,6 +696,55 @@ func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last in
 		return addFlatChecked(dst, size, idx, last, upd, fromEnd, at)
 	}
 	return combineFlat(red, dst, size, idx, last, upd, fromEnd, skip, at)
+}
+
+// addLine is reduceFlat for Add over one line, dst. Its inner loop,
+// addInRange, takes the indices in [0, len(dst)) and stops at any other;
+// addLine then wraps, skips or reports those one by one and goes on. (A
+// loop that wrapped every index, addFlat's, took 5.4-7.5 ms on W3's 4M
+// updates where this one takes 4.4-4.7, on the machine of the issue.)
+func addLine[T number](dst []T, idx []int64, upd []T, fromEnd int64, skip bool, at int) int {
+	upd = upd[:len(idx)]
+	size := uint64(len(dst))
+	for k := 0; k < len(idx); {
+		k += addInRange(dst, idx[k:], upd[k:])
+		for ; k < len(idx) && uint64(idx[k]) >= size; k++ {
+			if p := wrap(idx[k], fromEnd); uint64(p) < size {
+				dst[p] += upd[k]
+			} else if !skip {
+				return at + k
+			}
+		}
+	}
+	return -1
+}
+
+// addInRange adds upd[k] to dst[idx[k]], in order, up to the first index
+// outside [0, len(dst)), and returns how many it added. It takes two
+// updates a step: S6's 256 updates into a [1024] dst took 130 ns one at
+// a time and take 82 two at a time (four at a time: as fast there, but
+// W3 took 15% longer).
+//
+//go:noinline
+func addInRange[T number](dst []T, idx []int64, upd []T) int {
+	upd = upd[:len(idx)]
+	size := uint64(len(dst))
+	k := 0
+	for ; k+2 <= len(idx); k += 2 {
+		a, b := idx[k], idx[k+1]
+		if uint64(a) >= size || uint64(b) >= size {
+			break
+		}
+		dst[a] += upd[k]
+		dst[b] += upd[k+1]
+	}
+	for ; k < len(idx); k++ {
+		if uint64(idx[k]) >= size {
+			return k
+		}
+		dst[idx[k]] += upd[k]
+	}
+	return len(idx)
 }
 
 // addFlat is reduceFlat for Add with skip: it goes on past an index

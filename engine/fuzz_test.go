@@ -86,7 +86,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 		if op == fuzzScatterND {
 			indices, us := in.ND(it, ds, 0, true)
 			updates := in.Elements(in.Mostly(dt, dtypes), us)
-			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules, true,
+			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules,
 				func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
 					return reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
@@ -100,7 +100,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 			us[0]++ // updates may be larger than indices
 		}
 		updates := in.Elements(in.Mostly(dt, dtypes), in.Fit(us))
-		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules, false,
+		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules,
 			func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
 				return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, dt))

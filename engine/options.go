@@ -14,11 +14,11 @@
 // out-of-range index means), so that a dialect is a table of choices over
 // these kernels. Whatever the knobs, the kernels promise:
 //
-//   - ScatterND, and every scatter in place (dst is data), validates every
-//     index before it writes anything, so an in-place update never
-//     half-happens. A gather, and ScatterElements or ScatterGeneral into
-//     another dst, may validate as it goes: when it reports a bad index
-//     (the first in index order), dst may have been partly written.
+//   - Every scatter in place (dst is data) validates every index before
+//     it writes anything, so an in-place update never half-happens. A
+//     gather, and a scatter into another dst, may validate as it goes:
+//     when it reports a bad index (the first in index order), dst may
+//     have been partly written.
 //   - Work runs in parallel, split by destination, and the results do not
 //     depend on the number of threads.
 //   - Duplicate indices are applied in row-major index order: with

@@ -311,18 +311,17 @@ const (
 // on data with indices under rules, in one of the three ways at random,
 // into a dst of random values, with the
 // outcome of ref, given the data the call stands for. A failed call must
-// leave dst as it was in place, and whatever dst is when the kernel
-// validates every index before it writes (ScatterND); into another dst,
-// ScatterElements may have written part of it.
+// leave dst as it was in place; into another dst it may have written part
+// of it.
 func scatterCase(rng *rand.Rand, what string, data, indices tensor.Tensor, rules IndexRules,
-	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
-	return scatterCaseIn(rng.IntN(3), randValues(rng, data.DType(), data.Shape()), what, data, indices, rules, validatesFirst, run, ref, ctx...)
+	run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
+	return scatterCaseIn(rng.IntN(3), randValues(rng, data.DType(), data.Shape()), what, data, indices, rules, run, ref, ctx...)
 }
 
 // scatterCaseIn is scatterCase in the given way (intoJunk, inPlace,
 // ontoZeros) into a dst that starts as start, of data's type and shape.
 func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices tensor.Tensor, rules IndexRules,
-	validatesFirst bool, run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
+	run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
 	c := refCase{what: what, indices: indices, rules: rules, start: start}
 	switch mode {
 	case intoJunk:
@@ -334,7 +333,7 @@ func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices ten
 		data = tensor.Must(tensor.New(data.DType(), data.Shape()))
 		c.run = func(dst tensor.Tensor) error { return run(dst, tensor.Tensor{}) }
 	}
-	c.keep = mode == inPlace || validatesFirst
+	c.keep = mode == inPlace
 	c.want, c.wantErr = ref(data)
 	c.ctx = append(ctx, "mode", mode, "data", data)
 	return c
@@ -352,7 +351,7 @@ func TestScatterNDMatchesReference(t *testing.T) {
 		data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 		indices := indicesOf(rng, is, randTuples(rng, ds, is, 0))
 		opt := randOptions(rng, d)
-		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules, true,
+		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules,
 			func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
 				return reftest.ScatterND(data, indices, updates, refOptions(opt, d))
@@ -397,7 +396,7 @@ func scatterElementsCase(rng *rand.Rand, ds, is, us tensor.Shape, axis int) refC
 	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 	opt := randOptions(rng, d)
-	return scatterCase(rng, "ScatterElements", data, indices, opt.Rules, false,
+	return scatterCase(rng, "ScatterElements", data, indices, opt.Rules,
 		func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
 		func(data tensor.Tensor) (tensor.Tensor, error) {
 			return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, d))
