@@ -121,6 +121,8 @@ func (j *offsetsJob) work(part, lo, hi int) {
 		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
 	case 2:
 		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+	case 3:
+		lo += offsets3(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides, skip)
 	default:
 		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
 	}
@@ -186,6 +188,26 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 		d := -1
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = int(p0)*s0 + int(p1)*s1
+		} else if !skip {
+			return t
+		}
+		offs[t] = int32(d)
+	}
+	return len(offs)
+}
+
+// offsets3 is offsets1 for triples: a KV-cache position (batch, head,
+// position) is one.
+//
+//go:noinline
+func offsets3(offs []int32, ind []int64, lims []limit, strides []int, skip bool) int {
+	ind, lims, strides = ind[:3*len(offs)], lims[:3], strides[:3]
+	for t := range offs {
+		x := ind[3*t : 3*t+3 : 3*t+3]
+		p0, p1, p2 := wrap(x[0], lims[0].fromEnd), wrap(x[1], lims[1].fromEnd), wrap(x[2], lims[2].fromEnd)
+		d := -1
+		if uint64(p0) < uint64(lims[0].size) && uint64(p1) < uint64(lims[1].size) && uint64(p2) < uint64(lims[2].size) {
+			d = int(p0)*strides[0] + int(p1)*strides[1] + int(p2)*strides[2]
 		} else if !skip {
 			return t
 		}
