@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // TestAddKernels holds the Add loops whose fast paths take indices in
@@ -68,6 +71,94 @@ func TestAddKernels(t *testing.T) {
 		if bad != wantBad || !slices.Equal(dst, want) {
 			t.Fatalf("kernel %d, rows of %d, indices %v (fromEnd %d, skip %v): got %v, bad %d; want %v, bad %d",
 				kernel, last, idx, fromEnd, skip, dst, bad, want, wantBad)
+		}
+	}
+}
+
+// TestScatterNDChecksAsItGoes: ScatterND of more single updates than dst
+// has elements, into a dst that is not data, checks each index as it
+// applies it (no offsets pass). It reports the first bad index in index
+// order, or under ReportLast the last bad tuple, and leaves data as it
+// was; in place it writes nothing; with OutOfRangeSkip it applies the
+// others; and without a bad index it equals the in-place result, which
+// goes through the offsets.
+func TestScatterNDChecksAsItGoes(t *testing.T) {
+	defer func(w int) { minWork = w }(minWork)
+	minWork = 64 // not a small call, so not the small calls' path
+	const size, n = 100, 400
+	fresh := func() (data, upd []float32, idx []int64) {
+		data, upd, idx = make([]float32, size), make([]float32, n), make([]int64, n)
+		for i := range data {
+			data[i] = float32(i)
+		}
+		for i := range upd {
+			upd[i] = float32(i%7) + 0.5
+			idx[i] = int64(i*37) % size
+			if i%5 == 0 {
+				idx[i] -= size // counts from the end
+			}
+		}
+		return data, upd, idx
+	}
+	f32 := func(v []float32) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
+	ind := func(v []int64) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v), 1}, v)) }
+	fromEnd := IndexRules{Negative: NegativeFromEnd}
+
+	data, upd, idx := fresh()
+	want := slices.Clone(data)
+	opt := ScatterOptions{Reduction: Add, Rules: fromEnd}
+	if err := ScatterND(f32(want), f32(want), ind(idx), f32(upd), opt); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, size)
+	if err := ScatterND(f32(got), f32(data), ind(idx), f32(upd), opt); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("into another dst: %v, want %v (in place)", got, want)
+	}
+
+	first, last := 150, 333
+	for _, c := range []struct {
+		name    string
+		rules   IndexRules
+		pos     int // of the reported index; -1 for none
+		inPlace bool
+	}{
+		{"first", fromEnd, first, false},
+		{"last", IndexRules{Negative: NegativeFromEnd, Report: ReportLast}, last, false},
+		{"in place", fromEnd, first, true},
+		{"skip", IndexRules{Negative: NegativeFromEnd, OutOfRange: OutOfRangeSkip}, -1, false},
+	} {
+		data, upd, idx := fresh()
+		idx[first], idx[last] = size, -size-1
+		before := slices.Clone(data)
+		dst := make([]float32, size)
+		if c.inPlace {
+			dst = data
+		}
+		err := ScatterND(f32(dst), f32(data), ind(idx), f32(upd), ScatterOptions{Reduction: Add, Rules: c.rules})
+		if c.pos < 0 {
+			skipped := slices.Clone(data)
+			for i, v := range idx {
+				if v < 0 {
+					v += size
+				}
+				if v >= 0 && v < size {
+					skipped[v] += upd[i]
+				}
+			}
+			if err != nil || !slices.Equal(dst, skipped) {
+				t.Errorf("%s: %v, %v; want %v", c.name, err, dst, skipped)
+			}
+			continue
+		}
+		var ie *IndexError
+		if !errors.As(err, &ie) || !slices.Equal(ie.Pos, []int{c.pos, 0}) {
+			t.Errorf("%s: %v, want an IndexError at [%d 0]", c.name, err, c.pos)
+		}
+		if !slices.Equal(data, before) {
+			t.Errorf("%s: data changed", c.name)
 		}
 	}
 }
