@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -159,6 +161,42 @@ func TestScatterNDChecksAsItGoes(t *testing.T) {
 		}
 		if !slices.Equal(data, before) {
 			t.Errorf("%s: data changed", c.name)
+		}
+	}
+}
+
+// TestMoveFixed: rows of 64 bytes, whatever the element size, move as one
+// fixed-size copy (moveFixed); a skipped index fills its row with zeros.
+// Gather and GatherND give the reference's rows.
+func TestMoveFixed(t *testing.T) {
+	skip := IndexRules{OutOfRange: OutOfRangeSkip}
+	for _, dt := range []tensor.DType{tensor.Int8, tensor.Float16, tensor.Float32, tensor.Float64, tensor.Complex128} {
+		width := 64 / dt.Size()
+		vals := make([]int, 8*width)
+		for i := range vals {
+			vals[i] = i%100 + 1
+		}
+		data := tensortest.FromInts(dt, tensor.Shape{8, width}, vals...)
+		rows := []int{3, 0, 9, 7, 3, -1, 5}
+		for _, nd := range []bool{false, true} {
+			shape := tensor.Shape{len(rows)}
+			if nd {
+				shape = tensor.Shape{len(rows), 1}
+			}
+			indices := tensortest.FromInts(tensor.Int64, shape, rows...)
+			out := tensortest.Junk(dt, tensor.Shape{len(rows), width})
+			var err error
+			var want tensor.Tensor
+			if nd {
+				err = GatherND(out, data, indices, 0, skip)
+				want, _ = reftest.GatherND(data, indices, 0, refRules(skip))
+			} else {
+				err = Gather(out, data, indices, 0, 0, skip)
+				want, _ = reftest.Gather(data, indices, 0, 0, refRules(skip))
+			}
+			if d := reftest.Diff(out, want); err != nil || d != "" {
+				t.Errorf("%v rows of %d, GatherND %v: %v %s", dt, width, nd, err, d)
+			}
 		}
 	}
 }
