@@ -375,12 +375,22 @@ func (op *Op) versionIndex(opset int) (int, error) {
 // version and shared by every call: its maps and slices must not be
 // modified. Its error is an *OpError naming op.
 func (op *Op) Resolve(opset int) (int, Behavior, error) {
+	v, b, err := op.Shared(opset)
+	if err != nil {
+		return 0, Behavior{}, err
+	}
+	return v, *b, nil
+}
+
+// Shared is Resolve handing out the shared Behavior itself, which must not
+// be modified: a small call spares copying it.
+func (op *Op) Shared(opset int) (int, *Behavior, error) {
 	i, err := op.versionIndex(opset)
 	if err != nil {
-		return 0, Behavior{}, op.wrap(err)
+		return 0, nil, op.wrap(err)
 	}
 	if op.Behavior == nil {
-		return op.Versions[i], Behavior{}, nil
+		return op.Versions[i], &noBehavior, nil
 	}
 	op.behaviorsOnce.Do(func() {
 		op.behaviors = make([]Behavior, len(op.Versions))
@@ -388,8 +398,11 @@ func (op *Op) Resolve(opset int) (int, Behavior, error) {
 			op.behaviors[j] = op.Behavior(v)
 		}
 	})
-	return op.Versions[i], op.behaviors[i], nil
+	return op.Versions[i], &op.behaviors[i], nil
 }
+
+// noBehavior is the Behavior of an operator without one.
+var noBehavior Behavior
 
 // IsScatter reports whether the operators of the named family (one of
 // Families) are scatters: they update a tensor, where the others read

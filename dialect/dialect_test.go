@@ -150,9 +150,25 @@ func TestResolve(t *testing.T) {
 	if calls != len(counted.Versions) {
 		t.Errorf("Behavior called %d times for %d versions", calls, len(counted.Versions))
 	}
+	// Shared hands out the one Behavior of a version, the same on every
+	// call, and Resolve a copy of it.
+	for _, opset := range []int{1, 5} {
+		v, p, err := counted.Shared(opset)
+		_, q, _ := counted.Shared(opset)
+		_, b, _ := counted.Resolve(opset)
+		if err != nil || p != q || len(p.Notes) != 1 || p.Notes[0] != strconv.Itoa(v) || b.Notes[0] != p.Notes[0] {
+			t.Errorf("Shared(%d): %d %p %p %v; Resolve's %v", opset, v, p, q, err, b)
+		}
+	}
+	if _, p, err := op.Shared(9); !errors.Is(err, dialect.ErrVersion) || p != nil {
+		t.Errorf("Shared(9) of a removed version: %v %v", p, err)
+	}
 	op.Behavior = nil
 	if v, b, err := op.Resolve(0); err != nil || v != 5 || b.IndexTypes != nil {
 		t.Errorf("without Behavior: %d %v %v", v, b, err)
+	}
+	if v, p, err := op.Shared(0); err != nil || v != 5 || p == nil || p.IndexTypes != nil {
+		t.Errorf("Shared without Behavior: %d %v %v", v, p, err)
 	}
 	early := echoOp()
 	early.Versions = []int{3}

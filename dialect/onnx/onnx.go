@@ -93,8 +93,8 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.RunVersion(ops, opScatterND, int(o), func(v int, b dialect.Behavior) error {
-		return scatterND(v, &b, dst, data, indices, updates, reduction)
+	return opcall.RunVersion(ops, opScatterND, int(o), func(v int, b *dialect.Behavior) error {
+		return scatterND(v, b, dst, data, indices, updates, reduction)
 	})
 }
 
@@ -133,8 +133,8 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	return opcall.RunVersion(ops, opScatterElements, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, &b, dst, data, indices, updates, axis, reduction)
+	return opcall.RunVersion(ops, opScatterElements, int(o), func(v int, b *dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, reduction)
 	})
 }
 
@@ -149,8 +149,8 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // ScatterInto is Scatter writing into dst, which has data's type and shape
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
-	return opcall.RunVersion(ops, opScatter, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, &b, dst, data, indices, updates, axis, "")
+	return opcall.RunVersion(ops, opScatter, int(o), func(v int, b *dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, "")
 	})
 }
 
@@ -192,8 +192,8 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	return opcall.RunVersion(ops, opGatherND, int(o), func(v int, b dialect.Behavior) error {
-		if err := checkGatherND(v, &b, data, indices, batchDims); err != nil {
+	return opcall.RunVersion(ops, opGatherND, int(o), func(v int, b *dialect.Behavior) error {
+		if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
 			return err
 		}
 		return engine.GatherND(dst, data, indices, batchDims, rules)
@@ -284,8 +284,8 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	return opcall.RunVersion(ops, name, int(o), func(v int, b dialect.Behavior) error {
-		a, err := gatherAxis(v, &b, data, indices, axis)
+	return opcall.RunVersion(ops, name, int(o), func(v int, b *dialect.Behavior) error {
+		a, err := gatherAxis(v, b, data, indices, axis)
 		if err != nil {
 			return err
 		}

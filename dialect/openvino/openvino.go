@@ -97,8 +97,8 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	return opcall.RunVersion(ops, nameScatterElements, int(o), func(v int, b dialect.Behavior) error {
-		return scatterElements(v, &b, dst, data, indices, updates, axis, reduction, useInitVal)
+	return opcall.RunVersion(ops, nameScatterElements, int(o), func(v int, b *dialect.Behavior) error {
+		return scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal)
 	})
 }
 
@@ -135,8 +135,8 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.RunVersion(ops, nameScatterND, int(o), func(v int, b dialect.Behavior) error {
-		return scatterND(v, &b, dst, data, indices, updates, reduction)
+	return opcall.RunVersion(ops, nameScatterND, int(o), func(v int, b *dialect.Behavior) error {
+		return scatterND(v, b, dst, data, indices, updates, reduction)
 	})
 }
 
@@ -183,10 +183,10 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	return opcall.RunVersion(ops, nameGatherND, int(o), func(v int, b dialect.Behavior) error {
+	return opcall.RunVersion(ops, nameGatherND, int(o), func(v int, b *dialect.Behavior) error {
 		sh := opcall.GetShapes()
 		defer sh.Release()
-		shape, kept, err := gatherNDShape(sh, v, &b, data, indices, batchDims)
+		shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 		if err == nil {
 			err = opcall.CheckDst(dst, data.DType(), shape)
 		}
@@ -262,8 +262,8 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	return opcall.RunVersion(ops, nameGatherElements, int(o), func(v int, b dialect.Behavior) error {
-		a, err := checkGatherElements(v, &b, data, indices, axis)
+	return opcall.RunVersion(ops, nameGatherElements, int(o), func(v int, b *dialect.Behavior) error {
+		a, err := checkGatherElements(v, b, data, indices, axis)
 		if err != nil {
 			return err
 		}

@@ -42,7 +42,7 @@ func TestRunVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		seen := 0
-		err := RunVersion(testOps, "test.Op", tt.opset, func(v int, b dialect.Behavior) error {
+		err := RunVersion(testOps, "test.Op", tt.opset, func(v int, b *dialect.Behavior) error {
 			seen = v
 			if fromEnd := b.Index.Negative == engine.NegativeFromEnd; fromEnd != (v >= 7) {
 				t.Errorf("%s: version %d got the Behavior of another version", tt.name, v)
