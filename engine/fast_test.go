@@ -13,7 +13,7 @@ import (
 
 // TestAddKernels holds the Add loops whose fast paths take indices in
 // [0, size) two at a time and leave the others to a slower loop (addLine
-// over one line; addFlat and addFlatChecked over rows of last indices,
+// over one line; addFlat, skipping or reporting, over rows of last indices,
 // each row into its own row of dst) to a loop that wraps every index:
 // negative indices counting from the end or not, out-of-range ones
 // skipped or reported, alone and in runs, anywhere in a row, rows of odd
@@ -64,11 +64,8 @@ func TestAddKernels(t *testing.T) {
 		switch kernel {
 		case 0:
 			bad = addLine(dst, idx, upd, fromEnd, skip, at)
-		case 1:
-			addFlat(dst, size, idx, last, upd, fromEnd)
-			bad = -1
-		case 2:
-			bad = addFlatChecked(dst, size, idx, last, upd, fromEnd, at)
+		default:
+			bad = addFlat(dst, size, idx, last, upd, fromEnd, skip, at)
 		}
 		if bad != wantBad || !slices.Equal(dst, want) {
 			t.Fatalf("kernel %d, rows of %d, indices %v (fromEnd %d, skip %v): got %v, bad %d; want %v, bad %d",
