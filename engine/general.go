@@ -379,7 +379,6 @@ func (s *scratch) gatherLayout(dst, operand *tensor.Tensor, ind []int64, fill te
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
 	parallel(l.batches, p, j, &s.done)
-	j.ind = nil // the caller's, which the pooled scratch must not keep alive
 	return firstOf(j.found)
 }
 
@@ -636,7 +635,6 @@ func (s *scratch) layoutStarts(ind []int64) int {
 	j := &s.hs
 	j.s, j.ind, j.found = s, ind, s.noneFound(p)
 	parallel(l.batches, p, j, &s.done)
-	j.ind = nil // the caller's, which the pooled scratch must not keep alive
 	return firstOf(j.found)
 }
 
@@ -823,7 +821,6 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int6
 		s.lineStarts = resize(s.lineStarts, p*startsChunk)
 	}
 	parallel(size/j.unit, p, j, &s.done)
-	j.ind = nil // the caller's, which the pooled scratch must not keep alive
 	return firstOf(j.found)
 }
 

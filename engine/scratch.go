@@ -84,7 +84,7 @@ func (s *scratch) release() {
 		r.rebind(nil, nil, 0)
 	}
 	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
-	s.hg.ind, s.hg.m, s.hs.ind = nil, nil, nil
+	s.hg.ind, s.hg.m, s.hs.ind, s.hsc.ind = nil, nil, nil, nil
 	scratches.Put(s)
 }
 

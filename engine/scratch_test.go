@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"testing"
 	"weak"
@@ -39,6 +41,15 @@ func TestReleaseDropsCallerIndices(t *testing.T) {
 		}},
 		{"general GatherElements", true, func(indices tensor.Tensor) error {
 			return GatherElements(f32s(64, 1024), f32s(64, 1024), indices, 1, IndexRules{})
+		}},
+		{"general ScatterElements in place that fails on a bad index", true, func(indices tensor.Tensor) error {
+			idx := indices.Data().([]int64)
+			idx[len(idx)-1] = 1024 // out of range: refused before anything is written
+			data := f32s(64, 1024)
+			if err := ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{}); !errors.Is(err, ErrIndex) {
+				return fmt.Errorf("a bad index gave %v", err)
+			}
+			return nil
 		}},
 	} {
 		forceGeneral = c.general
