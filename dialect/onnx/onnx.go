@@ -74,10 +74,10 @@ const (
 )
 
 // resolve returns the version of the named operator of Ops that the opset
-// selects and that version's Behavior, whose index types and reductions
-// the checks follow.
-func (o Opset) resolve(name string) (int, dialect.Behavior, error) {
-	return dialect.Find(ops, name).Resolve(int(o))
+// selects and that version's shared Behavior (dialect.Op.Shared), whose
+// index types and reductions the checks follow.
+func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
+	return dialect.Find(ops, name).Shared(int(o))
 }
 
 // ScatterND returns a copy of data with the slices that the index tuples in
@@ -177,7 +177,7 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	if err := checkGatherND(v, &b, data, indices, batchDims); err != nil {
+	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
 		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
 	shape, err := engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
@@ -266,7 +266,7 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := gatherAxis(v, &b, data, indices, axis)
+	a, err := gatherAxis(v, b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil && slices {
 		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)

@@ -75,9 +75,10 @@ const (
 )
 
 // resolve returns the version of the named operation that the opset
-// selects and that version's Behavior, which the evaluation follows.
-func (o Opset) resolve(name string) (int, dialect.Behavior, error) {
-	return dialect.Find(ops, name).Resolve(int(o))
+// selects and that version's shared Behavior (dialect.Op.Shared), which
+// the evaluation follows.
+func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
+	return dialect.Find(ops, name).Shared(int(o))
 }
 
 // ScatterElementsUpdate returns a copy of data in which each element of
@@ -171,7 +172,7 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 	}
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, &b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, opcall.Wrap(nameGatherND, err)
 	}
@@ -246,7 +247,7 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := checkGatherElements(v, &b, data, indices, axis)
+	a, err := checkGatherElements(v, b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil {
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
