@@ -277,7 +277,7 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 // scatterOptions returns the engine's options for a scatter with
 // reduction r in the given mode.
 func scatterOptions(r engine.Reduction, mode Mode) (engine.ScatterOptions, error) {
-	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Arith: arith, Exact: true}
+	opt := engine.ScatterOptions{Reduction: r, Rules: skipRules, Arith: arithOf(r), Exact: true}
 	switch mode {
 	case Default, Fill, Drop, PromiseInBounds:
 	case Clip:
@@ -342,12 +342,16 @@ var (
 	// skipRules: a window that does not fit is filled (gather) or
 	// dropped (scatter).
 	skipRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
-	// arith is XLA's: maximum and minimum are IEEE 754's (StableHLO's),
-	// under which NaN propagates and -0 is less than +0; and JAX's:
-	// scatter_add, scatter_sub and scatter_mul trace lax.add, lax.sub and
-	// lax.mul, which take numbers only, so they refuse bool.
-	arith = engine.Arith{MinMax: engine.MinMaxIEEE, NumbersOnly: true}
 )
+
+// arithOf returns the arithmetic of a scatter with reduction r: XLA's,
+// under which maximum and minimum are IEEE 754's (StableHLO's): NaN
+// propagates and -0 is less than +0; and JAX's: scatter_add, scatter_sub
+// and scatter_mul trace lax.add, lax.sub and lax.mul, which take numbers
+// only, so they refuse bool (the other scatters take it).
+func arithOf(r engine.Reduction) engine.Arith {
+	return engine.Arith{MinMax: engine.MinMaxIEEE, NumbersOnly: r == engine.Add || r == engine.Sub || r == engine.Mul}
+}
 
 // sliceRules returns the rules of the dynamic slices.
 func sliceRules(allowNegative bool) engine.IndexRules {

@@ -33,7 +33,7 @@ func scatterBehavior(r engine.Reduction, name string) func(int) dialect.Behavior
 		return dialect.Behavior{
 			Index:      skipRules,
 			IndexTypes: indexTypes,
-			Arith:      arith,
+			Arith:      arithOf(r),
 			Reductions: map[string]engine.Reduction{name: r},
 			Notes: []string{
 				"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
