@@ -300,7 +300,7 @@ func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index ten
 		return 0, nil, err
 	}
 	dt := input.DType()
-	if err := opcall.NoStrings(framework, dt); err != nil {
+	if err := opcall.NoStrings(framework, "input", dt); err != nil {
 		return 0, nil, err
 	}
 	if input.Rank() <= 1 && !kernelType(dt) {
@@ -358,7 +358,7 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 		return 0, 0, err
 	}
 	dt := c.input.DType()
-	if err := opcall.NoStrings(framework, dt); err != nil {
+	if err := opcall.NoStrings(framework, "input", dt); err != nil {
 		return 0, 0, err
 	}
 	empty := c.index.Len() == 0
@@ -449,8 +449,9 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 	if err != nil {
 		return err
 	}
-	// PyTorch's arithmetic is its Behavior's Arith (see arith); every
-	// reduction that include_self applies to is one.
+	// PyTorch's arithmetic is its Behavior's Arith (see arith).
+	// includeSelf is false only for scatter_reduce, none of whose
+	// reductions is None, so ExcludeSelf always has a reduction to act on.
 	opt := engine.ScatterOptions{Reduction: red, ExcludeSelf: !c.includeSelf, Rules: c.b.Index,
 		Arith: c.b.Arith}
 	if c.index.Len() == 0 && red != engine.Mean {
@@ -462,7 +463,9 @@ func (c *scatterCall) run(dst tensor.Tensor) error {
 		// An empty index of any shape and type returns input, but a mean
 		// still divides every element by its count (Arith.DivideAll):
 		// a scatter of nothing, through an empty index of input's rank.
-		none := sh.Ptr(append(sh.Buf(input.Rank()), make(tensor.Shape, input.Rank())...))
+		zeros := sh.Buf(input.Rank())[:input.Rank()]
+		clear(zeros) // the pool's memory holds earlier shapes
+		none := sh.Ptr(zeros)
 		index, _ = empties[tensor.Int64].View(none)
 		src, _ := empties[input.DType()].View(none)
 		return engine.ScatterElements(out, input, index, src, 0, opt)
@@ -507,7 +510,7 @@ func kernelType(d tensor.DType) bool {
 }
 
 func checkKernelType(op string, d tensor.DType) error {
-	if err := opcall.NoStrings(framework, d); err != nil {
+	if err := opcall.NoStrings(framework, "input", d); err != nil {
 		return err
 	}
 	if !kernelType(d) {

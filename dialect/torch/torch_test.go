@@ -541,7 +541,7 @@ func TestErrorMessages(t *testing.T) {
 		{err1(torch.Gather(tensortest.FromInts(tensor.Uint32, tensor.Shape{1}, 1), 0, i64(tensor.Shape{1}, 0))),
 			dialect.ErrInput, "torch.gather: invalid input: uint32 input is not supported (PyTorch's CPU kernels are not built for uint32)"},
 		{err1(torch.Gather(tensortest.FromInts(tensor.String, tensor.Shape{1}, 1), 0, i64(tensor.Shape{1}, 0))),
-			dialect.ErrInput, "torch.gather: invalid input: torch has no string tensors"},
+			dialect.ErrInput, "torch.gather: invalid input: input is a string tensor; torch has no string tensors"},
 		{err1(torch.Scatter(x, 0, tensor.Tensor{}, src, "")), dialect.ErrInput, `torch.scatter: invalid input: missing input "index"`},
 		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 1}, 0), tensor.Tensor{}, "")), dialect.ErrInput, `torch.scatter: invalid input: missing input "src"`},
 		{err1(torch.ScatterAdd(tensor.Tensor{}, 0, i64(tensor.Shape{1, 1}, 0), src)), dialect.ErrInput, `torch.scatter_add: invalid input: missing input "input"`},

@@ -55,8 +55,9 @@ func SliceShape(operand tensor.Tensor, sizes []int) (tensor.Shape, error) {
 }
 
 // perDimension checks that operand is given (an error wrapping
-// dialect.ErrInput) and that n, the number of values of what given one per
-// dimension of operand, is its rank (an error wrapping class).
+// dialect.ErrInput) and that n, the number of values given one per
+// dimension of operand (what they are: "start indices", ...), is its rank
+// (an error wrapping class).
 func perDimension(operand tensor.Tensor, n int, what string, class error) error {
 	if operand.IsZero() {
 		return fmt.Errorf("%w: missing input \"operand\"", dialect.ErrInput)
@@ -95,11 +96,12 @@ func IntList(v dialect.Value) []int {
 	return out
 }
 
-// NoStrings refuses element type d for a framework, named for the error,
-// that has no string tensors: its error wraps dialect.ErrInput.
-func NoStrings(framework string, d tensor.DType) error {
+// NoStrings refuses element type d, of the input called name, for a
+// framework, named for the error, that has no string tensors: its error
+// wraps dialect.ErrInput.
+func NoStrings(framework, name string, d tensor.DType) error {
 	if d == tensor.String {
-		return fmt.Errorf("%w: %s has no string tensors", dialect.ErrInput, framework)
+		return fmt.Errorf("%w: %s is a string tensor; %s has no string tensors", dialect.ErrInput, name, framework)
 	}
 	return nil
 }
@@ -115,7 +117,7 @@ func CheckGeneral(framework string, data, indices tensor.Tensor, dataName, indNa
 	if err := CheckIndices(indices, indName, types); err != nil {
 		return err
 	}
-	return NoStrings(framework, data.DType())
+	return NoStrings(framework, dataName, data.DType())
 }
 
 // DynamicSliceInto runs the dynamic slice op of a framework without string
@@ -126,7 +128,7 @@ func DynamicSliceInto(op, framework string, dst, operand tensor.Tensor, starts [
 	var buf [MaxInlineRank]int64
 	start, err := StartValues(buf[:0], operand, starts)
 	if err == nil {
-		err = NoStrings(framework, operand.DType())
+		err = NoStrings(framework, "operand", operand.DType())
 	}
 	if err == nil {
 		err = engine.DynamicSlice(dst, operand, start, rules)
@@ -145,10 +147,10 @@ func DynamicUpdateSliceInto(op, framework string, dst, operand, update tensor.Te
 		err = fmt.Errorf("%w: missing input \"update\"", dialect.ErrInput)
 	}
 	if err == nil {
-		err = NoStrings(framework, operand.DType())
+		err = NoStrings(framework, "operand", operand.DType())
 	}
 	if err == nil {
-		err = NoStrings(framework, update.DType())
+		err = NoStrings(framework, "update", update.DType())
 	}
 	if err == nil {
 		err = engine.DynamicUpdateSlice(dst, operand, update, start, rules)

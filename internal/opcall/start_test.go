@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -61,6 +62,28 @@ func TestStartValuesAndSliceShape(t *testing.T) {
 			t.Errorf("SliceShape %s = %v, %v; want %v", c.name, got, err, c.want)
 		case c.class != nil && (!errors.Is(err, c.class) || !strings.Contains(err.Error(), c.msg)):
 			t.Errorf("SliceShape %s: error %v, want %v saying %q", c.name, err, c.class, c.msg)
+		}
+	}
+}
+
+// TestNoStringsNamesTheInput: the dynamic slices of a framework without
+// string tensors say which input is one.
+func TestNoStringsNamesTheInput(t *testing.T) {
+	f32 := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4}))
+	start := []tensor.Tensor{tensor.Must(tensor.From(tensor.Shape{}, []int64{1}))}
+	str := func(n int) tensor.Tensor { return tensor.Must(tensor.New(tensor.String, tensor.Shape{n})) }
+	for _, c := range []struct {
+		name string
+		err  error
+		msg  string
+	}{
+		{"string update", DynamicUpdateSliceInto("jax.dus", "jax", f32, f32, str(2), start, engine.IndexRules{}),
+			"jax.dus: invalid input: update is a string tensor; jax has no string tensors"},
+		{"string operand", DynamicSliceInto("jax.ds", "jax", str(2), str(4), start, engine.IndexRules{}),
+			"jax.ds: invalid input: operand is a string tensor; jax has no string tensors"},
+	} {
+		if !errors.Is(c.err, dialect.ErrInput) || c.err.Error() != c.msg {
+			t.Errorf("%s: %v, want %q", c.name, c.err, c.msg)
 		}
 	}
 }
