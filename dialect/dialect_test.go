@@ -224,7 +224,7 @@ func TestArithRules(t *testing.T) {
 		t.Errorf("ArithRules(%+v) = %q, want %q", all, got, want)
 	}
 	for _, on := range []bool{false, true} {
-		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule} {
+		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule, dialect.BoolRule} {
 			if f(on) == f(!on) || f(on) == "" {
 				t.Errorf("a rule says the same of %v and %v: %q", on, !on, f(on))
 			}

@@ -201,8 +201,9 @@ func init() {
 		opScatterReduce: &scatterReduceBehavior, opGather: &gatherBehavior, opIndexSelect: &indexSelectBehavior}
 	for _, op := range ops {
 		op.Versions, op.Output = []int{1}, "out"
-		op.Behavior = behavior(op.Name)
-		*behaviors[op.Name] = op.Behavior(1)
+		b := behavior(op.Name)(1)
+		*behaviors[op.Name] = b
+		op.Behavior = opcall.Fixed(b) // the same maps and slices as the variable's
 	}
 }
 
