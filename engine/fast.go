@@ -474,7 +474,7 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
 func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
 
 func (m *wordMover[E]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return setFlat(m.dst[base:], lim.size, ind, len(ind), m.src[s0:], lim.fromEnd, skip, 0)
+	return setRow(m.dst[base:][:lim.size], ind, m.src[s0:], lim.fromEnd, skip)
 }
 
 func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
@@ -542,7 +542,7 @@ func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
 }
 
 func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return reduceFlat(r.red, r.dst[base:], lim.size, ind, len(ind), r.src[s0:], lim.fromEnd, skip, 0)
+	return reduceRow(r.red, r.dst[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
 }
 
 func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
@@ -850,10 +850,14 @@ func reduceRows[T number](red Reduction, dst []T, dstep, size int, idx []int64, 
 	return -1
 }
 
-// reduceRow is setRow combining each update into its element by red.
+// reduceRow is setRow combining each update into its element by red; Add
+// goes through addLine's loop.
 //
 //go:noinline
 func reduceRow[T number](red Reduction, row []T, idx []int64, upd []T, fromEnd int64, skip bool) int {
+	if red == Add {
+		return addLine(row, idx, upd, fromEnd, skip, 0)
+	}
 	upd = upd[:len(idx)]
 	size := uint64(len(row))
 	for j, v := range idx {
