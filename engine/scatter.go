@@ -73,7 +73,8 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		run.fast.scatterIndex(ind, s.nd.lims[0], block)
 		return nil
 	}
-	if k == 1 && run != nil && !run.inPlace && oneScan(run, block, n, size*int(s.views[vDst].size)) {
+	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
+	if k == 1 && one && !run.inPlace {
 		// Many single updates into a dst that is not data and fits in
 		// the cache: one loop checks each index as it applies it (W3:
 		// the pass that turned every index into an offset took a fifth
@@ -95,7 +96,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	s.nd.offs = offs
 	blocks := size / block
 	p := parts(work)
-	if oneScan(run, block, n, blocks*int(s.views[vDst].size)) {
+	if one {
 		p = 1
 	}
 	if run.mean != nil {
