@@ -273,7 +273,9 @@ func TestCompareUsage(t *testing.T) {
 }
 
 // TestCompareTooLarge: an input over --max-bytes, a literal or a file, is
-// a usage error that still matches tensor.ErrTooLarge, as eval's is.
+// a usage error (exit 2, as README says of compare's unreadable input)
+// that still matches tensor.ErrTooLarge and, printed, says how to raise
+// the limit, as eval's error does.
 func TestCompareTooLarge(t *testing.T) {
 	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
 	file := write(t, t.TempDir(), "data.npy", tensor.Must(tensor.From(tensor.Shape{4}, []float32{1, 2, 3, 4})))
@@ -287,6 +289,11 @@ func TestCompareTooLarge(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), "--in data: ") {
 				t.Errorf("%q does not name --in data", err)
+			}
+			code, _, stderr := runArgs("compare", "--family", "scatter_nd", "--max-bytes", "8B", "--in", "data="+data,
+				"--in", "indices=int64:[[0]]", "--in", "updates=float32:[1]")
+			if code != exitUsage || !strings.Contains(stderr, "--in data: ") || !strings.Contains(stderr, tooLargeHint) {
+				t.Errorf("exit %d, standard error %q; want %d, naming --in data and saying %q", code, stderr, exitUsage, tooLargeHint)
 			}
 		})
 	}

@@ -132,6 +132,10 @@ func (e *usageError) Error() string {
 	return e.cmd + ": " + e.msg
 }
 
+// tooLargeHint follows every error that is tensor.ErrTooLarge, usage
+// errors too (compare's --in).
+const tooLargeHint = "(raise the limit with --max-bytes)"
+
 // line is what scatter prints for e: the problem, on one line, and the
 // command that shows the usage.
 func (e *usageError) line() string {
@@ -141,6 +145,9 @@ func (e *usageError) line() string {
 		help += " " + e.cmd
 	}
 	msg := oneLine(errors.New(e.msg))
+	if errors.Is(e.err, tensor.ErrTooLarge) {
+		msg += " " + tooLargeHint
+	}
 	if !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
@@ -181,7 +188,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errFailed):
 		return exitInvalid
 	case errors.Is(err, tensor.ErrTooLarge):
-		fmt.Fprintf(stderr, "%s (raise the limit with --max-bytes)\n", oneLine(err))
+		fmt.Fprintf(stderr, "%s %s\n", oneLine(err), tooLargeHint)
 		return exitInvalid
 	default:
 		fmt.Fprintln(stderr, oneLine(err))
