@@ -39,7 +39,8 @@ var temps = struct {
 // and renames it over path. When write fails or panics, or any step fails,
 // the temporary file is removed and path is left as it was. An error of
 // the file system names path, never the temporary file: "writing PATH:
-// CAUSE" for a step of Write's, and for a failed write to the io.Writer
+// STEP: CAUSE" for a step of Write's (create, chmod, sync, close,
+// rename), and for a failed write to the io.Writer
 // that write gets "write PATH: CAUSE" (an *fs.PathError), which write
 // may wrap; CAUSE is the system's error (syscall.ENOSPC, ...), so
 // errors.Is finds fs.ErrNotExist and the like. write's other errors are
@@ -64,7 +65,7 @@ func Write(path string, write func(w io.Writer) error) error {
 	}
 	f, err := create(dir, base)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, cause(err))
+		return fmt.Errorf("writing %s: create: %w", path, cause(err))
 	}
 	// Whatever stops the write before the rename, an error or a panic in
 	// write, the temporary file goes. (Closing it again after a step's
@@ -79,13 +80,16 @@ func Write(path string, write func(w io.Writer) error) error {
 	if err := write(tempWriter{f, path}); err != nil {
 		return err
 	}
-	for _, step := range []func() error{func() error { return f.Chmod(perm) }, f.Sync, f.Close} {
-		if err := step(); err != nil {
-			return fmt.Errorf("writing %s: %w", path, cause(err))
+	for _, step := range []struct {
+		name string
+		do   func() error
+	}{{"chmod", func() error { return f.Chmod(perm) }}, {"sync", f.Sync}, {"close", f.Close}} {
+		if err := step.do(); err != nil {
+			return fmt.Errorf("writing %s: %s: %w", path, step.name, cause(err))
 		}
 	}
 	if err := rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, cause(err))
+		return fmt.Errorf("writing %s: rename: %w", path, cause(err))
 	}
 	renamed = true
 	return nil

@@ -54,7 +54,7 @@ func TestWrite(t *testing.T) {
 	// file it could not create, and keeps the system's error.
 	missing := filepath.Join(dir, "missing", "x")
 	err = Write(missing, func(io.Writer) error { return nil })
-	if want := "writing " + missing + ": "; err == nil || !strings.HasPrefix(err.Error(), want) ||
+	if want := "writing " + missing + ": create: "; err == nil || !strings.HasPrefix(err.Error(), want) ||
 		strings.Contains(err.Error(), ".tmp-") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("writing into a missing directory: %v, want fs.ErrNotExist starting %q", err, want)
 	}
@@ -64,7 +64,7 @@ func TestWrite(t *testing.T) {
 	os.Mkdir(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "keep"), nil, 0o644)
 	err = Write(sub, func(io.Writer) error { return nil })
-	if want := "writing " + sub + ": "; err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".tmp-") {
+	if want := "writing " + sub + ": rename: "; err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".tmp-") {
 		t.Errorf("replacing a directory: %v, want an error starting %q", err, want)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
