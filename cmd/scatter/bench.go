@@ -138,26 +138,28 @@ func (o *benchOptions) run(pos []string, stdout io.Writer) error {
 // encodes and draws both before it writes either, so that what fails
 // other than a write (a result the chart refuses) leaves neither file.
 func writeBenchFiles(jsonPath, plotPath string, results, peers []bench.Result, notes []string) error {
-	type output struct{ flag, path string }
+	type output struct {
+		flag, path string
+		data       []byte
+	}
 	var outs []output
-	var data [][]byte
 	if jsonPath != "" {
 		b, err := json.MarshalIndent(results, "", "  ")
 		if err != nil {
 			return fmt.Errorf("bench: --json: %w", err)
 		}
-		outs, data = append(outs, output{"json", jsonPath}), append(data, append(b, '\n'))
+		outs = append(outs, output{"json", jsonPath, append(b, '\n')})
 	}
 	if plotPath != "" {
 		b, err := drawBenchPlot(results, peers, notes)
 		if err != nil {
 			return err
 		}
-		outs, data = append(outs, output{"plot", plotPath}), append(data, b)
+		outs = append(outs, output{"plot", plotPath, b})
 	}
-	for i, out := range outs {
+	for _, out := range outs {
 		err := atomicfile.Write(out.path, func(w io.Writer) error {
-			_, err := w.Write(data[i])
+			_, err := w.Write(out.data)
 			return err
 		})
 		if err != nil {
@@ -180,27 +182,6 @@ func machine() string {
 		}
 	}
 	return fmt.Sprintf("%s, %d %s", cpu, runtime.NumCPU(), plural(runtime.NumCPU(), "CPU"))
-}
-
-// checkOutput returns an error naming --flag and path when path cannot
-// become an output file: its directory does not exist, or path is a
-// directory. Commands check it before their work, so that a bench run or
-// an operator call is not done for nothing, and the error says why
-// rather than what the rename over path met.
-func checkOutput(flag, path string) error {
-	if dir := filepath.Dir(path); !isDir(dir) {
-		return fmt.Errorf("--%s %s: directory %s does not exist", flag, path, dir)
-	}
-	if isDir(path) {
-		return fmt.Errorf("--%s %s: is a directory", flag, path)
-	}
-	return nil
-}
-
-// isDir reports whether path is an existing directory.
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }
 
 // loadPeers returns the peers' results named by the --peers flags, with a

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -324,4 +326,25 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * scale)
 	return nil
+}
+
+// checkOutput returns an error naming --flag and path when path cannot
+// become an output file: its directory does not exist, or path is a
+// directory. Commands check it before their work, so that a bench run or
+// an operator call is not done for nothing, and the error says why
+// rather than what the rename over path met.
+func checkOutput(flag, path string) error {
+	if dir := filepath.Dir(path); !isDir(dir) {
+		return fmt.Errorf("--%s %s: directory %s does not exist", flag, path, dir)
+	}
+	if isDir(path) {
+		return fmt.Errorf("--%s %s: is a directory", flag, path)
+	}
+	return nil
+}
+
+// isDir reports whether path is an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
