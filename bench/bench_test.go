@@ -378,7 +378,8 @@ func TestHeapObjects(t *testing.T) {
 	for i := range objectSink {
 		objectSink[i] = new([16]byte)
 	}
-	if n := heapObjects() - before; n != uint64(len(objectSink)) {
-		t.Errorf("heapObjects counted %d objects, want %d", n, len(objectSink))
+	// At least these: another goroutine of the process may allocate too.
+	if n := heapObjects() - before; n < uint64(len(objectSink)) {
+		t.Errorf("heapObjects counted %d objects, want at least %d", n, len(objectSink))
 	}
 }

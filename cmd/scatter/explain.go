@@ -49,12 +49,12 @@ func (o *explainOptions) run(pos []string, stdout io.Writer) error {
 	case o.png != "" && !strings.EqualFold(filepath.Ext(o.png), ".png"):
 		return usagef("explain: --png %s: the file name must end in .png", o.png)
 	}
-	picture, flag := o.svg, "svg" // at most one of them is given
+	picture, pictureFlag := o.svg, "svg" // at most one of them is given
 	if o.png != "" {
-		picture, flag = o.png, "png"
+		picture, pictureFlag = o.png, "png"
 	}
 	if picture != "" {
-		if err := checkOutput(flag, picture); err != nil {
+		if err := checkOutput(pictureFlag, picture); err != nil {
 			return fmt.Errorf("%s: %w", op.Name, err)
 		}
 	}

@@ -313,9 +313,9 @@ func (p *parser) setElem(t tensor.Tensor, i int, e element) error {
 // setComplex stores a complex element, each part of which floatPart
 // reads as a float of half the element's width.
 func setComplex(t tensor.Tensor, i int, e element, bad func(string, ...any) error) error {
-	size := 4 * t.DType().Size()
-	re, err1 := floatPart(e.text, size)
-	im, err2 := floatPart(e.im, size)
+	bits := 4 * t.DType().Size() // of each part: half the element's 8*Size
+	re, err1 := floatPart(e.text, bits)
+	im, err2 := floatPart(e.im, bits)
 	if err1 != nil || err2 != nil {
 		return bad("want two numbers")
 	}
