@@ -935,7 +935,7 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, t
 	// many.
 	//
 	// A table small enough to stay in the cache needs no such reads.
-	touch := along == 0 && lim.size/lineElems[E]() <= e.last && len(m.src)*int(unsafe.Sizeof(m.src[0])) > touchBytes
+	touch := along == 0 && worthTouching(m.src, lim.size, e.last)
 	if len(e.is) == 2 && along == 0 {
 		// The rows of a matrix, along its last axis.
 		if !touch {
@@ -999,6 +999,15 @@ func lineElems[E any]() int {
 // a cache line at a time before gathering from them: more than a core's
 // share of the cache.
 const touchBytes = 1 << 20
+
+// worthTouching reports whether a gather should read a row of rowLen
+// elements of table into cache before it takes n indexed elements from it
+// (touchLines): when the indices are at least as many as the row's cache
+// lines and the table is past the cache.
+func worthTouching[E any](table []E, rowLen, n int) bool {
+	var zero E
+	return rowLen/lineElems[E]() <= n && len(table)*int(unsafe.Sizeof(zero)) > touchBytes
+}
 
 // gatherFlat is gatherRow for consecutive rows of a matrix along its last
 // axis, in one loop over all of idx: out and idx hold rows of last

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -493,7 +492,7 @@ func (m *wordMover[E]) gatherLine(g *lineGather) int {
 		// the line has at least as many indices as the row has cache
 		// lines and the operand is past the cache (see gatherRows).
 		row := src[g.base : g.base+g.lim.size]
-		if g.lim.size/lineElems[E]() <= g.n && len(src)*int(unsafe.Sizeof(src[0])) > touchBytes {
+		if worthTouching(src, g.lim.size, g.n) {
 			g.touched += touchLines(row)
 		}
 		return gatherRow(dst[g.out:g.out+g.n], row, g.ind[g.at:g.at+g.n], g.lim.fromEnd,
