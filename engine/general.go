@@ -308,8 +308,9 @@ func windowDims(buf []int, rank int, a, b []int) []int {
 // GatherDims). dst has operand's type and the shape d.Shape returns, and
 // must not overlap the inputs. A start index outside the operand is an
 // error, skipped (its slice filled with opt.Fill or zeros) or clamped, as
-// opt.Rules say; an error names the first bad start index in index order,
-// and dst may then be partly written. Dimension numbers of the forms
+// opt.Rules say; an error names the first bad start index in index order
+// (the last bad tuple under ReportLast), and dst may then be partly
+// written. Dimension numbers of the forms
 // (GatherND, GatherElements, Gather) run by the forms' own kernels.
 func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
 	s := getScratch()
@@ -576,8 +577,8 @@ func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand 
 // error, or makes the rules skip the whole window, or clamp it into the
 // operand. In place, every start index is checked before dst is written;
 // into another dst, single elements going by slabs are checked as they
-// are applied, and an error (naming the first bad index in index order)
-// may leave dst partly written. Dimension numbers of the forms
+// are applied, and an error (naming the first bad index in index order,
+// or the last bad tuple under ReportLast) may leave dst partly written. Dimension numbers of the forms
 // (ScatterND, ScatterElements) run by the forms' own kernels.
 func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
 	s := getScratch()

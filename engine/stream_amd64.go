@@ -13,9 +13,9 @@ const canStream = true
 func prefetchBytes(p unsafe.Pointer, n uintptr)
 
 // copyStreaming copies n bytes, a multiple of 64, from src to dst, which
-// must be 16-byte aligned (MOVNTDQ faults otherwise), with non-temporal stores: the lines of dst are
-// written to memory without being read into the cache first. storeFence
-// must follow before the bytes are read.
+// must be 16-byte aligned (MOVNTDQ faults otherwise), with non-temporal
+// stores: the lines of dst are written to memory without being read into
+// the cache first. storeFence must follow before the bytes are read.
 //
 //go:noescape
 func copyStreaming(dst, src unsafe.Pointer, n uintptr)
