@@ -6,6 +6,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // distinctCall gives each attribute of attrs a list of its own ([1], [2],
@@ -86,6 +87,8 @@ func TestScatterDimsOfReadsItsAttrs(t *testing.T) {
 
 // TestSlicesOps checks the two table entries Slices builds: their names,
 // families, inputs and attributes, and that Eval and Plan follow Rules.
+// (The update slice's Eval shares the slice's reading of starts and rules:
+// DynamicUpdateSliceInto.)
 func TestSlicesOps(t *testing.T) {
 	clamp := engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeClamp}
 	fromEnd := engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeClamp}
@@ -127,6 +130,19 @@ func TestSlicesOps(t *testing.T) {
 			if err != nil || p.Rules != want {
 				t.Errorf("%s neg=%v: Plan rules %+v, %v; want %+v", op.Name, neg, p.Rules, err, want)
 			}
+		}
+		// Eval too: a start of -1 counts from the end and is clamped
+		// into [0, 2] (3 -> 2), or, refused as negative, is clamped to 0.
+		x := tensor.Must(tensor.From(tensor.Shape{4}, []float32{1, 2, 3, 4}))
+		starts := tensor.Must(tensor.From(tensor.Shape{1}, []int64{-1}))
+		attrs["slice_sizes"] = dialect.Value{Kind: dialect.Ints, Ints: []int64{2}}
+		got, err := ops[0].Eval(1, dialect.Call{Inputs: map[string]tensor.Tensor{"x": x, "starts": starts}, Attrs: attrs})
+		wantOut := []float32{1, 2}
+		if neg {
+			wantOut = []float32{3, 4}
+		}
+		if err != nil || !slices.Equal(got.Data().([]float32), wantOut) {
+			t.Errorf("f.slice neg=%v: Eval gives %v, %v; want %v", neg, got, err, wantOut)
 		}
 	}
 }
