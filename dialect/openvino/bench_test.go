@@ -27,10 +27,16 @@ func BenchmarkScatterElementsUpdateIntoSmall(b *testing.B) {
 	}
 }
 
+// ndInputs returns the tensors of the small ND calls: a [16,8] table, four
+// row indices (one repeated) and four rows, updates or output.
+func ndInputs() (data, indices, rows tensor.Tensor) {
+	return tensor.Must(tensor.Wrap(tensor.Shape{16, 8}, make([]float32, 16*8))),
+		tensor.Must(tensor.Wrap(tensor.Shape{4, 1}, []int64{3, 0, 9, 3})),
+		tensor.Must(tensor.Wrap(tensor.Shape{4, 8}, make([]float32, 4*8)))
+}
+
 func BenchmarkScatterNDUpdateIntoSmall(b *testing.B) {
-	data := tensor.Must(tensor.Wrap(tensor.Shape{16, 8}, make([]float32, 16*8)))
-	indices := tensor.Must(tensor.Wrap(tensor.Shape{4, 1}, []int64{3, 0, 9, 3}))
-	updates := tensor.Must(tensor.Wrap(tensor.Shape{4, 8}, make([]float32, 4*8)))
+	data, indices, updates := ndInputs()
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := openvino.Latest.ScatterNDUpdateInto(data, data, indices, updates, "sum"); err != nil {
@@ -40,9 +46,7 @@ func BenchmarkScatterNDUpdateIntoSmall(b *testing.B) {
 }
 
 func BenchmarkGatherNDIntoSmall(b *testing.B) {
-	data := tensor.Must(tensor.Wrap(tensor.Shape{16, 8}, make([]float32, 16*8)))
-	indices := tensor.Must(tensor.Wrap(tensor.Shape{4, 1}, []int64{3, 0, 9, 3}))
-	out := tensor.Must(tensor.Wrap(tensor.Shape{4, 8}, make([]float32, 4*8)))
+	data, indices, out := ndInputs()
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := openvino.Latest.GatherNDInto(out, data, indices, 0); err != nil {
