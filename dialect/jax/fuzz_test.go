@@ -97,8 +97,11 @@ func FuzzOps(f *testing.F) {
 				// that would otherwise run is refused as a type error.
 				_, wantErr := reftest.HLOScatter(operand, indices, updates, rd, reftest.ComputeReplace, rmode)
 				_, err := s.f(operand, indices, updates, d, mode)
-				if wantErr == nil && !errors.Is(err, engine.ErrType) || wantErr != nil && err == nil {
-					t.Fatalf("%s of bool: %v, want a type error\n%+v", s.name, err, h)
+				errInto := s.into(tensortest.Junk(dt, h.Operand), operand, indices, updates, d, mode)
+				for _, e := range []error{err, errInto} {
+					if wantErr == nil && !errors.Is(e, engine.ErrType) || wantErr != nil && e == nil {
+						t.Fatalf("%s of bool: %v, want a type error\n%+v", s.name, e, h)
+					}
 				}
 				return
 			}
