@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // indexTypes: JAX takes indices of any integer type.
@@ -163,12 +161,14 @@ func fillOf(v tensor.Tensor, d tensor.DType) (tensor.Tensor, error) {
 	}
 	x := f[0]
 	switch {
-	case d == tensor.Float32:
-		return tensor.Scalar(float32(x)), nil
-	case d == tensor.Float16:
-		return tensor.Scalar(float16.Fromfloat32(float32(x))), nil
-	case d == tensor.BFloat16:
-		return tensor.Scalar(bfloat16.FromFloat32(float32(x))), nil
+	case d.IsFloat():
+		// Rounded once: through a float32, float16 and bfloat16 would
+		// round twice.
+		t, err := tensor.New(d, tensor.Shape{})
+		if err == nil {
+			t.SetFloatAt(0, x)
+		}
+		return t, err
 	case d == tensor.Complex64:
 		return tensor.Scalar(complex(float32(x), 0)), nil
 	case d == tensor.Complex128:
