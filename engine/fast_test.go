@@ -78,9 +78,11 @@ func TestAddKernels(t *testing.T) {
 // has elements, into a dst that is not data, checks each index as it
 // applies it (no offsets pass). It reports the first bad index in index
 // order, or under ReportLast the last bad tuple, and leaves data as it
-// was; in place it writes nothing; with OutOfRangeSkip it applies the
-// others; and without a bad index it equals the in-place result, which
-// goes through the offsets.
+// was; into a fresh dst it has written part of it by then (had the
+// indices been validated first, dst would still be all zero); in place it
+// writes nothing; with OutOfRangeSkip it applies the others; and without
+// a bad index it equals the in-place result, which goes through the
+// offsets.
 func TestScatterNDChecksAsItGoes(t *testing.T) {
 	defer func(w int) { minWork = w }(minWork)
 	minWork = 64 // not a small call, so not the small calls' path
@@ -158,6 +160,9 @@ func TestScatterNDChecksAsItGoes(t *testing.T) {
 		}
 		if !slices.Equal(data, before) {
 			t.Errorf("%s: data changed", c.name)
+		}
+		if !c.inPlace && !slices.ContainsFunc(dst, func(v float32) bool { return v != 0 }) {
+			t.Errorf("%s: dst untouched: the indices were validated first", c.name)
 		}
 	}
 }

@@ -226,8 +226,9 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 // addresses the operand's last dimension, else a chunk of starts at a
 // time): on several workers it reports the first bad index in index order
 // (or, under ReportLast, the last bad tuple), leaves the operand as it
-// was, and in place writes nothing; and without a bad index it equals
-// ScatterElements' own kernel.
+// was, into a fresh dst has written part of it by then (had the starts
+// been checked first, dst would still be all zero), and in place writes
+// nothing; and without a bad index it equals ScatterElements' own kernel.
 func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
 	minWork, slabBytes = 64, 64 // several workers, a slab at a time
@@ -304,6 +305,9 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 			}
 			if !slices.Equal(data.Data().([]float32), before) {
 				t.Errorf("data %v, %s: the operand changed", ds, c.name)
+			}
+			if !c.inPlace && !slices.ContainsFunc(dst.Data().([]float32), func(v float32) bool { return v != 0 }) {
+				t.Errorf("data %v, %s: dst untouched: the indices were validated first", ds, c.name)
 			}
 		}
 	}
