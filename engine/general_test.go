@@ -214,7 +214,7 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		got := dst.Data().([]complex64)
-		if v := got[0]; !math.IsNaN(float64(real(v))) || !math.IsNaN(float64(imag(v))) || got[1] != 2 || got[3] != 4 {
+		if v := got[0]; !math.IsNaN(float64(real(v))) || !math.IsNaN(float64(imag(v))) || got[1] != 2 || got[2] != 3 || got[3] != 4 {
 			t.Errorf("%s: %v, want [NaN+NaNi 2 3 4]", c.name, got)
 		}
 	}
