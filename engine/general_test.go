@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -230,6 +231,7 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 // been checked first, dst would still be all zero), and in place writes
 // nothing; and without a bad index it equals ScatterElements' own kernel.
 func TestGeneralScatterChecksAsItGoes(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8)) // parts caps the workers at GOMAXPROCS
 	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
 	minWork, slabBytes = 64, 64 // several workers, a slab at a time
 	defer func(g bool) { forceGeneral = g }(forceGeneral)
