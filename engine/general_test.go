@@ -21,7 +21,7 @@ import (
 // With split-small, every call is split among workers, and a scatter by slabs
 // fills and updates one slab at a time.
 func TestGeneralMatchesReference(t *testing.T) {
-	defer func(w, b int) { forceGeneral, minWork, slabBytes = false, w, b }(minWork, slabBytes)
+	defer func(g bool, w, b int) { forceGeneral, minWork, slabBytes = g, w, b }(forceGeneral, minWork, slabBytes)
 	forceGeneral = true
 	for _, split := range []bool{false, true} {
 		if split {
