@@ -11,13 +11,13 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// TestAddKernels holds the Add loops whose fast paths take indices in
-// [0, size) two at a time and leave the others to a slower loop (addLine
-// over one line; addFlat, skipping or reporting, over rows of last indices,
-// each row into its own row of dst) to a loop that wraps every index:
-// negative indices counting from the end or not, out-of-range ones
-// skipped or reported, alone and in runs, anywhere in a row, rows of odd
-// and even length.
+// TestAddKernels compares the Add loops (addLine over one line; addFlat,
+// skipping or reporting, over rows of last indices, each row into its own
+// row of dst), whose fast paths take indices in [0, size) two at a time
+// and leave the others to a slower loop, with a loop that wraps every
+// index. Negative indices count from the end or do not; out-of-range ones
+// are skipped or reported, alone and in runs, anywhere in a row; rows have
+// odd and even lengths.
 func TestAddKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const size = 37
