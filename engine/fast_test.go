@@ -11,13 +11,13 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// TestAddKernels holds the Add loops whose fast paths take indices in
-// [0, size) two at a time and leave the others to a slower loop (addLine
-// over one line; addFlat, skipping or reporting, over rows of last indices,
-// each row into its own row of dst) to a loop that wraps every index:
-// negative indices counting from the end or not, out-of-range ones
-// skipped or reported, alone and in runs, anywhere in a row, rows of odd
-// and even length.
+// TestAddKernels compares the Add loops (addLine over one line; addFlat,
+// skipping or reporting, over rows of last indices, each row into its own
+// row of dst), whose fast paths take indices in [0, size) two at a time
+// and leave the others to a slower loop, with a loop that wraps every
+// index. Negative indices count from the end or do not; out-of-range ones
+// are skipped or reported, alone and in runs, anywhere in a row; rows have
+// odd and even lengths.
 func TestAddKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const size = 37
@@ -78,9 +78,11 @@ func TestAddKernels(t *testing.T) {
 // has elements, into a dst that is not data, checks each index as it
 // applies it (no offsets pass). It reports the first bad index in index
 // order, or under ReportLast the last bad tuple, and leaves data as it
-// was; in place it writes nothing; with OutOfRangeSkip it applies the
-// others; and without a bad index it equals the in-place result, which
-// goes through the offsets.
+// was; into a fresh dst it has written part of it by then (had the
+// indices been validated first, dst would still be all zero); in place it
+// writes nothing; with OutOfRangeSkip it applies the others; and without
+// a bad index it equals the in-place result, which goes through the
+// offsets.
 func TestScatterNDChecksAsItGoes(t *testing.T) {
 	defer func(w int) { minWork = w }(minWork)
 	minWork = 64 // not a small call, so not the small calls' path
@@ -136,19 +138,15 @@ func TestScatterNDChecksAsItGoes(t *testing.T) {
 		if c.inPlace {
 			dst = data
 		}
-		err := ScatterND(f32(dst), f32(data), ind(idx), f32(upd), ScatterOptions{Reduction: Add, Rules: c.rules})
+		opt := ScatterOptions{Reduction: Add, Rules: c.rules}
+		err := ScatterND(f32(dst), f32(data), ind(idx), f32(upd), opt)
 		if c.pos < 0 {
-			skipped := slices.Clone(data)
-			for i, v := range idx {
-				if v < 0 {
-					v += size
-				}
-				if v >= 0 && v < size {
-					skipped[v] += upd[i]
-				}
+			skipped, refErr := reftest.ScatterND(f32(data), ind(idx), f32(upd), refOptions(opt, tensor.Float32))
+			if refErr != nil {
+				t.Fatalf("%s: the reference fails: %v", c.name, refErr)
 			}
-			if err != nil || !slices.Equal(dst, skipped) {
-				t.Errorf("%s: %v, %v; want %v", c.name, err, dst, skipped)
+			if d := reftest.Diff(f32(dst), skipped); err != nil || d != "" {
+				t.Errorf("%s: %v %s", c.name, err, d)
 			}
 			continue
 		}
@@ -158,6 +156,9 @@ func TestScatterNDChecksAsItGoes(t *testing.T) {
 		}
 		if !slices.Equal(data, before) {
 			t.Errorf("%s: data changed", c.name)
+		}
+		if !c.inPlace && !slices.ContainsFunc(dst, func(v float32) bool { return v != 0 }) {
+			t.Errorf("%s: dst untouched: the indices were validated first", c.name)
 		}
 	}
 }
@@ -184,12 +185,16 @@ func TestMoveFixed(t *testing.T) {
 			out := tensortest.Junk(dt, tensor.Shape{len(rows), width})
 			var err error
 			var want tensor.Tensor
+			var refErr error
 			if nd {
 				err = GatherND(out, data, indices, 0, skip)
-				want, _ = reftest.GatherND(data, indices, 0, refRules(skip))
+				want, refErr = reftest.GatherND(data, indices, 0, refRules(skip))
 			} else {
 				err = Gather(out, data, indices, 0, 0, skip)
-				want, _ = reftest.Gather(data, indices, 0, 0, refRules(skip))
+				want, refErr = reftest.Gather(data, indices, 0, 0, refRules(skip))
+			}
+			if refErr != nil {
+				t.Fatalf("%v rows of %d, GatherND %v: the reference fails: %v", dt, width, nd, refErr)
 			}
 			if d := reftest.Diff(out, want); err != nil || d != "" {
 				t.Errorf("%v rows of %d, GatherND %v: %v %s", dt, width, nd, err, d)

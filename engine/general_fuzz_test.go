@@ -23,6 +23,7 @@ var generalComputations = []struct {
 	{reftest.ComputeReplace, None}, {reftest.ComputeAdd, Add}, {reftest.ComputeMultiply, Mul},
 	{reftest.ComputeMaximum, Max}, {reftest.ComputeMinimum, Min},
 	{reftest.ComputeAnd, And}, {reftest.ComputeOr, Or}, {reftest.ComputeXor, Xor},
+	{reftest.ComputeSubtract, Sub},
 }
 
 // FuzzGeneral runs the general gather and scatter on dimension numbers the
@@ -113,7 +114,10 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 	d := ScatterDims{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed, InputBatchingDims: h.OpBatch,
 		ScatterIndicesBatchingDims: h.IndBatch, ScatterDimsToOperandDims: h.StartMap, IndexVectorDim: h.VecDim}
 	updates := in.Elements(dt, other)
-	opt := ScatterOptions{Reduction: c.red, Rules: IndexRules{OutOfRange: OutOfRangeSkip}, Arith: Arith{MinMax: MinMaxIEEE}}
+	// The reference refuses to subtract bool elements (C23); the engine
+	// refuses it under NumbersOnly, as JAX's scatter_sub does.
+	opt := ScatterOptions{Reduction: c.red, Rules: IndexRules{OutOfRange: OutOfRangeSkip},
+		Arith: Arith{MinMax: MinMaxIEEE, NumbersOnly: c.red == Sub}}
 	mode := reftest.ScatterSkipWindow
 	if in.Bool() {
 		opt.Rules.OutOfRange, mode = OutOfRangeClamp, reftest.ScatterClamp

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 // With split-small, every call is split among workers, and a scatter by slabs
 // fills and updates one slab at a time.
 func TestGeneralMatchesReference(t *testing.T) {
-	defer func(w, b int) { forceGeneral, minWork, slabBytes = false, w, b }(minWork, slabBytes)
+	defer func(g bool, w, b int) { forceGeneral, minWork, slabBytes = g, w, b }(forceGeneral, minWork, slabBytes)
 	forceGeneral = true
 	for _, split := range []bool{false, true} {
 		if split {
@@ -214,7 +215,7 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		got := dst.Data().([]complex64)
-		if v := got[0]; !math.IsNaN(float64(real(v))) || !math.IsNaN(float64(imag(v))) || got[1] != 2 || got[3] != 4 {
+		if v := got[0]; !math.IsNaN(float64(real(v))) || !math.IsNaN(float64(imag(v))) || got[1] != 2 || got[2] != 3 || got[3] != 4 {
 			t.Errorf("%s: %v, want [NaN+NaNi 2 3 4]", c.name, got)
 		}
 	}
@@ -226,9 +227,11 @@ func TestGeneralDivideAllWithoutUpdates(t *testing.T) {
 // addresses the operand's last dimension, else a chunk of starts at a
 // time): on several workers it reports the first bad index in index order
 // (or, under ReportLast, the last bad tuple), leaves the operand as it
-// was, and in place writes nothing; and without a bad index it equals
-// ScatterElements' own kernel.
+// was, into a fresh dst has written part of it by then (had the starts
+// been checked first, dst would still be all zero), and in place writes
+// nothing; and without a bad index it equals ScatterElements' own kernel.
 func TestGeneralScatterChecksAsItGoes(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8)) // parts caps the workers at GOMAXPROCS
 	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
 	minWork, slabBytes = 64, 64 // several workers, a slab at a time
 	defer func(g bool) { forceGeneral = g }(forceGeneral)
@@ -304,6 +307,9 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 			}
 			if !slices.Equal(data.Data().([]float32), before) {
 				t.Errorf("data %v, %s: the operand changed", ds, c.name)
+			}
+			if !c.inPlace && !slices.ContainsFunc(dst.Data().([]float32), func(v float32) bool { return v != 0 }) {
+				t.Errorf("data %v, %s: dst untouched: the indices were validated first", ds, c.name)
 			}
 		}
 	}

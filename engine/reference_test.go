@@ -309,10 +309,9 @@ const (
 
 // scatterCase returns a case that calls a scatter (run, with dst and data)
 // on data with indices under rules, in one of the three ways at random,
-// into a dst of random values, with the
-// outcome of ref, given the data the call stands for. A failed call must
-// leave dst as it was in place; into another dst it may have written part
-// of it.
+// into a dst of random values, with the outcome of ref, given the data the
+// call stands for. A failed call must leave dst as it was in place; into
+// another dst it may have written part of it.
 func scatterCase(rng *rand.Rand, what string, data, indices tensor.Tensor, rules IndexRules,
 	run func(dst, data tensor.Tensor) error, ref func(data tensor.Tensor) (tensor.Tensor, error), ctx ...any) refCase {
 	return scatterCaseIn(rng.IntN(3), randValues(rng, data.DType(), data.Shape()), what, data, indices, rules, run, ref, ctx...)

@@ -12,10 +12,11 @@ import (
 
 // TestReleaseDropsCallerIndices: a scratch back in its pool keeps no
 // caller tensor alive. Each call hands the caller's int64 indices to a
-// job of the scratch (ScatterElements along axis 0 to its column job, the
-// general scatter to its start and apply jobs, the general gather to its
-// walk); after the call and one collection (which leaves the pool's
-// scratches in its victim cache, still reachable), nothing may hold them.
+// job of the scratch (ScatterElements along axis 0 to its column job,
+// ScatterND to its walk of tuples, Gather to its gather job, the general
+// scatter to its start and apply jobs, the general gather to its walk);
+// after the call and one collection (which leaves the pool's scratches in
+// its victim cache, still reachable), nothing may hold them.
 func TestReleaseDropsCallerIndices(t *testing.T) {
 	defer func(g bool) { forceGeneral = g }(forceGeneral)
 	for _, c := range []struct {
@@ -30,6 +31,13 @@ func TestReleaseDropsCallerIndices(t *testing.T) {
 			}
 			data, dst := f32s(rows, cols), f32s(rows, cols)
 			return ScatterElements(dst, data, indices, f32s(rows, cols), 0, ScatterOptions{})
+		}},
+		{"ScatterND of single elements, checking as it goes", false, func(indices tensor.Tensor) error {
+			tuples := tensor.Must(indices.Reshape(tensor.Shape{64 * 1024, 1}))
+			return ScatterND(f32s(64), f32s(64), tuples, f32s(64*1024), ScatterOptions{})
+		}},
+		{"Gather", false, func(indices tensor.Tensor) error {
+			return Gather(f32s(64, 1024), f32s(64), indices, 0, 0, IndexRules{})
 		}},
 		{"general ScatterElements along axis 1, checking as it goes", true, func(indices tensor.Tensor) error {
 			data, dst := f32s(64, 1024), f32s(64, 1024)
