@@ -163,10 +163,10 @@ func TestScatterNDChecksAsItGoes(t *testing.T) {
 	}
 }
 
-// TestMoveFixed: rows of 64 bytes, whatever the element size, move as one
-// fixed-size copy (moveFixed); a skipped index fills its row with zeros.
+// TestMove64: rows of 64 bytes, whatever the element size, move as one
+// fixed-size copy (move64); a skipped index fills its row with zeros.
 // Gather and GatherND give the reference's rows.
-func TestMoveFixed(t *testing.T) {
+func TestMove64(t *testing.T) {
 	skip := IndexRules{OutOfRange: OutOfRangeSkip}
 	for _, dt := range []tensor.DType{tensor.Int8, tensor.Float16, tensor.Float32, tensor.Float64, tensor.Complex128} {
 		width := 64 / dt.Size()
