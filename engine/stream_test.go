@@ -104,3 +104,67 @@ func TestStreamingMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamingColumns runs ScatterElements along axis 0 into a dst large
+// enough for the column blocks to ask ahead and stream (see columnBlocks),
+// with a last block narrower than a cache line and rows that start
+// unaligned (1025 columns), in place and not, with negative indices, and
+// checks every element against a plain loop.
+func TestStreamingColumns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 100 MB")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, urows = 2048, 2048
+	for _, cols := range []int{1032, 1025} {
+		if !streamsColumns(make([]float32, urows*cols)) && canStream {
+			t.Fatalf("%d columns: the blocks would not ask ahead", cols)
+		}
+		vals := make([]float32, rows*cols)
+		for i := range vals {
+			vals[i] = rng.Float32()
+		}
+		ids := make([]int64, urows*cols)
+		upd := make([]float32, urows*cols)
+		for i := range ids {
+			ids[i] = int64(rng.IntN(2*rows) - rows) // negative half the time
+			upd[i] = rng.Float32()
+		}
+		it := tensor.Must(tensor.From(tensor.Shape{urows, cols}, ids))
+		ut := tensor.Must(tensor.From(tensor.Shape{urows, cols}, upd))
+		for _, red := range []Reduction{None, Add, Max} {
+			want := append([]float32(nil), vals...)
+			for i, id := range ids {
+				r := id
+				if r < 0 {
+					r += rows
+				}
+				e := &want[int(r)*cols+i%cols]
+				switch red {
+				case None:
+					*e = upd[i]
+				case Add:
+					*e += upd[i]
+				case Max:
+					*e = max(*e, upd[i])
+				}
+			}
+			opt := ScatterOptions{Reduction: red, Rules: IndexRules{Negative: NegativeFromEnd}}
+			data := tensor.Must(tensor.From(tensor.Shape{rows, cols}, append([]float32(nil), vals...)))
+			out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, cols}))
+			for _, c := range []struct {
+				name string
+				dst  tensor.Tensor
+			}{{"into another", out}, {"in place", data}} {
+				if err := ScatterElements(c.dst, data, it, ut, 0, opt); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range c.dst.Data().([]float32) {
+					if v != want[i] {
+						t.Fatalf("%d columns, %v, %s: [%d,%d] is %v, want %v", cols, red, c.name, i/cols, i%cols, v, want[i])
+					}
+				}
+			}
+		}
+	}
+}
