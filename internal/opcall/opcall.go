@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/internal/rawalloc"
 	"slices"
 	"strings"
 	"sync"
@@ -83,9 +84,11 @@ func Wrap(op string, err error) error {
 }
 
 // Alloc returns a new tensor of the given type and shape after into has
-// written it, for the operators that allocate their output. Errors name op.
+// written it, for the operators that allocate their output. into must
+// write every element: a large tensor is not zeroed first (see rawalloc).
+// Errors name op.
 func Alloc(op string, dtype tensor.DType, shape tensor.Shape, into func(dst tensor.Tensor) error) (tensor.Tensor, error) {
-	dst, err := tensor.New(dtype, shape)
+	dst, err := rawalloc.New(dtype, shape)
 	if err != nil {
 		return tensor.Tensor{}, Wrap(op, err)
 	}

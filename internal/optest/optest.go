@@ -7,8 +7,10 @@ package optest
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,10 +18,24 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/internal/rawalloc"
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
+
+// Main runs a test package whose tests call the allocating forms, as its
+// TestMain: func TestMain(m *testing.M) { optest.Main(m) }. Every output
+// they allocate is poisoned (rawalloc.Poison): an element the Into form
+// left unwritten reads as rawalloc.PoisonByte bytes and fails the test
+// that checks it. Benchmarks run as the library does, unpoisoned.
+func Main(m *testing.M) {
+	flag.Parse()
+	if b := flag.Lookup("test.bench"); b == nil || b.Value.String() == "" {
+		rawalloc.Poison(0)
+	}
+	os.Exit(m.Run())
+}
 
 // sentinels are the errors of the engine and the dialect layer that every
 // operator error wraps one of.

@@ -1,0 +1,11 @@
+package torch_test
+
+import (
+	"testing"
+
+	"github.com/scatter-dev/scatter/internal/optest"
+)
+
+// TestMain runs the tests with every allocated output poisoned, so that
+// an element an operator leaves unwritten fails them (see optest.Main).
+func TestMain(m *testing.M) { optest.Main(m) }
