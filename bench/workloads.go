@@ -132,21 +132,30 @@ func count(s tensor.Shape) int64 {
 // randF32 returns a float32 tensor of the given shape with elements
 // uniform in [0, 1).
 func randF32(rng *rand.Rand, shape tensor.Shape) tensor.Tensor {
-	v := make([]float32, count(shape))
+	t, v := alloc[float32](shape)
 	for i := range v {
 		v[i] = rng.Float32()
 	}
-	return tensor.Must(tensor.From(shape, v))
+	return t
+}
+
+// alloc returns a new tensor of the given shape and its elements, from
+// tensor.New as a program that reads its tensors with this module gets
+// them (on huge pages where they are large: see internal/hugepage, and
+// NumPy's arrays, which the peers' scripts run on).
+func alloc[T tensor.Elem](shape tensor.Shape) (tensor.Tensor, []T) {
+	t := tensor.Must(tensor.New(tensor.DTypeOf[T](), shape))
+	return t, t.Data().([]T)
 }
 
 // randI64 returns an int64 tensor of the given shape with elements uniform
 // in [0, below).
 func randI64(rng *rand.Rand, shape tensor.Shape, below int) tensor.Tensor {
-	v := make([]int64, count(shape))
+	t, v := alloc[int64](shape)
 	for i := range v {
 		v[i] = int64(rng.IntN(below))
 	}
-	return tensor.Must(tensor.From(shape, v))
+	return t
 }
 
 // uniqueI64 returns n distinct values in [0, limit), in random order.
@@ -232,11 +241,11 @@ const smallSeed = 20240601
 // randF16 returns a float16 tensor of the given shape with elements
 // uniform in [0, 1), rounded.
 func randF16(rng *rand.Rand, shape tensor.Shape) tensor.Tensor {
-	v := make([]float16.Float16, count(shape))
+	t, v := alloc[float16.Float16](shape)
 	for i := range v {
 		v[i] = float16.Fromfloat32(rng.Float32())
 	}
-	return tensor.Must(tensor.From(shape, v))
+	return t
 }
 
 // smallWorkloads builds the small calls of WORKLOADS.md.
@@ -313,12 +322,12 @@ func workloads() []Workload {
 			// Unique random positions, drawn before data.
 			gen: func(rng *rand.Rand, s *spec) inputs {
 				pos := uniqueI64(rng, s.indices[0], n*n)
-				idx := make([]int64, 0, 2*len(pos))
-				for _, p := range pos {
-					idx = append(idx, p/n, p%n)
-				}
 				var in inputs
-				in.indices = tensor.Must(tensor.From(s.indices, idx))
+				var idx []int64
+				in.indices, idx = alloc[int64](s.indices)
+				for i, p := range pos {
+					idx[2*i], idx[2*i+1] = p/n, p%n
+				}
 				in.data = randF32(rng, s.data)
 				in.updates = randF32(rng, s.updates)
 				return in

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/hugepage"
 	"github.com/x448/float16"
 )
 
@@ -85,9 +86,16 @@ var dtypeInfos = [...]dtypeInfo{
 // and which FirstDiff compares with diff.
 func elemInfo[T Elem](name string, size int, diff func(a, b any) int) dtypeInfo {
 	return dtypeInfo{
-		name:      name,
-		size:      size,
-		makeSlice: func(n int) any { return make([]T, n) },
+		name: name,
+		size: size,
+		makeSlice: func(n int) any {
+			s := make([]T, n)
+			if size > 0 && n > 0 {
+				// Large fixed-size tensors on huge pages, as NumPy's arrays.
+				hugepage.Advise(unsafe.Pointer(&s[0]), uintptr(n)*uintptr(size))
+			}
+			return s
+		},
 		firstDiff: diff,
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/scatter-dev/scatter/internal/hugepage"
 )
 
 // ErrTooLarge is matched (with errors.Is) by the error of New, and of the
@@ -115,3 +117,12 @@ func tooLarge(what string, n, size, extra uint64, limit int64) error {
 	}
 	return fmt.Errorf("tensor: %w: %s takes %s, over the limit of %d bytes", ErrTooLarge, what, bytes, limit)
 }
+
+// SetHugePages says whether New and the module's operators put a tensor
+// of 4 MiB or more on huge pages where the operating system has them
+// (Linux's transparent huge pages, asked for with madvise, as NumPy does
+// for its arrays), and returns the previous setting. It is on from the
+// start: a gather or scatter at random over a large tensor then misses
+// the TLB far less. Turn it off where huge pages cost more memory than
+// they save time.
+func SetHugePages(on bool) (was bool) { return hugepage.Enable(on) }

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/internal/hugepage"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -93,10 +94,12 @@ func New(d tensor.DType, s tensor.Shape) (tensor.Tensor, error) {
 // poisoned).
 func raw[T any](n int) []T {
 	var zero T
-	p := mallocgc(uintptr(n)*unsafe.Sizeof(zero), nil, false)
+	bytes := uintptr(n) * unsafe.Sizeof(zero)
+	p := mallocgc(bytes, nil, false)
+	hugepage.Advise(p, bytes) // as tensor.New does
 	s := unsafe.Slice((*T)(p), n)
 	if poison {
-		b := unsafe.Slice((*byte)(p), uintptr(n)*unsafe.Sizeof(zero))
+		b := unsafe.Slice((*byte)(p), bytes)
 		for i := range b {
 			b[i] = PoisonByte
 		}
