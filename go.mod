@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/x448/float16 v0.8.4
 	golang.org/x/image v0.30.0
+	golang.org/x/sys v0.38.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/protobuf v1.36.12
 )

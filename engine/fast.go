@@ -1101,17 +1101,30 @@ func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fro
 }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
-// axis, reading each row of data a cache line at a time first (see
-// touchLines): row r of out starts at r*ostep, of data at r*size (size
-// elements), of indices at r*last (last elements). It returns the flat
-// position in out (and indices) of the first rejected index, or -1, and
-// the count of touchLines.
+// axis, bringing each row of data into cache before it gathers from it:
+// the first row read a cache line at a time (see touchLines), and each
+// next one asked for while it gathers from the current one where the
+// processor can be asked (see stream.go; W7 on a 2-vCPU Xeon about 8%
+// faster than reading each row first). Row r of out starts at r*ostep,
+// of data at r*size (size elements), of indices at r*last (last
+// elements). It returns the flat position in out (and indices) of the
+// first rejected index, or -1, and the count of touchLines.
 //
 //go:noinline
 func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx []int64, r0, r1 int, fromEnd int64, skip bool) (bad, touched int) {
+	var zero E
+	rowBytes := uintptr(size) * unsafe.Sizeof(zero)
+	ahead := canStream && r0 < r1
+	if ahead {
+		touched += touchLines(src[r0*size:][:size])
+	}
 	for r := r0; r < r1; r++ {
 		row := src[r*size:][:size]
-		touched += touchLines(row)
+		if !ahead {
+			touched += touchLines(row)
+		} else if r+1 < r1 {
+			prefetchBytes(unsafe.Pointer(&src[(r+1)*size]), rowBytes)
+		}
 		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip); j >= 0 {
 			return r*ostep + j, touched
 		}
@@ -1121,14 +1134,27 @@ func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx 
 
 // gatherRow sets out[j] = row[idx[j]] for every j, a negative index
 // adding fromEnd (see wrap). It returns the first j whose index is outside
-// row, or -1; with skip it sets out[j] to zero there and goes on.
+// row, or -1; with skip it sets out[j] to zero there and goes on. Elements
+// of 4 or 8 bytes go eight at a time while the indices are in [0, size),
+// where the processor gathers (canGather: a row of 4096 float32 in cache,
+// 3.0 -> 1.05 us).
 //
 //go:noinline
 func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
 	var zero E
 	out = out[:len(idx)]
 	size := uint64(len(row))
-	for j, v := range idx {
+	k := 0
+	if canGather && len(idx) >= 8 && size > 0 {
+		switch unsafe.Sizeof(zero) {
+		case 4:
+			k = gatherIn32(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), size, &idx[0], len(idx))
+		case 8:
+			k = gatherIn64(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), size, &idx[0], len(idx))
+		}
+	}
+	for j := k; j < len(idx); j++ {
+		v := idx[j]
 		// A non-negative index in range first: one compare, and no jump
 		// taken on this path. Wrapping every index first, as the
 		// scatters' loops above do, cost W7 about a fifth of its time

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/internal/tensortest"
@@ -199,6 +200,95 @@ func TestMove64(t *testing.T) {
 			if d := reftest.Diff(out, want); err != nil || d != "" {
 				t.Errorf("%v rows of %d, GatherND %v: %v %s", dt, width, nd, err, d)
 			}
+		}
+	}
+}
+
+// TestGatherRowKernels holds gatherRow, eight at a time where the
+// processor gathers (gatherIn32, gatherIn64) and one at a time, to a loop
+// that wraps every index: elements of 1 to 16 bytes, rows of every length
+// up to 40, indices in range, negative, out of range alone and in runs,
+// in any group of eight, skipped or reported.
+func TestGatherRowKernels(t *testing.T) {
+	t.Run("uint8", func(t *testing.T) { gatherRowCases[uint8](t, func(i int) uint8 { return uint8(i) }) })
+	t.Run("uint16", func(t *testing.T) { gatherRowCases[uint16](t, func(i int) uint16 { return uint16(i) }) })
+	t.Run("float32", func(t *testing.T) { gatherRowCases[float32](t, func(i int) float32 { return float32(i) }) })
+	t.Run("uint32", func(t *testing.T) { gatherRowCases[uint32](t, func(i int) uint32 { return uint32(i) }) })
+	t.Run("float64", func(t *testing.T) { gatherRowCases[float64](t, func(i int) float64 { return float64(i) }) })
+	t.Run("int64", func(t *testing.T) { gatherRowCases[int64](t, func(i int) int64 { return int64(i) << 33 }) })
+	t.Run("complex128", func(t *testing.T) {
+		gatherRowCases[complex128](t, func(i int) complex128 { return complex(float64(i), -float64(i)) })
+	})
+	if canGather {
+		// The kernels take every group of eight in range, and stop at
+		// the first group that is not.
+		row := []uint64{10, 11, 12}
+		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0, 1}
+		out := make([]uint64, len(idx))
+		out32 := make([]uint32, len(idx))
+		row32 := []uint32{10, 11, 12}
+		if k := gatherIn64(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), 3, &idx[0], len(idx)); k != 16 || out[15] != 12 || out[16] != 0 {
+			t.Errorf("gatherIn64 took %d, out %v; want 16, up to 12 at 15", k, out)
+		}
+		if k := gatherIn32(unsafe.Pointer(&out32[0]), unsafe.Pointer(&row32[0]), 3, &idx[0], len(idx)); k != 16 || out32[15] != 12 || out32[16] != 0 {
+			t.Errorf("gatherIn32 took %d, out %v; want 16, up to 12 at 15", k, out32)
+		}
+		old := canGather
+		canGather = false
+		defer func() { canGather = old }()
+		t.Run("float32 one at a time", func(t *testing.T) { gatherRowCases[float32](t, func(i int) float32 { return float32(i) }) })
+		t.Run("int64 one at a time", func(t *testing.T) { gatherRowCases[int64](t, func(i int) int64 { return int64(i) << 33 }) })
+	}
+}
+
+func gatherRowCases[E comparable](t *testing.T, val func(int) E) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var zero E
+	for i := 0; i < 4000; i++ {
+		size, n := 1+rng.IntN(40), rng.IntN(40)
+		row := make([]E, size)
+		for p := range row {
+			row[p] = val(p + 1) // never zero
+		}
+		idx := make([]int64, n)
+		outside := rng.Float64() * rng.Float64() * rng.Float64()
+		for k := range idx {
+			idx[k] = rng.Int64N(int64(size))
+			if rng.Float64() < outside {
+				idx[k] = rng.Int64N(4*int64(size)) - 2*int64(size)
+			}
+		}
+		fromEnd := int64(rng.IntN(2)) * int64(size)
+		skip := rng.IntN(2) == 0
+		sentinel := val(1000)
+		want := make([]E, n)
+		wantBad := -1
+		for k, v := range idx {
+			if v < 0 {
+				v += fromEnd
+			}
+			switch {
+			case v >= 0 && v < int64(size):
+				want[k] = row[v]
+				continue
+			case skip:
+				want[k] = zero
+				continue
+			}
+			wantBad = k
+			for j := k; j < n; j++ {
+				want[j] = sentinel // untouched from the first bad index on
+			}
+			break
+		}
+		got := make([]E, n)
+		for k := range got {
+			got[k] = sentinel
+		}
+		bad := gatherRow(got, row, idx, fromEnd, skip)
+		if bad != wantBad || !slices.Equal(got[:max(bad, 0)], want[:max(bad, 0)]) || bad < 0 && !slices.Equal(got, want) {
+			t.Fatalf("row of %d, indices %v, fromEnd %d, skip %v: got %v, bad %d; want %v, bad %d",
+				size, idx, fromEnd, skip, got, bad, want, wantBad)
 		}
 	}
 }
