@@ -1079,8 +1079,14 @@ func worthTouching[E any](table []E, rowLen, n int) bool {
 func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
 	var zero E
 	out = out[:len(idx)]
+	// Eight at a time while in range (S3, rows of 8: 718 -> 361 ns).
+	k0 := gatherAtOnce(out, src, dstep, size, idx, last)
 	base, next := 0, last
-	for k, v := range idx {
+	if k0 > 0 {
+		base, next = k0/last*dstep, (k0/last+1)*last
+	}
+	for k := k0; k < len(idx); k++ {
+		v := idx[k]
 		if k == next {
 			base, next = base+dstep, next+last
 		}
@@ -1098,6 +1104,30 @@ func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fro
 		out[k] = zero
 	}
 	return -1
+}
+
+// gatherAtOnce sets out[k] = src[k/last*dstep + idx[k]] for elements of
+// 4 or 8 bytes, rows of last indices (a multiple of 8) reading rows of
+// size elements of src dstep apart, eight k at a time from 0 while all
+// eight indices lie in [0, size), where the processor gathers
+// (canGather). It returns how many it set: a multiple of 8, at most
+// len(idx) <= len(out), which is a multiple of last.
+func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) int {
+	if !canGather || len(idx) < 8 || size == 0 || last%8 != 0 {
+		return 0
+	}
+	rows := len(idx) / last
+	_ = src[(rows-1)*dstep : (rows-1)*dstep+size] // every row gathered from is in src
+	out = out[:len(idx)]
+	var zero E
+	es := unsafe.Sizeof(zero)
+	switch es {
+	case 4:
+		return gatherRows32(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx))
+	case 8:
+		return gatherRows64(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx))
+	}
+	return 0
 }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
@@ -1144,16 +1174,8 @@ func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
 	var zero E
 	out = out[:len(idx)]
 	size := uint64(len(row))
-	k := 0
-	if canGather && len(idx) >= 8 && size > 0 {
-		switch unsafe.Sizeof(zero) {
-		case 4:
-			k = gatherIn32(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), size, &idx[0], len(idx))
-		case 8:
-			k = gatherIn64(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), size, &idx[0], len(idx))
-		}
-	}
-	for j := k; j < len(idx); j++ {
+	n8 := len(idx) &^ 7
+	for j := gatherAtOnce(out, row, 0, len(row), idx[:n8], n8); j < len(idx); j++ {
 		v := idx[j]
 		// A non-negative index in range first: one compare, and no jump
 		// taken on this path. Wrapping every index first, as the

@@ -220,18 +220,18 @@ func TestGatherRowKernels(t *testing.T) {
 		gatherRowCases[complex128](t, func(i int) complex128 { return complex(float64(i), -float64(i)) })
 	})
 	if canGather {
-		// The kernels take every group of eight in range, and stop at
-		// the first group that is not.
-		row := []uint64{10, 11, 12}
-		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0, 1}
+		// The kernels take every group of eight in range, row after
+		// row, and stop at the first group that is not.
+		src := []uint64{10, 11, 12, 99, 20, 21, 22, 99}
+		src32 := []uint32{10, 11, 12, 99, 20, 21, 22, 99}
+		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0}
 		out := make([]uint64, len(idx))
 		out32 := make([]uint32, len(idx))
-		row32 := []uint32{10, 11, 12}
-		if k := gatherIn64(unsafe.Pointer(&out[0]), unsafe.Pointer(&row[0]), 3, &idx[0], len(idx)); k != 16 || out[15] != 12 || out[16] != 0 {
-			t.Errorf("gatherIn64 took %d, out %v; want 16, up to 12 at 15", k, out)
+		if k := gatherRows64(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), 32, 3, &idx[0], 8, len(idx)); k != 16 || out[7] != 11 || out[8] != 22 || out[16] != 0 {
+			t.Errorf("gatherRows64 took %d, out %v; want 16, the second row from 8 on", k, out)
 		}
-		if k := gatherIn32(unsafe.Pointer(&out32[0]), unsafe.Pointer(&row32[0]), 3, &idx[0], len(idx)); k != 16 || out32[15] != 12 || out32[16] != 0 {
-			t.Errorf("gatherIn32 took %d, out %v; want 16, up to 12 at 15", k, out32)
+		if k := gatherRows32(unsafe.Pointer(&out32[0]), unsafe.Pointer(&src32[0]), 16, 3, &idx[0], 8, len(idx)); k != 16 || out32[7] != 11 || out32[8] != 22 || out32[16] != 0 {
+			t.Errorf("gatherRows32 took %d, out %v; want 16, the second row from 8 on", k, out32)
 		}
 		old := canGather
 		canGather = false
@@ -289,6 +289,56 @@ func gatherRowCases[E comparable](t *testing.T, val func(int) E) {
 		if bad != wantBad || !slices.Equal(got[:max(bad, 0)], want[:max(bad, 0)]) || bad < 0 && !slices.Equal(got, want) {
 			t.Fatalf("row of %d, indices %v, fromEnd %d, skip %v: got %v, bad %d; want %v, bad %d",
 				size, idx, fromEnd, skip, got, bad, want, wantBad)
+		}
+	}
+}
+
+// TestGatherFlatKernel holds gatherFlat, whole rows eight at a time where
+// the processor gathers and one at a time, to a loop that wraps every
+// index: rows of 8, 16 and other lengths, each read from its own row of
+// src (dstep apart), indices out of range anywhere, skipped or reported.
+func TestGatherFlatKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 3000; i++ {
+		rows, last := 1+rng.IntN(5), []int{8, 16, 24, 5, 9, 0}[rng.IntN(6)]
+		size := 1 + rng.IntN(30)
+		dstep := size + rng.IntN(3)
+		src := make([]float32, rows*dstep)
+		for p := range src {
+			src[p] = float32(p + 1)
+		}
+		idx := make([]int64, rows*last)
+		outside := rng.Float64() * rng.Float64() * rng.Float64()
+		for k := range idx {
+			idx[k] = rng.Int64N(int64(size))
+			if rng.Float64() < outside {
+				idx[k] = rng.Int64N(4*int64(size)) - 2*int64(size)
+			}
+		}
+		fromEnd := int64(rng.IntN(2)) * int64(size)
+		skip, at := rng.IntN(2) == 0, rng.IntN(100)
+		want := make([]float32, len(idx))
+		wantBad := -1
+		for k, v := range idx {
+			if v < 0 {
+				v += fromEnd
+			}
+			if v >= 0 && v < int64(size) {
+				want[k] = src[k/last*dstep+int(v)]
+			} else if !skip {
+				wantBad = at + k
+				break
+			}
+		}
+		got := make([]float32, len(idx))
+		bad := gatherFlat(got, src, dstep, size, idx, last, fromEnd, skip, at)
+		n := len(got)
+		if bad >= 0 {
+			n = bad - at
+		}
+		if bad != wantBad || !slices.Equal(got[:n], want[:n]) {
+			t.Fatalf("%d rows of %d from rows of %d (%d apart), indices %v, fromEnd %d, skip %v: got %v, bad %d; want %v, bad %d",
+				rows, last, size, dstep, idx, fromEnd, skip, got, bad, want, wantBad)
 		}
 	}
 }

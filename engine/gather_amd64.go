@@ -6,20 +6,22 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// canGather says that gatherIn32 and gatherIn64 run: they take eight
+// canGather says that gatherRows32 and gatherRows64 run: they take eight
 // indices at a time with AVX-512's gathers, where the processor has them.
-// GatherElements along a row (W7) spends most of its time in gatherRow's
-// loop, one index at a time; Go has no way to ask for these instructions.
+// GatherElements spends most of its time in loops that take one index at
+// a time (gatherRow, gatherFlat); Go has no way to ask for these
+// instructions.
 var canGather = cpu.X86.HasAVX512F
 
-// gatherIn32 sets out[j] = row[idx[j]] for 4-byte elements, eight j at a
-// time from j = 0, while all eight indices lie in [0, size), and returns
-// how many it set: a multiple of 8, at most n.
+// gatherRows32 sets out[j] = src[r*dstep + idx[j]] for 4-byte elements, r
+// being j/last, eight j at a time from j = 0, while all eight indices lie
+// in [0, size), and returns how many it set, at most n. dstep is in
+// bytes; last and n are multiples of 8.
 //
 //go:noescape
-func gatherIn32(out, row unsafe.Pointer, size uint64, idx *int64, n int) int
+func gatherRows32(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int) int
 
-// gatherIn64 is gatherIn32 for 8-byte elements.
+// gatherRows64 is gatherRows32 for 8-byte elements.
 //
 //go:noescape
-func gatherIn64(out, row unsafe.Pointer, size uint64, idx *int64, n int) int
+func gatherRows64(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int) int

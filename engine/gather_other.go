@@ -4,9 +4,13 @@ package engine
 
 import "unsafe"
 
-// canGather says that gatherIn32 and gatherIn64 run: only on amd64.
+// canGather says that gatherRows32 and gatherRows64 run: only on amd64.
 var canGather = false
 
-func gatherIn32(out, row unsafe.Pointer, size uint64, idx *int64, n int) int { return 0 }
+func gatherRows32(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int) int {
+	return 0
+}
 
-func gatherIn64(out, row unsafe.Pointer, size uint64, idx *int64, n int) int { return 0 }
+func gatherRows64(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int) int {
+	return 0
+}
