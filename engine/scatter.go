@@ -81,8 +81,14 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		// of the time). An error may leave dst partly written.
 		run.fill(0, run.size)
 		skip := opt.Rules.OutOfRange == OutOfRangeSkip
-		if bad := run.fast.scatterLine(0, ind, 0, s.nd.lims[0], skip); bad >= 0 {
-			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+		from := 0 // the updates before it are applied
+		if h, ok := run.fast.(halver); ok && halving(n, size, int(s.views[vDst].size), work) {
+			// Two workers, each owning half of dst (see halves.go),
+			// up to a chunk that holds an index this loop must see.
+			from = h.halves(ind, &s.done)
+		}
+		if bad := run.fast.scatterLine(0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
+			return indexErr(opt.Rules, *indices, from+bad, ds, 0, 1)
 		}
 		return nil
 	}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// TestScatterNDHalves runs ScatterND of many single updates in halves
+// (see halves.go), with sizes lowered so that there are many chunks, and
+// holds it to a loop that applies every update in index order: adds of
+// values far apart in magnitude, whose sums depend on their order; Max;
+// float64; a negative index counted from the end and an index out of
+// range, which the one loop takes over from their chunk on (skipped, or
+// reported by position); and the one loop itself, for the same result.
+func TestScatterNDHalves(t *testing.T) {
+	defer func(c, b, m, w int) { halvesChunk, halvesBytes, halvesMin, minWork = c, b, m, w }(halvesChunk, halvesBytes, halvesMin, minWork)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	halvesChunk, halvesBytes, halvesMin, minWork = 64, 256, 100, 64
+	const size, n = 1000, 3001
+	rng := rand.New(rand.NewPCG(13, 14))
+	cases := []struct {
+		name  string
+		red   Reduction
+		rules IndexRules
+		bad   int64 // an index value to put at position at, or 0
+		at    int
+		err   bool
+	}{
+		{"add", Add, IndexRules{}, 0, 0, false},
+		{"max", Max, IndexRules{}, 0, 0, false},
+		{"negative from the end", Add, IndexRules{Negative: NegativeFromEnd}, -3, 1500, false},
+		{"out of range skipped", Add, IndexRules{OutOfRange: OutOfRangeSkip}, size, 700, false},
+		{"out of range reported", Add, IndexRules{}, size + 5, 2100, true},
+		{"in the last chunk", Add, IndexRules{OutOfRange: OutOfRangeSkip}, -1, n - 1, false},
+	}
+	for _, c := range cases {
+		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			idx := make([]int64, n)
+			vals := make([]float64, n)
+			for i := range idx {
+				idx[i] = int64(rng.IntN(size))
+				vals[i] = float64(rng.IntN(1000)) * []float64{1e-6, 1, 1e6}[rng.IntN(3)]
+			}
+			if c.bad != 0 {
+				idx[c.at] = c.bad
+			}
+			start := make([]float64, size)
+			for i := range start {
+				start[i] = float64(i) * 0.25
+			}
+			want := tensor.Must(tensor.New(d, tensor.Shape{size}))
+			for i, v := range start {
+				want.SetFloatAt(i, v)
+			}
+			wantBad := -1
+			for i, v := range idx {
+				if v < 0 && c.rules.Negative == NegativeFromEnd {
+					v += size
+				}
+				if v < 0 || v >= size {
+					if c.rules.OutOfRange == OutOfRangeSkip {
+						continue
+					}
+					wantBad = i
+					break
+				}
+				x, _ := want.FloatAt(int(v))
+				u := tensor.Must(tensor.New(d, tensor.Shape{1}))
+				u.SetFloatAt(0, vals[i])
+				y, _ := u.FloatAt(0)
+				if c.red == Add {
+					want.SetFloatAt(int(v), x+y) // rounded to d once, as the engine's add
+				} else {
+					want.SetFloatAt(int(v), max(x, y))
+				}
+			}
+			data := tensor.Must(tensor.New(d, tensor.Shape{size}))
+			upd := tensor.Must(tensor.New(d, tensor.Shape{n}))
+			for i, v := range start {
+				data.SetFloatAt(i, v)
+			}
+			for i, v := range vals {
+				upd.SetFloatAt(i, v)
+			}
+			it := tensor.Must(tensor.From(tensor.Shape{n, 1}, idx))
+			dst := tensor.Must(tensor.New(d, tensor.Shape{size}))
+			err := ScatterND(dst, data, it, upd, ScatterOptions{Reduction: c.red, Rules: c.rules})
+			if c.err {
+				var ie *IndexError
+				if !errors.As(err, &ie) || ie.Pos[0] != wantBad {
+					t.Errorf("%s %v: error %v, want an IndexError at %d", c.name, d, err, wantBad)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.name, d, err)
+			}
+			for i := range size {
+				got, _ := dst.FloatAt(i)
+				w, _ := want.FloatAt(i)
+				if got != w {
+					t.Fatalf("%s %v: element %d is %v, want %v", c.name, d, i, got, w)
+				}
+			}
+		}
+	}
+}
