@@ -250,14 +250,7 @@ func gatherRowCases[E comparable](t *testing.T, val func(int) E) {
 		for p := range row {
 			row[p] = val(p + 1) // never zero
 		}
-		idx := make([]int64, n)
-		outside := rng.Float64() * rng.Float64() * rng.Float64()
-		for k := range idx {
-			idx[k] = rng.Int64N(int64(size))
-			if rng.Float64() < outside {
-				idx[k] = rng.Int64N(4*int64(size)) - 2*int64(size)
-			}
-		}
+		idx := kernelIndices(rng, n, size)
 		fromEnd := int64(rng.IntN(2)) * int64(size)
 		skip := rng.IntN(2) == 0
 		sentinel := val(1000)
@@ -307,14 +300,7 @@ func TestGatherFlatKernel(t *testing.T) {
 		for p := range src {
 			src[p] = float32(p + 1)
 		}
-		idx := make([]int64, rows*last)
-		outside := rng.Float64() * rng.Float64() * rng.Float64()
-		for k := range idx {
-			idx[k] = rng.Int64N(int64(size))
-			if rng.Float64() < outside {
-				idx[k] = rng.Int64N(4*int64(size)) - 2*int64(size)
-			}
-		}
+		idx := kernelIndices(rng, rows*last, size)
 		fromEnd := int64(rng.IntN(2)) * int64(size)
 		skip, at := rng.IntN(2) == 0, rng.IntN(100)
 		want := make([]float32, len(idx))
@@ -341,4 +327,19 @@ func TestGatherFlatKernel(t *testing.T) {
 				rows, last, size, dstep, idx, fromEnd, skip, got, bad, want, wantBad)
 		}
 	}
+}
+
+// kernelIndices returns n indices for the kernels' tests: most in
+// [0, size), a random share of them (often none) anywhere in
+// [-2*size, 2*size), alone or in runs.
+func kernelIndices(rng *rand.Rand, n, size int) []int64 {
+	idx := make([]int64, n)
+	outside := rng.Float64() * rng.Float64() * rng.Float64()
+	for k := range idx {
+		idx[k] = rng.Int64N(int64(size))
+		if rng.Float64() < outside {
+			idx[k] = rng.Int64N(4*int64(size)) - 2*int64(size)
+		}
+	}
+	return idx
 }

@@ -12,12 +12,11 @@
 package rawalloc
 
 import (
+	"reflect"
 	"unsafe"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/internal/hugepage"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // mallocgc is the Go runtime's allocator. The runtime keeps its name and
@@ -37,7 +36,7 @@ const MinBytes = 1 << 20
 var minBytes = MinBytes
 
 // poison says whether New fills the memory it leaves unzeroed with
-// poisonByte (see Poison).
+// PoisonByte (see Poison).
 var poison bool
 
 // New returns a tensor of the given type and shape for an Into form to
@@ -45,67 +44,36 @@ var poison bool
 // other than bool is not zeroed: its elements are whatever the memory
 // held, so the caller must write every one of them before any is read,
 // and drop the tensor if the Into form fails. Other tensors, and every
-// error, are those of tensor.New.
+// error, are those of tensor.New. Both are on huge pages where large (see
+// tensor.SetHugePages).
 func New(d tensor.DType, s tensor.Shape) (tensor.Tensor, error) {
 	if err := tensor.CheckSize(d, s); err != nil || !d.Valid() || d == tensor.String || d == tensor.Bool {
 		return tensor.New(d, s)
 	}
 	n, err := s.NumElements()
-	if err != nil || n*d.Size() < minBytes || n == 0 {
+	bytes := uintptr(n) * uintptr(d.Size())
+	if err != nil || bytes < uintptr(minBytes) || n == 0 {
 		return tensor.New(d, s)
 	}
-	var data any
-	switch d {
-	case tensor.Float32:
-		data = raw[float32](n)
-	case tensor.Float64:
-		data = raw[float64](n)
-	case tensor.Float16:
-		data = raw[float16.Float16](n)
-	case tensor.BFloat16:
-		data = raw[bfloat16.BFloat16](n)
-	case tensor.Int8:
-		data = raw[int8](n)
-	case tensor.Int16:
-		data = raw[int16](n)
-	case tensor.Int32:
-		data = raw[int32](n)
-	case tensor.Int64:
-		data = raw[int64](n)
-	case tensor.Uint8:
-		data = raw[uint8](n)
-	case tensor.Uint16:
-		data = raw[uint16](n)
-	case tensor.Uint32:
-		data = raw[uint32](n)
-	case tensor.Uint64:
-		data = raw[uint64](n)
-	case tensor.Complex64:
-		data = raw[complex64](n)
-	case tensor.Complex128:
-		data = raw[complex128](n)
-	default:
-		return tensor.New(d, s)
-	}
-	return tensor.Wrap(s, data)
-}
-
-// raw returns n elements of T, which holds no pointers, unzeroed (or
-// poisoned).
-func raw[T any](n int) []T {
-	var zero T
-	bytes := uintptr(n) * unsafe.Sizeof(zero)
 	p := mallocgc(bytes, nil, false)
 	hugepage.Advise(p, bytes) // as tensor.New does
-	s := unsafe.Slice((*T)(p), n)
 	if poison {
 		b := unsafe.Slice((*byte)(p), bytes)
 		for i := range b {
 			b[i] = PoisonByte
 		}
 	}
-	return s
+	return tensor.Wrap(s, reflect.SliceAt(elemTypes[d], p, n).Interface())
 }
+
+// elemTypes are the Go element types of the tensor types, by DType.
+var elemTypes = func() map[tensor.DType]reflect.Type {
+	ts := map[tensor.DType]reflect.Type{}
+	for _, d := range tensor.DTypes() {
+		ts[d] = reflect.TypeOf(tensor.Must(tensor.New(d, tensor.Shape{0})).Data()).Elem()
+	}
+	return ts
+}()
 
 // PoisonByte is what Poison fills memory with: 0xa5 bytes are no zero,
 // no NaN (a fill value or a propagated NaN a test may expect) and no
