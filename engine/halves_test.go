@@ -10,8 +10,8 @@ import (
 )
 
 // TestScatterNDHalves runs ScatterND of many single updates in halves
-// (see halves.go), with sizes lowered so that there are many chunks, and
-// holds it to a loop that applies every update in index order: adds of
+// (see halves.go), with sizes lowered so that there are many chunks, or
+// one of an odd length, shorter than halvesChunk, and holds it to a loop that applies every update in index order: adds of
 // values far apart in magnitude, whose sums depend on their order; Max;
 // float64; a negative index counted from the end and an index out of
 // range, which the one loop takes over from their chunk on (skipped, or
@@ -20,6 +20,13 @@ func TestScatterNDHalves(t *testing.T) {
 	defer func(c, b, m, w int) { halvesChunk, halvesBytes, halvesMin, minWork = c, b, m, w }(halvesChunk, halvesBytes, halvesMin, minWork)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	halvesChunk, halvesBytes, halvesMin, minWork = 64, 256, 100, 64
+	for _, chunk := range []int{64, 4096} { // many chunks; one, odd, smaller than a chunk
+		halvesChunk = chunk
+		halvesCases(t)
+	}
+}
+
+func halvesCases(t *testing.T) {
 	const size, n = 1000, 3001
 	rng := rand.New(rand.NewPCG(13, 14))
 	cases := []struct {
