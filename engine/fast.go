@@ -1121,13 +1121,10 @@ func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) i
 	out = out[:len(idx)]
 	var zero E
 	es := unsafe.Sizeof(zero)
-	switch es {
-	case 4:
-		return gatherRows32(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx))
-	case 8:
-		return gatherRows64(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx))
+	if es != 4 && es != 8 {
+		return 0
 	}
-	return 0
+	return gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx), es == 8)
 }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last

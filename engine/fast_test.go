@@ -227,11 +227,11 @@ func TestGatherRowKernels(t *testing.T) {
 		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0}
 		out := make([]uint64, len(idx))
 		out32 := make([]uint32, len(idx))
-		if k := gatherRows64(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), 32, 3, &idx[0], 8, len(idx)); k != 16 || out[7] != 11 || out[8] != 22 || out[16] != 0 {
-			t.Errorf("gatherRows64 took %d, out %v; want 16, the second row from 8 on", k, out)
+		if k := gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), 32, 3, &idx[0], 8, len(idx), true); k != 16 || out[7] != 11 || out[8] != 22 || out[16] != 0 {
+			t.Errorf("gatherRows, 8 bytes, took %d, out %v; want 16, the second row from 8 on", k, out)
 		}
-		if k := gatherRows32(unsafe.Pointer(&out32[0]), unsafe.Pointer(&src32[0]), 16, 3, &idx[0], 8, len(idx)); k != 16 || out32[7] != 11 || out32[8] != 22 || out32[16] != 0 {
-			t.Errorf("gatherRows32 took %d, out %v; want 16, the second row from 8 on", k, out32)
+		if k := gatherRows(unsafe.Pointer(&out32[0]), unsafe.Pointer(&src32[0]), 16, 3, &idx[0], 8, len(idx), false); k != 16 || out32[7] != 11 || out32[8] != 22 || out32[16] != 0 {
+			t.Errorf("gatherRows, 4 bytes, took %d, out %v; want 16, the second row from 8 on", k, out32)
 		}
 		old := canGather
 		canGather = false
