@@ -415,8 +415,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	buf := *scratch
 	var zero E
 	es := unsafe.Sizeof(zero)
-	_, str := any(zero).(string)
-	big := canStream && !str && uintptr(len(dst))*es >= streamBytes
+	big := streamsWords[E](len(dst))
 	for b := c0; b < c1; b += width {
 		w := min(width, c1-b)
 		wb := uintptr(w) * es
@@ -455,14 +454,6 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 
 // colAhead is how many rows ahead the column blocks ask for rows.
 const colAhead = 16
-
-// streamsColumns says whether updates src are large enough for the
-// column blocks to ask for their rows ahead.
-func streamsColumns[E any](src []E) bool {
-	var zero E
-	_, str := any(zero).(string)
-	return canStream && !str && uintptr(len(src))*unsafe.Sizeof(zero) >= streamBytes
-}
 
 // columnsAhead asks for the w indices and updates of row k at column b,
 // if there is such a row.
@@ -657,7 +648,7 @@ func combineOffsets[T number, O int32 | int](red Reduction, dst []T, offs []O, u
 }
 
 func (m *wordMover[E]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
-	ahead := streamsColumns(m.src)
+	ahead := streamsWords[E](len(m.src))
 	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
 			if ahead {
@@ -670,7 +661,7 @@ func (m *wordMover[E]) scatterColumns(data view, ind []int64, lim limit, rows, i
 
 func (r *numReducer[T]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	from := words[T](data)
-	ahead := streamsColumns(r.src)
+	ahead := streamsWords[T](len(r.src))
 	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
 			if ahead {
@@ -1113,7 +1104,7 @@ func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fro
 // (canGather). It returns how many it set: a multiple of 8, at most
 // len(idx) <= len(out), which is a multiple of last.
 func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) int {
-	if !canGather || len(idx) < 8 || size == 0 || last%8 != 0 {
+	if !canGather || len(idx) < 8 || size == 0 || last == 0 || last%8 != 0 {
 		return 0
 	}
 	rows := len(idx) / last

@@ -205,7 +205,7 @@ func TestMove64(t *testing.T) {
 }
 
 // TestGatherRowKernels holds gatherRow, eight at a time where the
-// processor gathers (gatherIn32, gatherIn64) and one at a time, to a loop
+// processor gathers (gatherRows) and one at a time, to a loop
 // that wraps every index: elements of 1 to 16 bytes, rows of every length
 // up to 40, indices in range, negative, out of range alone and in runs,
 // in any group of eight, skipped or reported.

@@ -142,20 +142,10 @@ func (j *halvesJob[T]) wait(gen int64) {
 // moves on: no branch on a half that is random. An index outside
 // [0, size) sets bad, before any is sorted.
 func (h *halfBuckets[T]) bucket(ind []int64, upd []T, split, size int) {
-	h.bad = !inRange(ind, size)
+	h.bad = outside(ind, limit{size: size}) >= 0
 	if !h.bad {
 		h.n[0], h.n[1] = sortHalves(h.b[0][:len(ind)+1], h.b[1][:len(ind)+1], ind, upd[:len(ind)], split)
 	}
-}
-
-// inRange reports whether every value of ind lies in [0, size).
-func inRange(ind []int64, size int) bool {
-	for _, v := range ind {
-		if uint64(v) >= uint64(size) {
-			return false
-		}
-	}
-	return true
 }
 
 // sortHalves is bucket's loop, with few live values so that they all stay

@@ -32,17 +32,22 @@ const (
 // forms' blocks start at multiples of the block, but a general scatter's
 // window may start at any element.
 func streaming[E any](dst, src view, block int) (prefetch, stream bool) {
-	var zero E
-	if _, str := any(zero).(string); str || !canStream {
-		return false, false
-	}
 	bytes := uintptr(block) * dst.size
 	if bytes < streamBlock || bytes%64 != 0 {
 		return false, false
 	}
-	prefetch = uintptr(src.n)*src.size >= streamBytes
-	stream = uintptr(dst.n)*dst.size >= streamBytes && uintptr(dst.p)%16 == 0
+	prefetch = streamsWords[E](src.n)
+	stream = streamsWords[E](dst.n) && uintptr(dst.p)%16 == 0
 	return prefetch || stream, stream
+}
+
+// streamsWords says whether n elements of E are worth asking for ahead
+// and writing around the cache: where the processor can be asked, when
+// they take streamBytes or more and are not strings.
+func streamsWords[E any](n int) bool {
+	var zero E
+	_, str := any(zero).(string)
+	return canStream && !str && uintptr(n)*unsafe.Sizeof(zero) >= streamBytes
 }
 
 // moveAhead is move for a mover that prefetches, and perhaps streams.

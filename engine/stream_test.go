@@ -117,7 +117,7 @@ func TestStreamingColumns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const rows, urows = 2048, 2048
 	for _, cols := range []int{1032, 1025} {
-		if !streamsColumns(make([]float32, urows*cols)) && canStream {
+		if !streamsWords[float32](urows*cols) && canStream {
 			t.Fatalf("%d columns: the blocks would not ask ahead", cols)
 		}
 		vals := make([]float32, rows*cols)

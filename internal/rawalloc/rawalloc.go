@@ -47,14 +47,14 @@ var poison bool
 // error, are those of tensor.New. Both are on huge pages where large (see
 // tensor.SetHugePages).
 func New(d tensor.DType, s tensor.Shape) (tensor.Tensor, error) {
-	if err := tensor.CheckSize(d, s); err != nil || !d.Valid() || d == tensor.String || d == tensor.Bool {
-		return tensor.New(d, s)
-	}
 	n, err := s.NumElements()
-	bytes := uintptr(n) * uintptr(d.Size())
-	if err != nil || bytes < uintptr(minBytes) || n == 0 {
-		return tensor.New(d, s)
+	if err != nil || !d.Valid() || d == tensor.String || d == tensor.Bool || n < minBytes/d.Size() || n == 0 {
+		return tensor.New(d, s) // which says what is wrong, if anything is
 	}
+	if err := tensor.CheckSize(d, s); err != nil {
+		return tensor.Tensor{}, err
+	}
+	bytes := uintptr(n) * uintptr(d.Size())
 	p := mallocgc(bytes, nil, false)
 	hugepage.Advise(p, bytes) // as tensor.New does
 	if poison {

@@ -60,7 +60,8 @@ func TestNew(t *testing.T) {
 	}
 }
 
-// TestNewErrors: New refuses what tensor.New refuses, with its errors.
+// TestNewErrors: New refuses what tensor.New refuses, with its errors,
+// the size limit included.
 func TestNewErrors(t *testing.T) {
 	if _, err := New(tensor.Undefined, tensor.Shape{MinBytes}); !errors.Is(err, tensor.ErrDType) {
 		t.Errorf("undefined type: %v, want tensor.ErrDType", err)
@@ -70,6 +71,11 @@ func TestNewErrors(t *testing.T) {
 	}
 	if _, err := New(tensor.Float64, tensor.Shape{1 << 40, 1 << 40}); err == nil {
 		t.Error("2^80 elements: no error")
+	}
+	// Over the size limit, large enough to be left unzeroed.
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(2 * MinBytes))
+	if _, err := New(tensor.Float32, tensor.Shape{MinBytes}); !errors.Is(err, tensor.ErrTooLarge) {
+		t.Errorf("4 MiB over a 2 MiB limit: %v, want tensor.ErrTooLarge", err)
 	}
 }
 
