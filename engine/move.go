@@ -61,6 +61,9 @@ type movers struct {
 	m64  wordMover[word64]
 	m128 wordMover[word128]
 	ms   wordMover[string]
+	// used has a bit for each mover that get returned since forget
+	// (usedBit): the ones forget clears.
+	used uint8
 }
 
 // get returns a mover of blocks of the given size from src to dst, of
@@ -68,26 +71,62 @@ type movers struct {
 // may be the zero Tensor for a mover that only clears. The mover is one of
 // ms's, valid until the next get.
 func (ms *movers) get(dst, src *tensor.Tensor, dv, sv view, block int) mover {
-	switch {
-	case dst.DType() == tensor.String:
+	if dst.DType() == tensor.String {
 		s, _ := src.Data().([]string)
 		d, _ := dst.Data().([]string)
+		ms.used |= usedString
 		ms.ms = wordMover[string]{dst: d, src: s, block: block}
 		return &ms.ms
-	case dv.size == 1:
+	}
+	ms.used |= usedBit(dv.size)
+	switch dv.size {
+	case 1:
 		return ms.m8.set(dv, sv, block)
-	case dv.size == 2:
+	case 2:
 		return ms.m16.set(dv, sv, block)
-	case dv.size == 4:
+	case 4:
 		return ms.m32.set(dv, sv, block)
-	case dv.size == 8:
+	case 8:
 		return ms.m64.set(dv, sv, block)
 	}
 	return ms.m128.set(dv, sv, block)
 }
 
-// forget drops the movers' tensors.
-func (ms *movers) forget() { *ms = movers{} }
+// usedString is the bit of movers.used of the string mover; usedBit
+// gives the others'.
+const usedString = 1 << 5
+
+// usedBit returns the bit of movers.used of the mover of elements of
+// size bytes: bit 0 for 1 byte to bit 4 for 16.
+func usedBit(size uintptr) uint8 { return uint8(size) & 0x1f }
+
+// forget drops the tensors of the movers that get returned: most calls
+// get one, and clearing one costs less than clearing all six.
+func (ms *movers) forget() {
+	u := ms.used
+	if u == 0 {
+		return
+	}
+	if u&1 != 0 {
+		ms.m8 = wordMover[word8]{}
+	}
+	if u&2 != 0 {
+		ms.m16 = wordMover[word16]{}
+	}
+	if u&4 != 0 {
+		ms.m32 = wordMover[word32]{}
+	}
+	if u&8 != 0 {
+		ms.m64 = wordMover[word64]{}
+	}
+	if u&16 != 0 {
+		ms.m128 = wordMover[word128]{}
+	}
+	if u&usedString != 0 {
+		ms.ms = wordMover[string]{}
+	}
+	ms.used = 0
+}
 
 type wordMover[E comparable] struct {
 	dst, src []E

@@ -386,7 +386,6 @@ func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, op
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.size = dst.Len()
-	run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
 	switch {
 	case data.IsZero():
 		run.fillWith = fillClear
@@ -394,6 +393,10 @@ func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, op
 		run.fillWith, run.inPlace = fillNone, true
 	default:
 		run.fillWith = fillCopy
+	}
+	run.base = nil
+	if !run.inPlace { // in place, fill has nothing to do
+		run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
 	}
 	if opt.Reduction == None {
 		m := s.apply.get(dst, updates, s.views[vDst], s.views[vUpd], block)
