@@ -252,6 +252,33 @@ type Behavior struct {
 	// Notes state, one sentence each, the rules the fields above cannot
 	// hold, such as "duplicate indices are summed".
 	Notes []string
+
+	// reductions lists Reductions for Reduction, in the Behaviors that
+	// Shared builds.
+	reductions []namedReduction
+}
+
+// namedReduction is an entry of Behavior.Reductions.
+type namedReduction struct {
+	name string
+	red  engine.Reduction
+}
+
+// Reduction returns the engine's reduction that the framework's name
+// stands for, as Reductions[name] does. The Behaviors that Shared and
+// Resolve hand out look it up in a list built with them: comparing the
+// name with a few others costs a small call a fraction of hashing it.
+func (b *Behavior) Reduction(name string) (engine.Reduction, bool) {
+	if len(b.reductions) != len(b.Reductions) {
+		r, ok := b.Reductions[name]
+		return r, ok
+	}
+	for _, n := range b.reductions {
+		if n.name == name {
+			return n.red, true
+		}
+	}
+	return 0, false
 }
 
 // Plan is one call of an operator as the engine's general gather or
@@ -362,6 +389,9 @@ func (op *Op) versionIndex(opset int) (int, error) {
 	if opset < op.Versions[0] {
 		return 0, fmt.Errorf("%w: the operator is defined from opset %d, requested %d", ErrVersion, op.Versions[0], opset)
 	}
+	if last := len(op.Versions) - 1; opset >= op.Versions[last] {
+		return last, nil // the newest, which most calls ask for
+	}
 	i, found := slices.BinarySearch(op.Versions, opset)
 	if !found {
 		i--
@@ -395,7 +425,11 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 	op.behaviorsOnce.Do(func() {
 		op.behaviors = make([]Behavior, len(op.Versions))
 		for j, v := range op.Versions {
-			op.behaviors[j] = op.Behavior(v)
+			b := op.Behavior(v)
+			for _, name := range ReductionNames(b.Reductions) {
+				b.reductions = append(b.reductions, namedReduction{name, b.Reductions[name]})
+			}
+			op.behaviors[j] = b
 		}
 	})
 	return op.Versions[i], &op.behaviors[i], nil

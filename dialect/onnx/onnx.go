@@ -113,7 +113,7 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Te
 // of Behavior b, check alike (the reduction, data and indices) and returns
 // the engine's options for the call.
 func scatterOptions(v int, b *dialect.Behavior, data, indices tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
-	red, err := parseReduction(v, b.Reductions, reduction)
+	red, err := parseReduction(v, b, reduction)
 	if err == nil {
 		err = checkInputs(v, b, data, indices)
 	}
@@ -319,14 +319,14 @@ func reductions(v int) map[string]engine.Reduction {
 // parseReduction reads the reduction attribute of ScatterND and
 // ScatterElements at version v, whose Behavior's reductions are red; ""
 // is the default, none.
-func parseReduction(v int, red map[string]engine.Reduction, s string) (engine.Reduction, error) {
+func parseReduction(v int, b *dialect.Behavior, s string) (engine.Reduction, error) {
 	if s == "" {
 		return engine.None, nil
 	}
-	r, ok := red[s]
+	r, ok := b.Reduction(s)
 	if !ok {
 		return 0, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, s, v, strings.Join(dialect.ReductionNames(red), ", "))
+			dialect.ErrAttribute, s, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
 	}
 	return r, nil
 }

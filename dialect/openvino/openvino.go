@@ -305,7 +305,7 @@ func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, upda
 	if reduction == "" {
 		reduction = "none"
 	}
-	r, ok := b.Reductions[reduction]
+	r, ok := b.Reduction(reduction)
 	if !ok {
 		if len(b.Reductions) == 1 {
 			a, _ := dialect.Find(ops, name).Attr("reduction")

@@ -428,7 +428,7 @@ func (c *scatterCall) reduction() (engine.Reduction, error) {
 	if c.op == opScatter && c.reduce == "" {
 		return engine.None, nil
 	}
-	if r, ok := c.b.Reductions[c.reduce]; ok {
+	if r, ok := c.b.Reduction(c.reduce); ok {
 		return r, nil
 	}
 	names := reductionNames[c.op]
