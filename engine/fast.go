@@ -797,6 +797,9 @@ func addLine[T number](dst []T, idx []int64, upd []T, fromEnd int64, skip bool, 
 //
 //go:noinline
 func addInRange[T number](dst []T, idx []int64, upd []T) int {
+	if f, ok := any(dst).([]float32); ok {
+		return addFloatRows(f, len(f), idx, len(idx), any(upd).([]float32))
+	}
 	upd = upd[:len(idx)]
 	size := uint64(len(dst))
 	k := 0
@@ -829,7 +832,10 @@ func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEn
 	n := uint64(size)
 	base, next := 0, last
 	k := 0
-	if last%2 == 0 {
+	if f, ok := any(dst).([]float32); ok && last > 0 {
+		k = addFloatRows(f, size, idx, last, any(upd).([]float32))
+		base, next = k/last*size, (k/last+1)*last
+	} else if last%2 == 0 {
 		// A step never straddles two rows.
 		for ; k+2 <= len(idx); k += 2 {
 			if k == next {

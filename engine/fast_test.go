@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -18,8 +19,13 @@ import (
 // and leave the others to a slower loop, with a loop that wraps every
 // index. Negative indices count from the end or do not; out-of-range ones
 // are skipped or reported, alone and in runs, anywhere in a row; rows have
-// odd and even lengths.
+// odd and even lengths; float32 runs its assembly on amd64.
 func TestAddKernels(t *testing.T) {
+	t.Run("float64", func(t *testing.T) { testAddKernels[float64](t) })
+	t.Run("float32", func(t *testing.T) { testAddKernels[float32](t) }) // in assembly on amd64
+}
+
+func testAddKernels[T float32 | float64](t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const size = 37
 	for i := 0; i < 3000; i++ {
@@ -30,21 +36,21 @@ func TestAddKernels(t *testing.T) {
 		}
 		n := rows * last
 		idx := make([]int64, n)
-		upd := make([]float64, n)
+		upd := make([]T, n)
 		outside := rng.Float64() * rng.Float64() // the share of indices outside [0, size)
 		for k := range idx {
 			idx[k] = rng.Int64N(size)
 			if rng.Float64() < outside {
 				idx[k] = rng.Int64N(4*size) - 2*size
 			}
-			upd[k] = float64(k + 1)
+			upd[k] = T(k + 1)
 		}
 		fromEnd := int64(rng.IntN(2)) * size
 		skip := kernel == 1 || kernel == 0 && rng.IntN(2) == 0
 		at := rng.IntN(100)
-		dst, want := make([]float64, rows*size), make([]float64, rows*size)
+		dst, want := make([]T, rows*size), make([]T, rows*size)
 		for p := range dst {
-			dst[p] = float64(1000 * p)
+			dst[p] = T(1000 * p)
 		}
 		copy(want, dst)
 		wantBad := -1
@@ -342,4 +348,34 @@ func kernelIndices(rng *rand.Rand, n, size int) []int64 {
 		}
 	}
 	return idx
+}
+
+// TestAddFloatRowsNaN: the float32 loop adds as Go's += does, the
+// element first, so that of two NaNs the element's payload survives on
+// every path (x86 keeps the first operand's), whichever loop runs.
+func TestAddFloatRowsNaN(t *testing.T) {
+	elem, upd := math.Float32frombits(0x7fc00001), math.Float32frombits(0x7fc00002)
+	for _, n := range []int{1, 4, 9} { // one at a time, four at a time, both
+		dst := make([]float32, 3)
+		idx := make([]int64, n)
+		ups := make([]float32, n)
+		for k := range ups {
+			idx[k], ups[k] = int64(k%3), upd
+		}
+		for i := range dst {
+			dst[i] = elem
+		}
+		want := slices.Clone(dst)
+		for k, i := range idx {
+			want[i] += ups[k]
+		}
+		if got := addFloatRows(dst, 3, idx, n, ups); got != n {
+			t.Fatalf("%d updates: added %d", n, got)
+		}
+		for i := range dst {
+			if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+				t.Errorf("%d updates: element %d is %#x, want %#x (Go's +=)", n, i, math.Float32bits(dst[i]), math.Float32bits(want[i]))
+			}
+		}
+	}
 }

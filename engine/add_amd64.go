@@ -1,0 +1,26 @@
+package engine
+
+// addFloatRows is the loop of addInRange and addFlat for float32, in
+// assembly (addFloats): updates in rows of last, row r into
+// dst[r*size:(r+1)*size], each added to the element at its index, in
+// order, up to the first index outside [0, size); it returns how many it
+// added. Go's loop spent ten instructions an update, half of them on
+// bounds the range test had checked; S6's 256 updates took 134-168 ns in
+// Go, 107-133 here (same process, interleaved).
+func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32) int {
+	n := len(idx)
+	if n == 0 || size <= 0 || last <= 0 {
+		return 0
+	}
+	rows := (n + last - 1) / last
+	// The rows the updates reach, and the updates: slicing panics, as
+	// Go's indexing would, before the assembly could overrun them.
+	dst, upd = dst[:rows*size], upd[:n]
+	return addFloats(&dst[0], uint64(size), &idx[0], &upd[0], n, last)
+}
+
+// addFloats is addFloatRows over n indices and updates at idx and upd and
+// the rows of size elements at dst.
+//
+//go:noescape
+func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int

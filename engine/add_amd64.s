@@ -1,0 +1,79 @@
+#include "textflag.h"
+
+// func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+//
+// For k from 0 while k < n, in order: dst[r*size + idx[k]] += upd[k],
+// r = k/last (the updates come in rows of last, each into its row of
+// dst), while idx[k] < size (unsigned, so that a negative index is out
+// too); returns the k it stopped at. Four a round while four are left in
+// the row and all four are in, then one at a time to the end of the row.
+// Each sum is dst's element plus the update, in that order, as Go
+// computes it (x86 keeps the first operand's NaN).
+//
+// DI the row of dst, DX size, SI idx, BX upd, CX n, AX k, R13 where the
+// next row starts, R12 the last k that starts a round of four in this
+// row, R8-R11 four indices.
+TEXT ·addFloats(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ size+8(FP), DX
+	MOVQ idx+16(FP), SI
+	MOVQ upd+24(FP), BX
+	MOVQ n+32(FP), CX
+	MOVQ last+40(FP), R13
+	XORQ AX, AX
+	JMP row
+next:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(DX*4), DI
+	ADDQ last+40(FP), R13
+row:
+	MOVQ R13, R12
+	CMPQ CX, R12
+	CMOVQLT CX, R12
+	SUBQ $4, R12
+four:
+	CMPQ AX, R12
+	JGT one
+	MOVQ 0(SI)(AX*8), R8
+	MOVQ 8(SI)(AX*8), R9
+	MOVQ 16(SI)(AX*8), R10
+	MOVQ 24(SI)(AX*8), R11
+	CMPQ R8, DX
+	JCC one
+	CMPQ R9, DX
+	JCC one
+	CMPQ R10, DX
+	JCC one
+	CMPQ R11, DX
+	JCC one
+	MOVSS (DI)(R8*4), X0
+	ADDSS 0(BX)(AX*4), X0
+	MOVSS X0, (DI)(R8*4)
+	MOVSS (DI)(R9*4), X1
+	ADDSS 4(BX)(AX*4), X1
+	MOVSS X1, (DI)(R9*4)
+	MOVSS (DI)(R10*4), X2
+	ADDSS 8(BX)(AX*4), X2
+	MOVSS X2, (DI)(R10*4)
+	MOVSS (DI)(R11*4), X3
+	ADDSS 12(BX)(AX*4), X3
+	MOVSS X3, (DI)(R11*4)
+	ADDQ $4, AX
+	JMP four
+one:
+	CMPQ AX, CX
+	JGE done
+	CMPQ AX, R13
+	JGE next
+	MOVQ 0(SI)(AX*8), R8
+	CMPQ R8, DX
+	JCC done
+	MOVSS (DI)(R8*4), X0
+	ADDSS 0(BX)(AX*4), X0
+	MOVSS X0, (DI)(R8*4)
+	INCQ AX
+	JMP one
+done:
+	MOVQ AX, ret+48(FP)
+	RET
