@@ -54,9 +54,19 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	if err != nil {
 		return err
 	}
-	n, _ := is[:len(is)-1].NumElements()
+	// The tuples and the elements of the slice each addresses, divided
+	// out of counts the tensors hold (no overflow can arise, unlike in a
+	// product of dimensions when another one is zero).
+	var n, block int
+	if k > 0 {
+		n = len(ind) / k
+	} else {
+		n, _ = is[:len(is)-1].NumElements()
+	}
+	if size > 0 {
+		block = size / product(ds[:k])
+	}
 	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
-	block, _ := ds[k:].NumElements()
 	var run *scatterRun
 	work := 0
 	if size > 0 {
@@ -99,6 +109,13 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	if size == 0 {
 		return nil
 	}
+	if offs != nil && run.fast != nil && small(work) {
+		// A small call of tuples (S2, a KV-cache write): every one
+		// into the whole of dst, on this goroutine.
+		run.fill(0, run.size)
+		run.fast.scatterOffsets(offs, block)
+		return nil
+	}
 	s.nd.offs = offs
 	blocks := size / block
 	p := parts(work)
@@ -123,6 +140,16 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 // one).
 func oneScan(run *scatterRun, block, n, size int) bool {
 	return run.fast != nil && block == 1 && n >= run.size && size <= 8<<20
+}
+
+// product returns the product of dims, which must not overflow: dims of
+// a tensor that has elements.
+func product(dims []int) int {
+	p := 1
+	for _, d := range dims {
+		p *= d
+	}
+	return p
 }
 
 // updatesFit reports whether updates has the shape outer + inner.

@@ -107,12 +107,8 @@ func (s *scratch) see(dst, data, indices, updates *tensor.Tensor) {
 
 // shape returns t's shape in slot i, without allocating.
 func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
-	sh := s.shapes[i][:0]
-	for d := range t.Rank() {
-		sh = append(sh, t.Dim(d))
-	}
-	s.shapes[i] = sh
-	return sh
+	s.shapes[i] = t.AppendShape(s.shapes[i][:0])
+	return s.shapes[i]
 }
 
 // stridesOf returns the row-major strides of sh in slot i.

@@ -148,6 +148,11 @@ func (t Tensor) Shape() Shape {
 	return s
 }
 
+// AppendShape appends t's dimensions to s and returns the result, as the
+// strconv Append functions do: a caller that keeps a buffer reads shapes
+// without allocating or asking for one dimension at a time.
+func (t Tensor) AppendShape(s Shape) Shape { return append(s, t.dims()...) }
+
 // HasShape reports whether t has shape s. Unlike t.Shape().Equal(s) it
 // copies nothing.
 func (t Tensor) HasShape(s Shape) bool { return t.dims().Equal(s) }

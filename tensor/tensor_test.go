@@ -341,3 +341,25 @@ func TestFirstDiffEveryType(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendShape: AppendShape appends the dimensions after what the
+// buffer holds (nothing for the zero Tensor and a scalar), reuses the
+// buffer's room, and shares nothing with the tensor.
+func TestAppendShape(t *testing.T) {
+	a := tensor.Must(tensor.Wrap(tensor.Shape{2, 3, 4}, make([]float32, 24)))
+	buf := make(tensor.Shape, 1, 8)
+	buf[0] = 9
+	got := a.AppendShape(buf)
+	if !got.Equal(tensor.Shape{9, 2, 3, 4}) || &got[0] != &buf[0] {
+		t.Fatalf("AppendShape = %v (in the buffer: %v), want [9 2 3 4] in the buffer", got, &got[0] == &buf[0])
+	}
+	got[1] = 7
+	if !a.HasShape(tensor.Shape{2, 3, 4}) {
+		t.Errorf("writing the appended shape changed the tensor's to %v", a.Shape())
+	}
+	for _, u := range []tensor.Tensor{{}, tensor.Scalar(float32(1))} {
+		if got := u.AppendShape(tensor.Shape{5}); !got.Equal(tensor.Shape{5}) {
+			t.Errorf("AppendShape of %v = %v, want [5]", u, got)
+		}
+	}
+}

@@ -154,11 +154,7 @@ func (s *Shapes) Buf(n int) tensor.Shape {
 
 // Of returns a copy of t's shape.
 func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
-	b := s.Buf(t.Rank())
-	for d := range t.Rank() {
-		b = append(b, t.Dim(d))
-	}
-	return b
+	return t.AppendShape(s.Buf(t.Rank()))
 }
 
 // NormAxis maps an axis in [-rank, rank-1] to [0, rank): negative axes
