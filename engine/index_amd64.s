@@ -1,10 +1,12 @@
 #include "textflag.h"
 
-// func orBlocks(ind []int64, lo int64) uint64
+// func orWords(ind []int64, lo int64, avx2 bool) uint64
 //
-// Eight values a round, in four independent chains of PSUBQ and POR on
-// pairs of values (SSE2, which every amd64 processor has).
-TEXT ·orBlocks(SB), NOSPLIT, $0-40
+// With avx2, sixteen values a round in four independent chains of VPSUBQ
+// and VPOR on four values each, while sixteen are left; then eight a
+// round in four chains of PSUBQ and POR on pairs (SSE2, which every amd64
+// processor has).
+TEXT ·orWords(SB), NOSPLIT, $0-48
 	MOVQ ind_base+0(FP), SI
 	MOVQ ind_len+8(FP), CX
 	MOVQ lo+24(FP), AX
@@ -14,6 +16,43 @@ TEXT ·orBlocks(SB), NOSPLIT, $0-40
 	PXOR X1, X1
 	PXOR X2, X2
 	PXOR X3, X3
+	MOVBQZX avx2+32(FP), DX
+	TESTQ DX, DX
+	JZ loop
+	VPBROADCASTQ X8, Y8
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+wide:
+	CMPQ CX, $16
+	JLT narrow
+	VMOVDQU 0(SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VPSUBQ Y8, Y4, Y4
+	VPSUBQ Y8, Y5, Y5
+	VPSUBQ Y8, Y6, Y6
+	VPSUBQ Y8, Y7, Y7
+	VPOR Y4, Y0, Y0
+	VPOR Y5, Y1, Y1
+	VPOR Y6, Y2, Y2
+	VPOR Y7, Y3, Y3
+	ADDQ $128, SI
+	SUBQ $16, CX
+	JMP wide
+narrow:
+	// Fold the upper halves in, then go on eight at a time.
+	VEXTRACTI128 $1, Y0, X4
+	VEXTRACTI128 $1, Y1, X5
+	VEXTRACTI128 $1, Y2, X6
+	VEXTRACTI128 $1, Y3, X7
+	VPOR X4, X0, X0
+	VPOR X5, X1, X1
+	VPOR X6, X2, X2
+	VPOR X7, X3, X3
+	VZEROUPPER
 loop:
 	CMPQ CX, $8
 	JLT done
@@ -39,5 +78,5 @@ done:
 	PSHUFD $0xee, X0, X1
 	POR X1, X0
 	MOVQ X0, AX
-	MOVQ AX, ret+32(FP)
+	MOVQ AX, ret+40(FP)
 	RET
