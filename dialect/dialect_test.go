@@ -279,3 +279,23 @@ func TestErrorsNameTheOperatorOnce(t *testing.T) {
 		t.Errorf("PlanOf without a plan: %v", err)
 	}
 }
+
+// TestVersionSelects: an opset selects the newest version not newer than
+// itself (the newest by the shortcut, the others by a search); 0 the
+// newest; an opset older than the first version, negative, or from the
+// one that removed the operator, none.
+func TestVersionSelects(t *testing.T) {
+	op := &dialect.Op{Name: "test.Versions", Versions: []int{3, 7, 11}, Removed: 20}
+	for _, tt := range []struct{ opset, want int }{
+		{3, 3}, {5, 3}, {7, 7}, {10, 7}, {11, 11}, {19, 11}, {0, 11},
+		{2, -1}, {-1, -1}, {20, -1}, {25, -1},
+	} {
+		v, err := op.Version(tt.opset)
+		switch {
+		case tt.want < 0 && !errors.Is(err, dialect.ErrVersion):
+			t.Errorf("opset %d: got version %d, %v; want an ErrVersion", tt.opset, v, err)
+		case tt.want >= 0 && (err != nil || v != tt.want):
+			t.Errorf("opset %d: got version %d, %v; want %d", tt.opset, v, err, tt.want)
+		}
+	}
+}

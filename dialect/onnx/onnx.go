@@ -93,12 +93,14 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.RunVersion(ops, opScatterND, int(o), func(v int, b *dialect.Behavior) error {
-		return scatterND(v, b, dst, data, indices, updates, reduction)
-	})
+	v, b, err := o.resolve(opScatterND)
+	if err != nil {
+		return err
+	}
+	return opcall.Wrap(opScatterND, scatterND(v, b, &dst, &data, &indices, &updates, reduction))
 }
 
-func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
 	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
 		return err
@@ -106,16 +108,16 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Te
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(dst, data, indices, updates, opt)
+	return engine.ScatterND(*dst, *data, *indices, *updates, opt)
 }
 
 // scatterOptions checks what ScatterND and ScatterElements at version v,
 // of Behavior b, check alike (the reduction, data and indices) and returns
 // the engine's options for the call.
-func scatterOptions(v int, b *dialect.Behavior, data, indices tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+func scatterOptions(v int, b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
 	red, err := parseReduction(v, b, reduction)
 	if err == nil {
-		err = checkInputs(v, b, data, indices)
+		err = checkInputs(v, b, *data, *indices)
 	}
 	return engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith}, err
 }
@@ -133,9 +135,11 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	return opcall.RunVersion(ops, opScatterElements, int(o), func(v int, b *dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, reduction)
-	})
+	v, b, err := o.resolve(opScatterElements)
+	if err != nil {
+		return err
+	}
+	return opcall.Wrap(opScatterElements, scatterElements(v, b, &dst, &data, &indices, &updates, axis, reduction))
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the
@@ -149,24 +153,26 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // ScatterInto is Scatter writing into dst, which has data's type and shape
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
-	return opcall.RunVersion(ops, opScatter, int(o), func(v int, b *dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, "")
-	})
+	v, b, err := o.resolve(opScatter)
+	if err != nil {
+		return err
+	}
+	return opcall.Wrap(opScatter, scatterElements(v, b, &dst, &data, &indices, &updates, axis, ""))
 }
 
-func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
+func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
 	opt, err := scatterOptions(v, b, data, indices, reduction)
 	if err != nil {
 		return err
 	}
-	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
+	if err := opcall.CheckUpdatesShape(*indices, *updates); err != nil {
 		return err
 	}
 	a, err := normAxis(axis, data.Rank())
 	if err != nil {
 		return err
 	}
-	return engine.ScatterElements(dst, data, indices, updates, a, opt)
+	return engine.ScatterElements(*dst, *data, *indices, *updates, a, opt)
 }
 
 // GatherND returns the slices of data that the index tuples in indices
@@ -192,12 +198,14 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	return opcall.RunVersion(ops, opGatherND, int(o), func(v int, b *dialect.Behavior) error {
-		if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
-			return err
-		}
-		return engine.GatherND(dst, data, indices, batchDims, rules)
-	})
+	v, b, err := o.resolve(opGatherND)
+	if err != nil {
+		return err
+	}
+	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+		return opcall.Wrap(opGatherND, err)
+	}
+	return opcall.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
 }
 
 func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
@@ -284,13 +292,15 @@ func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	return opcall.RunVersion(ops, name, int(o), func(v int, b *dialect.Behavior) error {
-		a, err := gatherAxis(v, b, data, indices, axis)
-		if err != nil {
-			return err
-		}
-		return runGather(dst, data, indices, a, slices)
-	})
+	v, b, err := o.resolve(name)
+	if err != nil {
+		return err
+	}
+	a, err := gatherAxis(v, b, data, indices, axis)
+	if err == nil {
+		err = runGather(dst, data, indices, a, slices)
+	}
+	return opcall.Wrap(name, err)
 }
 
 // runGather runs Gather (slices) or GatherElements on checked arguments,

@@ -98,9 +98,11 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	return opcall.RunVersion(ops, nameScatterElements, int(o), func(v int, b *dialect.Behavior) error {
-		return scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal)
-	})
+	v, b, err := o.resolve(nameScatterElements)
+	if err != nil {
+		return err
+	}
+	return opcall.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
 }
 
 func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
@@ -136,9 +138,11 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.RunVersion(ops, nameScatterND, int(o), func(v int, b *dialect.Behavior) error {
-		return scatterND(v, b, dst, data, indices, updates, reduction)
-	})
+	v, b, err := o.resolve(nameScatterND)
+	if err != nil {
+		return err
+	}
+	return opcall.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
 }
 
 func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
@@ -184,18 +188,20 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	return opcall.RunVersion(ops, nameGatherND, int(o), func(v int, b *dialect.Behavior) error {
-		sh := opcall.GetShapes()
-		defer sh.Release()
-		shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
-		if err == nil {
-			err = opcall.CheckDst(dst, data.DType(), shape)
-		}
-		if err != nil {
-			return err
-		}
-		return runGatherND(dst, data, indices, batchDims, kept, b.Index)
-	})
+	v, b, err := o.resolve(nameGatherND)
+	if err != nil {
+		return err
+	}
+	sh := opcall.GetShapes()
+	defer sh.Release()
+	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	if err == nil {
+		err = opcall.CheckDst(dst, data.DType(), shape)
+	}
+	if err == nil {
+		err = runGatherND(dst, data, indices, batchDims, kept, b.Index)
+	}
+	return opcall.Wrap(nameGatherND, err)
 }
 
 // runGatherND runs GatherND on checked arguments into dst, of the output
@@ -263,13 +269,15 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	return opcall.RunVersion(ops, nameGatherElements, int(o), func(v int, b *dialect.Behavior) error {
-		a, err := checkGatherElements(v, b, data, indices, axis)
-		if err != nil {
-			return err
-		}
-		return engine.GatherElements(dst, data, indices, a, b.Index)
-	})
+	v, b, err := o.resolve(nameGatherElements)
+	if err != nil {
+		return err
+	}
+	a, err := checkGatherElements(v, b, data, indices, axis)
+	if err == nil {
+		err = engine.GatherElements(dst, data, indices, a, b.Index)
+	}
+	return opcall.Wrap(nameGatherElements, err)
 }
 
 // checkGatherElements checks GatherElements' arguments but for what the

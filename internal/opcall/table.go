@@ -9,20 +9,6 @@ import (
 // generic call.
 type Eval = func(version int, c dialect.Call) (tensor.Tensor, error)
 
-// RunVersion runs f with the version of the named operator of ops that
-// opset selects and with that version's shared Behavior (which f must not
-// modify), and returns f's error naming the operator (Wrap). It is the
-// start of every Into form of a versioned dialect: resolve, check, run. A
-// version opset does not select is an error that names the operator
-// already.
-func RunVersion(ops []*dialect.Op, name string, opset int, f func(v int, b *dialect.Behavior) error) error {
-	v, b, err := dialect.Find(ops, name).Shared(opset)
-	if err != nil {
-		return err
-	}
-	return Wrap(name, f(v, b))
-}
-
 // Fixed returns b as the Behavior of every version, for an operator of a
 // framework that does not version its operators.
 func Fixed(b dialect.Behavior) func(int) dialect.Behavior {

@@ -5,53 +5,31 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
 // testOpset is an opset type, as the versioned dialects declare theirs.
 type testOpset int
 
-// testOps is a table of one operator, versions 3 and 7, whose Behavior
-// tells the versions apart by their index rules.
-var testOps = []*dialect.Op{{
-	Name:     "test.Op",
-	Versions: []int{3, 7},
-	Behavior: func(v int) dialect.Behavior {
-		if v >= 7 {
-			return dialect.Behavior{Index: engine.IndexRules{Negative: engine.NegativeFromEnd}}
-		}
-		return dialect.Behavior{}
-	},
-}}
+// testOps is a table of one operator, versions 3 and 7.
+var testOps = []*dialect.Op{{Name: "test.Op", Versions: []int{3, 7}}}
 
-func TestRunVersion(t *testing.T) {
+// TestWrap: an error gets the operator's name once; an error that names
+// an operator already (Op.Shared's) keeps its name; nil stays nil.
+func TestWrap(t *testing.T) {
 	errRun := errors.New("run failed")
-	tests := []struct {
-		name    string
-		opset   int
-		runErr  error
-		version int   // the version f must see; 0 when f must not run
-		want    error // the class of the error, nil for none
+	_, _, errVersion := testOps[0].Shared(2)
+	for _, tt := range []struct {
+		name   string
+		err    error
+		want   error
+		wantOp string
 	}{
-		{"selects 3", 5, nil, 3, nil},
-		{"selects 7", 9, nil, 7, nil},
-		{"newest for opset 0", 0, nil, 7, nil},
-		{"too old", 2, nil, 0, dialect.ErrVersion},
-		{"f's error", 7, errRun, 7, errRun},
-	}
-	for _, tt := range tests {
-		seen := 0
-		err := RunVersion(testOps, "test.Op", tt.opset, func(v int, b *dialect.Behavior) error {
-			seen = v
-			if fromEnd := b.Index.Negative == engine.NegativeFromEnd; fromEnd != (v >= 7) {
-				t.Errorf("%s: version %d got the Behavior of another version", tt.name, v)
-			}
-			return tt.runErr
-		})
-		if seen != tt.version {
-			t.Errorf("%s: f saw version %d, want %d", tt.name, seen, tt.version)
-		}
+		{"an error of the call", errRun, errRun, "other.Op"},
+		{"an error that names its operator", errVersion, dialect.ErrVersion, "test.Op"},
+		{"no error", nil, nil, ""},
+	} {
+		err := Wrap("other.Op", tt.err)
 		if tt.want == nil {
 			if err != nil {
 				t.Errorf("%s: %v", tt.name, err)
@@ -59,8 +37,8 @@ func TestRunVersion(t *testing.T) {
 			continue
 		}
 		var oe *dialect.OpError
-		if !errors.Is(err, tt.want) || !errors.As(err, &oe) || oe.Op != "test.Op" || errors.As(oe.Err, new(*dialect.OpError)) {
-			t.Errorf("%s: got %v, want %v named once by test.Op", tt.name, err, tt.want)
+		if !errors.Is(err, tt.want) || !errors.As(err, &oe) || oe.Op != tt.wantOp || errors.As(oe.Err, new(*dialect.OpError)) {
+			t.Errorf("%s: got %v, want %v named once by %s", tt.name, err, tt.want, tt.wantOp)
 		}
 	}
 }
