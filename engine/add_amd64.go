@@ -12,7 +12,10 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 	if n == 0 || size <= 0 || last <= 0 {
 		return 0
 	}
-	rows := (n + last - 1) / last
+	rows := 1 // no division for one row (S6)
+	if last < n {
+		rows = (n + last - 1) / last
+	}
 	// The rows the updates reach, and the updates: slicing panics, as
 	// Go's indexing would, before the assembly could overrun them.
 	dst, upd = dst[:rows*size], upd[:n]

@@ -54,17 +54,22 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	if err != nil {
 		return err
 	}
-	// The tuples and the elements of the slice each addresses, divided
-	// out of counts the tensors hold (no overflow can arise, unlike in a
-	// product of dimensions when another one is zero).
+	// The tuples, and the elements of the slice each addresses, without
+	// NumElements' checked products: the first counted out of the
+	// indices when there are some (single indices need no division, which
+	// costs a small call more than the rest of this), the second the
+	// product of dimensions that cannot overflow when dst has elements.
 	var n, block int
-	if k > 0 {
+	switch {
+	case k == 1:
+		n = len(ind)
+	case k > 1:
 		n = len(ind) / k
-	} else {
+	default:
 		n, _ = is[:len(is)-1].NumElements()
 	}
 	if size > 0 {
-		block = size / product(ds[:k])
+		block = product(ds[k:])
 	}
 	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
 	var run *scatterRun
