@@ -71,7 +71,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	if size > 0 {
 		block = product(ds[k:])
 	}
-	s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
+	lims := s.limits(opt.Rules, ds[:k])
 	var run *scatterRun
 	work := 0
 	if size > 0 {
@@ -80,14 +80,16 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	}
 	if k == 1 && run != nil && run.fast != nil && small(work) {
 		// A small call with single indices: check them all, then apply
-		// each update where it lands, in order, without offsets.
-		if bad := s.firstBad(ind, s.nd.lims, opt.Rules); bad >= 0 {
+		// each update where it lands, in order, without offsets (or
+		// strides).
+		if bad := s.firstBad(ind, lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}
 		run.fill(0, run.size)
-		run.fast.scatterIndex(ind, s.nd.lims[0], block)
+		run.fast.scatterIndex(ind, lims[0], block)
 		return nil
 	}
+	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[:k], 0, 0)
 	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
 	if k == 1 && one && !run.inPlace {
 		// Many single updates into a dst that is not data and fits in
