@@ -317,13 +317,13 @@ func TestRunSmall(t *testing.T) {
 	}
 	w := Workload{ID: "S3", Small: true}
 	got, err := runSmall(w, Reuse, f, 3, 2, now, func() uint64 { return objects })
-	perRep := 32 // 1, 2, ..., 16 calls take less than smallRep = 20 ms
+	perRep := 256 // 1, 2, ..., 128 calls take less than smallRep = 200 ms
 	want := Result{Workload: "S3", Impl: Impl, API: Reuse, MedianNS: 1e6, MinNS: 1e6, MaxNS: 1e6, Reps: 3,
 		Calls: perRep, AllocsPerCall: 2, Warmup: 2}
 	if err != nil || got != want {
 		t.Errorf("got %+v, %v\nwant %+v", got, err, want)
 	}
-	if wantCalls := 2 + (1 + 2 + 4 + 8 + 16 + 32) + 3*perRep; calls != wantCalls {
+	if wantCalls := 2 + (2*perRep - 1) + 3*perRep; calls != wantCalls {
 		t.Errorf("%d calls, want %d", calls, wantCalls)
 	}
 	// The operator's error stops the run.
