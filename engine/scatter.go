@@ -441,12 +441,12 @@ func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, op
 	if opt.ExcludeSelf {
 		run.reset = run.red
 	}
-	run.wide, _ = run.red.(widePasses)
+	run.wide = s.lastWide // run.red's
 	if opt.Reduction == Mean {
 		run.mean = &run.meanVal
 		run.mean.all = opt.Arith.DivideAll
 	}
-	if f, ok := run.red.(fastScatter); ok && run.reset == nil && run.wide == nil && run.mean == nil {
+	if f := s.lastFast; f != nil && run.reset == nil && run.wide == nil && run.mean == nil {
 		run.fast = f
 	}
 	return run

@@ -31,6 +31,8 @@ type scratch struct {
 	reducers    map[reducerKey]reducer // built once per element type and reduction
 	lastKey     reducerKey             // the key of lastRed, the reducer of the latest call
 	lastRed     reducer
+	lastWide    widePasses  // lastRed as one, or nil
+	lastFast    fastScatter // lastRed as one, or nil
 
 	done sync.WaitGroup // for parallel
 
@@ -192,13 +194,16 @@ func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
 
 // reducer returns the reducer of blocks of the given size for dst's
 // element type and opt (see newKnobReducer), built once and rebound to
-// dst and src on later calls.
+// dst and src on later calls. Calls repeat: the latest is kept, with the
+// optional interfaces it has (lastWide, lastFast: asserting them cost a
+// small call more than the lookup).
 func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions) reducer {
 	k := keyOf(dst.DType(), opt)
-	red, ok := s.lastRed, s.lastKey == k && s.lastRed != nil // calls repeat
-	if !ok {
-		red, ok = s.reducers[k]
+	if red := s.lastRed; red != nil && s.lastKey == k {
+		red.rebind(dst.Data(), src.Data(), block)
+		return red
 	}
+	red, ok := s.reducers[k]
 	if ok {
 		red.rebind(dst.Data(), src.Data(), block)
 	} else {
@@ -209,5 +214,7 @@ func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions
 		s.reducers[k] = red
 	}
 	s.lastKey, s.lastRed = k, red
+	s.lastWide, _ = red.(widePasses)
+	s.lastFast, _ = red.(fastScatter)
 	return red
 }
