@@ -327,7 +327,7 @@ func reductions(v int) map[string]engine.Reduction {
 }
 
 // parseReduction reads the reduction attribute of ScatterND and
-// ScatterElements at version v, whose Behavior's reductions are red; ""
+// ScatterElements at version v by the reductions of its Behavior b; ""
 // is the default, none.
 func parseReduction(v int, b *dialect.Behavior, s string) (engine.Reduction, error) {
 	if s == "" {
