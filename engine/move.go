@@ -62,7 +62,7 @@ type movers struct {
 	m128 wordMover[word128]
 	ms   wordMover[string]
 	// used has a bit for each mover that get returned since forget
-	// (used8 to usedString): the ones forget clears.
+	// (usedBit): the ones forget clears.
 	used uint8
 }
 
@@ -78,33 +78,27 @@ func (ms *movers) get(dst, src *tensor.Tensor, dv, sv view, block int) mover {
 		ms.ms = wordMover[string]{dst: d, src: s, block: block}
 		return &ms.ms
 	}
+	ms.used |= usedBit(dv.size)
 	switch dv.size {
 	case 1:
-		ms.used |= used8
 		return ms.m8.set(dv, sv, block)
 	case 2:
-		ms.used |= used16
 		return ms.m16.set(dv, sv, block)
 	case 4:
-		ms.used |= used32
 		return ms.m32.set(dv, sv, block)
 	case 8:
-		ms.used |= used64
 		return ms.m64.set(dv, sv, block)
 	}
-	ms.used |= used128
 	return ms.m128.set(dv, sv, block)
 }
 
-// The bits of movers.used, one a mover.
-const (
-	used8 = 1 << iota
-	used16
-	used32
-	used64
-	used128
-	usedString
-)
+// usedString is the bit of movers.used of the string mover; usedBit
+// gives the others'.
+const usedString = 1 << 5
+
+// usedBit returns the bit of movers.used of the mover of elements of
+// size bytes: bit 0 for 1 byte to bit 4 for 16.
+func usedBit(size uintptr) uint8 { return uint8(size) & 0x1f }
 
 // forget drops the tensors of the movers that get returned: most calls
 // get one, and clearing one costs less than clearing all six.
@@ -113,19 +107,19 @@ func (ms *movers) forget() {
 	if u == 0 {
 		return
 	}
-	if u&used8 != 0 {
+	if u&1 != 0 {
 		ms.m8 = wordMover[word8]{}
 	}
-	if u&used16 != 0 {
+	if u&2 != 0 {
 		ms.m16 = wordMover[word16]{}
 	}
-	if u&used32 != 0 {
+	if u&4 != 0 {
 		ms.m32 = wordMover[word32]{}
 	}
-	if u&used64 != 0 {
+	if u&8 != 0 {
 		ms.m64 = wordMover[word64]{}
 	}
-	if u&used128 != 0 {
+	if u&16 != 0 {
 		ms.m128 = wordMover[word128]{}
 	}
 	if u&usedString != 0 {
