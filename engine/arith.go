@@ -59,31 +59,6 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	return nil
 }
 
-// reducer combines blocks of src's elements into dst's with one reduction.
-type reducer interface {
-	// reduce sets each dst element of the blocks to the reduction of it
-	// and the matching src element, pair by pair in order.
-	reduce(ps []pair)
-	// setIdentity sets the dst blocks to the reduction's identity, where
-	// ExcludeSelf starts.
-	setIdentity(ps []pair)
-	// divide sets the dst block at d to its mean over n values.
-	divide(d, n int)
-	// divideCounts sets each dst block b in [b0, b1) that counts[b]
-	// values went into, plus self, to its mean over them.
-	divideCounts(counts []int, self, b0, b1 int)
-	// divideAll is divideCounts dividing every block, one that no value
-	// went into by 1 (Arith.DivideAll).
-	divideAll(counts []int, self, b0, b1 int)
-	// rebind points the reducer at the element slices of new dst and src
-	// tensors of its element type (or at none, for nil), for a later
-	// call.
-	rebind(dst, src any, block int)
-	// setKnobs applies opt.Arith's ZeroStart and CountInType to the
-	// reducer, which was built for opt.Reduction.
-	setKnobs(opt ScatterOptions)
-}
-
 // newReducer returns the reducer of blocks of the given size for dst's
 // element type and opt's reduction and arithmetic, which checkReduction
 // has accepted. Mean reduces by adding; the kernel divides at the end.
@@ -125,44 +100,6 @@ func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 		return newFuncReducer(d, src, block, ops[string]{combine: func(v, u string) string { return v + u }})
 	}
 	panic("engine: no reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
-}
-
-// intReducer is the reducer of an integer type: a numReducer, or for
-// And, Or and Xor (whose ops integerOps gives) one calling their
-// functions.
-func intReducer[T signed | unsigned](dst []T, src tensor.Tensor, block int, r Reduction, o ops[T]) reducer {
-	if r.bitwise() {
-		return newFuncReducer(dst, src, block, o)
-	}
-	return newNumReducer(dst, src, block, r, o)
-}
-
-type number interface{ signed | unsigned | float }
-
-// numReducer is the reducer of the integer and real floating-point types:
-// its loops do the arithmetic inline. It computes exactly what ops[T]
-// defines.
-type numReducer[T number] struct {
-	blocks[T]
-	red Reduction // Add for Mean, which sums
-}
-
-func newNumReducer[T number](dst []T, src tensor.Tensor, block int, r Reduction, o ops[T]) reducer {
-	s, _ := src.Data().([]T)
-	if r == Mean {
-		r = Add // Mean sums; the kernel divides at the end
-	}
-	return &numReducer[T]{blocks: blocks[T]{dst: dst, src: s, block: block, o: o}, red: r}
-}
-
-func (r *numReducer[T]) reduce(ps []pair) {
-	if r.block == 1 {
-		reduceElems(r.red, r.dst, r.src, ps)
-		return
-	}
-	for _, p := range ps {
-		reduceSlice(r.red, r.dst[p.d:p.d+r.block], r.src[p.s:p.s+r.block])
-	}
 }
 
 // reduceElems reduces single elements; the switch is outside the loops.
@@ -215,84 +152,6 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		for j, u := range src {
 			dst[j] = minNaN(dst[j], u)
 		}
-	}
-}
-
-// blocks is what every reducer holds, dst and src in blocks of block
-// elements and the arithmetic, with the methods that do not depend on how
-// the reducer combines values.
-type blocks[T any] struct {
-	dst, src []T
-	block    int
-	o        ops[T]
-}
-
-func (r *blocks[T]) rebind(dst, src any, block int) {
-	r.dst, _ = dst.([]T)
-	r.src, _ = src.([]T)
-	r.block = block
-}
-
-func (r *blocks[T]) setIdentity(ps []pair) { fillBlocks(r.dst, ps, r.block, r.o.identity) }
-
-func (r *blocks[T]) divide(d, n int) { divideBlock(r.dst[d:d+r.block], n, r.o.mean) }
-
-func (r *blocks[T]) divideCounts(counts []int, self, b0, b1 int) {
-	divideCounts(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
-func (r *blocks[T]) divideAll(counts []int, self, b0, b1 int) {
-	divideAll(r.dst, r.block, counts, self, b0, b1, r.o.mean)
-}
-
-func (r *blocks[T]) setKnobs(opt ScatterOptions) {
-	r.o = withKnobs(r.o, opt)
-}
-
-// funcReducer is the reducer of the types whose arithmetic is not Go's
-// own operators (float16, bfloat16, complex, bool): it calls ops[T].
-type funcReducer[T any] struct {
-	blocks[T]
-}
-
-func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, o ops[T]) reducer {
-	s, _ := src.Data().([]T)
-	return &funcReducer[T]{blocks[T]{dst: dst, src: s, block: block, o: o}}
-}
-
-func (r *funcReducer[T]) reduce(ps []pair) {
-	for _, p := range ps {
-		blk, upd := r.dst[p.d:p.d+r.block], r.src[p.s:p.s+r.block]
-		for j := range blk {
-			blk[j] = r.o.combine(blk[j], upd[j])
-		}
-	}
-}
-
-// fillBlocks sets the dst blocks of ps to v.
-func fillBlocks[T any](dst []T, ps []pair, block int, v T) {
-	for _, p := range ps {
-		blk := dst[p.d : p.d+block]
-		for j := range blk {
-			blk[j] = v
-		}
-	}
-}
-
-// divideCounts replaces each block b of dst in [b0, b1) that counts[b]
-// values went into by its mean over counts[b]+self values.
-func divideCounts[T any](dst []T, block int, counts []int, self, b0, b1 int, mean func(T, int) T) {
-	for b := b0; b < b1; b++ {
-		if n := counts[b]; n > 0 {
-			divideBlock(dst[b*block:(b+1)*block], n+self, mean)
-		}
-	}
-}
-
-// divideBlock replaces each element of blk by mean(element, n).
-func divideBlock[T any](blk []T, n int, mean func(T, int) T) {
-	for j := range blk {
-		blk[j] = mean(blk[j], n)
 	}
 }
 
@@ -507,4 +366,26 @@ func bitOps[T signed | unsigned](r Reduction) ops[T] {
 		return ops[T]{combine: func(v, u T) T { return v | u }}
 	}
 	return ops[T]{combine: func(v, u T) T { return v ^ u }}
+}
+
+// combine is reduceElems for one element, small enough to be inlined.
+func combine[T number](red Reduction, v, u T) T {
+	switch red {
+	case Add:
+		return v + u
+	case Sub:
+		return v - u
+	case Mul:
+		return v * u
+	case Max, Min:
+		// maxNaN or minNaN, written out (u wins when !(a <= b) and v is
+		// not NaN) so that combine stays within the inliner's budget.
+		a, b := u, v
+		if red == Min {
+			a, b = v, u
+		}
+		pair := [2]T{v, u}
+		return pair[b2i(!(a <= b))&^b2i(v != v)&1]
+	}
+	return v
 }

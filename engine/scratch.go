@@ -218,3 +218,14 @@ func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions
 	s.lastFast, _ = red.(fastScatter)
 	return red
 }
+
+// getBuffer returns a buffer of n elements from pool, or a new one. Its
+// contents are whatever they were: callers write before they read.
+func getBuffer[E any](pool *sync.Pool, n int) *[]E {
+	if p, ok := pool.Get().(*[]E); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]E, n)
+	return &b
+}

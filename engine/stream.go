@@ -1,6 +1,8 @@
 package engine
 
-import "unsafe"
+import (
+	"unsafe"
+)
 
 // Streaming. A gather of whole rows from a large table into a large
 // output (an embedding lookup, W5 and W8) is bound by memory: every row
@@ -48,35 +50,4 @@ func streamsWords[E any](n int) bool {
 	var zero E
 	_, str := any(zero).(string)
 	return canStream && !str && uintptr(n)*unsafe.Sizeof(zero) >= streamBytes
-}
-
-// moveAhead is move for a mover that prefetches, and perhaps streams.
-func (m *wordMover[E]) moveAhead(ps []pair) {
-	dst, src, b := m.dst, m.src, m.block
-	var zero E
-	bytes := uintptr(b) * unsafe.Sizeof(zero)
-	ask := func(p pair) {
-		if p.s >= 0 {
-			prefetchBytes(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
-		}
-	}
-	for _, p := range ps[:min(prefetchAhead, len(ps))] {
-		ask(p)
-	}
-	for i, p := range ps {
-		if j := i + prefetchAhead; j < len(ps) {
-			ask(ps[j])
-		}
-		switch d := dst[p.d : p.d+b]; {
-		case p.s < 0:
-			clear(d)
-		case m.stream && uintptr(unsafe.Pointer(&d[0]))%16 == 0: // MOVNTDQ's alignment
-			copyStreaming(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[p.s:][:b][0]), bytes)
-		default:
-			copy(d, src[p.s:p.s+b])
-		}
-	}
-	if m.stream {
-		storeFence()
-	}
 }

@@ -13,6 +13,14 @@ import (
 // call: a mover (reduction none, and every gather) or a reducer. So there
 // is no per-element interface call, and the inner loops are typed.
 
+// The kernels walk indices into batches of pairs of offsets and hand each
+// batch to a typed applier. Where the destinations are scattered over
+// memory this is also the fast way: the applier's tight loop keeps many
+// cache misses in flight. Where a whole row of indices addresses one row
+// of data, which stays in cache, the walk and the typed work share one
+// loop instead (scatterRows, gatherRows): methods of the typed movers and
+// reducers a call has already picked, so they cost no type switch.
+
 // pair is one block to move or reduce: the block of dst at d with the
 // block of src at s. A negative s (a skipped gather index) zeroes the
 // destination block.
@@ -325,3 +333,34 @@ func SameMemory(a, b tensor.Tensor) bool { return spanOf(&a).same(spanOf(&b)) }
 
 // Overlap reports whether a and b share any element.
 func Overlap(a, b tensor.Tensor) bool { return spanOf(&a).overlaps(spanOf(&b)) }
+
+// moveAhead is move for a mover that prefetches, and perhaps streams.
+func (m *wordMover[E]) moveAhead(ps []pair) {
+	dst, src, b := m.dst, m.src, m.block
+	var zero E
+	bytes := uintptr(b) * unsafe.Sizeof(zero)
+	ask := func(p pair) {
+		if p.s >= 0 {
+			prefetchBytes(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
+		}
+	}
+	for _, p := range ps[:min(prefetchAhead, len(ps))] {
+		ask(p)
+	}
+	for i, p := range ps {
+		if j := i + prefetchAhead; j < len(ps) {
+			ask(ps[j])
+		}
+		switch d := dst[p.d : p.d+b]; {
+		case p.s < 0:
+			clear(d)
+		case m.stream && uintptr(unsafe.Pointer(&d[0]))%16 == 0: // MOVNTDQ's alignment
+			copyStreaming(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[p.s:][:b][0]), bytes)
+		default:
+			copy(d, src[p.s:p.s+b])
+		}
+	}
+	if m.stream {
+		storeFence()
+	}
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// GatherNDShape returns the output shape of GatherND:
+// indices.shape[:-1] + data.shape[batchDims+k:], where k = indices.shape[-1].
+// The first batchDims dimensions of data and indices must be equal, and
+// batchDims + k <= rank(data).
+func GatherNDShape(data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
+	return AppendGatherNDShape(nil, data, indices, batchDims)
+}
+
+// AppendGatherNDShape is GatherNDShape appending the shape to buf[:0],
+// for callers that keep a buffer for it.
+func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor.Shape, error) {
+	if len(indices) == 0 {
+		return nil, shapeErr("indices must have rank >= 1, got a scalar")
+	}
+	if batchDims < 0 || batchDims >= len(indices) || batchDims > len(data) {
+		return nil, argErr("batch_dims %d is out of range [0, %d] for data %v and indices %v",
+			batchDims, min(len(indices)-1, len(data)), data, indices)
+	}
+	for d := 0; d < batchDims; d++ {
+		if data[d] != indices[d] {
+			return nil, shapeErr("batch dimension %d differs: data %v, indices %v", d, data, indices)
+		}
+	}
+	k := indices[len(indices)-1]
+	if batchDims+k > len(data) {
+		return nil, shapeErr("indices.shape[-1] = %d is larger than rank %d of data %v minus batch_dims %d",
+			k, len(data), data, batchDims)
+	}
+	out := append(append(buf[:0], indices[:len(indices)-1]...), data[batchDims+k:]...)
+	return out, nil
+}
+
+// GatherND writes into dst the slices of data that the index tuples of
+// indices select (see GatherNDShape). dst must have data's type and the
+// shape GatherNDShape returns, and must not overlap the inputs.
+func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherND")
+	}
+	s := getScratch()
+	defer s.release()
+	return s.gatherND(&dst, &data, &indices, batchDims, rules)
+}
+
+func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {
+	ds := s.shape(dataShape, data)
+	shape, err := AppendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
+	if err != nil {
+		return err
+	}
+	s.shapes[outShape] = shape
+	if forceGeneral {
+		dims := GatherNDDims(ds, s.shapes[indexShape], batchDims)
+		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
+	}
+	ind, err := s.gatherIndices(dst, data, indices, shape)
+	if err != nil {
+		return err
+	}
+	k := indices.Dim(indices.Rank() - 1)
+	lims := s.limits(rules, ds[batchDims:batchDims+k])
+	size := dst.Len()
+	if size == 0 {
+		// Nothing to write, but bad indices are refused all the same.
+		if bad := s.firstBad(ind, lims, rules); bad >= 0 {
+			return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
+		}
+		return nil
+	}
+	block, _ := ds[batchDims+k:].NumElements()
+	batchBlock, _ := ds[batchDims:].NumElements()
+	n := size / block
+	perBatch := n
+	if nb, _ := ds[:batchDims].NumElements(); nb > 0 {
+		perBatch = n / nb
+	}
+	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[batchDims:batchDims+k], perBatch, batchBlock)
+	p := parts(size + len(ind))
+	s.workerPairs(p)
+	j := &s.gnd
+	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
+	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	parallel(n, p, &s.gnd, &s.done)
+	if bad := firstOf(s.found); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
+	}
+	return nil
+}
+
+// gatherNDJob is the parallel part of GatherND: each worker owns a range
+// of the output's blocks.
+type gatherNDJob struct {
+	s     *scratch
+	m     mover
+	block int
+	skip  bool
+	found []int
+}
+
+func (j *gatherNDJob) work(w, lo, hi int) {
+	buf := j.s.pairsOf(w)
+	for t := lo; t < hi; {
+		c, next, bad := j.s.nd.gatherPairs(t, hi, j.block, j.skip, buf)
+		j.m.move(buf[:c])
+		if bad >= 0 {
+			j.found[w] = bad
+			return
+		}
+		t = next
+	}
+}

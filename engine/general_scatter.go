@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// ScatterGeneral writes into dst a copy of operand (zeros for the zero
+// Tensor; nothing when dst is operand) into which each window of updates
+// is combined at the start index that indices give for it, as the
+// dimension numbers d say (see ScatterDims), with opt.Reduction. Windows are
+// applied in row-major order of their start indices, each window's
+// elements in row-major order. A start index outside the operand is an
+// error, or makes the rules skip the whole window, or clamp it into the
+// operand. In place, every start index is checked before dst is written;
+// into another dst, single elements going by slabs are checked as they
+// are applied, and an error (naming the first bad index in index order,
+// or the last bad tuple under ReportLast) may leave dst partly written. Dimension numbers of the forms
+// (ScatterND, ScatterElements) run by the forms' own kernels.
+func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	s := getScratch()
+	defer s.release()
+	return s.scatterGeneral(&dst, &operand, &indices, &updates, d, opt)
+}
+
+func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, operand, indices, updates, opt); err != nil {
+		return err
+	}
+	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	if err := d.check(ds, is, us, opt.Exact); err != nil {
+		return err
+	}
+	if !forceGeneral && fastRules(opt.Rules) {
+		if d.ndForm(ds, is, us) {
+			return s.scatterND(dst, operand, indices, updates, opt)
+		}
+		if a, ok := d.elementsForm(ds, is); ok {
+			return s.scatterElements(dst, operand, indices, updates, a, opt)
+		}
+	}
+	ind, err := s.indexInts(indices)
+	if err != nil {
+		return err
+	}
+	s.win = windowDims(s.win, len(ds), d.InsertedWindowDims, d.InputBatchingDims)
+	s.winSize = resize(s.winSize, len(s.win))
+	for i, w := range d.UpdateWindowDims {
+		s.winSize[i] = us[w]
+	}
+	// Mean counts per element: no runs.
+	l := &s.hlo
+	l.set(&layoutDims{operand: ds, indices: is, other: us, vecDim: d.IndexVectorDim, otherWin: d.UpdateWindowDims,
+		winOp: s.win, winSize: s.winSize, comp: d.ScatterDimsToOperandDims, opBatch: d.InputBatchingDims,
+		indBatch: d.ScatterIndicesBatchingDims, runs: opt.Reduction != Mean}, opt.Rules)
+	l.gathers = false
+	if bad := s.scatterLayout(dst, operand, updates, ind, opt); bad >= 0 {
+		return l.indexErr(*indices, ind, bad, ds)
+	}
+	return nil
+}
+
+// layoutStarts checks the start index of every batch position of s.hlo
+// and sets s.starts to the operand offset of each window (batching
+// offsets included), -1 for one the rules skip. It returns the flat
+// position in ind of the first value the rules refuse, or -1.
+func (s *scratch) layoutStarts(ind []int64) int {
+	l := &s.hlo
+	s.starts = resize(s.starts, l.batches)
+	p := parts(len(ind))
+	l.workers(p)
+	j := &s.hs
+	j.s, j.ind, j.found = s, ind, s.noneFound(p)
+	parallel(l.batches, p, j, &s.done)
+	return firstOf(j.found)
+}
+
+// hloStartsJob is the parallel part of layoutStarts.
+type hloStartsJob struct {
+	s     *scratch
+	ind   []int64
+	found []int
+}
+
+func (j *hloStartsJob) work(w, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	coord, _ := j.s.hlo.coordsOf(w)
+	if bad := j.s.hlo.startsRange(j.s.starts[lo:hi], j.ind, lo, coord); bad >= 0 {
+		j.found[w] = bad
+	}
+}
+
+// scatterLayout writes into dst operand (see newScatterRun) with the
+// windows of updates that s.hlo describes combined in at the start
+// indices in ind. It returns the flat position in ind of the first start
+// index value the rules refuse, in index order, or -1.
+//
+// Every start index is checked before dst is written, but for slabs of
+// single elements into a dst that is not the operand: their workers
+// check the start indices as they apply them, a chunk at a time, as the
+// forms' ScatterElements does, since the separate pass writes every start
+// to memory and reads it back. An error may then leave dst partly
+// written, as a gather's does; the operand never is.
+func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int64, opt ScatterOptions) int {
+	l := &s.hlo
+	size := dst.Len()
+	j := &s.hsc
+	*j = hloScatterJob{s: s, ind: ind, unit: l.unit}
+	var run *scatterRun
+	if size > 0 && l.windows > 0 {
+		run = s.newScatterRun(dst, operand, updates, l.run, opt)
+		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace && run.fast != nil
+		last := len(l.bSize) - 1
+		j.rows = j.asItGoes && len(l.comp) == 1 && l.opStrides[l.comp[0]] == 1 && l.rules.OutOfRange != OutOfRangeClamp &&
+			last >= 0 && l.bInd[last] == 1 && l.bOp[last] == 0
+	}
+	if !j.asItGoes {
+		if bad := s.layoutStarts(ind); bad >= 0 {
+			return bad
+		}
+	}
+	switch {
+	case size == 0:
+		return -1
+	case l.windows == 0:
+		// No update has an element: dst is operand, but for a mean that
+		// divides every element by its count (Arith.DivideAll).
+		run = s.newScatterRun(dst, operand, updates, 1, opt)
+		run.fill(0, size)
+		if run.mean != nil {
+			run.countMeans(s, size, 1, 0, opt.ExcludeSelf, 1)
+			run.finish(0, size)
+		}
+		return -1
+	}
+	// Workers own blocks of dst (see layout.unit), or whole slabs along
+	// dimension 0, each receiving the windows of its own batch positions.
+	if l.slabs {
+		j.unit = l.opStrides[0]
+	}
+	p := parts(run.work(l.batches * l.windows * l.run))
+	if run.mean != nil {
+		run.countMeans(s, size, 1, l.batches*l.windows, opt.ExcludeSelf, p)
+	}
+	s.workerPairs(p)
+	l.workers(p)
+	j.found = s.noneFound(p)
+	if j.asItGoes {
+		s.lineStarts = resize(s.lineStarts, p*startsChunk)
+	}
+	parallel(size/j.unit, p, j, &s.done)
+	return firstOf(j.found)
+}
+
+// hloScatterJob is the parallel part of the general scatter: each worker
+// owns a range of units of dst and applies, in index order, the runs that
+// land in it.
+type hloScatterJob struct {
+	s        *scratch
+	unit     int
+	asItGoes bool    // starts are computed and checked by the workers
+	rows     bool    // asItGoes by lines along rows of the operand (see applyAsItGoes)
+	ind      []int64 // the start indices, for asItGoes
+	found    []int
+}
+
+// startsChunk is how many start indices a worker of a general scatter
+// that checks them as it goes turns into offsets at a time.
+const startsChunk = 1024
+
+func (j *hloScatterJob) work(w, lo, hi int) {
+	s := j.s
+	l := &s.hlo
+	if !l.slabs {
+		j.apply(w, lo*j.unit, hi*j.unit, 0, len(s.starts))
+		return
+	}
+	// Slab d receives the windows of the batch positions whose outermost
+	// coordinate is d. A few slabs at a time are filled and then updated,
+	// while they are in cache.
+	per, n := l.batches/max(l.bSize[0], 1), l.bSize[0]
+	step := max(1, slabBytes/max(1, j.unit*int(s.views[vDst].size)))
+	for d := lo; d < hi; d += step {
+		e := min(d+step, hi)
+		if j.asItGoes {
+			if bad := j.applyAsItGoes(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per); bad >= 0 {
+				j.found[w] = bad
+				return
+			}
+			continue
+		}
+		j.apply(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per)
+	}
+}
+
+// applyAsItGoes fills dst[lo:hi] and applies to it, in index order, the
+// single elements of batch positions b0 to b1, whose start indices it
+// checks and turns into offsets a chunk at a time. It returns the flat
+// position in the indices of the first value the rules refuse, or -1.
+func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
+	s := j.s
+	l, run := &s.hlo, &s.run
+	run.fill(lo, hi)
+	coord, _ := l.coordsOf(w)
+	if j.rows {
+		// Each line's start indices address one row of the operand, its
+		// updates consecutive: the forms' loop over the line.
+		lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
+		return l.lines(b0, b1-b0, coord, func(i, at, _, base, m int) int {
+			if bad := run.fast.scatterLine(base, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
+				return at + bad
+			}
+			return -1
+		})
+	}
+	buf := s.lineStarts[w*startsChunk : (w+1)*startsChunk]
+	for b := b0; b < b1; b += startsChunk {
+		starts := buf[:min(startsChunk, b1-b)]
+		if bad := l.startsRange(starts, j.ind, b, coord); bad >= 0 {
+			return bad
+		}
+		run.fast.scatterStarts(starts, b)
+	}
+	return -1
+}
+
+// slabBytes is how much of dst the general scatter fills and updates at a
+// time when it goes by slabs: what the first-level cache holds. Tests set
+// it lower, so that small calls go a slab at a time.
+var slabBytes = 32 << 10
+
+// apply fills dst[lo:hi] and applies to it, in index order, the windows
+// of batch positions b0 to b1 that land in it.
+func (j *hloScatterJob) apply(w, lo, hi, b0, b1 int) {
+	s := j.s
+	l, run := &s.hlo, &s.run
+	run.fill(lo, hi)
+	if l.otherStep == 1 && l.run == 1 && run.fast != nil && (l.slabs || lo == 0 && hi == run.size) {
+		// Single elements, all of them landing in this range: one loop
+		// over the starts.
+		run.fast.scatterStarts(s.starts[b0:b1], b0)
+		return
+	}
+	it := pairIter{hlo: l, starts: s.starts[:b1], b0: b0, lo: lo, hi: hi, w: w, buf: s.pairsOf(w)}
+	run.each(&it, w)
+	run.finish(lo, hi)
+}
+
+func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
+
+func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
+	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
+}
+
+func (m *wordMover[E]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return setRow(m.dst[base:][:lim.size], ind, m.src[s0:], lim.fromEnd, skip)
+}
+
+func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return reduceRow(r.red, r.dst[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
+}

@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"github.com/scatter-dev/scatter/tensor"
+)
+
+// ScatterND writes into dst a copy of data updated at the positions that
+// index tuples select. indices has shape [..., k]: each k-tuple addresses
+// the first k dimensions of data, and selects one element (k == rank) or a
+// slice of the trailing dimensions. updates has shape
+// indices.shape[:-1] + data.shape[k:]. dst has data's type and shape, and
+// may be data itself for an in-place update.
+//
+// Tuples are applied in row-major order of indices with opt.Reduction. In
+// place, all of them are validated before dst is written; into another
+// dst, an error (naming the first bad tuple) may leave it partly written.
+func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterND")
+	}
+	s := getScratch()
+	defer s.release()
+	return s.scatterND(&dst, &data, &indices, &updates, opt)
+}
+
+// The kernels take their tensors by pointer: a Tensor is too large for
+// the compiler to keep in registers, and every call that took one by value
+// copied it, right after storing it, at the cost of a stalled load.
+func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
+		return err
+	}
+	ds, is := s.shape(dataShape, dst), s.shape(indexShape, indices)
+	size := dst.Len()
+	if len(is) == 0 {
+		return shapeErr("indices must have rank >= 1, got a scalar")
+	}
+	k := is[len(is)-1]
+	if k > len(ds) {
+		return shapeErr("indices.shape[-1] = %d is larger than the rank %d of data %v", k, len(ds), ds)
+	}
+	if !updatesFit(updates, is[:len(is)-1], ds[k:]) {
+		want := append(is[:len(is)-1].Clone(), ds[k:]...)
+		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
+			updates.Shape(), want, k, is, ds)
+	}
+	if forceGeneral {
+		dims := ScatterNDDims(len(ds), is)
+		return s.scatterGeneral(dst, data, indices, updates, &dims, opt)
+	}
+	ind, err := s.indexInts(indices)
+	if err != nil {
+		return err
+	}
+	// The tuples, and the elements of the slice each addresses, without
+	// NumElements' checked products: the first counted out of the
+	// indices when there are some (single indices with no division,
+	// 14-18 cycles on these cores), the second the product of dimensions
+	// that cannot overflow when dst has elements.
+	var n, block int
+	switch {
+	case k == 1:
+		n = len(ind)
+	case k > 1:
+		n = len(ind) / k
+	default:
+		n, _ = is[:len(is)-1].NumElements()
+	}
+	if size > 0 {
+		block = product(ds[k:])
+	}
+	lims := s.limits(opt.Rules, ds[:k])
+	var run *scatterRun
+	work := 0
+	if size > 0 {
+		run = s.newScatterRun(dst, data, updates, block, opt)
+		work = run.work(len(ind) + updates.Len())
+	}
+	if k == 1 && run != nil && run.fast != nil && small(work) {
+		// A small call with single indices: check them all, then apply
+		// each update where it lands, in order, without offsets (or
+		// strides).
+		if bad := s.firstBad(ind, lims, opt.Rules); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+		}
+		run.fill(0, run.size)
+		run.fast.scatterIndex(ind, lims[0], block)
+		return nil
+	}
+	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[:k], 0, 0)
+	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
+	if k == 1 && one && !run.inPlace {
+		// Many single updates into a dst that is not data and fits in
+		// the cache: one loop checks each index as it applies it (W3:
+		// the pass that turned every index into an offset took a fifth
+		// of the time). An error may leave dst partly written.
+		run.fill(0, run.size)
+		skip := opt.Rules.OutOfRange == OutOfRangeSkip
+		from := 0 // the updates before it are applied
+		if h, ok := run.fast.(halver); ok && halving(n, size, int(s.views[vDst].size), work) {
+			// Two workers, each owning half of dst (see halves.go),
+			// up to a chunk that holds an index this loop must see.
+			from = h.halves(ind, &s.done)
+		}
+		if bad := run.fast.scatterLine(0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
+			return indexErr(opt.Rules, *indices, from+bad, ds, 0, 1)
+		}
+		return nil
+	}
+	offs, bad := s.tupleOffsets(&s.nd, size, opt.Rules)
+	if bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+	}
+	if size == 0 {
+		return nil
+	}
+	if offs != nil && run.fast != nil && small(work) {
+		// A small call of tuples (S2, a KV-cache write): every one
+		// into the whole of dst, on this goroutine.
+		run.fill(0, run.size)
+		run.fast.scatterOffsets(offs, block)
+		return nil
+	}
+	s.nd.offs = offs
+	blocks := size / block
+	p := parts(work)
+	if one {
+		p = 1
+	}
+	if run.mean != nil {
+		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
+	}
+	s.workerPairs(p)
+	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
+	parallel(blocks, p, &s.snd, &s.done)
+	return nil
+}
+
+// oneScan reports whether a ScatterND of n single elements into a dst of
+// the given size in bytes runs fastest on one goroutine however large it
+// is. Workers that split dst each read every tuple to find the ones in
+// their range; when the updates outnumber dst's elements and dst fits in
+// the cache, that reading costs more than the split saves, and one tight
+// loop over the tuples in order wins (W3: 7.8 ms on two workers, 5.5 ms on
+// one).
+func oneScan(run *scatterRun, block, n, size int) bool {
+	return run.fast != nil && block == 1 && n >= run.size && size <= 8<<20
+}
+
+// product returns the product of dims, which must not overflow: dims of
+// a tensor that has elements.
+func product(dims []int) int {
+	p := 1
+	for _, d := range dims {
+		p *= d
+	}
+	return p
+}
+
+// updatesFit reports whether updates has the shape outer + inner.
+func updatesFit(updates *tensor.Tensor, outer, inner tensor.Shape) bool {
+	if updates.Rank() != len(outer)+len(inner) {
+		return false
+	}
+	for i, d := range outer {
+		if updates.Dim(i) != d {
+			return false
+		}
+	}
+	for i, d := range inner {
+		if updates.Dim(len(outer)+i) != d {
+			return false
+		}
+	}
+	return true
+}
+
+// scatterNDJob is the parallel part of ScatterND: each worker owns a
+// range of blocks of dst.
+type scatterNDJob struct {
+	s             *scratch
+	block, blocks int
+}
+
+func (j *scatterNDJob) work(w, lo, hi int) {
+	s, block := j.s, j.block
+	run := &s.run
+	run.fill(lo*block, hi*block)
+	if run.fast != nil && s.nd.offs != nil && lo == 0 && hi == j.blocks {
+		// The whole of dst: every tuple lands in it, in one loop.
+		run.fast.scatterOffsets(s.nd.offs, block)
+		return
+	}
+	it := pairIter{nd: &s.nd, block: block, lo: lo * block, hi: hi * block, buf: s.pairsOf(w)}
+	run.each(&it, w)
+	run.finish(lo*block, hi*block)
+}
+
+func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		setOffsets(m.dst, offs, m.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			copy(m.dst[o:int(o)+block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		reduceOffsets(r.red, r.dst, offs, r.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			copy(m.dst[p*block:(p+1)*block], m.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		reduceIndex(r.red, r.dst, ind, r.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			reduceSlice(r.red, r.dst[p*block:(p+1)*block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+// setIndex sets dst[p] = upd[t] for the position p that each ind[t]
+// names in a dimension of the given size, in order, skipping those
+// outside it; fromEnd is what a negative index adds (see wrap).
+//
+//go:noinline
+func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = upd[t]
+		}
+	}
+}
+
+// reduceIndex is setIndex combining each update into its element by red;
+// Add has a loop of its own (see reduceFlat).
+func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	if red == Add {
+		addLine(dst[:size], ind, upd, fromEnd, true, 0)
+		return
+	}
+	combineIndex(red, dst, ind, upd, size, fromEnd)
+}
+
+// combineIndex is reduceIndex for any reduction.
+//
+//go:noinline
+func combineIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
+	upd = upd[:len(ind)]
+	for t, v := range ind {
+		if p := wrap(v, fromEnd); uint64(p) < uint64(size) {
+			dst[p] = combine(red, dst[p], upd[t])
+		}
+	}
+}
+
+// setOffsets sets dst[offs[t]] = upd[t] for every t in order, but for
+// offsets of -1.
+//
+//go:noinline
+func setOffsets[E any, O int32 | int](dst []E, offs []O, upd []E) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = upd[t]
+		}
+	}
+}
+
+// reduceOffsets is setOffsets combining each update into its element by
+// red; Add has a loop of its own (see reduceFlat).
+func reduceOffsets[T number, O int32 | int](red Reduction, dst []T, offs []O, upd []T) {
+	if red == Add {
+		addOffsets(dst, offs, upd)
+		return
+	}
+	combineOffsets(red, dst, offs, upd)
+}
+
+// addOffsets is reduceOffsets for Add.
+//
+//go:noinline
+func addOffsets[T number, O int32 | int](dst []T, offs []O, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] += upd[t]
+		}
+	}
+}
+
+// combineOffsets is reduceOffsets for any reduction.
+//
+//go:noinline
+func combineOffsets[T number, O int32 | int](red Reduction, dst []T, offs []O, upd []T) {
+	upd = upd[:len(offs)]
+	for t, o := range offs {
+		if o >= 0 {
+			dst[o] = combine(red, dst[o], upd[t])
+		}
+	}
+}
