@@ -4,6 +4,101 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
+// The dispatch. Each form function (ScatterND, ScatterElements, GatherND,
+// GatherElements, Gather) checks its arguments and runs its own kernel.
+// GatherGeneral and ScatterGeneral check theirs, then run the kernel of
+// the form whose dimension numbers d holds, when that kernel applies the
+// rules (fastRules), and the general core otherwise (gatherCore,
+// scatterCore): this file is the one place where that choice is made.
+// Tests run the forms through the general core by calling gatherGeneral
+// and scatterGeneral with forms false (export_test.go).
+
+// GatherGeneral writes into dst the slices of operand that the start
+// indices in indices select, as the dimension numbers d say (see
+// GatherDims). dst has operand's type and the shape d.Shape returns, and
+// must not overlap the inputs. A start index outside the operand is an
+// error, skipped (its slice filled with opt.Fill or zeros) or clamped, as
+// opt.Rules say; an error names the first bad start index in index order
+// (the last bad tuple under ReportLast), and dst may then be partly
+// written. Dimension numbers of the forms (GatherND, GatherElements,
+// Gather) run by the forms' own kernels.
+func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
+	s := getScratch()
+	defer s.release()
+	return gatherGeneral(s, &dst, &operand, &indices, d, &opt, true)
+}
+
+// gatherGeneral checks a general gather's arguments and runs it: by the
+// kernel of the form that d is, if forms and there is one, else by the
+// general core.
+func gatherGeneral(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDims, opt *GatherOptions, forms bool) error {
+	if operand.IsZero() || indices.IsZero() || dst.IsZero() {
+		return argErr("operand, indices and dst must all be given")
+	}
+	os, is := s.shape(dataShape, operand), s.shape(indexShape, indices)
+	if err := d.check(os, is, opt.Exact); err != nil {
+		return err
+	}
+	shape := d.appendShape(s.shapes[outShape][:0], os, is)
+	s.shapes[outShape] = shape
+	if !opt.Fill.IsZero() && (opt.Fill.DType() != operand.DType() || opt.Fill.Len() != 1) {
+		return typeErr("the fill value must be one %v element, got %v of shape %v", operand.DType(), opt.Fill.DType(), opt.Fill.Shape())
+	}
+	if forms && fastRules(opt.Rules) && (opt.Fill.IsZero() || opt.Rules.OutOfRange != OutOfRangeSkip) {
+		if b, ok := gatherNDForm(d, os, is); ok {
+			return gatherND(s, dst, operand, indices, b, opt.Rules)
+		}
+		if a, ok := gatherElementsForm(d, os, is); ok {
+			return gatherElements(s, dst, operand, indices, a, opt.Rules)
+		}
+		if a, b, ok := gatherAxisForm(d, os, is); ok {
+			return gather(s, dst, operand, indices, a, b, opt.Rules)
+		}
+	}
+	return gatherCore(s, dst, operand, indices, d, opt)
+}
+
+// ScatterGeneral writes into dst a copy of operand (zeros for the zero
+// Tensor; nothing when dst is operand) into which each window of updates
+// is combined at the start index that indices give for it, as the
+// dimension numbers d say (see ScatterDims), with opt.Reduction. Windows
+// are applied in row-major order of their start indices, each window's
+// elements in row-major order. A start index outside the operand is an
+// error, or makes the rules skip the whole window, or clamp it into the
+// operand. In place, every start index is checked before dst is written;
+// into another dst, single elements going by slabs are checked as they
+// are applied, and an error (naming the first bad index in index order,
+// or the last bad tuple under ReportLast) may leave dst partly written.
+// Dimension numbers of the forms (ScatterND, ScatterElements) run by the
+// forms' own kernels.
+func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	s := getScratch()
+	defer s.release()
+	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, true)
+}
+
+// scatterGeneral checks a general scatter's arguments and runs it: by the
+// kernel of the form that d is, if forms and there is one, else by the
+// general core.
+func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions, forms bool) error {
+	if err := checkScatter(s, dst, operand, indices, updates, opt); err != nil {
+		return err
+	}
+	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	if err := d.check(ds, is, us, opt.Exact); err != nil {
+		return err
+	}
+	if forms && fastRules(opt.Rules) {
+		if scatterNDForm(d, ds, is, us) {
+			return scatterND(s, dst, operand, indices, updates, opt)
+		}
+		if a, ok := scatterElementsForm(d, ds, is); ok {
+			return scatterElements(s, dst, operand, indices, updates, a, opt)
+		}
+	}
+	return scatterCore(s, dst, operand, indices, updates, d, opt)
+}
+
 // The recognisers: which form, if any, dimension numbers are, for the
 // general kernels to take its fast path. Each also requires what the
 // form's kernel assumes of the rules: no clamping, and zeros for a skipped
@@ -23,9 +118,9 @@ func clampErr(op string) error {
 	return argErr("%s does not take OutOfRangeClamp (out-of-range indices clamped): only GatherGeneral and ScatterGeneral clamp", op)
 }
 
-// ndForm reports whether d, for operand and indices, is GatherND's with
+// gatherNDForm reports whether d, for operand and indices, is GatherND's with
 // some batch dimension count, which it returns.
-func (d *GatherDims) ndForm(operand, indices tensor.Shape) (batchDims int, ok bool) {
+func gatherNDForm(d *GatherDims, operand, indices tensor.Shape) (batchDims int, ok bool) {
 	q, r := len(indices), len(operand)
 	b := len(d.OperandBatchingDims)
 	if q == 0 || d.IndexVectorDim != q-1 || !isSpan(d.OperandBatchingDims, 0, b) || !isSpan(d.StartIndicesBatchingDims, 0, b) {
@@ -43,9 +138,9 @@ func (d *GatherDims) ndForm(operand, indices tensor.Shape) (batchDims int, ok bo
 	return b, fullFrom(d.SliceSizes, operand, b+k) && equalBatches(d.OperandBatchingDims, d.StartIndicesBatchingDims, operand, indices)
 }
 
-// elementsForm reports whether d is GatherElements' along some axis,
+// gatherElementsForm reports whether d is GatherElements' along some axis,
 // which it returns.
-func (d *GatherDims) elementsForm(operand, indices tensor.Shape) (axis int, ok bool) {
+func gatherElementsForm(d *GatherDims, operand, indices tensor.Shape) (axis int, ok bool) {
 	r := len(operand)
 	if len(d.StartIndexMap) != 1 || len(d.OffsetDims) != 0 || d.IndexVectorDim != r || len(indices) != r {
 		return 0, false
@@ -62,9 +157,9 @@ func (d *GatherDims) elementsForm(operand, indices tensor.Shape) (axis int, ok b
 	return a, true
 }
 
-// axisForm reports whether d is GatherAxis' along some axis with some
+// gatherAxisForm reports whether d is GatherAxis' along some axis with some
 // batch dimension count, which it returns.
-func (d *GatherDims) axisForm(operand, indices tensor.Shape) (axis, batchDims int, ok bool) {
+func gatherAxisForm(d *GatherDims, operand, indices tensor.Shape) (axis, batchDims int, ok bool) {
 	r, qi := len(operand), len(indices)
 	b := len(d.OperandBatchingDims)
 	if len(d.StartIndexMap) != 1 || d.IndexVectorDim != qi || !isSpan(d.OperandBatchingDims, 0, b) ||
@@ -87,9 +182,9 @@ func (d *GatherDims) axisForm(operand, indices tensor.Shape) (axis, batchDims in
 	return a, b, equalBatches(d.OperandBatchingDims, d.StartIndicesBatchingDims, operand, indices)
 }
 
-// ndForm reports whether d, for operand, indices and updates, is
+// scatterNDForm reports whether d, for operand, indices and updates, is
 // ScatterND's.
-func (d *ScatterDims) ndForm(operand, indices, updates tensor.Shape) bool {
+func scatterNDForm(d *ScatterDims, operand, indices, updates tensor.Shape) bool {
 	q, r := len(indices), len(operand)
 	if q == 0 || d.IndexVectorDim != q-1 || len(d.InputBatchingDims) != 0 {
 		return false
@@ -112,9 +207,9 @@ func (d *ScatterDims) ndForm(operand, indices, updates tensor.Shape) bool {
 	return true
 }
 
-// elementsForm reports whether d is ScatterElements' along some axis,
+// scatterElementsForm reports whether d is ScatterElements' along some axis,
 // which it returns.
-func (d *ScatterDims) elementsForm(operand, indices tensor.Shape) (axis int, ok bool) {
+func scatterElementsForm(d *ScatterDims, operand, indices tensor.Shape) (axis int, ok bool) {
 	r := len(operand)
 	if len(d.ScatterDimsToOperandDims) != 1 || len(d.UpdateWindowDims) != 0 || d.IndexVectorDim != r || len(indices) != r {
 		return 0, false

@@ -535,7 +535,7 @@ func TestGatherElementsTouchedRows(t *testing.T) {
 			indices := tensor.Must(tensor.From(tensor.Shape{rows, last}, ind))
 			dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, last}))
 			s := getScratch()
-			err := s.gatherElements(&dst, &data, &indices, 1, c.rules)
+			err := gatherElements(s, &dst, &data, &indices, 1, c.rules)
 			touched := 0
 			for _, n := range s.touched {
 				touched += n

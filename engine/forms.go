@@ -121,11 +121,6 @@ func GatherAxisDims(data tensor.Shape, indicesRank, axis, batchDims int) GatherD
 	}
 }
 
-// forceGeneral makes the form functions run the general kernels with
-// their dimension numbers instead of their own, so that tests can check
-// one against the other.
-var forceGeneral bool
-
 // DynamicSliceDims returns the dimension numbers of DynamicSlice as a
 // gather: one start index, a 1-D indices tensor of one value per
 // dimension, and a slice of the given sizes.

@@ -50,17 +50,17 @@ func FuzzKernels(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
-		c, split := readKernelCall(in)
+		k := fastKernels
+		c, split := readKernelCall(in, &k)
 		if split {
 			defer func(w int) { minWork = w }(minWork)
 			minWork = 1
 		}
 		// Now and then through the general kernels, with the form's
 		// dimension numbers: the fast paths and the general core must
-		// meet the same reference.
+		// meet the same reference. (The call reads k when it runs.)
 		if in.Pick(4) == 0 {
-			defer func(g bool) { forceGeneral = g }(forceGeneral)
-			forceGeneral = true
+			k = generalKernels
 		}
 		if d := c.failure(); d != "" {
 			t.Fatalf("%s: %s\n%v", c.what, d, c.ctx)
@@ -68,9 +68,10 @@ func FuzzKernels(f *testing.F) {
 	})
 }
 
-// readKernelCall decodes a kernel call and the reference's outcome from
-// in; split says to split the work however small it is.
-func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
+// readKernelCall decodes a call of one of *k's kernels and the
+// reference's outcome from in; split says to split the work however small
+// it is.
+func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	op := in.Pick(fuzzKernels)
 	dt := dtypes[in.Pick(len(dtypes))]
 	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]
@@ -87,7 +88,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 			indices, us := in.ND(it, ds, 0, true)
 			updates := in.Elements(in.Mostly(dt, dtypes), us)
 			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules,
-				func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
+				func(dst, data tensor.Tensor) error { return k.ScatterND(dst, data, indices, updates, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
 					return reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
 				},
@@ -101,7 +102,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 		}
 		updates := in.Elements(in.Mostly(dt, dtypes), in.Fit(us))
 		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules,
-			func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
+			func(dst, data tensor.Tensor) error { return k.ScatterElements(dst, data, indices, updates, axis, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
 				return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, dt))
 			},
@@ -112,7 +113,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 		shape, err := GatherNDShape(ds, indices.Shape(), b)
 		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
 		return gatherCase("GatherND", dt, shape, err, indices, rules, want, wantErr,
-			func(dst tensor.Tensor) error { return GatherND(dst, data, indices, b, rules) },
+			func(dst tensor.Tensor) error { return k.GatherND(dst, data, indices, b, rules) },
 			rules, "batch dims", b, "data", data, "indices", indices), split
 	case fuzzGatherElements:
 		axis := in.Next() % 4
@@ -120,7 +121,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 		shape, err := GatherElementsShape(ds, indices.Shape(), axis)
 		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
 		return gatherCase("GatherElements", dt, shape, err, indices, rules, want, wantErr,
-			func(dst tensor.Tensor) error { return GatherElements(dst, data, indices, axis, rules) },
+			func(dst tensor.Tensor) error { return k.GatherElements(dst, data, indices, axis, rules) },
 			rules, "axis", axis, "data", data, "indices", indices), split
 	}
 	axis, b := in.Next()%4, in.Next()%3
@@ -129,7 +130,7 @@ func readKernelCall(in *tensortest.Fuzz) (c refCase, split bool) {
 	shape, err := GatherShape(ds, is, axis, b)
 	want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
 	return gatherCase("Gather", dt, shape, err, indices, rules, want, wantErr,
-		func(dst tensor.Tensor) error { return Gather(dst, data, indices, axis, b, rules) },
+		func(dst tensor.Tensor) error { return k.Gather(dst, data, indices, axis, b, rules) },
 		rules, "axis", axis, "batch dims", b, "data", data, "indices", indices), split
 }
 

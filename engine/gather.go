@@ -45,28 +45,24 @@ func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRu
 	}
 	s := getScratch()
 	defer s.release()
-	return s.gather(&dst, &data, &indices, axis, batchDims, rules)
+	return gather(s, &dst, &data, &indices, axis, batchDims, rules)
 }
 
-func (s *scratch) gather(dst, data, indices *tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
 	shape, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims)
 	if err != nil {
 		return err
 	}
 	s.shapes[outShape] = shape
-	if forceGeneral {
-		dims := GatherAxisDims(ds, len(is), axis, batchDims)
-		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
-	}
-	ind, err := s.gatherIndices(dst, data, indices, shape)
+	ind, err := gatherIndices(s, dst, data, indices, shape)
 	if err != nil {
 		return err
 	}
 	// Gather reads each index once per outer position: validate first, so
 	// that the error names the first bad index in index order.
 	lims := s.limits(rules, ds[axis:axis+1])
-	if bad := s.firstBad(ind, lims, rules); bad >= 0 {
+	if bad := firstBad(s, ind, lims, rules); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	// data is [batch B][outer O][axis N][inner S]; indices [B][I]; the
@@ -125,15 +121,15 @@ func (j *gatherJob) work(w, lo, hi int) {
 
 // gatherIndices checks a gather's arguments and its dst, whose shape must
 // be shape, and returns the indices as int64.
-func (s *scratch) gatherIndices(dst, data, indices *tensor.Tensor, shape tensor.Shape) ([]int64, error) {
-	if err := s.checkGather(dst, data, indices, shape); err != nil {
+func gatherIndices(s *scratch, dst, data, indices *tensor.Tensor, shape tensor.Shape) ([]int64, error) {
+	if err := checkGather(s, dst, data, indices, shape); err != nil {
 		return nil, err
 	}
 	return s.indexInts(indices)
 }
 
 // checkGather checks the types of a gather's arguments and its dst.
-func (s *scratch) checkGather(dst, data, indices *tensor.Tensor, shape tensor.Shape) error {
+func checkGather(s *scratch, dst, data, indices *tensor.Tensor, shape tensor.Shape) error {
 	if data.IsZero() || indices.IsZero() || dst.IsZero() {
 		return argErr("data, indices and dst must all be given")
 	}

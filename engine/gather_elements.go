@@ -25,19 +25,15 @@ func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules
 	}
 	s := getScratch()
 	defer s.release()
-	return s.gatherElements(&dst, &data, &indices, axis, rules)
+	return gatherElements(s, &dst, &data, &indices, axis, rules)
 }
 
-func (s *scratch) gatherElements(dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
+func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {
 	ds, is := s.shape(dataShape, data), s.shape(indexShape, indices)
 	if err := checkElements(ds, is, axis); err != nil {
 		return err
 	}
-	if forceGeneral {
-		dims := GatherElementsDims(ds, axis)
-		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
-	}
-	ind, err := s.gatherIndices(dst, data, indices, is)
+	ind, err := gatherIndices(s, dst, data, indices, is)
 	if err != nil {
 		return err
 	}

@@ -45,21 +45,17 @@ func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules)
 	}
 	s := getScratch()
 	defer s.release()
-	return s.gatherND(&dst, &data, &indices, batchDims, rules)
+	return gatherND(s, &dst, &data, &indices, batchDims, rules)
 }
 
-func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {
+func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {
 	ds := s.shape(dataShape, data)
 	shape, err := AppendGatherNDShape(s.shapes[outShape], ds, s.shape(indexShape, indices), batchDims)
 	if err != nil {
 		return err
 	}
 	s.shapes[outShape] = shape
-	if forceGeneral {
-		dims := GatherNDDims(ds, s.shapes[indexShape], batchDims)
-		return s.gatherGeneral(dst, data, indices, &dims, &GatherOptions{Rules: rules})
-	}
-	ind, err := s.gatherIndices(dst, data, indices, shape)
+	ind, err := gatherIndices(s, dst, data, indices, shape)
 	if err != nil {
 		return err
 	}
@@ -68,7 +64,7 @@ func (s *scratch) gatherND(dst, data, indices *tensor.Tensor, batchDims int, rul
 	size := dst.Len()
 	if size == 0 {
 		// Nothing to write, but bad indices are refused all the same.
-		if bad := s.firstBad(ind, lims, rules); bad >= 0 {
+		if bad := firstBad(s, ind, lims, rules); bad >= 0 {
 			return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 		}
 		return nil

@@ -31,7 +31,7 @@ func BenchmarkGeneral(b *testing.B) {
 	}
 	type problem struct {
 		name string
-		run  func() error
+		run  func(k kernels) error
 		size int64 // bytes moved, for MB/s
 	}
 	var problems []problem
@@ -39,59 +39,53 @@ func BenchmarkGeneral(b *testing.B) {
 		data, upd := f32(4096, 4096), f32(1<<20)
 		idx := ints(2<<20, 4096, 1<<20, 2)
 		dst := f32(4096, 4096)
-		problems = append(problems, problem{"W1-ScatterND-elem", func() error {
-			return ScatterND(dst, data, idx, upd, ScatterOptions{})
+		problems = append(problems, problem{"W1-ScatterND-elem", func(k kernels) error {
+			return k.ScatterND(dst, data, idx, upd, ScatterOptions{})
 		}, 4 * (2*4096*4096 + 1<<20)})
 	}
 	{ // W2: ScatterND of rows.
 		data, upd := f32(65536, 256), f32(16384, 256)
 		idx := ints(16384, 65536, 16384, 1)
 		dst := f32(65536, 256)
-		problems = append(problems, problem{"W2-ScatterND-rows", func() error {
-			return ScatterND(dst, data, idx, upd, ScatterOptions{})
+		problems = append(problems, problem{"W2-ScatterND-rows", func(k kernels) error {
+			return k.ScatterND(dst, data, idx, upd, ScatterOptions{})
 		}, 4 * (2*65536*256 + 16384*256)})
 	}
 	{ // W4: ScatterElements add along axis 1.
 		data, upd := f32(4096, 4096), f32(4096, 1024)
 		idx := ints(4096*1024, 4096, 4096, 1024)
 		dst := f32(4096, 4096)
-		problems = append(problems, problem{"W4-ScatterElements-add", func() error {
-			return ScatterElements(dst, data, idx, upd, 1, ScatterOptions{Reduction: Add})
+		problems = append(problems, problem{"W4-ScatterElements-add", func(k kernels) error {
+			return k.ScatterElements(dst, data, idx, upd, 1, ScatterOptions{Reduction: Add})
 		}, 4 * (2*4096*4096 + 4096*1024)})
 	}
 	{ // W5: GatherND of rows.
 		data, dst := f32(65536, 256), f32(65536, 256)
 		idx := ints(65536, 65536, 65536, 1)
-		problems = append(problems, problem{"W5-GatherND-rows", func() error {
-			return GatherND(dst, data, idx, 0, IndexRules{})
+		problems = append(problems, problem{"W5-GatherND-rows", func(k kernels) error {
+			return k.GatherND(dst, data, idx, 0, IndexRules{})
 		}, 4 * 2 * 65536 * 256})
 	}
 	{ // W7: GatherElements along axis 1.
 		data, dst := f32(4096, 4096), f32(4096, 4096)
 		idx := ints(4096*4096, 4096, 4096, 4096)
-		problems = append(problems, problem{"W7-GatherElements", func() error {
-			return GatherElements(dst, data, idx, 1, IndexRules{})
+		problems = append(problems, problem{"W7-GatherElements", func(k kernels) error {
+			return k.GatherElements(dst, data, idx, 1, IndexRules{})
 		}, 4 * 2 * 4096 * 4096})
 	}
 	{ // W8: Gather along axis 0.
 		data, dst := f32(65536, 256), f32(65536, 256)
 		idx := ints(65536, 65536, 65536)
-		problems = append(problems, problem{"W8-Gather", func() error {
-			return Gather(dst, data, idx, 0, 0, IndexRules{})
+		problems = append(problems, problem{"W8-Gather", func(k kernels) error {
+			return k.Gather(dst, data, idx, 0, 0, IndexRules{})
 		}, 4 * 2 * 65536 * 256})
 	}
 	for _, p := range problems {
-		for _, general := range []bool{false, true} {
-			name := p.name + "/fast"
-			if general {
-				name = p.name + "/general"
-			}
-			b.Run(name, func(b *testing.B) {
-				defer func(g bool) { forceGeneral = g }(forceGeneral)
-				forceGeneral = general
+		for _, k := range bothKernels {
+			b.Run(p.name+"/"+k.name, func(b *testing.B) {
 				b.SetBytes(p.size)
 				for b.Loop() {
-					if err := p.run(); err != nil {
+					if err := p.run(k); err != nil {
 						b.Fatal(err)
 					}
 				}

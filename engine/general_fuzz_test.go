@@ -44,9 +44,9 @@ func FuzzGeneral(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
 		scatter := in.Bool()
+		k := fastKernels
 		if in.Bool() {
-			defer func(g bool) { forceGeneral = g }(forceGeneral)
-			forceGeneral = true
+			k = generalKernels
 		}
 		if in.Bool() {
 			// Split the call among workers, and a scatter by slabs into
@@ -54,7 +54,7 @@ func FuzzGeneral(f *testing.F) {
 			defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
 			minWork, slabBytes = 1, 1
 		}
-		g := readGeneralCall(in, scatter)
+		g := readGeneralCall(in, k, scatter)
 		if d := g.check(); d != "" {
 			t.Fatalf("%s", d)
 		}
@@ -78,8 +78,9 @@ func (g *generalCall) check() string {
 	return ""
 }
 
-// readGeneralCall decodes a gather or a scatter from in.
-func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
+// readGeneralCall decodes a call of k.GatherGeneral or k.ScatterGeneral
+// from in.
+func readGeneralCall(in *tensortest.Fuzz, k kernels, scatter bool) *generalCall {
 	dt := generalTypes[in.Pick(len(generalTypes))]
 	it := indexTypes[in.Pick(len(indexTypes))]
 	h := in.HLO(false, it.IsUnsigned())
@@ -102,7 +103,7 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 			what: fmt.Sprintf("gather %s, %v: %s", d.String(), opt.Rules, desc),
 			run: func() (tensor.Tensor, error) {
 				dst := tensortest.Junk(dt, other)
-				return dst, GatherGeneral(dst, data, indices, &d, opt)
+				return dst, k.GatherGeneral(dst, data, indices, &d, opt)
 			},
 			want: want, wantErr: wantErr,
 		}
@@ -130,10 +131,10 @@ func readGeneralCall(in *tensortest.Fuzz, scatter bool) *generalCall {
 		run: func() (tensor.Tensor, error) {
 			if inPlace {
 				dst := data.Clone()
-				return dst, ScatterGeneral(dst, dst, indices, updates, &d, opt)
+				return dst, k.ScatterGeneral(dst, dst, indices, updates, &d, opt)
 			}
 			dst := tensortest.Junk(dt, operand)
-			return dst, ScatterGeneral(dst, data, indices, updates, &d, opt)
+			return dst, k.ScatterGeneral(dst, data, indices, updates, &d, opt)
 		},
 		want: want, wantErr: wantErr,
 	}

@@ -4,46 +4,11 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// GatherGeneral writes into dst the slices of operand that the start
-// indices in indices select, as the dimension numbers d say (see
-// GatherDims). dst has operand's type and the shape d.Shape returns, and
-// must not overlap the inputs. A start index outside the operand is an
-// error, skipped (its slice filled with opt.Fill or zeros) or clamped, as
-// opt.Rules say; an error names the first bad start index in index order
-// (the last bad tuple under ReportLast), and dst may then be partly
-// written. Dimension numbers of the forms
-// (GatherND, GatherElements, Gather) run by the forms' own kernels.
-func GatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
-	s := getScratch()
-	defer s.release()
-	return s.gatherGeneral(&dst, &operand, &indices, d, &opt)
-}
-
-func (s *scratch) gatherGeneral(dst, operand, indices *tensor.Tensor, d *GatherDims, opt *GatherOptions) error {
-	if operand.IsZero() || indices.IsZero() || dst.IsZero() {
-		return argErr("operand, indices and dst must all be given")
-	}
-	os, is := s.shape(dataShape, operand), s.shape(indexShape, indices)
-	if err := d.check(os, is, opt.Exact); err != nil {
-		return err
-	}
-	shape := d.appendShape(s.shapes[outShape][:0], os, is)
-	s.shapes[outShape] = shape
-	if !opt.Fill.IsZero() && (opt.Fill.DType() != operand.DType() || opt.Fill.Len() != 1) {
-		return typeErr("the fill value must be one %v element, got %v of shape %v", operand.DType(), opt.Fill.DType(), opt.Fill.Shape())
-	}
-	if !forceGeneral && fastRules(opt.Rules) && (opt.Fill.IsZero() || opt.Rules.OutOfRange != OutOfRangeSkip) {
-		if b, ok := d.ndForm(os, is); ok {
-			return s.gatherND(dst, operand, indices, b, opt.Rules)
-		}
-		if a, ok := d.elementsForm(os, is); ok {
-			return s.gatherElements(dst, operand, indices, a, opt.Rules)
-		}
-		if a, b, ok := d.axisForm(os, is); ok {
-			return s.gather(dst, operand, indices, a, b, opt.Rules)
-		}
-	}
-	ind, err := s.gatherIndices(dst, operand, indices, shape)
+// gatherCore runs the general gather that gatherGeneral has checked, the
+// shapes of operand, indices and the result in s.shapes.
+func gatherCore(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDims, opt *GatherOptions) error {
+	os, is, shape := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape]), tensor.Shape(s.shapes[outShape])
+	ind, err := gatherIndices(s, dst, operand, indices, shape)
 	if err != nil {
 		return err
 	}
@@ -60,7 +25,7 @@ func (s *scratch) gatherGeneral(dst, operand, indices *tensor.Tensor, d *GatherD
 		winOp: s.win, winSize: s.winSize, comp: d.StartIndexMap, opBatch: d.OperandBatchingDims,
 		indBatch: d.StartIndicesBatchingDims, runs: true}, opt.Rules)
 	l.gathers = true
-	if bad := s.gatherLayout(dst, operand, ind, opt.Fill); bad >= 0 {
+	if bad := gatherLayout(s, dst, operand, ind, opt.Fill); bad >= 0 {
 		return l.indexErr(*indices, ind, bad, os)
 	}
 	return nil
@@ -70,7 +35,7 @@ func (s *scratch) gatherGeneral(dst, operand, indices *tensor.Tensor, d *GatherD
 // dst, the start indices being ind, a skipped slice filled with fill (or
 // zeros). It returns the flat position in ind of the first start index
 // component that the rules refuse, or -1.
-func (s *scratch) gatherLayout(dst, operand *tensor.Tensor, ind []int64, fill tensor.Tensor) int {
+func gatherLayout(s *scratch, dst, operand *tensor.Tensor, ind []int64, fill tensor.Tensor) int {
 	l := &s.hlo
 	p := parts(dst.Len() + len(ind))
 	s.workerPairs(p)

@@ -4,40 +4,10 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// ScatterGeneral writes into dst a copy of operand (zeros for the zero
-// Tensor; nothing when dst is operand) into which each window of updates
-// is combined at the start index that indices give for it, as the
-// dimension numbers d say (see ScatterDims), with opt.Reduction. Windows are
-// applied in row-major order of their start indices, each window's
-// elements in row-major order. A start index outside the operand is an
-// error, or makes the rules skip the whole window, or clamp it into the
-// operand. In place, every start index is checked before dst is written;
-// into another dst, single elements going by slabs are checked as they
-// are applied, and an error (naming the first bad index in index order,
-// or the last bad tuple under ReportLast) may leave dst partly written. Dimension numbers of the forms
-// (ScatterND, ScatterElements) run by the forms' own kernels.
-func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
-	s := getScratch()
-	defer s.release()
-	return s.scatterGeneral(&dst, &operand, &indices, &updates, d, opt)
-}
-
-func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
-	if err := checkScatter(s, dst, operand, indices, updates, opt); err != nil {
-		return err
-	}
-	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
-	if err := d.check(ds, is, us, opt.Exact); err != nil {
-		return err
-	}
-	if !forceGeneral && fastRules(opt.Rules) {
-		if d.ndForm(ds, is, us) {
-			return s.scatterND(dst, operand, indices, updates, opt)
-		}
-		if a, ok := d.elementsForm(ds, is); ok {
-			return s.scatterElements(dst, operand, indices, updates, a, opt)
-		}
-	}
+// scatterCore runs the general scatter that scatterGeneral has checked,
+// the shapes of dst, indices and updates in s.shapes.
+func scatterCore(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	ds, is, us := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape]), tensor.Shape(s.shapes[updateShape])
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
@@ -53,7 +23,7 @@ func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, 
 		winOp: s.win, winSize: s.winSize, comp: d.ScatterDimsToOperandDims, opBatch: d.InputBatchingDims,
 		indBatch: d.ScatterIndicesBatchingDims, runs: opt.Reduction != Mean}, opt.Rules)
 	l.gathers = false
-	if bad := s.scatterLayout(dst, operand, updates, ind, opt); bad >= 0 {
+	if bad := scatterLayout(s, dst, operand, updates, ind, opt); bad >= 0 {
 		return l.indexErr(*indices, ind, bad, ds)
 	}
 	return nil
@@ -63,7 +33,7 @@ func (s *scratch) scatterGeneral(dst, operand, indices, updates *tensor.Tensor, 
 // and sets s.starts to the operand offset of each window (batching
 // offsets included), -1 for one the rules skip. It returns the flat
 // position in ind of the first value the rules refuse, or -1.
-func (s *scratch) layoutStarts(ind []int64) int {
+func layoutStarts(s *scratch, ind []int64) int {
 	l := &s.hlo
 	s.starts = resize(s.starts, l.batches)
 	p := parts(len(ind))
@@ -102,21 +72,21 @@ func (j *hloStartsJob) work(w, lo, hi int) {
 // forms' ScatterElements does, since the separate pass writes every start
 // to memory and reads it back. An error may then leave dst partly
 // written, as a gather's does; the operand never is.
-func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int64, opt ScatterOptions) int {
+func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64, opt ScatterOptions) int {
 	l := &s.hlo
 	size := dst.Len()
 	j := &s.hsc
 	*j = hloScatterJob{s: s, ind: ind, unit: l.unit}
 	var run *scatterRun
 	if size > 0 && l.windows > 0 {
-		run = s.newScatterRun(dst, operand, updates, l.run, opt)
+		run = newScatterRun(s, dst, operand, updates, l.run, opt)
 		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace && run.fast != nil
 		last := len(l.bSize) - 1
 		j.rows = j.asItGoes && len(l.comp) == 1 && l.opStrides[l.comp[0]] == 1 && l.rules.OutOfRange != OutOfRangeClamp &&
 			last >= 0 && l.bInd[last] == 1 && l.bOp[last] == 0
 	}
 	if !j.asItGoes {
-		if bad := s.layoutStarts(ind); bad >= 0 {
+		if bad := layoutStarts(s, ind); bad >= 0 {
 			return bad
 		}
 	}
@@ -126,7 +96,7 @@ func (s *scratch) scatterLayout(dst, operand, updates *tensor.Tensor, ind []int6
 	case l.windows == 0:
 		// No update has an element: dst is operand, but for a mean that
 		// divides every element by its count (Arith.DivideAll).
-		run = s.newScatterRun(dst, operand, updates, 1, opt)
+		run = newScatterRun(s, dst, operand, updates, 1, opt)
 		run.fill(0, size)
 		if run.mean != nil {
 			run.countMeans(s, size, 1, 0, opt.ExcludeSelf, 1)

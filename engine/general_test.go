@@ -21,20 +21,19 @@ import (
 // With split-small, every call is split among workers, and a scatter by slabs
 // fills and updates one slab at a time.
 func TestGeneralMatchesReference(t *testing.T) {
-	defer func(g bool, w, b int) { forceGeneral, minWork, slabBytes = g, w, b }(forceGeneral, minWork, slabBytes)
-	forceGeneral = true
+	defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
 	for _, split := range []bool{false, true} {
 		if split {
 			minWork, slabBytes = 1, 1
 		}
-		for name, test := range map[string]func(*testing.T){
-			"ScatterND":       TestScatterNDMatchesReference,
-			"ScatterElements": TestScatterElementsMatchesReference,
-			"GatherND":        TestGatherNDMatchesReference,
-			"Gather":          TestGatherMatchesReference,
-			"GatherElements":  TestGatherElementsMatchesReference,
+		for name, test := range map[string]func(*testing.T, kernels){
+			"ScatterND":       scatterNDMatchesReference,
+			"ScatterElements": scatterElementsMatchesReference,
+			"GatherND":        gatherNDMatchesReference,
+			"Gather":          gatherMatchesReference,
+			"GatherElements":  gatherElementsMatchesReference,
 		} {
-			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), test)
+			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), func(t *testing.T) { test(t, generalKernels) })
 		}
 	}
 }
@@ -54,16 +53,16 @@ func TestFormsAreRecognised(t *testing.T) {
 		k := rng.IntN(r - b + 1)
 		is := tensortest.Join(ds[:b], randShape(rng, rng.IntN(2), 3), tensor.Shape{k})
 		g := GatherNDDims(ds, is, b)
-		if got, ok := g.ndForm(ds, is); !ok || got != b {
-			t.Fatalf("GatherNDDims(%v, %v, %d) = %v: ndForm gives %d, %v", ds, is, b, g.String(), got, ok)
+		if got, ok := gatherNDForm(&g, ds, is); !ok || got != b {
+			t.Fatalf("GatherNDDims(%v, %v, %d) = %v: gatherNDForm gives %d, %v", ds, is, b, g.String(), got, ok)
 		}
 		if b == 0 {
 			s := ScatterNDDims(r, is)
 			us := tensortest.Join(is[:len(is)-1], ds[k:])
-			if !s.ndForm(ds, is, us) {
+			if !scatterNDForm(&s, ds, is, us) {
 				t.Fatalf("ScatterNDDims(%d, %v) = %v: not recognised", r, is, s.String())
 			}
-			if _, ok := s.elementsForm(ds, is); ok && k != 1 {
+			if _, ok := scatterElementsForm(&s, ds, is); ok && k != 1 {
 				t.Fatalf("ScatterNDDims(%d, %v) = %v: taken for ScatterElements", r, is, s.String())
 			}
 		}
@@ -71,27 +70,27 @@ func TestFormsAreRecognised(t *testing.T) {
 		// GatherElements and ScatterElements.
 		ie := ds.Clone()
 		ge := GatherElementsDims(ds, axis)
-		if got, ok := ge.elementsForm(ds, ie); !ok || got != axis {
-			t.Fatalf("GatherElementsDims(%v, %d) = %v: elementsForm gives %d, %v", ds, axis, ge.String(), got, ok)
+		if got, ok := gatherElementsForm(&ge, ds, ie); !ok || got != axis {
+			t.Fatalf("GatherElementsDims(%v, %d) = %v: gatherElementsForm gives %d, %v", ds, axis, ge.String(), got, ok)
 		}
 		se := ScatterElementsDims(r, axis)
-		if got, ok := se.elementsForm(ds, ie); !ok || got != axis {
-			t.Fatalf("ScatterElementsDims(%d, %d) = %v: elementsForm gives %d, %v", r, axis, se.String(), got, ok)
+		if got, ok := scatterElementsForm(&se, ds, ie); !ok || got != axis {
+			t.Fatalf("ScatterElementsDims(%d, %d) = %v: scatterElementsForm gives %d, %v", r, axis, se.String(), got, ok)
 		}
 
 		// GatherAxis, with batch dimensions.
 		bb := rng.IntN(axis + 1)
 		ia := tensortest.Join(ds[:bb], randShape(rng, rng.IntN(3), 3))
 		ga := GatherAxisDims(ds, len(ia), axis, bb)
-		if a, b, ok := ga.axisForm(ds, ia); !ok || a != axis || b != bb {
-			t.Fatalf("GatherAxisDims(%v, %d, %d, %d) = %v: axisForm gives %d, %d, %v", ds, len(ia), axis, bb, ga.String(), a, b, ok)
+		if a, b, ok := gatherAxisForm(&ga, ds, ia); !ok || a != axis || b != bb {
+			t.Fatalf("GatherAxisDims(%v, %d, %d, %d) = %v: gatherAxisForm gives %d, %d, %v", ds, len(ia), axis, bb, ga.String(), a, b, ok)
 		}
 		// A slice one element smaller in a dimension the form takes
 		// whole is a general gather.
 		for d := range ds {
 			if ga.SliceSizes[d] > 1 && d != axis {
 				ga.SliceSizes[d]--
-				if _, _, ok := ga.axisForm(ds, ia); ok {
+				if _, _, ok := gatherAxisForm(&ga, ds, ia); ok {
 					t.Fatalf("%v with a smaller slice in dimension %d: taken for GatherAxis", ga.String(), d)
 				}
 				break
@@ -176,10 +175,7 @@ func TestGeneralIndexErrors(t *testing.T) {
 	opt := ScatterOptions{Rules: IndexRules{Report: ReportLast}}
 	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4, 3}))
 	check("ScatterND, ReportLast", ScatterND(out, operand, indices, updates, opt), []int{2, 1}, "indices[2] = [0, 9]: component 1 is 9")
-	defer func(g bool) { forceGeneral = g }(forceGeneral)
-	forceGeneral = true
-	check("general ScatterND, ReportLast", ScatterND(out, operand, indices, updates, opt), []int{2, 1}, "indices[2] = [0, 9]: component 1 is 9")
-	forceGeneral = false
+	check("general ScatterND, ReportLast", generalScatterND(out, operand, indices, updates, opt), []int{2, 1}, "indices[2] = [0, 9]: component 1 is 9")
 
 	// A window of 2 along a dimension of 4, starts counted from the end:
 	// -1 would end past it.
@@ -234,7 +230,6 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8)) // parts caps the workers at GOMAXPROCS
 	defer func(w, g int) { minWork, slabBytes = w, g }(minWork, slabBytes)
 	minWork, slabBytes = 64, 64 // several workers, a slab at a time
-	defer func(g bool) { forceGeneral = g }(forceGeneral)
 	const rows, cols, per = 8, 16, 3 * startsChunk / 2
 	for _, inner := range []int{0, 2} { // along the last axis, or the middle one
 		ds, is := tensor.Shape{rows, cols}, tensor.Shape{rows, per}
@@ -259,13 +254,11 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 		data, upd, idx := fresh()
 		opt := ScatterOptions{Reduction: Add}
 		want := tensor.Must(tensor.New(tensor.Float32, ds))
-		forceGeneral = false
 		if err := ScatterElements(want, data, tensor.Must(tensor.From(is, idx)), upd, 1, opt); err != nil {
 			t.Fatal(err)
 		}
-		forceGeneral = true
 		got := tensor.Must(tensor.New(tensor.Float32, ds))
-		if err := ScatterElements(got, data, tensor.Must(tensor.From(is, idx)), upd, 1, opt); err != nil {
+		if err := generalScatterElements(got, data, tensor.Must(tensor.From(is, idx)), upd, 1, opt); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got.Data().([]float32), want.Data().([]float32)) {
@@ -300,7 +293,7 @@ func TestGeneralScatterChecksAsItGoes(t *testing.T) {
 			if c.inPlace {
 				dst = data
 			}
-			err := ScatterElements(dst, data, tensor.Must(tensor.From(is, idx)), upd, 1, ScatterOptions{Reduction: Add, Rules: c.rules})
+			err := generalScatterElements(dst, data, tensor.Must(tensor.From(is, idx)), upd, 1, ScatterOptions{Reduction: Add, Rules: c.rules})
 			var ie *IndexError
 			if !errors.As(err, &ie) || !slices.Equal(ie.Pos, c.pos) {
 				t.Errorf("data %v, %s: %v, want an IndexError at %v", ds, c.name, err, c.pos)
@@ -370,14 +363,12 @@ func TestGeneralAllocs(t *testing.T) {
 		name string
 		call func() error
 	}{
-		{"gather by lines", func() error { return GatherGeneral(lines, data, idx, &elems, GatherOptions{}) }},
-		{"gather by windows", func() error { return GatherGeneral(rows, data, rowIdx, &rowDims, GatherOptions{}) }},
+		{"gather by lines", func() error { return generalGatherGeneral(lines, data, idx, &elems, GatherOptions{}) }},
+		{"gather by windows", func() error { return generalGatherGeneral(rows, data, rowIdx, &rowDims, GatherOptions{}) }},
 		{"scatter", func() error {
-			return ScatterGeneral(dst, data, idx, lines, &scatterElems, ScatterOptions{Reduction: Add})
+			return generalScatterGeneral(dst, data, idx, lines, &scatterElems, ScatterOptions{Reduction: Add})
 		}},
 	}
-	defer func(g bool) { forceGeneral = g }(forceGeneral)
-	forceGeneral = true
 	for _, c := range calls {
 		if err := c.call(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -77,7 +77,7 @@ func (l limit) pos(v int64) (p int, ok bool) {
 // firstBad returns the smallest position i of ind whose value lies
 // outside lims[i%len(lims)], or -1; it reads in parallel. With
 // OutOfRangeSkip no value is bad.
-func (s *scratch) firstBad(ind []int64, lims []limit, rules IndexRules) int {
+func firstBad(s *scratch, ind []int64, lims []limit, rules IndexRules) int {
 	if rules.OutOfRange == OutOfRangeSkip || len(lims) == 0 {
 		return -1
 	}

@@ -338,7 +338,10 @@ func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices ten
 	return c
 }
 
-func TestScatterNDMatchesReference(t *testing.T) {
+func TestScatterNDMatchesReference(t *testing.T) { scatterNDMatchesReference(t, fastKernels) }
+
+// scatterNDMatchesReference checks kern.ScatterND against the reference.
+func scatterNDMatchesReference(t *testing.T, kern kernels) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := make([]refCase, 4000)
 	for i := range cases {
@@ -351,7 +354,7 @@ func TestScatterNDMatchesReference(t *testing.T) {
 		indices := indicesOf(rng, is, randTuples(rng, ds, is, 0))
 		opt := randOptions(rng, d)
 		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules,
-			func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
+			func(dst, data tensor.Tensor) error { return kern.ScatterND(dst, data, indices, updates, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
 				return reftest.ScatterND(data, indices, updates, refOptions(opt, d))
 			},
@@ -361,6 +364,11 @@ func TestScatterNDMatchesReference(t *testing.T) {
 }
 
 func TestScatterElementsMatchesReference(t *testing.T) {
+	scatterElementsMatchesReference(t, fastKernels)
+}
+
+// scatterElementsMatchesReference checks kern.ScatterElements against the reference.
+func scatterElementsMatchesReference(t *testing.T, kern kernels) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cases []refCase
 	for iter := 0; iter < 4000; iter++ {
@@ -376,27 +384,29 @@ func TestScatterElementsMatchesReference(t *testing.T) {
 			}
 			us[d] = is[d] + rng.IntN(2)*rng.IntN(2) // updates sometimes larger
 		}
-		cases = append(cases, scatterElementsCase(rng, ds, is, us, axis))
+		cases = append(cases, scatterElementsCase(rng, kern, ds, is, us, axis))
 	}
 	// Along axis 0 with indices and updates as wide as data: the column
 	// blocks, several of them, the last one partial.
 	for iter := 0; iter < 400; iter++ {
 		ds := tensor.Shape{1 + rng.IntN(40), 1 + rng.IntN(100)}
 		is := tensor.Shape{rng.IntN(60), ds[1]}
-		cases = append(cases, scatterElementsCase(rng, ds, is, is, 0))
+		cases = append(cases, scatterElementsCase(rng, kern, ds, is, is, 0))
 	}
 	checkCases(t, cases)
 }
 
-// scatterElementsCase returns a scatterCase of ScatterElements on random
+// scatterElementsCase returns a scatterCase of kern.ScatterElements on random
 // values and indices of the given shapes.
-func scatterElementsCase(rng *rand.Rand, ds, is, us tensor.Shape, axis int) refCase {
+func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, axis int) refCase {
 	d := dtypes[rng.IntN(len(dtypes))]
 	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 	opt := randOptions(rng, d)
 	return scatterCase(rng, "ScatterElements", data, indices, opt.Rules,
-		func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
+		func(dst, data tensor.Tensor) error {
+			return kern.ScatterElements(dst, data, indices, updates, axis, opt)
+		},
 		func(data tensor.Tensor) (tensor.Tensor, error) {
 			return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, d))
 		},
@@ -406,7 +416,10 @@ func scatterElementsCase(rng *rand.Rand, ds, is, us tensor.Shape, axis int) refC
 // The gathers write into a dst of random values, which they must
 // overwrite, with zeros where they skip an index.
 
-func TestGatherNDMatchesReference(t *testing.T) {
+func TestGatherNDMatchesReference(t *testing.T) { gatherNDMatchesReference(t, fastKernels) }
+
+// gatherNDMatchesReference checks kern.GatherND against the reference.
+func gatherNDMatchesReference(t *testing.T, kern kernels) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	cases := make([]refCase, 3000)
 	for i := range cases {
@@ -423,13 +436,16 @@ func TestGatherNDMatchesReference(t *testing.T) {
 		}
 		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
 		cases[i] = refCase{what: "GatherND", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
-			run:  func(dst tensor.Tensor) error { return GatherND(dst, data, indices, b, rules) },
+			run:  func(dst tensor.Tensor) error { return kern.GatherND(dst, data, indices, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "batch dims", b, "data", data, "indices", indices}}
 	}
 	checkCases(t, cases)
 }
 
-func TestGatherMatchesReference(t *testing.T) {
+func TestGatherMatchesReference(t *testing.T) { gatherMatchesReference(t, fastKernels) }
+
+// gatherMatchesReference checks kern.Gather against the reference.
+func gatherMatchesReference(t *testing.T, kern kernels) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	cases := make([]refCase, 3000)
 	for i := range cases {
@@ -446,13 +462,16 @@ func TestGatherMatchesReference(t *testing.T) {
 		}
 		want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
 		cases[i] = refCase{what: "Gather", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
-			run:  func(dst tensor.Tensor) error { return Gather(dst, data, indices, axis, b, rules) },
+			run:  func(dst tensor.Tensor) error { return kern.Gather(dst, data, indices, axis, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "batch dims", b, "data", data, "indices", indices}}
 	}
 	checkCases(t, cases)
 }
 
-func TestGatherElementsMatchesReference(t *testing.T) {
+func TestGatherElementsMatchesReference(t *testing.T) { gatherElementsMatchesReference(t, fastKernels) }
+
+// gatherElementsMatchesReference checks kern.GatherElements against the reference.
+func gatherElementsMatchesReference(t *testing.T, kern kernels) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	cases := make([]refCase, 3000)
 	for i := range cases {
@@ -471,7 +490,7 @@ func TestGatherElementsMatchesReference(t *testing.T) {
 		rules := randRules(rng)
 		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
 		cases[i] = refCase{what: "GatherElements", indices: indices, rules: rules, start: randValues(rng, data.DType(), is),
-			run:  func(dst tensor.Tensor) error { return GatherElements(dst, data, indices, axis, rules) },
+			run:  func(dst tensor.Tensor) error { return kern.GatherElements(dst, data, indices, axis, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "data", data, "indices", indices}}
 	}
 	checkCases(t, cases)

@@ -23,36 +23,21 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 	}
 	s := getScratch()
 	defer s.release()
-	return s.scatterElements(&dst, &data, &indices, &updates, axis, opt)
+	return scatterElements(s, &dst, &data, &indices, &updates, axis, opt)
 }
 
-func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
-	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
+func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
+	if err := checkScatterElements(s, dst, data, indices, updates, axis, opt); err != nil {
 		return err
 	}
-	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	ds, is, us := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape]), tensor.Shape(s.shapes[updateShape])
 	size := dst.Len()
-	if err := checkElements(ds, is, axis); err != nil {
-		return err
-	}
-	if len(us) != len(is) {
-		return shapeErr("updates has rank %d, indices has rank %d; they must be equal", len(us), len(is))
-	}
-	for d := range is {
-		if is[d] > us[d] {
-			return shapeErr("indices %v is larger than updates %v in dimension %d", is, us, d)
-		}
-	}
-	if forceGeneral {
-		dims := ScatterElementsDims(len(ds), axis)
-		return s.scatterGeneral(dst, data, indices, updates, &dims, opt)
-	}
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
 	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
-	run := s.newScatterRun(dst, data, updates, 1, opt)
+	run := newScatterRun(s, dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path
 	// checks each row of indices as it applies it: the separate pass
 	// over every index would take a fifth of the time. An error may then
@@ -60,7 +45,7 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 	// written before every index has passed.
 	asItGoes := axis != 0 && run.fast != nil && size > 0 && !run.inPlace
 	if !asItGoes {
-		if bad := s.firstBad(ind, s.lims, opt.Rules); bad >= 0 {
+		if bad := firstBad(s, ind, s.lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
 	}
@@ -125,6 +110,28 @@ func (s *scratch) scatterElements(dst, data, indices, updates *tensor.Tensor, ax
 		s.workerPairs(p)
 		s.ranges = rangeJob{s: s}
 		parallel(size, p, &s.ranges, &s.done)
+	}
+	return nil
+}
+
+// checkScatterElements checks the arguments of ScatterElements, its
+// shapes read into s.shapes' slots of data (dst's shape), indices and
+// updates.
+func checkScatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
+		return err
+	}
+	ds, is, us := s.shape(dataShape, dst), s.shape(indexShape, indices), s.shape(updateShape, updates)
+	if err := checkElements(ds, is, axis); err != nil {
+		return err
+	}
+	if len(us) != len(is) {
+		return shapeErr("updates has rank %d, indices has rank %d; they must be equal", len(us), len(is))
+	}
+	for d := range is {
+		if is[d] > us[d] {
+			return shapeErr("indices %v is larger than updates %v in dimension %d", is, us, d)
+		}
 	}
 	return nil
 }

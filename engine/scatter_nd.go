@@ -20,34 +20,19 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	}
 	s := getScratch()
 	defer s.release()
-	return s.scatterND(&dst, &data, &indices, &updates, opt)
+	return scatterND(s, &dst, &data, &indices, &updates, opt)
 }
 
 // The kernels take their tensors by pointer: a Tensor is too large for
 // the compiler to keep in registers, and every call that took one by value
 // copied it, right after storing it, at the cost of a stalled load.
-func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
-	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
+func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+	if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
-	ds, is := s.shape(dataShape, dst), s.shape(indexShape, indices)
+	ds, is := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape])
 	size := dst.Len()
-	if len(is) == 0 {
-		return shapeErr("indices must have rank >= 1, got a scalar")
-	}
 	k := is[len(is)-1]
-	if k > len(ds) {
-		return shapeErr("indices.shape[-1] = %d is larger than the rank %d of data %v", k, len(ds), ds)
-	}
-	if !updatesFit(updates, is[:len(is)-1], ds[k:]) {
-		want := append(is[:len(is)-1].Clone(), ds[k:]...)
-		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
-			updates.Shape(), want, k, is, ds)
-	}
-	if forceGeneral {
-		dims := ScatterNDDims(len(ds), is)
-		return s.scatterGeneral(dst, data, indices, updates, &dims, opt)
-	}
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
@@ -73,14 +58,14 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	var run *scatterRun
 	work := 0
 	if size > 0 {
-		run = s.newScatterRun(dst, data, updates, block, opt)
+		run = newScatterRun(s, dst, data, updates, block, opt)
 		work = run.work(len(ind) + updates.Len())
 	}
 	if k == 1 && run != nil && run.fast != nil && small(work) {
 		// A small call with single indices: check them all, then apply
 		// each update where it lands, in order, without offsets (or
 		// strides).
-		if bad := s.firstBad(ind, lims, opt.Rules); bad >= 0 {
+		if bad := firstBad(s, ind, lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}
 		run.fill(0, run.size)
@@ -107,7 +92,7 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 		}
 		return nil
 	}
-	offs, bad := s.tupleOffsets(&s.nd, size, opt.Rules)
+	offs, bad := tupleOffsets(s, &s.nd, size, opt.Rules)
 	if bad >= 0 {
 		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 	}
@@ -133,6 +118,28 @@ func (s *scratch) scatterND(dst, data, indices, updates *tensor.Tensor, opt Scat
 	s.workerPairs(p)
 	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
+	return nil
+}
+
+// checkScatterND checks the arguments of ScatterND, its shapes read into
+// s.shapes' slots of data (dst's shape) and indices.
+func checkScatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
+		return err
+	}
+	ds, is := s.shape(dataShape, dst), s.shape(indexShape, indices)
+	if len(is) == 0 {
+		return shapeErr("indices must have rank >= 1, got a scalar")
+	}
+	k := is[len(is)-1]
+	if k > len(ds) {
+		return shapeErr("indices.shape[-1] = %d is larger than the rank %d of data %v", k, len(ds), ds)
+	}
+	if !updatesFit(updates, is[:len(is)-1], ds[k:]) {
+		want := append(is[:len(is)-1].Clone(), ds[k:]...)
+		return shapeErr("updates has shape %v, want %v (indices.shape[:-1] + data.shape[%d:], with indices %v and data %v)",
+			updates.Shape(), want, k, is, ds)
+	}
 	return nil
 }
 

@@ -33,7 +33,7 @@ type scatterRun struct {
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
 // block elements, after checkScatter. For Mean, countMeans must follow.
-func (s *scratch) newScatterRun(dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
+func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.size = dst.Len()

@@ -18,50 +18,48 @@ import (
 // after the call and one collection (which leaves the pool's scratches in
 // its victim cache, still reachable), nothing may hold them.
 func TestReleaseDropsCallerIndices(t *testing.T) {
-	defer func(g bool) { forceGeneral = g }(forceGeneral)
 	for _, c := range []struct {
-		name    string
-		general bool
-		call    func(indices tensor.Tensor) error
+		name string
+		k    kernels
+		call func(k kernels, indices tensor.Tensor) error
 	}{
-		{"ScatterElements along axis 0, by column blocks", false, func(indices tensor.Tensor) error {
+		{"ScatterElements along axis 0, by column blocks", fastKernels, func(k kernels, indices tensor.Tensor) error {
 			const rows, cols = 64, 1024
 			if columnWidth(rows, 4) == 0 || small(2*rows*cols+rows*cols) {
 				t.Fatal("the call would not take the column blocks")
 			}
 			data, dst := f32s(rows, cols), f32s(rows, cols)
-			return ScatterElements(dst, data, indices, f32s(rows, cols), 0, ScatterOptions{})
+			return k.ScatterElements(dst, data, indices, f32s(rows, cols), 0, ScatterOptions{})
 		}},
-		{"ScatterND of single elements, checking as it goes", false, func(indices tensor.Tensor) error {
+		{"ScatterND of single elements, checking as it goes", fastKernels, func(k kernels, indices tensor.Tensor) error {
 			tuples := tensor.Must(indices.Reshape(tensor.Shape{64 * 1024, 1}))
-			return ScatterND(f32s(64), f32s(64), tuples, f32s(64*1024), ScatterOptions{})
+			return k.ScatterND(f32s(64), f32s(64), tuples, f32s(64*1024), ScatterOptions{})
 		}},
-		{"Gather", false, func(indices tensor.Tensor) error {
-			return Gather(f32s(64, 1024), f32s(64), indices, 0, 0, IndexRules{})
+		{"Gather", fastKernels, func(k kernels, indices tensor.Tensor) error {
+			return k.Gather(f32s(64, 1024), f32s(64), indices, 0, 0, IndexRules{})
 		}},
-		{"general ScatterElements along axis 1, checking as it goes", true, func(indices tensor.Tensor) error {
+		{"general ScatterElements along axis 1, checking as it goes", generalKernels, func(k kernels, indices tensor.Tensor) error {
 			data, dst := f32s(64, 1024), f32s(64, 1024)
-			return ScatterElements(dst, data, indices, f32s(64, 1024), 1, ScatterOptions{})
+			return k.ScatterElements(dst, data, indices, f32s(64, 1024), 1, ScatterOptions{})
 		}},
-		{"general ScatterElements in place, starts first", true, func(indices tensor.Tensor) error {
+		{"general ScatterElements in place, starts first", generalKernels, func(k kernels, indices tensor.Tensor) error {
 			data := f32s(64, 1024)
-			return ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{})
+			return k.ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{})
 		}},
-		{"general GatherElements", true, func(indices tensor.Tensor) error {
-			return GatherElements(f32s(64, 1024), f32s(64, 1024), indices, 1, IndexRules{})
+		{"general GatherElements", generalKernels, func(k kernels, indices tensor.Tensor) error {
+			return k.GatherElements(f32s(64, 1024), f32s(64, 1024), indices, 1, IndexRules{})
 		}},
-		{"general ScatterElements in place that fails on a bad index", true, func(indices tensor.Tensor) error {
+		{"general ScatterElements in place that fails on a bad index", generalKernels, func(k kernels, indices tensor.Tensor) error {
 			idx := indices.Data().([]int64)
 			idx[len(idx)-1] = 1024 // out of range: refused before anything is written
 			data := f32s(64, 1024)
-			if err := ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{}); !errors.Is(err, ErrIndex) {
+			if err := k.ScatterElements(data, data, indices, f32s(64, 1024), 1, ScatterOptions{}); !errors.Is(err, ErrIndex) {
 				return fmt.Errorf("a bad index gave %v", err)
 			}
 			return nil
 		}},
 	} {
-		forceGeneral = c.general
-		ind := callOnce(t, c.call)
+		ind := callOnce(t, func(indices tensor.Tensor) error { return c.call(c.k, indices) })
 		runtime.GC()
 		if ind.Value() != nil {
 			t.Errorf("%s: the indices of a finished call are still reachable", c.name)

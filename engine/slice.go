@@ -19,10 +19,10 @@ var dimsUpTo = func() (s [64]int) {
 func DynamicSlice(dst, operand tensor.Tensor, start []int64, rules IndexRules) error {
 	s := getScratch()
 	defer s.release()
-	return s.dynamicSlice(&dst, &operand, start, rules)
+	return dynamicSlice(s, &dst, &operand, start, rules)
 }
 
-func (s *scratch) dynamicSlice(dst, operand *tensor.Tensor, start []int64, rules IndexRules) error {
+func dynamicSlice(s *scratch, dst, operand *tensor.Tensor, start []int64, rules IndexRules) error {
 	if operand.IsZero() || dst.IsZero() {
 		return argErr("operand and dst must both be given")
 	}
@@ -50,7 +50,7 @@ func (s *scratch) dynamicSlice(dst, operand *tensor.Tensor, start []int64, rules
 	if dst.Len() > 0 {
 		// The start is the caller's; the walk keeps a copy of its own.
 		s.ind = append(s.ind[:0], start...)
-		s.gatherLayout(dst, operand, s.ind, tensor.Tensor{})
+		gatherLayout(s, dst, operand, s.ind, tensor.Tensor{})
 	}
 	return nil
 }
@@ -63,10 +63,10 @@ func (s *scratch) dynamicSlice(dst, operand *tensor.Tensor, start []int64, rules
 func DynamicUpdateSlice(dst, operand, update tensor.Tensor, start []int64, rules IndexRules) error {
 	s := getScratch()
 	defer s.release()
-	return s.dynamicUpdateSlice(&dst, &operand, &update, start, rules)
+	return dynamicUpdateSlice(s, &dst, &operand, &update, start, rules)
 }
 
-func (s *scratch) dynamicUpdateSlice(dst, operand, update *tensor.Tensor, start []int64, rules IndexRules) error {
+func dynamicUpdateSlice(s *scratch, dst, operand, update *tensor.Tensor, start []int64, rules IndexRules) error {
 	if operand.IsZero() || update.IsZero() || dst.IsZero() {
 		return argErr("operand, update and dst must all be given")
 	}
@@ -100,8 +100,8 @@ func (s *scratch) dynamicUpdateSlice(dst, operand, update *tensor.Tensor, start 
 	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
 		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
 	l.gathers = false
-	s.ind = append(s.ind[:0], start...)               // the caller's; the walk keeps a copy
-	s.scatterLayout(dst, operand, update, s.ind, opt) // clamped: no start is refused
+	s.ind = append(s.ind[:0], start...)                // the caller's; the walk keeps a copy
+	scatterLayout(s, dst, operand, update, s.ind, opt) // clamped: no start is refused
 	return nil
 }
 

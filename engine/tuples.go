@@ -179,9 +179,9 @@ func (w *ndWalk) offset1(t int) int {
 // read. It returns nil offsets, having only checked the tuples, when an
 // offset might not fit in an int32 or tuples have no component. The
 // offsets are s's, valid until the call returns.
-func (s *scratch) tupleOffsets(w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
+func tupleOffsets(s *scratch, w *ndWalk, size int, rules IndexRules) (offs []int32, bad int) {
 	if w.k == 0 || size > maxOffset {
-		return nil, s.firstBad(w.ind, w.lims, rules)
+		return nil, firstBad(s, w.ind, w.lims, rules)
 	}
 	s.offs = resize(s.offs, w.n)
 	p := parts(len(w.ind))

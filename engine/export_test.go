@@ -1,0 +1,111 @@
+package engine
+
+import "github.com/scatter-dev/scatter/tensor"
+
+// kernels are the entry points a test calls: the engine's own
+// (fastKernels), or those of generalKernels, which run each form by the
+// general core with the form's dimension numbers, after the form's own
+// checks, and the general gather and scatter without recognising the
+// forms. The fast paths and the general core must meet the same
+// reference.
+type kernels struct {
+	name            string
+	ScatterND       func(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error
+	ScatterElements func(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error
+	GatherND        func(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error
+	GatherElements  func(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error
+	Gather          func(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error
+	GatherGeneral   func(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error
+	ScatterGeneral  func(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error
+}
+
+var (
+	fastKernels = kernels{"fast", ScatterND, ScatterElements, GatherND, GatherElements, Gather,
+		GatherGeneral, ScatterGeneral}
+	generalKernels = kernels{"general", generalScatterND, generalScatterElements, generalGatherND,
+		generalGatherElements, generalGather, generalGatherGeneral, generalScatterGeneral}
+)
+
+// bothKernels lists fastKernels and generalKernels, for tests that run
+// both.
+var bothKernels = []kernels{fastKernels, generalKernels}
+
+func generalScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterND")
+	}
+	s := getScratch()
+	defer s.release()
+	if err := checkScatterND(s, &dst, &data, &indices, &updates, opt); err != nil {
+		return err
+	}
+	dims := ScatterNDDims(len(s.shapes[dataShape]), s.shapes[indexShape])
+	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, opt, false)
+}
+
+func generalScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
+	if !fastRules(opt.Rules) {
+		return clampErr("ScatterElements")
+	}
+	s := getScratch()
+	defer s.release()
+	if err := checkScatterElements(s, &dst, &data, &indices, &updates, axis, opt); err != nil {
+		return err
+	}
+	dims := ScatterElementsDims(len(s.shapes[dataShape]), axis)
+	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, opt, false)
+}
+
+func generalGatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherND")
+	}
+	s := getScratch()
+	defer s.release()
+	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
+	if _, err := AppendGatherNDShape(s.shapes[outShape], ds, is, batchDims); err != nil {
+		return err
+	}
+	dims := GatherNDDims(ds, is, batchDims)
+	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+}
+
+func generalGatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("GatherElements")
+	}
+	s := getScratch()
+	defer s.release()
+	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
+	if err := checkElements(ds, is, axis); err != nil {
+		return err
+	}
+	dims := GatherElementsDims(ds, axis)
+	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+}
+
+func generalGather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+	if !fastRules(rules) {
+		return clampErr("Gather")
+	}
+	s := getScratch()
+	defer s.release()
+	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
+	if _, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims); err != nil {
+		return err
+	}
+	dims := GatherAxisDims(ds, len(is), axis, batchDims)
+	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+}
+
+func generalGatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
+	s := getScratch()
+	defer s.release()
+	return gatherGeneral(s, &dst, &operand, &indices, d, &opt, false)
+}
+
+func generalScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	s := getScratch()
+	defer s.release()
+	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, false)
+}
