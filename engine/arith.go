@@ -353,9 +353,6 @@ func boolOps(r Reduction) ops[bool] {
 	return ops[bool]{combine: func(v, u bool) bool { return v || u }}
 }
 
-// bitwise reports whether r is And, Or or Xor.
-func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
-
 // bitOps is And, Or or Xor over an integer type; the identity of And has
 // every bit set.
 func bitOps[T signed | unsigned](r Reduction) ops[T] {

@@ -64,10 +64,11 @@ func (j *gatherElementsJob) work(w, lo, hi int) {
 	j.found[w], j.s.touched[w] = j.m.gatherRows(&j.s.el, w, lo, hi, j.skip)
 }
 
-// gatherRows sets the output elements of rows r0 to r1 of GatherElements,
+// gatherElementRows sets the output elements (dst) of rows r0 to r1 of
+// GatherElements from src,
 // zero for a skipped index, stepping worker w's cursor. It returns the
 // flat position of the first rejected index, or -1.
-func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int) {
+func gatherElementRows[E comparable](dst, src []E, e *elemWalk, w, r0, r1 int, skip bool) (bad, touched int) {
 	along, value := e.steps()
 	lim := e.lim
 	// Bring a row into cache first only when it has no more cache lines
@@ -76,30 +77,30 @@ func (m *wordMover[E]) gatherRows(e *elemWalk, w, r0, r1 int, skip bool) (bad, t
 	// many.
 	//
 	// A table small enough to stay in the cache needs no such reads.
-	touch := along == 0 && worthTouching(m.src, lim.size, e.last)
+	touch := along == 0 && worthTouching(src, lim.size, e.last)
 	if len(e.is) == 2 && along == 0 {
 		// The rows of a matrix, along its last axis.
 		if !touch {
 			n := r1 - r0
-			return gatherFlat(m.dst[r0*e.last:][:n*e.last], m.src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
+			return gatherFlat(dst[r0*e.last:][:n*e.last], src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
 				e.last, lim.fromEnd, skip, r0*e.last), 0
 		}
-		return gatherRows2(m.dst, e.other[0], e.last, m.src, lim.size, e.ind, r0, r1, lim.fromEnd, skip)
+		return gatherRows2(dst, e.other[0], e.last, src, lim.size, e.ind, r0, r1, lim.fromEnd, skip)
 	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base, other := c.data, c.other
-		out := m.dst[other : other+e.last]
+		out := dst[other : other+e.last]
 		idx := e.index(c)
 		j := -1
 		if along == 0 {
 			// The axis is the row itself: read from one row of data.
-			row := m.src[base : base+lim.size]
+			row := src[base : base+lim.size]
 			if touch {
 				touched += touchLines(row)
 			}
 			j = gatherRow(out, row, idx, lim.fromEnd, skip)
 		} else {
-			j = gatherStrided(out, m.src, idx, base, along, value, lim, skip)
+			j = gatherStrided(out, src, idx, base, along, value, lim, skip)
 		}
 		if j >= 0 {
 			return other + j, touched

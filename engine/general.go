@@ -203,17 +203,6 @@ func componentWindow(m int, winOp, winSize []int) int {
 	return 1
 }
 
-// windowLimit returns the limit of the start values of a window of size
-// w along a dimension of the given size: [0, size-w], and negative values
-// counted from the end where the rules say so.
-func (r IndexRules) windowLimit(size, w int) limit {
-	l := limit{size: max(size-w+1, 0)}
-	if r.Negative == NegativeFromEnd {
-		l.fromEnd = int64(size)
-	}
-	return l
-}
-
 // start returns the operand offset of the start index of the batch
 // position whose first component is at ind[at] (batching offsets not
 // included), or -1 when the rules skip it; bad is the component that the

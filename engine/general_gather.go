@@ -149,8 +149,9 @@ type lineGather struct {
 // gatherLine moves the elements of line g from m's src to its dst; a
 // start index the rules skip gets m's fill value. It returns the position
 // in the line of the first start index the rules refuse, or -1.
-func (m *wordMover[E]) gatherLine(g *lineGather) int {
-	dst, src, fill := m.dst, m.src, m.fill
+// gatherLineElems is gatherLine (see mover): the line g from src into
+// dst, fill where a skipped index leaves an element.
+func gatherLineElems[E comparable](dst, src []E, fill E, g *lineGather) int {
 	var zero E
 	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && fill == zero &&
 		g.rule != OutOfRangeClamp {

@@ -216,17 +216,3 @@ func (j *hloScatterJob) apply(w, lo, hi, b0, b1 int) {
 	run.each(&it, w)
 	run.finish(lo, hi)
 }
-
-func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
-
-func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
-	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
-}
-
-func (m *wordMover[E]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return setRow(m.dst[base:][:lim.size], ind, m.src[s0:], lim.fromEnd, skip)
-}
-
-func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return reduceRow(r.red, r.dst[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
-}

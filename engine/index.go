@@ -58,15 +58,6 @@ type limit struct {
 // the dimension's size.
 func wrap(v, fromEnd int64) int64 { return v + v>>63&fromEnd }
 
-// bounds returns the inclusive range of index values r accepts for a
-// dimension of the given size.
-func (r IndexRules) bounds(size int) (lo, hi int64) {
-	if r.Negative == NegativeFromEnd {
-		return -int64(size), int64(size) - 1
-	}
-	return 0, int64(size) - 1
-}
-
 // pos maps an index value to its position; ok is false for a value
 // outside l, and p is then meaningless.
 func (l limit) pos(v int64) (p int, ok bool) {

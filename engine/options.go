@@ -238,3 +238,26 @@ const (
 	// infinity.
 	ComplexC10
 )
+
+// bitwise reports whether r is And, Or or Xor.
+func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
+
+// bounds returns the inclusive range of index values r accepts for a
+// dimension of the given size.
+func (r IndexRules) bounds(size int) (lo, hi int64) {
+	if r.Negative == NegativeFromEnd {
+		return -int64(size), int64(size) - 1
+	}
+	return 0, int64(size) - 1
+}
+
+// windowLimit returns the limit of the start values of a window of size
+// w along a dimension of the given size: [0, size-w], and negative values
+// counted from the end where the rules say so.
+func (r IndexRules) windowLimit(size, w int) limit {
+	l := limit{size: max(size-w+1, 0)}
+	if r.Negative == NegativeFromEnd {
+		l.fromEnd = int64(size)
+	}
+	return l
+}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"sync"
+
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -55,6 +57,55 @@ func (r *numReducer[T]) reduce(ps []pair) {
 	for _, p := range ps {
 		reduceSlice(r.red, r.dst[p.d:p.d+r.block], r.src[p.s:p.s+r.block])
 	}
+}
+
+// The fastScatter and halver methods: each hands r's slices and
+// reduction to its operation's loops (scatter_nd.go,
+// scatter_elements.go, scatter_columns.go, general_scatter.go,
+// scatter_halves.go).
+
+func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
+	if block == 1 {
+		reduceOffsets(r.red, r.dst, offs, r.src)
+		return
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
+	if block == 1 {
+		reduceIndex(r.red, r.dst, ind, r.src, lim.size, lim.fromEnd)
+		return
+	}
+	for t, v := range ind {
+		if p, ok := lim.pos(v); ok {
+			reduceSlice(r.red, r.dst[p*block:(p+1)*block], r.src[t*block:(t+1)*block])
+		}
+	}
+}
+
+func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
+	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
+}
+
+func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return reduceRow(r.red, r.dst[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
+}
+
+func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
+	return reduceElementRows(r.red, r.dst, r.src, e, w, r0, r1, skip)
+}
+
+func (r *numReducer[T]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	reduceColumnBlocks(r.red, r.dst, r.src, data, ind, lim, rows, inner, width, c0, c1)
+}
+
+func (r *numReducer[T]) halves(ind []int64, done *sync.WaitGroup) int {
+	return applyHalves(r, ind, done)
 }
 
 // intReducer is the reducer of an integer type: a numReducer, or for

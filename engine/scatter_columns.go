@@ -54,27 +54,31 @@ func (j *columnJob) work(_, lo, hi int) {
 	j.run.fast.scatterColumns(j.data, j.ind, j.lim, j.rows, j.inner, j.width, lo*j.width, min(hi*j.width, j.inner))
 }
 
-func (m *wordMover[E]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
-	ahead := streamsWords[E](len(m.src))
-	columnBlocks(m.dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
+// setColumnBlocks is scatterColumns (see fastScatter) for reduction
+// none: the updates src set into dst.
+func setColumnBlocks[E any](dst, src []E, data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+	ahead := streamsWords[E](len(src))
+	columnBlocks(dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
 			if ahead {
-				columnsAhead(ind, m.src, i+colAhead, rows, inner, b, w)
+				columnsAhead(ind, src, i+colAhead, rows, inner, b, w)
 			}
-			setColumns(buf, ind[i*inner+b:][:w], m.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
+			setColumns(buf, ind[i*inner+b:][:w], src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
 		}
 	})
 }
 
-func (r *numReducer[T]) scatterColumns(data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
+// reduceColumnBlocks is scatterColumns (see fastScatter) combining the
+// updates src into dst by red.
+func reduceColumnBlocks[T number](red Reduction, dst, src []T, data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	from := words[T](data)
-	ahead := streamsWords[T](len(r.src))
-	columnBlocks(r.dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
+	ahead := streamsWords[T](len(src))
+	columnBlocks(dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
 			if ahead {
-				columnsAhead(ind, r.src, i+colAhead, rows, inner, b, w)
+				columnsAhead(ind, src, i+colAhead, rows, inner, b, w)
 			}
-			reduceColumns(r.red, buf, ind[i*inner+b:][:w], r.src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
+			reduceColumns(red, buf, ind[i*inner+b:][:w], src[i*inner+b:][:w], lim.size, w, lim.fromEnd)
 		}
 	})
 }

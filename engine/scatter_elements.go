@@ -208,7 +208,9 @@ func checkElements(ds, is tensor.Shape, axis int) error {
 	return nil
 }
 
-func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
+// setElementRows is scatterRows (see fastScatter) for reduction none:
+// the updates src set into dst.
+func setElementRows[E any](dst, src []E, e *elemWalk, w, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
 	if len(e.is) == 2 && along == 0 {
@@ -217,16 +219,16 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 		// one loop for all the elements.
 		if e.other[0] == e.last {
 			n := r1 - r0
-			return setFlat(m.dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, m.src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
+			return setFlat(dst[r0*lim.size:], lim.size, e.ind[r0*e.last:][:n*e.last], e.last, src[r0*e.last:], lim.fromEnd, skip, r0*e.last)
 		}
-		return setRows(m.dst, e.data[0], lim.size, e.ind, e.last, m.src, e.other[0], r0, r1, lim.fromEnd, skip)
+		return setRows(dst, e.data[0], lim.size, e.ind, e.last, src, e.other[0], r0, r1, lim.fromEnd, skip)
 	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base := c.data
-		idx, upd := e.index(c), m.src[c.other:c.other+e.last]
+		idx, upd := e.index(c), src[c.other:c.other+e.last]
 		if along == 0 {
 			// The axis is the row itself.
-			if j := setRow(m.dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
+			if j := setRow(dst[base:base+lim.size], idx, upd, lim.fromEnd, skip); j >= 0 {
 				return c.r*e.last + j
 			}
 			continue
@@ -235,7 +237,7 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 			p, ok := lim.pos(v)
 			switch {
 			case ok:
-				m.dst[base+j*along+p*value] = upd[j]
+				dst[base+j*along+p*value] = upd[j]
 			case !skip:
 				return c.r*e.last + j
 			}
@@ -244,8 +246,9 @@ func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
 	return -1
 }
 
-func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {
-	dst, src, red := r.dst, r.src, r.red
+// reduceElementRows is scatterRows (see fastScatter) combining the
+// updates src into dst by red.
+func reduceElementRows[T number](red Reduction, dst, src []T, e *elemWalk, w, r0, r1 int, skip bool) int {
 	along, value := e.steps()
 	lim := e.lim
 	if len(e.is) == 2 && along == 0 {

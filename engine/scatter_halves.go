@@ -77,7 +77,8 @@ type halvesJob[T number] struct {
 // halvesPool keeps the buckets' memory between calls.
 var halvesPool sync.Pool
 
-func (r *numReducer[T]) halves(ind []int64, done *sync.WaitGroup) int {
+// applyHalves is r's halves (see halver).
+func applyHalves[T number](r *numReducer[T], ind []int64, done *sync.WaitGroup) int {
 	// A worker's part of a chunk, the larger if odd, and the slot written
 	// past it.
 	per := (min(halvesChunk, len(ind))+1)/2 + 1

@@ -203,54 +203,6 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 	run.finish(lo*block, hi*block)
 }
 
-func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
-	if block == 1 {
-		setOffsets(m.dst, offs, m.src)
-		return
-	}
-	for t, o := range offs {
-		if o >= 0 {
-			copy(m.dst[o:int(o)+block], m.src[t*block:(t+1)*block])
-		}
-	}
-}
-
-func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
-	if block == 1 {
-		reduceOffsets(r.red, r.dst, offs, r.src)
-		return
-	}
-	for t, o := range offs {
-		if o >= 0 {
-			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
-		}
-	}
-}
-
-func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
-	if block == 1 {
-		setIndex(m.dst, ind, m.src, lim.size, lim.fromEnd)
-		return
-	}
-	for t, v := range ind {
-		if p, ok := lim.pos(v); ok {
-			copy(m.dst[p*block:(p+1)*block], m.src[t*block:(t+1)*block])
-		}
-	}
-}
-
-func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
-	if block == 1 {
-		reduceIndex(r.red, r.dst, ind, r.src, lim.size, lim.fromEnd)
-		return
-	}
-	for t, v := range ind {
-		if p, ok := lim.pos(v); ok {
-			reduceSlice(r.red, r.dst[p*block:(p+1)*block], r.src[t*block:(t+1)*block])
-		}
-	}
-}
-
 // setIndex sets dst[p] = upd[t] for the position p that each ind[t]
 // names in a dimension of the given size, in order, skipping those
 // outside it; fromEnd is what a negative index adds (see wrap).
