@@ -43,9 +43,12 @@ type halver interface {
 }
 
 // halving reports whether n single updates into a dst of size elements
-// of elem bytes each, with the given work, should run in halves.
+// of elem bytes each, with the given work, should run in halves. A half
+// of dst must be addressable by a bucket entry's int32 offset: size at
+// most 2^31, compared as an int64 so that the bound compiles where int
+// has 32 bits (where every size meets it).
 func halving(n, size, elem, work int) bool {
-	return n >= halvesMin && size*elem >= halvesBytes && size <= 1<<31 && parts(work) >= 2
+	return n >= halvesMin && size*elem >= halvesBytes && int64(size) <= 1<<31 && parts(work) >= 2
 }
 
 // halfEntry is an update in a bucket: its element's offset in the half of
