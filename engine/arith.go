@@ -3,9 +3,7 @@ package engine
 import (
 	"math"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // ops is the arithmetic of one reduction over one element type.
@@ -57,49 +55,6 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 		return typeErr("reduction %v is defined for bool and integer elements only, not %v", r, d)
 	}
 	return nil
-}
-
-// newReducer returns the reducer of blocks of the given size for dst's
-// element type and opt's reduction and arithmetic, which checkReduction
-// has accepted. Mean reduces by adding; the kernel divides at the end.
-func newReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
-	r := opt.Reduction
-	switch d := dst.Data().(type) {
-	case []bool:
-		return newFuncReducer(d, src, block, boolOps(r))
-	case []int8:
-		return intReducer(d, src, block, r, signedOps[int8](r, math.MinInt8, math.MaxInt8))
-	case []int16:
-		return intReducer(d, src, block, r, signedOps[int16](r, math.MinInt16, math.MaxInt16))
-	case []int32:
-		return intReducer(d, src, block, r, signedOps[int32](r, math.MinInt32, math.MaxInt32))
-	case []int64:
-		return intReducer(d, src, block, r, signedOps[int64](r, math.MinInt64, math.MaxInt64))
-	case []uint8:
-		return intReducer(d, src, block, r, unsignedOps[uint8](r))
-	case []uint16:
-		return intReducer(d, src, block, r, unsignedOps[uint16](r))
-	case []uint32:
-		return intReducer(d, src, block, r, unsignedOps[uint32](r))
-	case []uint64:
-		return intReducer(d, src, block, r, unsignedOps[uint64](r))
-	case []float16.Float16:
-		return newFuncReducer(d, src, block, halfOps(r, float16.Float16.Float32, float16.Fromfloat32))
-	case []bfloat16.BFloat16:
-		return newFuncReducer(d, src, block, halfOps(r, bfloat16.BFloat16.Float32, bfloat16.FromFloat32))
-	case []float32:
-		return newNumReducer(d, src, block, r, floatOps[float32](r))
-	case []float64:
-		return newNumReducer(d, src, block, r, floatOps[float64](r))
-	case []complex64:
-		return newFuncReducer(d, src, block, complexOps(r, opt.Arith.Complex, mulC10x64, quoC10x64))
-	case []complex128:
-		return newFuncReducer(d, src, block, complexOps(r, opt.Arith.Complex, mulC10x128, quoC10x128))
-	case []string:
-		// Add, which concatenates (Arith.ConcatStrings).
-		return newFuncReducer(d, src, block, ops[string]{combine: func(v, u string) string { return v + u }})
-	}
-	panic("engine: no reducer for " + dst.DType().String()) // unreachable: checkReduction refused it
 }
 
 // reduceElems reduces single elements; the switch is outside the loops.

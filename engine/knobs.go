@@ -3,9 +3,7 @@ package engine
 import (
 	"math"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // The knobs of Arith beyond the complex arithmetic and string
@@ -13,28 +11,10 @@ import (
 // change the reducer a scatter uses: newKnobReducer builds it.
 
 // newKnobReducer returns the reducer of blocks of the given size for dst's
-// element type and opt's reduction and knobs, which checkReduction has
-// accepted.
+// element type (see elemTypes) and opt's reduction and knobs, which
+// checkReduction has accepted.
 func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
-	r := opt.Reduction
-	var red reducer
-	switch d := dst.Data().(type) {
-	case []float16.Float16:
-		red = halfKnobs(d, src, block, opt, float16.Float16.Float32, float16.Fromfloat32)
-	case []bfloat16.BFloat16:
-		red = halfKnobs(d, src, block, opt, bfloat16.BFloat16.Float32, bfloat16.FromFloat32)
-	case []float32:
-		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, minMaxOps[float32](r, opt.Arith.MinMax))
-		}
-	case []float64:
-		if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
-			red = newFuncReducer(d, src, block, minMaxOps[float64](r, opt.Arith.MinMax))
-		}
-	}
-	if red == nil {
-		red = newReducer(dst, src, block, opt)
-	}
+	red := elemTypeOf(dst.DType()).reducer(dst, src, block, opt)
 	if opt.Arith.ZeroStart || opt.Arith.CountInType {
 		red.setKnobs(opt)
 	}

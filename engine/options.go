@@ -1,32 +1,3 @@
-// Package engine holds the dialect-neutral scatter and gather kernels:
-// StableHLO's general gather and scatter (GatherGeneral, ScatterGeneral,
-// executing GatherDims and ScatterDims), and the seven forms of them that
-// frameworks name: ScatterND, ScatterElements, GatherND, GatherElements
-// and Gather, which have kernels of their own, and DynamicSlice and
-// DynamicUpdateSlice.
-//
-// Every kernel writes into a destination tensor that the caller supplies
-// (named dst and passed first), so repeated calls can reuse memory. A
-// scatter's dst may be its data tensor itself, for an in-place update.
-//
-// The knobs are exactly what the frameworks disagree on (the reduction,
-// whether the destination's existing value takes part, what a negative or
-// out-of-range index means), so that a dialect is a table of choices over
-// these kernels. Whatever the knobs, the kernels promise:
-//
-//   - Every scatter in place (dst is data) validates every index before
-//     it writes anything, so an in-place update never half-happens. A
-//     gather, and a scatter into another dst, may validate as it goes:
-//     when it reports a bad index (the first in index order), dst may
-//     have been partly written.
-//   - Work runs in parallel, split by destination, and the results do not
-//     depend on the number of threads.
-//   - Duplicate indices are applied in row-major index order: with
-//     reduction None the last update wins, and every other reduction gives
-//     exactly the result of accumulating the updates one at a time in that
-//     order.
-//   - Data is moved by element size, so moving needs no per-type code;
-//     only the reductions' arithmetic is typed.
 package engine
 
 import (

@@ -3,9 +3,7 @@ package engine
 import (
 	"unsafe"
 
-	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
-	"github.com/x448/float16"
 )
 
 // view is where a tensor's elements are: the address of the first, their
@@ -41,56 +39,33 @@ func words[E any](v view) []E {
 }
 
 // sliceOf returns the address of t's first element, their number and the
-// size of one; nil and zeros for the zero Tensor. It switches on the
-// element type and asserts the slice's type, which cost less than
-// reflection, or a type switch, does: the small calls read a few tensors
+// size of one (see elemTypes); nil and zeros for the zero Tensor. It
+// reads the slice's header without asking its type, which costs less
+// than a type switch or reflection: the small calls read a few tensors
 // this way and move little else.
 func sliceOf(t *tensor.Tensor) (p unsafe.Pointer, n int, size uintptr) {
-	return sliceOfData(t.DType(), t.Data())
+	p, n = sliceHeader(t.Data())
+	return p, n, elemTypeOf(t.DType()).size
 }
 
-func sliceOfData(dt tensor.DType, data any) (p unsafe.Pointer, n int, size uintptr) {
-	switch dt {
-	case tensor.Float32:
-		return elems[float32](data)
-	case tensor.Int64:
-		return elems[int64](data)
-	case tensor.Float16:
-		return elems[float16.Float16](data)
-	case tensor.Int32:
-		return elems[int32](data)
-	case tensor.Float64:
-		return elems[float64](data)
-	case tensor.BFloat16:
-		return elems[bfloat16.BFloat16](data)
-	case tensor.Uint8:
-		return elems[uint8](data)
-	case tensor.Int8:
-		return elems[int8](data)
-	case tensor.Bool:
-		return elems[bool](data)
-	case tensor.Int16:
-		return elems[int16](data)
-	case tensor.Uint16:
-		return elems[uint16](data)
-	case tensor.Uint32:
-		return elems[uint32](data)
-	case tensor.Uint64:
-		return elems[uint64](data)
-	case tensor.Complex64:
-		return elems[complex64](data)
-	case tensor.Complex128:
-		return elems[complex128](data)
-	case tensor.String:
-		return elems[string](data)
+// sliceHeader returns the address of the first element and the length
+// of the slice that data holds, or nil and 0 for a nil data. An interface
+// value is a pair of words, its type and a pointer to its value; for a
+// slice, which does not fit in a word, that value is the slice's header,
+// whose first words are the address and the length. A tensor's data is
+// always a slice.
+func sliceHeader(data any) (unsafe.Pointer, int) {
+	type iface struct{ typ, val unsafe.Pointer }
+	type header struct {
+		p    unsafe.Pointer
+		n, c int
 	}
-	return nil, 0, 0
-}
-
-func elems[E any](data any) (unsafe.Pointer, int, uintptr) {
-	v, _ := data.([]E)
-	var zero E
-	return unsafe.Pointer(unsafe.SliceData(v)), len(v), unsafe.Sizeof(zero)
+	v := (*iface)(unsafe.Pointer(&data)).val
+	if v == nil {
+		return nil, 0
+	}
+	h := (*header)(v)
+	return h.p, h.n
 }
 
 // span is the address range [lo, hi) of a tensor's elements, for overlap
