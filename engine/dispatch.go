@@ -110,8 +110,8 @@ func fastRules(r IndexRules) bool { return r.OutOfRange != OutOfRangeClamp }
 // clampErr is the error of the form op, whose kernel does not clamp, for
 // rules with OutOfRangeClamp (see fastRules). The form functions check
 // the rules before they take a scratch, and build the error here, not
-// inlined: checked in the scratch methods, or built inline, it cost S2 5
-// to 10%.
+// inlined, so that the path of their small calls stays short (see
+// docs/measurements.md).
 //
 //go:noinline
 func clampErr(op string) error {

@@ -161,7 +161,7 @@ func worthTouching[E any](table []E, rowLen, n int) bool {
 func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
 	var zero E
 	out = out[:len(idx)]
-	// Eight at a time while in range (S3, rows of 8: 718 -> 361 ns).
+	// Eight at a time while in range (see gatherAtOnce).
 	k0 := gatherAtOnce(out, src, dstep, size, idx, last)
 	base, next := 0, last
 	if k0 > 0 {
@@ -215,7 +215,8 @@ func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) i
 // elements), of indices at r*last (last elements). It returns the flat
 // position in out (and indices) of the first rejected index, or -1, and
 // the count of touchLines. (Asking for the next row while gathering from
-// this one instead, as the scatters by columns do, measured the same.)
+// this one instead, as the scatters by columns do, is no faster: see
+// docs/measurements.md.)
 //
 //go:noinline
 func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx []int64, r0, r1 int, fromEnd int64, skip bool) (bad, touched int) {
@@ -233,8 +234,7 @@ func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx 
 // adding fromEnd (see wrap). It returns the first j whose index is outside
 // row, or -1; with skip it sets out[j] to zero there and goes on. Elements
 // of 4 or 8 bytes go eight at a time while the indices are in [0, size),
-// where the processor gathers (canGather: a row of 4096 float32 in cache,
-// 3.0 -> 1.05 us).
+// where the processor gathers (canGather).
 //
 //go:noinline
 func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
@@ -246,8 +246,8 @@ func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
 		v := idx[j]
 		// A non-negative index in range first: one compare, and no jump
 		// taken on this path. Wrapping every index first, as the
-		// scatters' loops above do, cost W7 about a fifth of its time
-		// here; for those loops the change measured nothing.
+		// scatters' loops do, is slower here (docs/measurements.md);
+		// for those loops the order makes no difference.
 		if uint64(v) < size {
 			out[j] = row[v]
 			continue

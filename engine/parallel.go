@@ -44,8 +44,8 @@ type job interface {
 // they compute does not depend on p.
 //
 // (A team of goroutines kept for all calls, fed through a channel, would
-// allocate nothing at all; it made W9 7% slower than starting goroutines
-// does.)
+// allocate nothing at all, but was slower than starting goroutines: see
+// docs/measurements.md.)
 func parallel(n, p int, j job, done *sync.WaitGroup) {
 	if p = min(p, n); p <= 1 {
 		j.work(0, 0, n)

@@ -18,8 +18,7 @@ import (
 // row of data, indices and updates after another: where dst is past the
 // cache (streamBytes), the copy in and the updates ask for their rows
 // colAhead rows ahead, and the copy out writes around the cache, as the
-// gathers of rows do (see stream.go). W9, on a 2-vCPU Xeon: 40-48 ms ->
-// 33-36 ms.
+// gathers of rows do (see stream.go).
 const (
 	colBytes  = 256
 	colBuffer = 1 << 20

@@ -40,7 +40,7 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 	run := newScatterRun(s, dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path
 	// checks each row of indices as it applies it: the separate pass
-	// over every index would take a fifth of the time. An error may then
+	// over every index would read every index twice. An error may then
 	// leave dst partly written, as a gather's does; in place, nothing is
 	// written before every index has passed.
 	asItGoes := axis != 0 && run.fast != nil && size > 0 && !run.inPlace
@@ -345,9 +345,8 @@ func reduceFlat[T number](red Reduction, dst []T, size int, idx []int64, last in
 
 // addLine is reduceFlat for Add over one line, dst. Its inner loop,
 // addInRange, takes the indices in [0, len(dst)) and stops at any other;
-// addLine then wraps, skips or reports those one by one and goes on. (A
-// loop that wrapped every index took 6.1-6.3 ms over W3's 4M updates,
-// standalone, where one without the wrap took 4.2-4.7.)
+// addLine then wraps, skips or reports those one by one and goes on: a
+// loop that wrapped every index is slower (docs/measurements.md).
 func addLine[T number](dst []T, idx []int64, upd []T, fromEnd int64, skip bool, at int) int {
 	upd = upd[:len(idx)]
 	size := uint64(len(dst))
@@ -366,9 +365,8 @@ func addLine[T number](dst []T, idx []int64, upd []T, fromEnd int64, skip bool, 
 
 // addInRange adds upd[k] to dst[idx[k]], in order, up to the first index
 // outside [0, len(dst)), and returns how many it added. It takes two
-// updates a step: S6's 256 updates into a [1024] dst took 130 ns one at
-// a time and take 82 two at a time (four at a time: as fast there, but
-// W3 took 15% longer).
+// updates a step, which is faster than one at a time and, over many
+// updates, than four (docs/measurements.md).
 //
 //go:noinline
 func addInRange[T number](dst []T, idx []int64, upd []T) int {
@@ -396,8 +394,7 @@ func addInRange[T number](dst []T, idx []int64, upd []T) int {
 }
 
 // addFlat is reduceFlat for Add over rows. Rows of even length go two
-// updates a step while both indices lie in [0, size) (S4, rows of 8: ~515
-// -> ~400 ns; see addInRange); the rest one at a time, an index outside
+// updates a step while both indices lie in [0, size) (see addInRange); the rest one at a time, an index outside
 // the dimension skipped with skip, else reported. The one loop serves
 // both: skip is read only on the way out of range.
 //

@@ -16,15 +16,13 @@ import (
 // of dst each index falls in, keeping their order; after both have, each
 // applies to its half of dst the bucket of worker 0 and then that of
 // worker 1, which hold the chunk's updates of that half in index order.
-// On a 2-vCPU Xeon (2 MiB of L2 per core), W3 took 14-18 ms in the one
-// loop and 10-12 ms so.
+// (How much faster than the one loop: docs/measurements.md.)
 
 // The sizes of the halves, variables for tests.
 var (
 	// halvesChunk is how many updates the workers bucket before they
 	// apply them: two barriers a chunk, which a worker whose thread the
-	// machine lends elsewhere holds up (W3 in chunks of 2^16: 12-14 ms,
-	// 2^18: 10-12).
+	// machine lends elsewhere holds up, so chunks are large.
 	halvesChunk = 1 << 18
 	// halvesBytes is the size of dst from which the halves pay: below
 	// it, dst is cache enough for the one loop.

@@ -39,8 +39,8 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the
-	// indices when there are some (single indices with no division,
-	// 14-18 cycles on these cores), the second the product of dimensions
+	// indices when there are some (single indices with no division),
+	// the second the product of dimensions
 	// that cannot overflow when dst has elements.
 	var n, block int
 	switch {
@@ -76,9 +76,9 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
 	if k == 1 && one && !run.inPlace {
 		// Many single updates into a dst that is not data and fits in
-		// the cache: one loop checks each index as it applies it (W3:
-		// the pass that turned every index into an offset took a fifth
-		// of the time). An error may leave dst partly written.
+		// the cache: one loop checks each index as it applies it, where
+		// a pass that turned every index into an offset first would
+		// read every index twice. An error may leave dst partly written.
 		run.fill(0, run.size)
 		skip := opt.Rules.OutOfRange == OutOfRangeSkip
 		from := 0 // the updates before it are applied
@@ -148,8 +148,7 @@ func checkScatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt 
 // is. Workers that split dst each read every tuple to find the ones in
 // their range; when the updates outnumber dst's elements and dst fits in
 // the cache, that reading costs more than the split saves, and one tight
-// loop over the tuples in order wins (W3: 7.8 ms on two workers, 5.5 ms on
-// one).
+// loop over the tuples in order wins (docs/measurements.md).
 func oneScan(run *scatterRun, block, n, size int) bool {
 	return run.fast != nil && block == 1 && n >= run.size && size <= 8<<20
 }

@@ -100,7 +100,7 @@ func (w *ndWalk) gatherPairs(t0, t1, block int, skip bool, buf []pair) (n, next,
 // gatherPairsK is gatherPairs for tuples of other lengths than 2, base
 // and end being the batch entry's base offset and the tuple that ends it:
 // a method of its own, so that gatherPairs stays small for pairs (inlined
-// into gatherPairs, this loop cost S5, pairs, 7%).
+// into gatherPairs, this loop slowed the pairs' path).
 func (w *ndWalk) gatherPairsK(t0, t1, block int, skip bool, base, end int, buf []pair) (n, next, bad int) {
 	for t := t0; t < t1 && n < len(buf); t++ {
 		if t == end {
@@ -162,7 +162,7 @@ func (w *ndWalk) offset(t int) int {
 
 // offset1 is offset for tuples of one component: small enough to be
 // inlined, where offset is not, so that gatherPairsK takes no call per
-// tuple for them (a call cost GatherND of single elements 13%).
+// tuple for them (a call per tuple slowed GatherND of single elements).
 func (w *ndWalk) offset1(t int) int {
 	if p, ok := w.lims[0].pos(w.ind[t]); ok {
 		return p * w.strides[0]
