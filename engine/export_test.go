@@ -56,46 +56,40 @@ func generalScatterElements(dst, data, indices, updates tensor.Tensor, axis int,
 	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, opt, false)
 }
 
-func generalGatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+// generalGatherForm runs the gather form op by the general core: the
+// form's refusal of clamping, its shape checks (check) and its dimension
+// numbers (dims).
+func generalGatherForm(op string, dst, data, indices tensor.Tensor, rules IndexRules,
+	check func(ds, is tensor.Shape) error, dims func(ds, is tensor.Shape) GatherDims) error {
 	if !fastRules(rules) {
-		return clampErr("GatherND")
+		return clampErr(op)
 	}
 	s := getScratch()
 	defer s.release()
 	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
-	if _, err := AppendGatherNDShape(s.shapes[outShape], ds, is, batchDims); err != nil {
+	if err := check(ds, is); err != nil {
 		return err
 	}
-	dims := GatherNDDims(ds, is, batchDims)
-	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+	d := dims(ds, is)
+	return gatherGeneral(s, &dst, &data, &indices, &d, &GatherOptions{Rules: rules}, false)
+}
+
+func generalGatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
+	return generalGatherForm("GatherND", dst, data, indices, rules,
+		func(ds, is tensor.Shape) error { _, err := GatherNDShape(ds, is, batchDims); return err },
+		func(ds, is tensor.Shape) GatherDims { return GatherNDDims(ds, is, batchDims) })
 }
 
 func generalGatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
-	if !fastRules(rules) {
-		return clampErr("GatherElements")
-	}
-	s := getScratch()
-	defer s.release()
-	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
-	if err := checkElements(ds, is, axis); err != nil {
-		return err
-	}
-	dims := GatherElementsDims(ds, axis)
-	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+	return generalGatherForm("GatherElements", dst, data, indices, rules,
+		func(ds, is tensor.Shape) error { return checkElements(ds, is, axis) },
+		func(ds, _ tensor.Shape) GatherDims { return GatherElementsDims(ds, axis) })
 }
 
 func generalGather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
-	if !fastRules(rules) {
-		return clampErr("Gather")
-	}
-	s := getScratch()
-	defer s.release()
-	ds, is := s.shape(dataShape, &data), s.shape(indexShape, &indices)
-	if _, err := AppendGatherShape(s.shapes[outShape], ds, is, axis, batchDims); err != nil {
-		return err
-	}
-	dims := GatherAxisDims(ds, len(is), axis, batchDims)
-	return gatherGeneral(s, &dst, &data, &indices, &dims, &GatherOptions{Rules: rules}, false)
+	return generalGatherForm("Gather", dst, data, indices, rules,
+		func(ds, is tensor.Shape) error { _, err := GatherShape(ds, is, axis, batchDims); return err },
+		func(ds, is tensor.Shape) GatherDims { return GatherAxisDims(ds, len(is), axis, batchDims) })
 }
 
 func generalGatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, opt GatherOptions) error {
