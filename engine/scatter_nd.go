@@ -83,7 +83,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 		skip := opt.Rules.OutOfRange == OutOfRangeSkip
 		from := 0 // the updates before it are applied
 		if h, ok := run.fast.(halver); ok && halving(n, size, int(s.views[vDst].size), work) {
-			// Two workers, each owning half of dst (see halves.go),
+			// Two workers, each owning half of dst (see scatter_halves.go),
 			// up to a chunk that holds an index this loop must see.
 			from = h.halves(ind, &s.done)
 		}

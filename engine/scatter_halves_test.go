@@ -10,7 +10,7 @@ import (
 )
 
 // TestScatterNDHalves runs ScatterND of many single updates in halves
-// (see halves.go), with sizes lowered so that there are many chunks, or
+// (see scatter_halves.go), with sizes lowered so that there are many chunks, or
 // one of an odd length, shorter than halvesChunk, and holds it to a loop that applies every update in index order: adds of
 // values far apart in magnitude, whose sums depend on their order; Max;
 // float64; a negative index counted from the end and an index out of
