@@ -9,15 +9,13 @@ import (
 // The kernels walk indices with type-free code that yields pairs of
 // offsets, and hand them in batches to an applier that was typed once per
 // call: a mover (reduction none, and every gather) or a reducer. So there
-// is no per-element interface call, and the inner loops are typed.
-
-// The kernels walk indices into batches of pairs of offsets and hand each
-// batch to a typed applier. Where the destinations are scattered over
-// memory this is also the fast way: the applier's tight loop keeps many
-// cache misses in flight. Where a whole row of indices addresses one row
-// of data, which stays in cache, the walk and the typed work share one
-// loop instead (scatterRows, gatherRows): methods of the typed movers and
-// reducers a call has already picked, so they cost no type switch.
+// is no per-element interface call, and the inner loops are typed. Where
+// the destinations are scattered over memory this is also the fast way:
+// the applier's tight loop keeps many cache misses in flight. Where a
+// whole row of indices addresses one row of data, which stays in cache,
+// the walk and the typed work share one loop instead (scatterRows,
+// gatherRows): methods of the typed movers and reducers a call has
+// already picked, so they cost no type switch.
 
 // pair is one block to move or reduce: the block of dst at d with the
 // block of src at s. A negative s (a skipped gather index) zeroes the
