@@ -1,45 +1,8 @@
 package engine
 
 import (
-	"math"
-
 	"github.com/scatter-dev/scatter/tensor"
 )
-
-// widenInto sets out to the elements of t, an integer tensor of out's
-// length that is not int64, as int64; it reports false for a tensor of
-// another type. uint64 values above MaxInt64 saturate to MaxInt64, which
-// no dimension admits.
-func widenInto(out []int64, data any) bool {
-	switch v := data.(type) {
-	case []int32:
-		widen(out, v)
-	case []int8:
-		widen(out, v)
-	case []int16:
-		widen(out, v)
-	case []uint8:
-		widen(out, v)
-	case []uint16:
-		widen(out, v)
-	case []uint32:
-		widen(out, v)
-	case []uint64:
-		for i, x := range v {
-			out[i] = int64(min(x, math.MaxInt64))
-		}
-	default:
-		return false
-	}
-	return true
-}
-
-func widen[I ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~uint32](out []int64, v []I) {
-	out = out[:len(v)]
-	for i, x := range v {
-		out[i] = int64(x)
-	}
-}
 
 // limit holds the index values a dimension of size size accepts under
 // some rules: [0, size), and [-size, 0) too where negative values count

@@ -173,10 +173,12 @@ func (s *scratch) indexInts(t *tensor.Tensor) ([]int64, error) {
 	if v, ok := t.Data().([]int64); ok {
 		return v, nil
 	}
-	s.ind = resize(s.ind, t.Len())
-	if !widenInto(s.ind, t.Data()) {
+	toInt64 := elemTypeOf(t.DType()).widen
+	if toInt64 == nil {
 		return nil, typeErr("indices must be integers, got %v", t.DType())
 	}
+	s.ind = resize(s.ind, t.Len())
+	toInt64(s.ind, t.Data())
 	return s.ind, nil
 }
 

@@ -10,11 +10,16 @@ import (
 )
 
 // elemType is what the engine knows of one element type: the size of an
-// element as the movers move it (a string moves as its header), and how
-// a scatter that reduces builds its reducer. Moving needs only the size;
-// only the reductions' arithmetic is typed.
+// element as the movers move it (a string moves as its header), how a
+// scatter that reduces builds its reducer, and for an integer type but
+// int64, how its indices widen to int64. Moving needs only the size; only
+// the reductions' arithmetic and the widening are typed.
 type elemType struct {
 	size uintptr
+	// widen sets out to the elements of data, a slice of this type and
+	// of out's length, as int64: nil but for the integer types indices
+	// may have, and for int64, which the kernels read as it is.
+	widen func(out []int64, data any)
 	// reducer returns the reducer of blocks of the given size for opt's
 	// reduction and knobs (see newKnobReducer), dst and src being of
 	// this type.
@@ -26,14 +31,14 @@ type elemType struct {
 // row. The engine consults it once per call, never per element.
 var elemTypes = [...]elemType{
 	tensor.Bool:       typeRow(boolReducer),
-	tensor.Int8:       typeRow(signedReducer[int8](math.MinInt8, math.MaxInt8)),
-	tensor.Int16:      typeRow(signedReducer[int16](math.MinInt16, math.MaxInt16)),
-	tensor.Int32:      typeRow(signedReducer[int32](math.MinInt32, math.MaxInt32)),
+	tensor.Int8:       indexRow[int8](typeRow(signedReducer[int8](math.MinInt8, math.MaxInt8))),
+	tensor.Int16:      indexRow[int16](typeRow(signedReducer[int16](math.MinInt16, math.MaxInt16))),
+	tensor.Int32:      indexRow[int32](typeRow(signedReducer[int32](math.MinInt32, math.MaxInt32))),
 	tensor.Int64:      typeRow(signedReducer[int64](math.MinInt64, math.MaxInt64)),
-	tensor.Uint8:      typeRow(unsignedReducer[uint8]),
-	tensor.Uint16:     typeRow(unsignedReducer[uint16]),
-	tensor.Uint32:     typeRow(unsignedReducer[uint32]),
-	tensor.Uint64:     typeRow(unsignedReducer[uint64]),
+	tensor.Uint8:      indexRow[uint8](typeRow(unsignedReducer[uint8])),
+	tensor.Uint16:     indexRow[uint16](typeRow(unsignedReducer[uint16])),
+	tensor.Uint32:     indexRow[uint32](typeRow(unsignedReducer[uint32])),
+	tensor.Uint64:     withWiden(typeRow(unsignedReducer[uint64]), widenUint64),
 	tensor.Float16:    typeRow(halfReducer(float16.Float16.Float32, float16.Fromfloat32)),
 	tensor.BFloat16:   typeRow(halfReducer(bfloat16.BFloat16.Float32, bfloat16.FromFloat32)),
 	tensor.Float32:    typeRow(floatReducer[float32]),
@@ -59,6 +64,35 @@ func typeRow[T any](red func(dst []T, src tensor.Tensor, block int, opt ScatterO
 		d, _ := dst.Data().([]T)
 		return red(d, src, block, opt)
 	}}
+}
+
+// indexRow returns row, the elemType of T, with T's widening to int64.
+func indexRow[T ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~uint32](row elemType) elemType {
+	return withWiden(row, func(out []int64, data any) { widen(out, data.([]T)) })
+}
+
+// withWiden returns row with its widening to int64, f.
+func withWiden(row elemType, f func(out []int64, data any)) elemType {
+	row.widen = f
+	return row
+}
+
+// widen sets out to v as int64.
+func widen[I ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~uint32](out []int64, v []I) {
+	out = out[:len(v)]
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+}
+
+// widenUint64 is the widening of uint64 indices: values above MaxInt64
+// saturate to MaxInt64, which no dimension admits.
+func widenUint64(out []int64, data any) {
+	v := data.([]uint64)
+	out = out[:len(v)]
+	for i, x := range v {
+		out[i] = int64(min(x, math.MaxInt64))
+	}
 }
 
 // The reducers of each kind of element type, for opt's reduction and

@@ -34,6 +34,23 @@ func TestElemTypes(t *testing.T) {
 			}
 		}
 	}
+	// The integer types but int64 widen their indices; no other does.
+	for _, d := range tensor.DTypes() {
+		widens := d.IsInteger() && d != tensor.Int64
+		if w := elemTypeOf(d).widen; (w != nil) != widens {
+			t.Errorf("%v: widen set %v, want %v", d, w != nil, widens)
+		} else if widens {
+			x := tensor.Must(tensor.New(d, tensor.Shape{3}))
+			for i, v := range []int64{0, 5, 127} {
+				x.SetIntAt(i, v)
+			}
+			out := make([]int64, 3)
+			w(out, x.Data())
+			if out[0] != 0 || out[1] != 5 || out[2] != 127 {
+				t.Errorf("%v: [0 5 127] widens to %v", d, out)
+			}
+		}
+	}
 	var zero tensor.Tensor
 	if p, n, size := sliceOf(&zero); p != nil || n != 0 || size != 0 {
 		t.Errorf("zero Tensor: sliceOf gives %p, %d, %d; want nil, 0, 0", p, n, size)
