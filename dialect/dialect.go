@@ -201,9 +201,12 @@ func (r Role) IsInput() bool {
 
 // Param describes an input of an operator.
 type Param struct {
-	Name     string
-	Role     Role
-	Types    string // the element types accepted, as documentation
+	Name string
+	Role Role
+	// Types names the element types accepted, as documentation, for an
+	// input whose types no Behavior lists: those of the data and index
+	// inputs are generated from the Behaviors (see Op.InputTypes).
+	Types    string
 	Doc      string
 	Optional bool
 	// AttrKind, when set, lets a caller give this input as an attribute
@@ -245,6 +248,17 @@ type Behavior struct {
 	IncludeSelf string
 	// IndexTypes are the accepted index element types.
 	IndexTypes []tensor.DType
+	// DataTypes are the element types of data (or, for an operator
+	// without data, of updates) that the operator accepts; CheckData
+	// checks them.
+	DataTypes TypeSet
+	// TypeRefusals word the refusal of the types DataTypes lacks as the
+	// framework words it (see CheckData); none for the shared wording.
+	TypeRefusals []Refusal
+	// ReductionRefusal words the refusal of a reduction name that
+	// Reductions lacks, and MissingReduction that of a missing one where
+	// there is no default (see ParseReduction); "" for the shared wording.
+	ReductionRefusal, MissingReduction string
 	// Arith is how the reductions compute where frameworks compute them
 	// differently (complex products and quotients, string addition); the
 	// dialect hands it to the engine with the reduction.
@@ -253,9 +267,15 @@ type Behavior struct {
 	// hold, such as "duplicate indices are summed".
 	Notes []string
 
-	// reductions lists Reductions for Reduction, in the Behaviors that
-	// Shared builds.
-	reductions []namedReduction
+	// Version is the operator version the Behavior is of, in the
+	// Behaviors that Shared and Resolve hand out.
+	Version int
+
+	// reductions lists Reductions for Reduction, and defaultReduction is
+	// the Default of the operator's reduction attribute, in the Behaviors
+	// that Shared builds.
+	reductions       []namedReduction
+	defaultReduction string
 }
 
 // namedReduction is an entry of Behavior.Reductions.
@@ -266,8 +286,8 @@ type namedReduction struct {
 
 // Reduction returns the engine's reduction that the framework's name
 // stands for, as Reductions[name] does. The Behaviors that Shared and
-// Resolve hand out look it up in a list built with them: comparing the
-// name with a few others costs a small call a fraction of hashing it.
+// Resolve hand out look it up in a list built with them, which compares
+// the name with a few others rather than hashing it.
 func (b *Behavior) Reduction(name string) (engine.Reduction, bool) {
 	if len(b.reductions) != len(b.Reductions) {
 		r, ok := b.Reductions[name]
@@ -426,13 +446,33 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 		op.behaviors = make([]Behavior, len(op.Versions))
 		for j, v := range op.Versions {
 			b := op.Behavior(v)
+			b.Version = v
 			for _, name := range ReductionNames(b.Reductions) {
 				b.reductions = append(b.reductions, namedReduction{name, b.Reductions[name]})
 			}
+			b.defaultReduction = op.defaultReduction(b)
 			op.behaviors[j] = b
 		}
 	})
 	return op.Versions[i], &op.behaviors[i], nil
+}
+
+// defaultReduction returns the name of the reduction that an operator of
+// Behavior b does when a call names none: the Default of its reduction
+// attribute, or, for an operator without one whose Reductions has a
+// single entry, that entry's name.
+func (op *Op) defaultReduction(b Behavior) string {
+	for _, a := range op.Attrs {
+		if a.Role == RoleReduction {
+			return a.Default
+		}
+	}
+	if len(b.Reductions) == 1 {
+		for name := range b.Reductions {
+			return name
+		}
+	}
+	return ""
 }
 
 // noBehavior is the Behavior of an operator without one.

@@ -71,9 +71,19 @@ func TestOpsAreSortedAndWellFormed(t *testing.T) {
 				t.Errorf("%s has no Behavior", op.Name)
 				break
 			}
-			types := op.Behavior(v).IndexTypes
+			b := op.Behavior(v)
+			types := b.IndexTypes
 			if len(types) == 0 || slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() }) {
 				t.Errorf("%s version %d: index types %v", op.Name, v, types)
+			}
+			// The typed functions check data against DataTypes.
+			if b.DataTypes == 0 || b.DataTypes&^dialect.AnyType != 0 {
+				t.Errorf("%s version %d: data types %#x", op.Name, v, uint32(b.DataTypes))
+			}
+		}
+		for _, p := range op.Inputs {
+			if op.InputTypes(p) == "" || p.Doc == "" {
+				t.Errorf("%s: input %s is undocumented", op.Name, p.Name)
 			}
 		}
 		for _, a := range op.Attrs {

@@ -14,42 +14,27 @@ import (
 var indexTypes = tensor.IntegerTypes()
 
 func gatherBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      clampRules,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
-			"mode fill and drop fill a slice that does not lie wholly within operand with fill_value (by default NaN, the lowest signed or highest unsigned integer, or true).",
-			"The index vector is the last dimension of start_indices.",
-		},
-	}
+	return opcall.HLOBehavior(framework, clampRules,
+		"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
+		"mode fill and drop fill a slice that does not lie wholly within operand with fill_value (by default NaN, the lowest signed or highest unsigned integer, or true).",
+		"The index vector is the last dimension of start_indices.")
 }
 
 // scatterBehavior returns the Behavior of the scatter that applies r.
 func scatterBehavior(r engine.Reduction, name string) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior {
-		return dialect.Behavior{
-			Index:      skipRules,
-			IndexTypes: indexTypes,
-			Arith:      arithOf(r),
-			Reductions: map[string]engine.Reduction{name: r},
-			Notes: []string{
-				"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
-				"The index vector is the last dimension of scatter_indices.",
-			},
-		}
+		b := opcall.HLOBehavior(framework, skipRules,
+			"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
+			"The index vector is the last dimension of scatter_indices.")
+		b.Arith, b.Reductions = arithOf(r), map[string]engine.Reduction{name: r}
+		return b
 	}
 }
 
 func dynamicSliceBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      sliceRules(true),
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"A negative start counts from the end of its dimension unless allow_negative_indices is false; the start is then clamped so that the slice lies within operand.",
-			"start_indices is one 1-D tensor here, holding the scalar start indices in order.",
-		},
-	}
+	return opcall.HLOBehavior(framework, sliceRules(true),
+		"A negative start counts from the end of its dimension unless allow_negative_indices is false; the start is then clamped so that the slice lies within operand.",
+		"start_indices is one 1-D tensor here, holding the scalar start indices in order.")
 }
 
 // ops is filled by init: its Eval functions call the package's functions.
@@ -59,9 +44,7 @@ func init() {
 	hints := []dialect.Attr{opcall.Hint("indices_are_sorted"), opcall.Hint("unique_indices")}
 	mode := dialect.Attr{Name: "mode", Kind: dialect.String,
 		Doc: "clip, fill, drop or promise_in_bounds; left out, JAX's default"}
-	anyType := "any type but string"
-	intTypes := "any integer type"
-	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the array to read or update"}
+	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Doc: "the array to read or update"}
 	scatterAttrs := append(append(opcall.ScatterDimsAttrs("operand", batching), mode), hints...)
 	scatterOp := func(name string, r engine.Reduction, reduction, summary string) *dialect.Op {
 		return &dialect.Op{
@@ -71,7 +54,7 @@ func init() {
 			Summary:  summary,
 			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "scatter_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "scatter_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the windows"}},
 			Output: "result",
 			Attrs:  scatterAttrs,
@@ -98,7 +81,7 @@ func init() {
 		Behavior:    dynamicSliceBehavior,
 		Read:        operand,
 		Write:       operand,
-		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
+		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices,
 			Doc: "a 1-D array of one start index per dimension of operand"},
 		Attrs: []dialect.Attr{allowNegative},
 		Rules: func(c dialect.Call) engine.IndexRules { return sliceRules(c.Attrs["allow_negative_indices"].Bool) },
@@ -111,7 +94,7 @@ func init() {
 			Summary:  "take slices of operand at start indices, by dimension numbers",
 			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "fill_value", Role: dialect.RoleFill, Types: "operand's type", Optional: true, AttrKind: dialect.Float,
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
 			Output: "result",

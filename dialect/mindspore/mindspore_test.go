@@ -530,7 +530,7 @@ func TestOpTable(t *testing.T) {
 		var names []string
 		for _, p := range o.Inputs {
 			names = append(names, p.Name)
-			if p.Doc == "" || p.Types == "" {
+			if p.Doc == "" || o.InputTypes(p) == "" {
 				t.Errorf("%s input %s is undocumented", o.Name, p.Name)
 			}
 		}

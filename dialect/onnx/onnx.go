@@ -45,7 +45,6 @@ package onnx
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -115,9 +114,9 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.T
 // of Behavior b, check alike (the reduction, data and indices) and returns
 // the engine's options for the call.
 func scatterOptions(v int, b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
-	red, err := parseReduction(v, b, reduction)
+	red, err := b.ParseReduction(reduction)
 	if err == nil {
-		err = checkInputs(v, b, *data, *indices)
+		err = checkInputs(b, *data, *indices)
 	}
 	return engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith}, err
 }
@@ -209,7 +208,7 @@ func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) err
 }
 
 func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
-	if err := checkInputs(v, b, data, indices); err != nil {
+	if err := checkInputs(b, data, indices); err != nil {
 		return err
 	}
 	if v < 12 && batchDims != 0 {
@@ -261,7 +260,7 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 // gatherAxis checks Gather's and GatherElements' arguments, but for their
 // shapes, and returns the normalised axis.
 func gatherAxis(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkInputs(v, b, data, indices); err != nil {
+	if err := checkInputs(b, data, indices); err != nil {
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
@@ -326,32 +325,10 @@ func reductions(v int) map[string]engine.Reduction {
 	return red
 }
 
-// parseReduction reads the reduction attribute of ScatterND and
-// ScatterElements at version v by the reductions of its Behavior b; ""
-// is the default, none.
-func parseReduction(v int, b *dialect.Behavior, s string) (engine.Reduction, error) {
-	if s == "" {
-		return engine.None, nil
-	}
-	r, ok := b.Reduction(s)
-	if !ok {
-		return 0, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, s, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
-	}
-	return r, nil
-}
-
-// checkInputs checks data's element type against version v's type list
-// (every type, with bfloat16 from version 13) and indices against the
-// index types of v's Behavior b.
-func checkInputs(v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
-	if data.IsZero() {
-		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
-	}
-	if data.DType() == tensor.BFloat16 && v < 13 {
-		return fmt.Errorf("%w: data of type bfloat16 is accepted from version 13, this is version %d", dialect.ErrInput, v)
-	}
-	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
+// checkInputs checks data's element type and indices' against the types
+// of Behavior b.
+func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor) error {
+	return opcall.CheckInputs(b, data, "data", indices, "indices")
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).

@@ -51,7 +51,6 @@ package openvino
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -106,7 +105,7 @@ func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tens
 }
 
 func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	opt, err := scatterOptions(nameScatterElements, v, b, data, indices, updates, reduction, useInitVal)
+	opt, err := scatterOptions(b, data, indices, updates, reduction, useInitVal)
 	if err != nil {
 		return err
 	}
@@ -146,7 +145,7 @@ func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, re
 }
 
 func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(nameScatterND, v, b, data, indices, updates, reduction, true)
+	opt, err := scatterOptions(b, data, indices, updates, reduction, true)
 	if err != nil {
 		return err
 	}
@@ -220,7 +219,7 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 // gatherNDShape checks GatherND's arguments at version v and returns the
 // output shape and the shape with the batch dimensions kept, both from sh.
 func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
-	if err := checkInputs(nameGatherND, v, b, data, indices); err != nil {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return nil, nil, err
 	}
 	if batchDims < 0 {
@@ -284,7 +283,7 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // engine checks of their shapes (GatherElementsShape), and returns the
 // normalised axis.
 func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkInputs(nameGatherElements, v, b, data, indices); err != nil {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return 0, err
 	}
 	if data.Rank() < 1 {
@@ -306,24 +305,15 @@ func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor
 }
 
 // scatterOptions checks the reduction and the presence and element types
-// of the inputs of the named scatter at version v, and turns its
-// reduction and use_init_val into engine options, by the reductions and
-// index rules of Behavior b. "" is the default reduction, none.
-func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
-	if reduction == "" {
-		reduction = "none"
+// of a scatter's inputs, and turns its reduction and use_init_val into
+// engine options, by the reductions, types and index rules of its
+// version's Behavior b. "" is the default reduction, none.
+func scatterOptions(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
+	r, err := b.ParseReduction(reduction)
+	if err != nil {
+		return engine.ScatterOptions{}, err
 	}
-	r, ok := b.Reduction(reduction)
-	if !ok {
-		if len(b.Reductions) == 1 {
-			a, _ := dialect.Find(ops, name).Attr("reduction")
-			return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q: version %d has no reduction (the attribute is defined from version %d)",
-				dialect.ErrAttribute, reduction, v, a.Since)
-		}
-		return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, reduction, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
-	}
-	if err := checkInputs(name, v, b, data, indices); err != nil {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return engine.ScatterOptions{}, err
 	}
 	if updates.IsZero() {
@@ -334,29 +324,6 @@ func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, upda
 		ExcludeSelf: b.IncludeSelf != "" && !useInitVal,
 		Rules:       b.Index,
 	}, nil
-}
-
-// checkInputs checks the presence and element types of the named
-// operation's data and indices at version v, of Behavior b.
-func checkInputs(name string, v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
-	if err := checkData(name, v, data); err != nil {
-		return err
-	}
-	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
-}
-
-// checkData checks data's element type: OpenVINO has no complex type, and
-// the versions whose specification says "any numeric type" take no strings.
-func checkData(name string, v int, data tensor.Tensor) error {
-	switch d := data.DType(); {
-	case data.IsZero():
-		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
-	case d.IsComplex():
-		return fmt.Errorf("%w: data of type %v is refused: OpenVINO has no complex element type", dialect.ErrInput, d)
-	case d == tensor.String && numericOnly(name, v):
-		return fmt.Errorf("%w: data of type string is refused: version %d takes numeric types only", dialect.ErrInput, v)
-	}
-	return nil
 }
 
 // axisOf reads ScatterElementsUpdate's axis input: a scalar or a 1-D

@@ -115,10 +115,7 @@ type gatherND struct {
 // prepareGatherND checks a gather_nd call, with the shapes it reads and
 // builds in sh.
 func prepareGatherND(sh *opcall.Shapes, params, indices tensor.Tensor, batchDims int) (gatherND, error) {
-	if err := checkInput("params", params, anyType); err != nil {
-		return gatherND{}, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(gatherNDB, params, "params", indices, "indices"); err != nil {
 		return gatherND{}, err
 	}
 	orig := indices
@@ -250,10 +247,7 @@ type gather struct {
 // prepareGather checks a gather call, with the shapes it reads and builds
 // in sh.
 func prepareGather(sh *opcall.Shapes, params, indices tensor.Tensor, axis, batchDims int) (gather, error) {
-	if err := checkInput("params", params, anyType); err != nil {
-		return gather{}, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(gatherB, params, "params", indices, "indices"); err != nil {
 		return gather{}, err
 	}
 	if axis == 0 {
@@ -364,10 +358,7 @@ func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 // prepareScatterND checks a scatter_nd call; skip is true when the output
 // has no elements.
 func prepareScatterND(sh *opcall.Shapes, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
-	if err := checkInput("updates", updates, anyType); err != nil {
-		return false, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(scatterNDB, updates, "updates", indices, "indices"); err != nil {
 		return false, err
 	}
 	return checkScatterShapes(sh, true, indices, updates, shape)
@@ -483,10 +474,7 @@ func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) er
 }
 
 func prepareTensorScatter(sh *opcall.Shapes, op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
-	if err := checkInput("tensor", t, op.types); err != nil {
-		return false, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(op.b, t, "tensor", indices, "indices"); err != nil {
 		return false, err
 	}
 	if updates.IsZero() {

@@ -189,3 +189,17 @@ func (s *Slices) Ops() []*dialect.Op {
 		},
 	}
 }
+
+// HLOBehavior returns the Behavior of an operator of a framework, named
+// for its errors, that has no string tensors and takes indices of any
+// integer type (JAX, StableHLO): index rules, every element type but
+// string, refused as NoStrings refuses it, and notes.
+func HLOBehavior(framework string, rules engine.IndexRules, notes ...string) dialect.Behavior {
+	return dialect.Behavior{
+		Index:        rules,
+		IndexTypes:   tensor.IntegerTypes(),
+		DataTypes:    dialect.AnyType.Without(tensor.String),
+		TypeRefusals: []dialect.Refusal{StringsRefusal(framework)},
+		Notes:        notes,
+	}
+}

@@ -196,6 +196,16 @@ func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) erro
 	return nil
 }
 
+// CheckInputs checks an operator's data and index inputs, called dataName
+// and indName, against the types of the operator version's Behavior b
+// (b.CheckData, then CheckIndices with b.IndexTypes).
+func CheckInputs(b *dialect.Behavior, data tensor.Tensor, dataName string, indices tensor.Tensor, indName string) error {
+	if err := b.CheckData(dataName, data); err != nil {
+		return err
+	}
+	return CheckIndices(indices, indName, b.IndexTypes)
+}
+
 // typeNames names a list of element types for an error: "int64", "int32
 // or int64", or "of an integer type" for a list of every integer type.
 func typeNames(types []tensor.DType) string {

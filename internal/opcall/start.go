@@ -98,12 +98,19 @@ func IntList(v dialect.Value) []int {
 
 // NoStrings refuses element type d, of the input called name, for a
 // framework, named for the error, that has no string tensors: its error
-// wraps dialect.ErrInput.
+// wraps dialect.ErrInput and is worded as StringsRefusal words it.
 func NoStrings(framework, name string, d tensor.DType) error {
 	if d == tensor.String {
 		return fmt.Errorf("%w: %s is a string tensor; %s has no string tensors", dialect.ErrInput, name, framework)
 	}
 	return nil
+}
+
+// StringsRefusal is the refusal of string tensors, worded as NoStrings
+// words it, for the Behavior of an operator of a framework, named for the
+// error, that has no string tensors.
+func StringsRefusal(framework string) dialect.Refusal {
+	return dialect.Refusal{Types: dialect.Types(tensor.String), Text: "{input} is a string tensor; " + framework + " has no string tensors"}
 }
 
 // CheckGeneral checks the inputs of a general gather or scatter of a

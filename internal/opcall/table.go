@@ -48,14 +48,27 @@ func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, sh
 }
 
 // TupleIndices is the input "indices" of a ScatterND or GatherND, index
-// tuples in its last dimension, of the element types named by types.
-func TupleIndices(types string) dialect.Param {
-	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "index tuples in the last dimension"}
+// tuples in its last dimension, whose element types the operator's
+// Behavior lists (dialect.Op.InputTypes).
+func TupleIndices() dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "index tuples in the last dimension"}
 }
 
 // AxisIndices is the input "indices" of an operator along an axis:
-// positions along it, of the element types named by types, in a tensor
-// that shape describes ("of data's rank").
-func AxisIndices(types, shape string) dialect.Param {
-	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "positions along axis, " + shape}
+// positions along it, in a tensor that shape describes ("of data's
+// rank"), whose element types the operator's Behavior lists.
+func AxisIndices(shape string) dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, " + shape}
+}
+
+// SharedOf returns the shared Behavior (dialect.Op.Shared) of the newest
+// version of the operator of ops named name, for the typed functions of a
+// dialect whose operators have one version, which read it without a
+// lookup. A name ops lacks is a bug in the dialect and panics.
+func SharedOf(ops []*dialect.Op, name string) *dialect.Behavior {
+	_, b, err := dialect.Find(ops, name).Shared(0)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
