@@ -360,12 +360,16 @@ type Op struct {
 	// Plan, where set, returns what a call asks of the engine as its
 	// general gather or scatter (see Plan), for a call whose attributes
 	// have their defaults; explain traces the general operators by it.
-	Plan func(version int, c Call) (Plan, error)
-	// Eval runs the operator on a call whose opset is already resolved
-	// to one of Versions, whose attributes and inputs Run has checked
-	// (known names, kinds, versions; every required one present) and
-	// whose missing attributes have their defaults.
-	Eval func(version int, c Call) (tensor.Tensor, error)
+	// b is the shared Behavior of the version the call's opset selects,
+	// as Eval's.
+	Plan func(b *Behavior, c Call) (Plan, error)
+	// Eval runs the operator on a call whose opset Run has resolved to
+	// one of Versions, whose shared Behavior (see Shared; b.Version is
+	// the version) it hands over, so that Eval resolves nothing again;
+	// whose attributes and inputs Run has checked (known names, kinds,
+	// versions; every required one present) and whose missing
+	// attributes have their defaults.
+	Eval func(b *Behavior, c Call) (tensor.Tensor, error)
 
 	behaviorsOnce sync.Once
 	behaviors     []Behavior // Behavior of each of Versions, for Resolve
@@ -420,7 +424,7 @@ func (op *Op) versionIndex(opset int) (int, error) {
 }
 
 // Resolve returns the version of op that opset selects, as Version does,
-// and that version's Behavior (the zero Behavior when op has none), which
+// and that version's Behavior (one holding only its Version when op has none), which
 // the dialects' typed functions follow. The Behavior is built once per
 // version and shared by every call: its maps and slices must not be
 // modified. Its error is an *OpError naming op.
@@ -439,13 +443,13 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 	if err != nil {
 		return 0, nil, op.wrap(err)
 	}
-	if op.Behavior == nil {
-		return op.Versions[i], &noBehavior, nil
-	}
 	op.behaviorsOnce.Do(func() {
 		op.behaviors = make([]Behavior, len(op.Versions))
 		for j, v := range op.Versions {
-			b := op.Behavior(v)
+			var b Behavior
+			if op.Behavior != nil {
+				b = op.Behavior(v)
+			}
 			b.Version = v
 			for _, name := range ReductionNames(b.Reductions) {
 				b.reductions = append(b.reductions, namedReduction{name, b.Reductions[name]})
@@ -475,9 +479,6 @@ func (op *Op) defaultReduction(b Behavior) string {
 	return ""
 }
 
-// noBehavior is the Behavior of an operator without one.
-var noBehavior Behavior
-
 // IsScatter reports whether the operators of the named family (one of
 // Families) are scatters: they update a tensor, where the others read
 // one.
@@ -497,10 +498,10 @@ func (op *Op) PlanOf(c Call) (Plan, error) {
 	if op.Plan == nil {
 		return Plan{}, op.wrap(fmt.Errorf("%w: the operator has no plan", ErrUnknownOp))
 	}
-	version, c, err := op.prepare(c)
+	b, c, err := op.prepare(c)
 	var p Plan
 	if err == nil {
-		p, err = op.Plan(version, c)
+		p, err = op.Plan(b, c)
 	}
 	if err != nil {
 		return Plan{}, op.wrap(err)
@@ -554,10 +555,10 @@ func (op *Op) Attr(name string) (Attr, bool) {
 // Run resolves the call's opset, checks its inputs and attributes against
 // version's table, and evaluates the operator. Every error is an *OpError.
 func (op *Op) Run(c Call) (tensor.Tensor, error) {
-	version, c, err := op.prepare(c)
+	b, c, err := op.prepare(c)
 	var out tensor.Tensor
 	if err == nil {
-		out, err = op.Eval(version, c)
+		out, err = op.Eval(b, c)
 	}
 	if err != nil {
 		return tensor.Tensor{}, op.wrap(err)
@@ -566,21 +567,22 @@ func (op *Op) Run(c Call) (tensor.Tensor, error) {
 }
 
 // prepare readies c for Eval or Plan as Run and PlanOf hand it on: it
-// returns the version c's opset selects and c with the attributes that
-// stand for inputs turned into inputs, checked against that version's
-// table, and with the defaults filled in.
-func (op *Op) prepare(c Call) (int, Call, error) {
-	version, err := op.Version(c.Opset)
+// returns the shared Behavior of the version c's opset selects and c with
+// the attributes that stand for inputs turned into inputs, checked
+// against that version's table, and with the defaults filled in.
+func (op *Op) prepare(c Call) (*Behavior, Call, error) {
+	_, b, err := op.Shared(c.Opset)
+	if err != nil {
+		return nil, c, err
+	}
+	c, err = op.attrInputs(c)
 	if err == nil {
-		c, err = op.attrInputs(c)
+		err = op.check(b.Version, c)
 	}
 	if err == nil {
-		err = op.check(version, c)
+		c.Attrs, err = op.withDefaults(b.Version, c.Attrs)
 	}
-	if err == nil {
-		c.Attrs, err = op.withDefaults(version, c.Attrs)
-	}
-	return version, c, err
+	return b, c, err
 }
 
 func (op *Op) check(version int, c Call) error {

@@ -58,11 +58,11 @@ func init() {
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the windows"}},
 			Output: "result",
 			Attrs:  scatterAttrs,
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return scatterAlloc(name, r, c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
 					Mode(c.Attrs["mode"].Str))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				opt, err := scatterOptions(r, Mode(c.Attrs["mode"].Str))
 				if err != nil {
 					return dialect.Plan{}, err
@@ -99,7 +99,7 @@ func init() {
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
 			Output: "result",
 			Attrs:  append(append(opcall.GatherDimsAttrs(), mode), hints...),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				operand := c.Inputs["operand"]
 				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
 				if err != nil {
@@ -107,7 +107,7 @@ func init() {
 				}
 				return gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), Mode(c.Attrs["mode"].Str), fill)
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				opt, err := gatherOptions(c.Inputs["operand"], c.Inputs["start_indices"], Mode(c.Attrs["mode"].Str), tensor.Tensor{})
 				d := gatherDimsOf(c)
 				return dialect.Plan{Gather: &d, Rules: opt.Rules}, err

@@ -54,7 +54,7 @@ var ops = []*dialect.Op{
 			opcall.TupleIndices(),
 		},
 		Output: "output",
-		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			return GatherND(c.Inputs["input_x"], c.Inputs["indices"])
 		},
 	},
@@ -77,7 +77,7 @@ var ops = []*dialect.Op{
 			{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"},
 			{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Doc: "none or add"},
 		},
-		Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			return TensorScatterElements(c.Inputs["input_x"], c.Inputs["indices"], c.Inputs["updates"],
 				int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
 		},

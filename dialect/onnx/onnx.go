@@ -72,11 +72,12 @@ const (
 	opGatherND        = "onnx.GatherND"
 )
 
-// resolve returns the version of the named operator of Ops that the opset
-// selects and that version's shared Behavior (dialect.Op.Shared), whose
-// index types and reductions the checks follow.
-func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
-	return dialect.Find(ops, name).Shared(int(o))
+// resolve returns the shared Behavior (dialect.Op.Shared) of the version
+// of the named operator of Ops that the opset selects, whose index types
+// and reductions the checks follow.
+func (o Opset) resolve(name string) (*dialect.Behavior, error) {
+	_, b, err := dialect.Find(ops, name).Shared(int(o))
+	return b, err
 }
 
 // ScatterND returns a copy of data with the slices that the index tuples in
@@ -92,15 +93,22 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(opScatterND)
+	b, err := o.resolve(opScatterND)
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(opScatterND, scatterND(v, b, &dst, &data, &indices, &updates, reduction))
+	return opcall.Wrap(opScatterND, scatterND(b, &dst, &data, &indices, &updates, reduction))
 }
 
-func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(v, b, data, indices, reduction)
+// newScatterND is ScatterND at the version of Behavior b, for the table.
+func newScatterND(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
+	return opcall.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(opScatterND, scatterND(b, &dst, &data, &indices, &updates, reduction))
+	})
+}
+
+func scatterND(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
+	opt, err := scatterOptions(b, data, indices, reduction)
 	if err != nil {
 		return err
 	}
@@ -110,10 +118,10 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.T
 	return engine.ScatterND(*dst, *data, *indices, *updates, opt)
 }
 
-// scatterOptions checks what ScatterND and ScatterElements at version v,
-// of Behavior b, check alike (the reduction, data and indices) and returns
-// the engine's options for the call.
-func scatterOptions(v int, b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+// scatterOptions checks what ScatterND and ScatterElements of Behavior b
+// check alike (the reduction, data and indices) and returns the engine's
+// options for the call.
+func scatterOptions(b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
 	red, err := b.ParseReduction(reduction)
 	if err == nil {
 		err = checkInputs(b, *data, *indices)
@@ -134,11 +142,7 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	v, b, err := o.resolve(opScatterElements)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterElements, scatterElements(v, b, &dst, &data, &indices, &updates, axis, reduction))
+	return o.scatterElementsInto(opScatterElements, dst, data, indices, updates, axis, reduction)
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the
@@ -152,15 +156,29 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // ScatterInto is Scatter writing into dst, which has data's type and shape
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(opScatter)
+	return o.scatterElementsInto(opScatter, dst, data, indices, updates, axis, "")
+}
+
+// scatterElementsInto runs the named operator, Scatter or ScatterElements,
+// at the version the opset selects.
+func (o Opset) scatterElementsInto(name string, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
+	b, err := o.resolve(name)
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(opScatter, scatterElements(v, b, &dst, &data, &indices, &updates, axis, ""))
+	return opcall.Wrap(name, scatterElements(b, &dst, &data, &indices, &updates, axis, reduction))
 }
 
-func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
-	opt, err := scatterOptions(v, b, data, indices, reduction)
+// newScatterElements is the named operator, Scatter or ScatterElements, at
+// the version of Behavior b, for the table.
+func newScatterElements(name string, b *dialect.Behavior, data, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
+	return opcall.AllocLike(name, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(name, scatterElements(b, &dst, &data, &indices, &updates, axis, reduction))
+	})
+}
+
+func scatterElements(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
+	opt, err := scatterOptions(b, data, indices, reduction)
 	if err != nil {
 		return err
 	}
@@ -178,11 +196,16 @@ func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates *te
 // select; the first batchDims dimensions (version 12 on) are batch
 // dimensions shared by data and indices.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(opGatherND)
+	b, err := o.resolve(opGatherND)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+	return gatherND(b, data, indices, batchDims)
+}
+
+// gatherND is GatherND at the version of Behavior b.
+func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
+	if err := checkGatherND(b, data, indices, batchDims); err != nil {
 		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
 	shape, err := engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
@@ -197,21 +220,21 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(opGatherND)
+	b, err := o.resolve(opGatherND)
 	if err != nil {
 		return err
 	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+	if err := checkGatherND(b, data, indices, batchDims); err != nil {
 		return opcall.Wrap(opGatherND, err)
 	}
 	return opcall.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
 }
 
-func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
+func checkGatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
 	if err := checkInputs(b, data, indices); err != nil {
 		return err
 	}
-	if v < 12 && batchDims != 0 {
+	if v := b.Version; v < 12 && batchDims != 0 {
 		return fmt.Errorf("%w: batch_dims is defined from version 12, this is version %d", dialect.ErrAttribute, v)
 	}
 	if batchDims < 0 {
@@ -259,43 +282,52 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 
 // gatherAxis checks Gather's and GatherElements' arguments, but for their
 // shapes, and returns the normalised axis.
-func gatherAxis(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+func gatherAxis(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := checkInputs(b, data, indices); err != nil {
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
 }
 
-// gather resolves the version and checks the arguments once; the
-// allocated output needs no check of its own.
+// gather runs the named operator, Gather (slices) or GatherElements, at
+// the version the opset selects.
 func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices bool) (tensor.Tensor, error) {
-	v, b, err := o.resolve(name)
+	b, err := o.resolve(name)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := gatherAxis(v, b, data, indices, axis)
-	var shape tensor.Shape
-	if err == nil && slices {
-		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
-	} else if err == nil {
-		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
+	return gatherAlong(name, slices)(b, data, indices, axis)
+}
+
+// gatherAlong returns the named operator, Gather (slices) or
+// GatherElements, at the version of a Behavior. It checks the arguments
+// once; the allocated output needs no check of its own.
+func gatherAlong(name string, slices bool) func(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return func(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+		a, err := gatherAxis(b, data, indices, axis)
+		var shape tensor.Shape
+		if err == nil && slices {
+			shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
+		} else if err == nil {
+			shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
+		}
+		if err != nil {
+			return tensor.Tensor{}, opcall.Wrap(name, err)
+		}
+		return opcall.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
+			return runGather(dst, data, indices, a, slices)
+		})
 	}
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(name, err)
-	}
-	return opcall.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
-		return runGather(dst, data, indices, a, slices)
-	})
 }
 
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	v, b, err := o.resolve(name)
+	b, err := o.resolve(name)
 	if err != nil {
 		return err
 	}
-	a, err := gatherAxis(v, b, data, indices, axis)
+	a, err := gatherAxis(b, data, indices, axis)
 	if err == nil {
 		err = runGather(dst, data, indices, a, slices)
 	}

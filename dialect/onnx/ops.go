@@ -76,8 +76,9 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).Scatter(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], int(c.Attrs["axis"].Int))
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+				return newScatterElements(opScatter, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+					int(c.Attrs["axis"].Int), "")
 			},
 		},
 		{
@@ -89,8 +90,8 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr, reduceAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).ScatterElements(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+				return newScatterElements(opScatterElements, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
 					int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
 			},
 		},
@@ -103,7 +104,7 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, tupleIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{reduceAttr},
-			Eval:     opcall.ScatterNDEval(Opset.ScatterND),
+			Eval:     opcall.ScatterNDEval(newScatterND),
 		},
 		{
 			Name:     opGather,
@@ -115,7 +116,7 @@ func init() {
 				opcall.AxisIndices("of any rank")},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
-			Eval:   opcall.GatherEval(Opset.Gather, "axis"),
+			Eval:   opcall.GatherEval(gatherAlong(opGather, true), "axis"),
 		},
 		{
 			Name:     opGatherElements,
@@ -126,7 +127,7 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr},
-			Eval:     opcall.GatherEval(Opset.GatherElements, "axis"),
+			Eval:     opcall.GatherEval(gatherAlong(opGatherElements, false), "axis"),
 		},
 		{
 			Name:     opGatherND,
@@ -138,7 +139,7 @@ func init() {
 			Output:   "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0", Since: 12,
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
+			Eval: opcall.GatherEval(gatherND, "batch_dims"),
 		},
 	}
 }

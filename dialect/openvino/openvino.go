@@ -73,11 +73,12 @@ const (
 	nameGatherElements  = "openvino.GatherElements"
 )
 
-// resolve returns the version of the named operation that the opset
-// selects and that version's shared Behavior (dialect.Op.Shared), which
-// the evaluation follows.
-func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
-	return dialect.Find(ops, name).Shared(int(o))
+// resolve returns the shared Behavior (dialect.Op.Shared) of the version
+// of the named operation that the opset selects, which the evaluation
+// follows.
+func (o Opset) resolve(name string) (*dialect.Behavior, error) {
+	_, b, err := dialect.Find(ops, name).Shared(int(o))
+	return b, err
 }
 
 // ScatterElementsUpdate returns a copy of data in which each element of
@@ -97,14 +98,22 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	v, b, err := o.resolve(nameScatterElements)
+	b, err := o.resolve(nameScatterElements)
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
+	return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, reduction, useInitVal))
 }
 
-func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
+// newScatterElements is ScatterElementsUpdate at the version of Behavior
+// b, for the table.
+func newScatterElements(b *dialect.Behavior, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) (tensor.Tensor, error) {
+	return opcall.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, reduction, useInitVal))
+	})
+}
+
+func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
 	opt, err := scatterOptions(b, data, indices, updates, reduction, useInitVal)
 	if err != nil {
 		return err
@@ -137,14 +146,22 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(nameScatterND)
+	b, err := o.resolve(nameScatterND)
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.Wrap(nameScatterND, scatterND(b, dst, data, indices, updates, reduction))
 }
 
-func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+// newScatterND is ScatterNDUpdate at the version of Behavior b, for the
+// table.
+func newScatterND(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
+	return opcall.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(nameScatterND, scatterND(b, dst, data, indices, updates, reduction))
+	})
+}
+
+func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
 	opt, err := scatterOptions(b, data, indices, updates, reduction, true)
 	if err != nil {
 		return err
@@ -169,13 +186,18 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Te
 // data.shape[batchDims+k:] with k = indices.shape[-1]; version 5 flattens
 // them into one dimension, their product.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(nameGatherND)
+	b, err := o.resolve(nameGatherND)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
+	return gatherND(b, data, indices, batchDims)
+}
+
+// gatherND is GatherND at the version of Behavior b.
+func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, b, data, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, opcall.Wrap(nameGatherND, err)
 	}
@@ -187,13 +209,13 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(nameGatherND)
+	b, err := o.resolve(nameGatherND)
 	if err != nil {
 		return err
 	}
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, b, data, indices, batchDims)
 	if err == nil {
 		err = opcall.CheckDst(dst, data.DType(), shape)
 	}
@@ -216,9 +238,10 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 	return engine.GatherND(view, data, indices, batchDims, rules)
 }
 
-// gatherNDShape checks GatherND's arguments at version v and returns the
-// output shape and the shape with the batch dimensions kept, both from sh.
-func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
+// gatherNDShape checks GatherND's arguments at the version of Behavior b
+// and returns the output shape and the shape with the batch dimensions
+// kept, both from sh.
+func gatherNDShape(sh *opcall.Shapes, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
 	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return nil, nil, err
 	}
@@ -237,7 +260,7 @@ func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices 
 	if err != nil {
 		return nil, nil, err
 	}
-	if v >= 8 || batchDims <= 1 {
+	if b.Version >= 8 || batchDims <= 1 {
 		return kept, kept, nil
 	}
 	n, _ := kept[:batchDims].NumElements() // data's own dimensions: no overflow
@@ -248,11 +271,16 @@ func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices 
 // data at p with the coordinate along axis taken from indices. indices has
 // data's shape except along axis; axis is in [-rank, rank-1].
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(nameGatherElements)
+	b, err := o.resolve(nameGatherElements)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
+	return gatherElements(b, data, indices, axis)
+}
+
+// gatherElements is GatherElements at the version of Behavior b.
+func gatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	a, err := checkGatherElements(b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil {
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
@@ -268,11 +296,11 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(nameGatherElements)
+	b, err := o.resolve(nameGatherElements)
 	if err != nil {
 		return err
 	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
+	a, err := checkGatherElements(b, data, indices, axis)
 	if err == nil {
 		err = engine.GatherElements(dst, data, indices, a, b.Index)
 	}
@@ -282,7 +310,7 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // checkGatherElements checks GatherElements' arguments but for what the
 // engine checks of their shapes (GatherElementsShape), and returns the
 // normalised axis.
-func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+func checkGatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
 	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return 0, err
 	}

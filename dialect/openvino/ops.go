@@ -137,7 +137,7 @@ func init() {
 					Doc: "none, sum, prod, min, max or mean"},
 				{Name: "use_init_val", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Since: 12,
 					Doc: "whether data's value takes part in the reduction"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				axis, err := axisOf(c.Inputs["axis"])
 				if err != nil {
 					return tensor.Tensor{}, opcall.Wrap(nameScatterElements, err)
@@ -146,7 +146,7 @@ func init() {
 				if a, ok := c.Attrs["use_init_val"]; ok {
 					useInitVal = a.Bool
 				}
-				return Opset(v).ScatterElementsUpdate(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+				return newScatterElements(b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
 					axis, c.Attrs["reduction"].Str, useInitVal)
 			},
 		},
@@ -162,7 +162,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 15,
 				Doc: "none, sum, sub, prod, min or max"}},
-			Eval: opcall.ScatterNDEval(Opset.ScatterNDUpdate),
+			Eval: opcall.ScatterNDEval(newScatterND),
 		},
 		{
 			Name:     nameGatherND,
@@ -175,7 +175,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
+			Eval: opcall.GatherEval(gatherND, "batch_dims"),
 		},
 		{
 			Name:     nameGatherElements,
@@ -188,7 +188,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 				Doc: "the axis, in [-rank, rank-1]"}},
-			Eval: opcall.GatherEval(Opset.GatherElements, "axis"),
+			Eval: opcall.GatherEval(gatherElements, "axis"),
 		},
 	}
 }

@@ -63,10 +63,10 @@ func init() {
 				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices of the slices"}},
 			Output: "result",
 			Attrs:  append(opcall.GatherDimsAttrs(), ivd, opcall.Hint("indices_are_sorted")),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Gather(c.Inputs["operand"], c.Inputs["start_indices"], opcall.GatherDimsOf(c))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := opcall.GatherDimsOf(c)
 				return dialect.Plan{Gather: &d, Rules: clampRules}, nil
 			},
@@ -86,11 +86,11 @@ func init() {
 				opcall.Hint("indices_are_sorted"), opcall.Hint("unique_indices"),
 				dialect.Attr{Name: "computation", Role: dialect.RoleReduction, Kind: dialect.String, Default: string(Replace),
 					Doc: "the update computation: " + computationList}),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Scatter(c.Inputs["inputs"], c.Inputs["scatter_indices"], c.Inputs["updates"], opcall.ScatterDimsOf(c, batching),
 					Computation(c.Attrs["computation"].Str))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := opcall.ScatterDimsOf(c, batching)
 				return dialect.Plan{Scatter: &d, Rules: skipRules}, nil
 			},

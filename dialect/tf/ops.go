@@ -172,7 +172,7 @@ func init() {
 			Inputs:   []dialect.Param{params, indices("index tuples in the last dimension")},
 			Output:   "output",
 			Attrs:    []dialect.Attr{batchDimsAttr},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return GatherND(c.Inputs["params"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
 			},
 		},
@@ -188,7 +188,7 @@ func init() {
 				{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Doc: "the axis of params, negative from the end; defaults to batch_dims"},
 				batchDimsAttr,
 			},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				batchDims := int(c.Attrs["batch_dims"].Int)
 				axis := batchDims
 				if a, ok := c.Attrs["axis"]; ok {
@@ -225,7 +225,7 @@ func init() {
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "tensor's type", Doc: "shaped indices.shape[:-1] + tensor.shape[indices.shape[-1]:]"},
 			},
 			Output: "output",
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return tensorScatter(op, c.Inputs["tensor"], c.Inputs["indices"], c.Inputs["updates"])
 			},
 		})

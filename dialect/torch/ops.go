@@ -116,7 +116,7 @@ func scatterIndex(what string) dialect.Param {
 // gatherEval is the Eval of a gather that f runs on the inputs input and
 // index and the attribute dim.
 func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) opcall.Eval {
-	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 		return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
 	}
 }
@@ -142,7 +142,7 @@ func init() {
 					Doc: "one value to write everywhere, cast to input's type; or give src", Optional: true, AttrKind: dialect.Float}},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
 				reduce := c.Attrs["reduce"].Str
@@ -167,7 +167,7 @@ func init() {
 			Summary: "add src into input at positions along dim",
 			Inputs:  []dialect.Param{inputParam, scatterIndex("add to"), srcParam},
 			Attrs:   []dialect.Attr{dimAttr},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterAdd(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"])
 			},
@@ -180,7 +180,7 @@ func init() {
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
 				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
 					c.Attrs["reduce"].Str, c.Attrs["include_self"].Bool)

@@ -153,14 +153,14 @@ func (s *Slices) Ops() []*dialect.Op {
 			Inputs:   []dialect.Param{s.Read, s.Starts},
 			Output:   "result",
 			Attrs:    append([]dialect.Attr{sliceSizes("dimension")}, s.Attrs...),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
 				if err != nil {
 					return tensor.Tensor{}, Wrap(s.Slice, err)
 				}
 				return DynamicSlice(s.Slice, s.Framework, c.Inputs[s.Read.Name], starts, IntList(c.Attrs["slice_sizes"]), s.Rules(c))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := engine.DynamicSliceDims(IntList(c.Attrs["slice_sizes"]))
 				return dialect.Plan{Gather: &d, Rules: s.Rules(c)}, nil
 			},
@@ -175,14 +175,14 @@ func (s *Slices) Ops() []*dialect.Op {
 				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, s.Starts},
 			Output: "result",
 			Attrs:  s.Attrs,
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
 				if err != nil {
 					return tensor.Tensor{}, Wrap(s.UpdateSlice, err)
 				}
 				return DynamicUpdateSlice(s.UpdateSlice, s.Framework, c.Inputs[s.Write.Name], c.Inputs["update"], starts, s.Rules(c))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := engine.DynamicUpdateSliceDims(c.Inputs[s.Write.Name].Rank())
 				return dialect.Plan{Scatter: &d, Rules: s.Rules(c)}, nil
 			},

@@ -5,9 +5,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// Eval is the type of dialect.Op.Eval: it runs an operator version on a
-// generic call.
-type Eval = func(version int, c dialect.Call) (tensor.Tensor, error)
+// Eval is the type of dialect.Op.Eval: it runs an operator version, whose
+// shared Behavior Run hands it, on a generic call.
+type Eval = func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error)
 
 // Fixed returns b as the Behavior of every version, for an operator of a
 // framework that does not version its operators.
@@ -16,20 +16,20 @@ func Fixed(b dialect.Behavior) func(int) dialect.Behavior {
 }
 
 // GatherEval returns the Eval of a gather that a versioned dialect runs by
-// gather, a method of its opset type O taking the inputs "data" and
+// gather, taking the resolved version's Behavior, the inputs "data" and
 // "indices" and the int attribute attr (the axis, or batch_dims).
-func GatherEval[O ~int](gather func(O, tensor.Tensor, tensor.Tensor, int) (tensor.Tensor, error), attr string) Eval {
-	return func(v int, c dialect.Call) (tensor.Tensor, error) {
-		return gather(O(v), c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
+func GatherEval(gather func(b *dialect.Behavior, data, indices tensor.Tensor, attr int) (tensor.Tensor, error), attr string) Eval {
+	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		return gather(b, c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
 	}
 }
 
 // ScatterNDEval returns the Eval of a ScatterND that a versioned dialect
-// runs by scatter, a method of its opset type O taking the inputs "data",
-// "indices" and "updates" and the string attribute "reduction".
-func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.Tensor, string) (tensor.Tensor, error)) Eval {
-	return func(v int, c dialect.Call) (tensor.Tensor, error) {
-		return scatter(O(v), c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
+// runs by scatter, taking the resolved version's Behavior, the inputs
+// "data", "indices" and "updates" and the string attribute "reduction".
+func ScatterNDEval(scatter func(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error)) Eval {
+	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		return scatter(b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
 	}
 }
 
@@ -38,7 +38,7 @@ func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.
 // shape (ShapeOf) and runs scatter on the inputs "indices" and "updates".
 // Errors name op.
 func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error)) Eval {
-	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 		shape, err := ShapeOf(c.Inputs["shape"], "shape")
 		if err != nil {
 			return tensor.Tensor{}, Wrap(op, err)
