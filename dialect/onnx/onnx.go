@@ -72,14 +72,6 @@ const (
 	opGatherND        = "onnx.GatherND"
 )
 
-// resolve returns the shared Behavior (dialect.Op.Shared) of the version
-// of the named operator of Ops that the opset selects, whose index types
-// and reductions the checks follow.
-func (o Opset) resolve(name string) (*dialect.Behavior, error) {
-	_, b, err := dialect.Find(ops, name).Shared(int(o))
-	return b, err
-}
-
 // ScatterND returns a copy of data with the slices that the index tuples in
 // indices select replaced by (or, from version 16, reduced with) updates.
 // reduction is "" or "none", or from version 16 "add" or "mul", or from
@@ -93,29 +85,19 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string)
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	b, err := o.resolve(opScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterND, scatterND(b, &dst, &data, &indices, &updates, reduction))
+	return opcall.ScatterNDInto(ops, opScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
 }
 
-// newScatterND is ScatterND at the version of Behavior b, for the table.
-func newScatterND(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
-		return opcall.Wrap(opScatterND, scatterND(b, &dst, &data, &indices, &updates, reduction))
-	})
-}
-
-func scatterND(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(b, data, indices, reduction)
+// scatterND is ScatterND at the version of Behavior b.
+func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	opt, err := scatterOptions(b, &data, &indices, reduction)
 	if err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(*dst, *data, *indices, *updates, opt)
+	return engine.ScatterND(dst, data, indices, updates, opt)
 }
 
 // scatterOptions checks what ScatterND and ScatterElements of Behavior b
@@ -162,7 +144,7 @@ func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) 
 // scatterElementsInto runs the named operator, Scatter or ScatterElements,
 // at the version the opset selects.
 func (o Opset) scatterElementsInto(name string, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	b, err := o.resolve(name)
+	b, err := opcall.Resolve(ops, name, int(o))
 	if err != nil {
 		return err
 	}
@@ -196,7 +178,7 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates *tensor.Te
 // select; the first batchDims dimensions (version 12 on) are batch
 // dimensions shared by data and indices.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	b, err := o.resolve(opGatherND)
+	b, err := opcall.Resolve(ops, opGatherND, int(o))
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -220,7 +202,7 @@ func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	b, err := o.resolve(opGatherND)
+	b, err := opcall.Resolve(ops, opGatherND, int(o))
 	if err != nil {
 		return err
 	}
@@ -292,7 +274,7 @@ func gatherAxis(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int
 // gather runs the named operator, Gather (slices) or GatherElements, at
 // the version the opset selects.
 func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices bool) (tensor.Tensor, error) {
-	b, err := o.resolve(name)
+	b, err := opcall.Resolve(ops, name, int(o))
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -323,7 +305,7 @@ func gatherAlong(name string, slices bool) func(b *dialect.Behavior, data, indic
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	b, err := o.resolve(name)
+	b, err := opcall.Resolve(ops, name, int(o))
 	if err != nil {
 		return err
 	}

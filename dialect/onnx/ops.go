@@ -104,7 +104,7 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, tupleIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{reduceAttr},
-			Eval:     opcall.ScatterNDEval(newScatterND),
+			Eval:     opcall.ScatterNDEval(opScatterND, scatterND),
 		},
 		{
 			Name:     opGather,

@@ -73,14 +73,6 @@ const (
 	nameGatherElements  = "openvino.GatherElements"
 )
 
-// resolve returns the shared Behavior (dialect.Op.Shared) of the version
-// of the named operation that the opset selects, which the evaluation
-// follows.
-func (o Opset) resolve(name string) (*dialect.Behavior, error) {
-	_, b, err := dialect.Find(ops, name).Shared(int(o))
-	return b, err
-}
-
 // ScatterElementsUpdate returns a copy of data in which each element of
 // updates replaces (or, from version 12, is reduced into) the element of
 // data at its own position with the coordinate along axis taken from
@@ -98,7 +90,7 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	b, err := o.resolve(nameScatterElements)
+	b, err := opcall.Resolve(ops, nameScatterElements, int(o))
 	if err != nil {
 		return err
 	}
@@ -146,21 +138,10 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction s
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	b, err := o.resolve(nameScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(nameScatterND, scatterND(b, dst, data, indices, updates, reduction))
+	return opcall.ScatterNDInto(ops, nameScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
 }
 
-// newScatterND is ScatterNDUpdate at the version of Behavior b, for the
-// table.
-func newScatterND(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
-		return opcall.Wrap(nameScatterND, scatterND(b, dst, data, indices, updates, reduction))
-	})
-}
-
+// scatterND is ScatterNDUpdate at the version of Behavior b.
 func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
 	opt, err := scatterOptions(b, data, indices, updates, reduction, true)
 	if err != nil {
@@ -186,7 +167,7 @@ func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, r
 // data.shape[batchDims+k:] with k = indices.shape[-1]; version 5 flattens
 // them into one dimension, their product.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	b, err := o.resolve(nameGatherND)
+	b, err := opcall.Resolve(ops, nameGatherND, int(o))
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -209,7 +190,7 @@ func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	b, err := o.resolve(nameGatherND)
+	b, err := opcall.Resolve(ops, nameGatherND, int(o))
 	if err != nil {
 		return err
 	}
@@ -271,7 +252,7 @@ func gatherNDShape(sh *opcall.Shapes, b *dialect.Behavior, data, indices tensor.
 // data at p with the coordinate along axis taken from indices. indices has
 // data's shape except along axis; axis is in [-rank, rank-1].
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	b, err := o.resolve(nameGatherElements)
+	b, err := opcall.Resolve(ops, nameGatherElements, int(o))
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -296,7 +277,7 @@ func gatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis int) 
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	b, err := o.resolve(nameGatherElements)
+	b, err := opcall.Resolve(ops, nameGatherElements, int(o))
 	if err != nil {
 		return err
 	}

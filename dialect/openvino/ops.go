@@ -162,7 +162,7 @@ func init() {
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 15,
 				Doc: "none, sum, sub, prod, min or max"}},
-			Eval: opcall.ScatterNDEval(newScatterND),
+			Eval: opcall.ScatterNDEval(nameScatterND, scatterND),
 		},
 		{
 			Name:     nameGatherND,

@@ -24,12 +24,31 @@ func GatherEval(gather func(b *dialect.Behavior, data, indices tensor.Tensor, at
 	}
 }
 
-// ScatterNDEval returns the Eval of a ScatterND that a versioned dialect
-// runs by scatter, taking the resolved version's Behavior, the inputs
-// "data", "indices" and "updates" and the string attribute "reduction".
-func ScatterNDEval(scatter func(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error)) Eval {
+// ScatterNDFunc is a versioned dialect's ScatterND at the version of
+// Behavior b, on the inputs data, indices and updates and the reduction
+// attribute, into dst.
+type ScatterNDFunc = func(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error
+
+// ScatterNDInto runs scatter, the ScatterND called op of ops, a versioned
+// dialect's table, at the version that opset selects; its error names op.
+func ScatterNDInto(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	b, err := Resolve(ops, op, opset)
+	if err != nil {
+		return err
+	}
+	return Wrap(op, scatter(b, dst, data, indices, updates, reduction))
+}
+
+// ScatterNDEval returns the Eval of scatter, the ScatterND called op of a
+// versioned dialect, into a new tensor of data's type and shape, on the
+// inputs "data", "indices" and "updates" and the string attribute
+// "reduction".
+func ScatterNDEval(op string, scatter ScatterNDFunc) Eval {
 	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
-		return scatter(b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
+		data, indices, updates := c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"]
+		return AllocLike(op, data, "data", func(dst tensor.Tensor) error {
+			return Wrap(op, scatter(b, dst, data, indices, updates, c.Attrs["reduction"].Str))
+		})
 	}
 }
 
@@ -59,6 +78,15 @@ func TupleIndices() dialect.Param {
 // rank"), whose element types the operator's Behavior lists.
 func AxisIndices(shape string) dialect.Param {
 	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, " + shape}
+}
+
+// Resolve returns the shared Behavior (dialect.Op.Shared) of the version
+// that opset selects of the operator of ops, a versioned dialect's table,
+// named name, for the typed functions, which follow it. A name ops lacks
+// is a bug in the dialect and panics.
+func Resolve(ops []*dialect.Op, name string, opset int) (*dialect.Behavior, error) {
+	_, b, err := dialect.Find(ops, name).Shared(opset)
+	return b, err
 }
 
 // SharedOf returns the shared Behavior (dialect.Op.Shared) of the newest

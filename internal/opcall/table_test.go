@@ -67,9 +67,9 @@ func TestEvals(t *testing.T) {
 		got = []any{b, d, i, n}
 		return d, nil
 	}
-	scatter := func(b *dialect.Behavior, d, i, u tensor.Tensor, red string) (tensor.Tensor, error) {
+	scatter := func(b *dialect.Behavior, dst, d, i, u tensor.Tensor, red string) error {
 		got = []any{b, d, i, u, red}
-		return u, nil
+		return nil
 	}
 	tests := []struct {
 		name string
@@ -78,7 +78,7 @@ func TestEvals(t *testing.T) {
 	}{
 		{"gather by axis", GatherEval(gather, "axis"), []any{b, data, indices, -2}},
 		{"gather by batch_dims", GatherEval(gather, "batch_dims"), []any{b, data, indices, 4}},
-		{"scatter", ScatterNDEval(scatter), []any{b, data, indices, updates, "add"}},
+		{"scatter", ScatterNDEval("test.ScatterND", scatter), []any{b, data, indices, updates, "add"}},
 	}
 	for _, tt := range tests {
 		got = nil
