@@ -141,7 +141,7 @@ func gather(operand, indices tensor.Tensor, d engine.GatherDims, mode Mode, fill
 // gatherOptions checks a gather's inputs and returns the engine's options
 // for it.
 func gatherOptions(operand, indices tensor.Tensor, mode Mode, fill tensor.Tensor) (engine.GatherOptions, error) {
-	if err := checkInputs(operand, indices, "operand", "start_indices"); err != nil {
+	if err := checkInputs(gatherB, operand, indices, "operand", "start_indices"); err != nil {
 		return engine.GatherOptions{}, err
 	}
 	opt := engine.GatherOptions{Rules: clampRules, Exact: true}
@@ -193,7 +193,7 @@ func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tenso
 // scatterInto runs the scatter op with reduction r by the engine's
 // dimension numbers d in the given mode.
 func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates tensor.Tensor, d engine.ScatterDims, mode Mode) error {
-	err := checkInputs(operand, indices, "operand", "scatter_indices")
+	err := checkInputs(scatterB, operand, indices, "operand", "scatter_indices")
 	if err == nil && updates.IsZero() {
 		err = fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
 	}
@@ -299,10 +299,10 @@ func badMode(m Mode) error {
 	return fmt.Errorf("%w: unknown mode %q (clip, fill, drop or promise_in_bounds)", dialect.ErrAttribute, string(m))
 }
 
-// checkInputs checks the data and index inputs of a gather or scatter:
-// given, the data not of strings, the indices integers of rank >= 1.
-func checkInputs(data, indices tensor.Tensor, dataName, indName string) error {
-	if err := opcall.CheckGeneral(framework, data, indices, dataName, indName, indexTypes); err != nil {
+// checkInputs checks the data and index inputs of a gather or scatter of
+// Behavior b: given, of its types, the indices of rank >= 1.
+func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor, dataName, indName string) error {
+	if err := opcall.CheckGeneral(b, data, indices, dataName, indName); err != nil {
 		return err
 	}
 	if indices.Rank() < 1 {

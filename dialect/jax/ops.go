@@ -10,8 +10,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// indexTypes: JAX takes indices of any integer type.
-var indexTypes = tensor.IntegerTypes()
+// gatherB and scatterB are the shared Behaviors of gather and of the
+// scatters, whose types the typed functions check; init sets them.
+var gatherB, scatterB *dialect.Behavior
 
 func gatherBehavior(int) dialect.Behavior {
 	return opcall.HLOBehavior(framework, clampRules,
@@ -121,6 +122,8 @@ func init() {
 		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
 	}, slices.Ops()...)
 }
+
+func init() { gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter) }
 
 // batching is the attribute of the scatters' operand's batching
 // dimensions.

@@ -77,9 +77,7 @@ const (
 // reduction is "" or "none", or from version 16 "add" or "mul", or from
 // version 18 "max" or "min".
 func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
-		return o.ScatterNDInto(dst, data, indices, updates, reduction)
-	})
+	return opcall.NewScatterND(ops, opScatterND, int(o), scatterND, data, indices, updates, reduction)
 }
 
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
@@ -178,11 +176,7 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates *tensor.Te
 // select; the first batchDims dimensions (version 12 on) are batch
 // dimensions shared by data and indices.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	b, err := opcall.Resolve(ops, opGatherND, int(o))
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	return gatherND(b, data, indices, batchDims)
+	return opcall.NewGather(ops, opGatherND, int(o), gatherND, data, indices, batchDims)
 }
 
 // gatherND is GatherND at the version of Behavior b.
@@ -240,7 +234,7 @@ func checkGatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims i
 // GatherElements returns, for each position p of indices, the element of
 // data at p with the coordinate along axis taken from indices.
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return o.gather(opGatherElements, data, indices, axis, false)
+	return opcall.NewGather(ops, opGatherElements, int(o), gatherAlong(opGatherElements, false), data, indices, axis)
 }
 
 // GatherElementsInto is GatherElements writing into dst, which has data's
@@ -253,7 +247,7 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // indices select: its shape is data.shape[:axis] + indices.shape +
 // data.shape[axis+1:].
 func (o Opset) Gather(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return o.gather(opGather, data, indices, axis, true)
+	return opcall.NewGather(ops, opGather, int(o), gatherAlong(opGather, true), data, indices, axis)
 }
 
 // GatherInto is Gather writing into dst, which has data's type and the
@@ -269,16 +263,6 @@ func gatherAxis(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
-}
-
-// gather runs the named operator, Gather (slices) or GatherElements, at
-// the version the opset selects.
-func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices bool) (tensor.Tensor, error) {
-	b, err := opcall.Resolve(ops, name, int(o))
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	return gatherAlong(name, slices)(b, data, indices, axis)
 }
 
 // gatherAlong returns the named operator, Gather (slices) or

@@ -130,9 +130,7 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Ten
 // a scalar's, updates may be any tensor of one element. reduction is ""
 // or "none", or from version 15 "sum", "sub", "prod", "min" or "max".
 func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
-		return o.ScatterNDUpdateInto(dst, data, indices, updates, reduction)
-	})
+	return opcall.NewScatterND(ops, nameScatterND, int(o), scatterND, data, indices, updates, reduction)
 }
 
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
@@ -167,11 +165,7 @@ func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, r
 // data.shape[batchDims+k:] with k = indices.shape[-1]; version 5 flattens
 // them into one dimension, their product.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	b, err := opcall.Resolve(ops, nameGatherND, int(o))
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	return gatherND(b, data, indices, batchDims)
+	return opcall.NewGather(ops, nameGatherND, int(o), gatherND, data, indices, batchDims)
 }
 
 // gatherND is GatherND at the version of Behavior b.
@@ -252,11 +246,7 @@ func gatherNDShape(sh *opcall.Shapes, b *dialect.Behavior, data, indices tensor.
 // data at p with the coordinate along axis taken from indices. indices has
 // data's shape except along axis; axis is in [-rank, rank-1].
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	b, err := opcall.Resolve(ops, nameGatherElements, int(o))
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	return gatherElements(b, data, indices, axis)
+	return opcall.NewGather(ops, nameGatherElements, int(o), gatherElements, data, indices, axis)
 }
 
 // gatherElements is GatherElements at the version of Behavior b.

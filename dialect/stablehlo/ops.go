@@ -7,8 +7,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// indexTypes: StableHLO takes indices of any integer type.
-var indexTypes = tensor.IntegerTypes()
+// gatherB and scatterB are the shared Behaviors of gather and scatter,
+// whose types the typed functions check; init sets them.
+var gatherB, scatterB *dialect.Behavior
 
 func gatherBehavior(int) dialect.Behavior {
 	return opcall.HLOBehavior(framework, clampRules,
@@ -97,6 +98,8 @@ func init() {
 		},
 	}, slices.Ops()...)
 }
+
+func init() { gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter) }
 
 // batching is the attribute of the scatter's inputs' batching dimensions.
 const batching = "input_batching_dims"

@@ -206,12 +206,12 @@ const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"
 
 // checkGather checks the inputs of a gather.
 func checkGather(operand, indices tensor.Tensor) error {
-	return opcall.CheckGeneral(framework, operand, indices, "operand", "start_indices", indexTypes)
+	return opcall.CheckGeneral(gatherB, operand, indices, "operand", "start_indices")
 }
 
 // checkScatter checks the inputs of a scatter.
 func checkScatter(input, indices, updates tensor.Tensor) error {
-	if err := opcall.CheckGeneral(framework, input, indices, "inputs", "scatter_indices", indexTypes); err != nil {
+	if err := opcall.CheckGeneral(scatterB, input, indices, "inputs", "scatter_indices"); err != nil {
 		return err
 	}
 	if updates.IsZero() {

@@ -15,10 +15,25 @@ func Fixed(b dialect.Behavior) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior { return b }
 }
 
+// GatherFunc is a versioned dialect's gather at the version of Behavior
+// b, on the inputs data and indices and an int attribute (the axis, or
+// batch_dims).
+type GatherFunc = func(b *dialect.Behavior, data, indices tensor.Tensor, attr int) (tensor.Tensor, error)
+
+// NewGather runs gather, the gather called op of ops, a versioned
+// dialect's table, at the version that opset selects.
+func NewGather(ops []*dialect.Op, op string, opset int, gather GatherFunc, data, indices tensor.Tensor, attr int) (tensor.Tensor, error) {
+	b, err := Resolve(ops, op, opset)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	return gather(b, data, indices, attr)
+}
+
 // GatherEval returns the Eval of a gather that a versioned dialect runs by
 // gather, taking the resolved version's Behavior, the inputs "data" and
 // "indices" and the int attribute attr (the axis, or batch_dims).
-func GatherEval(gather func(b *dialect.Behavior, data, indices tensor.Tensor, attr int) (tensor.Tensor, error), attr string) Eval {
+func GatherEval(gather GatherFunc, attr string) Eval {
 	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 		return gather(b, c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
 	}
@@ -37,6 +52,14 @@ func ScatterNDInto(ops []*dialect.Op, op string, opset int, scatter ScatterNDFun
 		return err
 	}
 	return Wrap(op, scatter(b, dst, data, indices, updates, reduction))
+}
+
+// NewScatterND is ScatterNDInto into a new tensor of data's type and
+// shape.
+func NewScatterND(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
+	return AllocLike(op, data, "data", func(dst tensor.Tensor) error {
+		return ScatterNDInto(ops, op, opset, scatter, dst, data, indices, updates, reduction)
+	})
 }
 
 // ScatterNDEval returns the Eval of scatter, the ScatterND called op of a
