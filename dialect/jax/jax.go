@@ -299,6 +299,10 @@ func badMode(m Mode) error {
 	return fmt.Errorf("%w: unknown mode %q (clip, fill, drop or promise_in_bounds)", dialect.ErrAttribute, string(m))
 }
 
+// gatherB and scatterB are the shared Behaviors of gather and of the
+// scatters, whose types the typed functions check, which init sets.
+var gatherB, scatterB *dialect.Behavior
+
 // checkInputs checks the data and index inputs of a gather or scatter of
 // Behavior b: given, of its types, the indices of rank >= 1.
 func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor, dataName, indName string) error {

@@ -10,10 +10,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// gatherB and scatterB are the shared Behaviors of gather and of the
-// scatters, whose types the typed functions check; init sets them.
-var gatherB, scatterB *dialect.Behavior
-
 func gatherBehavior(int) dialect.Behavior {
 	return opcall.HLOBehavior(framework, clampRules,
 		"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
@@ -121,9 +117,8 @@ func init() {
 		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices"),
 		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
 	}, slices.Ops()...)
+	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
 }
-
-func init() { gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter) }
 
 // batching is the attribute of the scatters' operand's batching
 // dimensions.

@@ -7,34 +7,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// gatherB and scatterB are the shared Behaviors of gather and scatter,
-// whose types the typed functions check; init sets them.
-var gatherB, scatterB *dialect.Behavior
-
-func gatherBehavior(int) dialect.Behavior {
-	return opcall.HLOBehavior(framework, clampRules,
-		"A start index is clamped so that the slice lies within operand; a negative one becomes 0.",
-		"Batching dimensions of operand and start_indices must have equal sizes.")
-}
-
-func scatterBehavior(int) dialect.Behavior {
-	b := opcall.HLOBehavior(framework, skipRules,
-		"A window that does not lie wholly within inputs is skipped, as XLA does.",
-		"and, or and xor take bool and integers; for bool, add is OR and multiply is AND.",
-		"updates has exactly the shape the dimension numbers give.")
-	b.Arith, b.Reductions = arith, make(map[string]engine.Reduction, len(computations))
-	for _, e := range computations {
-		b.Reductions[string(e.c)] = e.r
-	}
-	return b
-}
-
-func dynamicSliceBehavior(int) dialect.Behavior {
-	return opcall.HLOBehavior(framework, clampRules,
-		"The start is clamped so that the slice lies within operand; a negative start becomes 0.",
-		"start_indices is one 1-D tensor here, holding the operation's scalar start indices in order.")
-}
-
 // ops is filled by init: its Eval functions call the package's functions.
 var ops []*dialect.Op
 
@@ -97,9 +69,8 @@ func init() {
 			},
 		},
 	}, slices.Ops()...)
+	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
 }
-
-func init() { gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter) }
 
 // batching is the attribute of the scatter's inputs' batching dimensions.
 const batching = "input_batching_dims"
@@ -107,3 +78,27 @@ const batching = "input_batching_dims"
 // Ops returns the dialect's operators, for generic callers such as the
 // command line.
 func Ops() []*dialect.Op { return ops }
+
+func gatherBehavior(int) dialect.Behavior {
+	return opcall.HLOBehavior(framework, clampRules,
+		"A start index is clamped so that the slice lies within operand; a negative one becomes 0.",
+		"Batching dimensions of operand and start_indices must have equal sizes.")
+}
+
+func scatterBehavior(int) dialect.Behavior {
+	b := opcall.HLOBehavior(framework, skipRules,
+		"A window that does not lie wholly within inputs is skipped, as XLA does.",
+		"and, or and xor take bool and integers; for bool, add is OR and multiply is AND.",
+		"updates has exactly the shape the dimension numbers give.")
+	b.Arith, b.Reductions = arith, make(map[string]engine.Reduction, len(computations))
+	for _, e := range computations {
+		b.Reductions[string(e.c)] = e.r
+	}
+	return b
+}
+
+func dynamicSliceBehavior(int) dialect.Behavior {
+	return opcall.HLOBehavior(framework, clampRules,
+		"The start is clamped so that the slice lies within operand; a negative start becomes 0.",
+		"start_indices is one 1-D tensor here, holding the operation's scalar start indices in order.")
+}
