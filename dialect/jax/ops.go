@@ -166,41 +166,18 @@ func fillOf(v tensor.Tensor, d tensor.DType) (tensor.Tensor, error) {
 }
 
 // setInt sets the one element of the integer tensor t to x, and reports
-// whether the type holds x exactly.
+// whether the type holds x, an integer, exactly.
 func setInt(t tensor.Tensor, x float64) bool {
-	switch v := t.Data().(type) {
-	case []int8:
-		v[0] = int8(x)
-		return float64(v[0]) == x
-	case []int16:
-		v[0] = int16(x)
-		return float64(v[0]) == x
-	case []int32:
-		v[0] = int32(x)
-		return float64(v[0]) == x
-	case []int64:
-		if x < -(1<<63) || x >= 1<<63 {
-			return false
-		}
-		v[0] = int64(x)
-		return true
-	case []uint8:
-		v[0] = uint8(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint16:
-		v[0] = uint16(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint32:
-		v[0] = uint32(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint64:
-		if x < 0 || x >= 1<<64 {
-			return false
-		}
-		v[0] = uint64(x)
-		return true
+	lo, hi, _ := opcall.IntRange(t.DType())
+	// float64(hi)+1 is 2^bits (or 2^(bits-1)), exact, where float64(hi)
+	// alone rounds up for the 64-bit types.
+	if x < float64(lo) || x >= float64(hi)+1 {
+		return false
 	}
-	return false
+	if x >= 1<<63 {
+		return t.SetIntAt(0, int64(uint64(x))) // a uint64 beyond int64, by its bits
+	}
+	return t.SetIntAt(0, int64(x))
 }
 
 // gatherDimsOf returns the engine's dimension numbers of a generic gather

@@ -625,7 +625,7 @@ func getFilled(d tensor.DType, index tensor.Tensor, v cast) *filledSrc {
 	if f.t.DType() != d || !f.t.SameShape(index) {
 		f.t = tensor.Must(tensor.New(d, index.Shape()))
 	}
-	v.fill(f.t.Data())
+	v.fill(f.t)
 	return f
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/internal/rawalloc"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -229,6 +230,20 @@ func AllIntegers(types []tensor.DType) bool {
 		}
 	}
 	return !slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() })
+}
+
+// IntRange returns the range of integer type d, from its size and
+// signedness: its lowest value, and its largest as a uint64; ok is false
+// for a type that is not an integer type.
+func IntRange(d tensor.DType) (lo int64, hi uint64, ok bool) {
+	if !d.IsInteger() {
+		return 0, 0, false
+	}
+	bits := uint(8 * d.Size())
+	if d.IsUnsigned() {
+		return 0, math.MaxUint64 >> (64 - bits), true
+	}
+	return -1 << (bits - 1), math.MaxInt64 >> (64 - bits), true
 }
 
 // CheckUpdatesShape checks that updates has exactly the shape of indices,
