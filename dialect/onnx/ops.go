@@ -60,7 +60,8 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 	}
 }
 
-// ops is filled by init: its Eval functions call the Opset methods, which
+// ops is filled by init: its Eval functions run the package's functions
+// at the version whose Behavior Run hands them, and the Opset methods
 // look versions up in ops.
 var ops []*dialect.Op
 

@@ -110,7 +110,8 @@ func gatherElementsBehavior(v int) dialect.Behavior {
 	}, nameGatherElements, v)
 }
 
-// ops is filled by init: its Eval functions call the Opset methods, which
+// ops is filled by init: its Eval functions run the package's functions
+// at the version whose Behavior Run hands them, and the Opset methods
 // look versions up in ops.
 var ops []*dialect.Op
 
