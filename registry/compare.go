@@ -86,14 +86,14 @@ func behaviorRows(op *dialect.Op) []behaviorRow {
 	return rows
 }
 
+// outOfRangeWords are the columns' words for what an index out of range
+// does.
+var outOfRangeWords = map[engine.OutOfRange]string{
+	engine.OutOfRangeError: "error", engine.OutOfRangeSkip: "skipped", engine.OutOfRangeClamp: "clamped",
+}
+
 func renderBehavior(b dialect.Behavior) string {
-	outOfRange := "error"
-	switch b.Index.OutOfRange {
-	case engine.OutOfRangeSkip:
-		outOfRange = "skipped"
-	case engine.OutOfRangeClamp:
-		outOfRange = "clamped"
-	}
+	outOfRange := outOfRangeWords[b.Index.OutOfRange]
 	negative := outOfRange
 	if b.Index.Negative == engine.NegativeFromEnd {
 		negative = "from the end"

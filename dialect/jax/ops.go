@@ -49,12 +49,10 @@ func init() {
 			Family:   "general_scatter",
 			Behavior: scatterBehavior(r, reduction),
 			Summary:  summary,
-			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
 				{Name: "scatter_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the windows"}},
-			Output: "result",
-			Attrs:  scatterAttrs,
+			Attrs: scatterAttrs,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return scatterAlloc(name, r, c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
 					Mode(c.Attrs["mode"].Str))
@@ -83,19 +81,17 @@ func init() {
 		Attrs: []dialect.Attr{allowNegative},
 		Rules: func(c dialect.Call) engine.IndexRules { return sliceRules(c.Attrs["allow_negative_indices"].Bool) },
 	}
-	ops = append([]*dialect.Op{
+	ops = opcall.Unversioned("result", append([]*dialect.Op{
 		{
 			Name:     opGather,
 			Family:   "general_gather",
 			Behavior: gatherBehavior,
 			Summary:  "take slices of operand at start indices, by dimension numbers",
-			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
 				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "fill_value", Role: dialect.RoleFill, Types: "operand's type", Optional: true, AttrKind: dialect.Float,
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
-			Output: "result",
-			Attrs:  append(append(opcall.GatherDimsAttrs(), mode), hints...),
+			Attrs: append(append(opcall.GatherDimsAttrs(), mode), hints...),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				operand := c.Inputs["operand"]
 				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
@@ -116,7 +112,7 @@ func init() {
 		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices"),
 		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices"),
 		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
-	}, slices.Ops()...)
+	}, slices.Ops()...))
 	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
 }
 

@@ -7,10 +7,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// version is the only version of each operator: MindSpore's operators are
-// not versioned, so every opset selects it.
-const version = 1
-
 // behavior is the Behavior of an operator, the same at every version: its
 // index rules and reductions, the index types every operator accepts, and
 // notes. The typed functions read the same package variables (ndRules,
@@ -21,12 +17,11 @@ func behavior(rules engine.IndexRules, types dialect.TypeSet, red map[string]eng
 		ReductionRefusal: "reduction {name} is not supported (supported: {allowed})"})
 }
 
-var ops = []*dialect.Op{
+var ops = opcall.Unversioned("output", []*dialect.Op{
 	{
-		Name:     scatterNDName,
-		Family:   "scatter_nd",
-		Summary:  "scatter updates into a zero tensor of a given shape, summing duplicates",
-		Versions: []int{version},
+		Name:    scatterNDName,
+		Family:  "scatter_nd",
+		Summary: "scatter updates into a zero tensor of a given shape, summing duplicates",
 		Behavior: behavior(ndRules, scatterNDTypes, map[string]engine.Reduction{"add": scatterNDReduceOp},
 			"The output starts as zeros of the given shape; shape must be non-empty with every dimension >= 1.",
 			"Duplicate indices accumulate: updates are added one at a time in row-major index order.",
@@ -37,14 +32,12 @@ var ops = []*dialect.Op{
 			{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints,
 				Doc: "the output shape: non-empty, every dimension >= 1"},
 		},
-		Output: "output",
-		Eval:   opcall.ShapeScatterEval(scatterNDName, ScatterND),
+		Eval: opcall.ShapeScatterEval(scatterNDName, ScatterND),
 	},
 	{
-		Name:     gatherNDName,
-		Family:   "gather_nd",
-		Summary:  "take elements or slices of input_x at index tuples",
-		Versions: []int{version},
+		Name:    gatherNDName,
+		Family:  "gather_nd",
+		Summary: "take elements or slices of input_x at index tuples",
 		Behavior: behavior(ndRules, gatherNDTypes, nil,
 			"Negative and out-of-range indices are errors, as on MindSpore's CPU backend.",
 			"A scalar indices tensor is read as a 1-D tensor of one element.",
@@ -53,16 +46,14 @@ var ops = []*dialect.Op{
 			{Name: "input_x", Role: dialect.RoleData, Doc: "the tensor to read"},
 			opcall.TupleIndices(),
 		},
-		Output: "output",
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			return GatherND(c.Inputs["input_x"], c.Inputs["indices"])
 		},
 	},
 	{
-		Name:     scatterElemsName,
-		Family:   "scatter_elements",
-		Summary:  "update elements of input_x at positions along an axis",
-		Versions: []int{version},
+		Name:    scatterElemsName,
+		Family:  "scatter_elements",
+		Summary: "update elements of input_x at positions along an axis",
 		Behavior: behavior(elemsRules, elemsTypes, elemsReductions,
 			"Out-of-range indices (below -size or above size-1) are skipped silently.",
 			"Duplicate indices: reduction none keeps the last update in row-major index order; add accumulates in that order.",
@@ -72,7 +63,6 @@ var ops = []*dialect.Op{
 			opcall.AxisIndices("of input_x's rank"),
 			{Name: "updates", Role: dialect.RoleUpdates, Types: "input_x's type", Doc: "the values to write, shaped like indices"},
 		},
-		Output: "output",
 		Attrs: []dialect.Attr{
 			{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"},
 			{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Doc: "none or add"},
@@ -82,7 +72,7 @@ var ops = []*dialect.Op{
 				int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
 		},
 	},
-}
+})
 
 // Ops returns the dialect's operators, for generic callers such as the
 // command line: mindspore.scatter_nd, mindspore.gather_nd and

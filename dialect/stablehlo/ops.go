@@ -24,18 +24,16 @@ func init() {
 			Doc: "a 1-D tensor of one start index per dimension of operand"},
 		Rules: func(dialect.Call) engine.IndexRules { return clampRules },
 	}
-	ops = append([]*dialect.Op{
+	ops = opcall.Unversioned("result", append([]*dialect.Op{
 		{
 			Name:     opGather,
 			Family:   "general_gather",
 			Behavior: gatherBehavior,
 			Summary:  "take slices of operand at start indices, by dimension numbers",
-			Versions: []int{1},
 			Inputs: []dialect.Param{
 				{Name: "operand", Role: dialect.RoleData, Doc: "the tensor to read"},
 				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices of the slices"}},
-			Output: "result",
-			Attrs:  append(opcall.GatherDimsAttrs(), ivd, opcall.Hint("indices_are_sorted")),
+			Attrs: append(opcall.GatherDimsAttrs(), ivd, opcall.Hint("indices_are_sorted")),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Gather(c.Inputs["operand"], c.Inputs["start_indices"], opcall.GatherDimsOf(c))
 			},
@@ -49,12 +47,10 @@ func init() {
 			Family:   "general_scatter",
 			Behavior: scatterBehavior,
 			Summary:  "combine windows of updates into inputs at start indices, by dimension numbers",
-			Versions: []int{1},
 			Inputs: []dialect.Param{
 				{Name: "inputs", Role: dialect.RoleData, Doc: "the tensor to update"},
 				{Name: "scatter_indices", Role: dialect.RoleIndices, Doc: "the start indices of the windows"},
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "inputs' type", Doc: "the windows"}},
-			Output: "result",
 			Attrs: append(opcall.ScatterDimsAttrs("inputs", batching), ivd,
 				opcall.Hint("indices_are_sorted"), opcall.Hint("unique_indices"),
 				dialect.Attr{Name: "computation", Role: dialect.RoleReduction, Kind: dialect.String, Default: string(Replace),
@@ -68,7 +64,7 @@ func init() {
 				return dialect.Plan{Scatter: &d, Rules: skipRules}, nil
 			},
 		},
-	}, slices.Ops()...)
+	}, slices.Ops()...))
 	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
 }
 

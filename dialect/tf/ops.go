@@ -2,6 +2,7 @@ package tf
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -15,10 +16,6 @@ const (
 	opGather    = "tf.gather"
 	opScatterND = "tf.scatter_nd"
 )
-
-// version is the only version of every operator: TensorFlow's operators
-// are not versioned, so every opset selects it.
-const version = 1
 
 // The tables below are what the typed functions read (rules,
 // scatterNDReduction, the scatterOp values), and what Behavior reports, so
@@ -54,12 +51,17 @@ var (
 	realTypes = typeSet{dialect.IntegerTypes | dialect.FloatTypes, "real numbers (integers, floats)"}
 )
 
-// accepts returns b with the element types of set, refused in
-// TensorFlow's words.
-func (set typeSet) accepts(b dialect.Behavior) dialect.Behavior {
-	b.DataTypes = set.types
-	b.TypeRefusals = []dialect.Refusal{{Text: "{input} of type {type} is not supported; the operator takes " + set.desc}}
-	return b
+// behavior returns the Behavior of an operator with index rules r, the
+// index types of every operator and the data types of set, refused in
+// TensorFlow's words, and notes.
+func behavior(r engine.IndexRules, set typeSet, notes ...string) dialect.Behavior {
+	return dialect.Behavior{
+		Index:        r,
+		IndexTypes:   indexTypes,
+		DataTypes:    set.types,
+		TypeRefusals: []dialect.Refusal{{Text: "{input} of type {type} is not supported; the operator takes " + set.desc}},
+		Notes:        notes,
+	}
 }
 
 // scatterOp describes one of the tf.tensor_scatter_nd_* operators.
@@ -104,51 +106,33 @@ var scatterNotes = []string{
 var tensorScatterArith = engine.Arith{MinMax: engine.MinMaxStd}
 
 func (op *scatterOp) behavior(int) dialect.Behavior {
-	return op.types.accepts(dialect.Behavior{
-		Index:      ndRules,
-		Arith:      tensorScatterArith,
-		Reductions: map[string]engine.Reduction{op.reduction: op.red},
-		IndexTypes: indexTypes,
-		Notes:      append(append([]string(nil), scatterNotes...), op.notes...),
-	})
+	b := behavior(ndRules, op.types, append(slices.Clone(scatterNotes), op.notes...)...)
+	b.Arith, b.Reductions = tensorScatterArith, map[string]engine.Reduction{op.reduction: op.red}
+	return b
 }
 
 func scatterNDBehavior(int) dialect.Behavior {
-	return anyType.accepts(dialect.Behavior{
-		Index:      ndRules,
-		Reductions: map[string]engine.Reduction{"add": scatterNDReduction},
-		Arith:      scatterNDArith,
-		IndexTypes: indexTypes,
-		Notes: append(append([]string(nil), scatterNotes...),
-			"The output starts as zeros of the given shape.",
-			"Duplicate indices are summed in row-major index order; bools are OR-ed.",
-			"shape may be int32 or int64 whatever the type of indices (TensorFlow wants the same type)."),
-	})
+	b := behavior(ndRules, anyType, append(slices.Clone(scatterNotes),
+		"The output starts as zeros of the given shape.",
+		"Duplicate indices are summed in row-major index order; bools are OR-ed.",
+		"shape may be int32 or int64 whatever the type of indices (TensorFlow wants the same type).")...)
+	b.Arith, b.Reductions = scatterNDArith, map[string]engine.Reduction{"add": scatterNDReduction}
+	return b
 }
 
 func gatherNDBehavior(int) dialect.Behavior {
-	return anyType.accepts(dialect.Behavior{
-		Index:      ndRules,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel.",
-			"indices.shape[-1] may be 0: each empty tuple selects all of params.",
-			"With batch_dims > 0, indices' batch dimensions need only hold as many elements as params' (TensorFlow reshapes them).",
-			"Indices are checked only when there is at least one index tuple.",
-		},
-	})
+	return behavior(ndRules, anyType,
+		"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel.",
+		"indices.shape[-1] may be 0: each empty tuple selects all of params.",
+		"With batch_dims > 0, indices' batch dimensions need only hold as many elements as params' (TensorFlow reshapes them).",
+		"Indices are checked only when there is at least one index tuple.")
 }
 
 func gatherBehavior(int) dialect.Behavior {
-	return anyType.accepts(dialect.Behavior{
-		Index:      rules,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel; the error names the first bad index.",
-			"axis defaults to batch_dims (TensorFlow's axis=None); with axis 0, batch_dims is ignored, as tf.gather ignores it.",
-			"Indices are checked only when the output has elements.",
-		},
-	})
+	return behavior(rules, anyType,
+		"Negative and out-of-range indices are errors, as on TensorFlow's CPU kernel; the error names the first bad index.",
+		"axis defaults to batch_dims (TensorFlow's axis=None); with axis 0, batch_dims is ignored, as tf.gather ignores it.",
+		"Indices are checked only when the output has elements.")
 }
 
 var batchDimsAttr = dialect.Attr{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
@@ -167,10 +151,8 @@ func init() {
 			Name:     opGatherND,
 			Family:   "gather_nd",
 			Summary:  "take elements or slices of params at index tuples",
-			Versions: []int{version},
 			Behavior: gatherNDBehavior,
 			Inputs:   []dialect.Param{params, indices("index tuples in the last dimension")},
-			Output:   "output",
 			Attrs:    []dialect.Attr{batchDimsAttr},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return GatherND(c.Inputs["params"], c.Inputs["indices"], int(c.Attrs["batch_dims"].Int))
@@ -180,10 +162,8 @@ func init() {
 			Name:     opGather,
 			Family:   "gather",
 			Summary:  "take slices of params along an axis",
-			Versions: []int{version},
 			Behavior: gatherBehavior,
 			Inputs:   []dialect.Param{params, indices("positions along axis, of any rank")},
-			Output:   "output",
 			Attrs: []dialect.Attr{
 				{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Doc: "the axis of params, negative from the end; defaults to batch_dims"},
 				batchDimsAttr,
@@ -201,15 +181,13 @@ func init() {
 			Name:     opScatterND,
 			Family:   "scatter_nd",
 			Summary:  "scatter updates into a zero tensor of a given shape, summing duplicates",
-			Versions: []int{version},
 			Behavior: scatterNDBehavior,
 			Inputs: []dialect.Param{
 				indices("index tuples in the last dimension, rank >= 2"),
 				{Name: "updates", Role: dialect.RoleUpdates, Doc: "the values to add, shaped indices.shape[:-1] + shape[indices.shape[-1]:]"},
 				{Name: "shape", Role: dialect.RoleShape, Types: "int32 or int64, 1-D", AttrKind: dialect.Ints, Doc: "the output shape"},
 			},
-			Output: "output",
-			Eval:   opcall.ShapeScatterEval(opScatterND, ScatterND),
+			Eval: opcall.ShapeScatterEval(opScatterND, ScatterND),
 		},
 	}
 	for _, op := range scatterOps {
@@ -217,19 +195,18 @@ func init() {
 			Name:     op.name,
 			Family:   "scatter_nd",
 			Summary:  fmt.Sprintf("%s updates into a copy of tensor at index tuples", summaries[op.reduction]),
-			Versions: []int{version},
 			Behavior: op.behavior,
 			Inputs: []dialect.Param{
 				{Name: "tensor", Role: dialect.RoleData, Doc: "the tensor to copy and update, of rank >= 1"},
 				indices("index tuples in the last dimension, rank >= 2"),
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "tensor's type", Doc: "shaped indices.shape[:-1] + tensor.shape[indices.shape[-1]:]"},
 			},
-			Output: "output",
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return tensorScatter(op, c.Inputs["tensor"], c.Inputs["indices"], c.Inputs["updates"])
 			},
 		})
 	}
+	opcall.Unversioned("output", ops)
 }
 
 func init() {

@@ -205,8 +205,7 @@ func init() {
 			Eval:  gatherEval(IndexSelect),
 		},
 	}
-	for _, op := range ops {
-		op.Versions, op.Output = []int{1}, "out"
+	for _, op := range opcall.Unversioned("out", ops) {
 		op.Behavior = opcall.Fixed(behavior(op.Name)(1))
 	}
 	scatterBehavior, scatterAddBehavior = opcall.SharedOf(ops, opScatter), opcall.SharedOf(ops, opScatterAdd)

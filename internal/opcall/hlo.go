@@ -149,9 +149,7 @@ func (s *Slices) Ops() []*dialect.Op {
 			Family:   "dynamic_slice",
 			Behavior: s.Behavior,
 			Summary:  "take one slice of operand at a start index",
-			Versions: []int{1},
 			Inputs:   []dialect.Param{s.Read, s.Starts},
-			Output:   "result",
 			Attrs:    append([]dialect.Attr{sliceSizes("dimension")}, s.Attrs...),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
@@ -170,11 +168,9 @@ func (s *Slices) Ops() []*dialect.Op {
 			Family:   "dynamic_update_slice",
 			Behavior: s.Behavior,
 			Summary:  "replace one slice of operand at a start index",
-			Versions: []int{1},
 			Inputs: []dialect.Param{s.Write,
 				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, s.Starts},
-			Output: "result",
-			Attrs:  s.Attrs,
+			Attrs: s.Attrs,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
 				if err != nil {

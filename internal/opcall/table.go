@@ -15,6 +15,16 @@ func Fixed(b dialect.Behavior) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior { return b }
 }
 
+// Unversioned gives each of ops, the table of a framework that does not
+// version its operators, the single version 1 and the output called
+// output, and returns ops.
+func Unversioned(output string, ops []*dialect.Op) []*dialect.Op {
+	for _, op := range ops {
+		op.Versions, op.Output = []int{1}, output
+	}
+	return ops
+}
+
 // GatherFunc is a versioned dialect's gather at the version of Behavior
 // b, on the inputs data and indices and an int attribute (the axis, or
 // batch_dims).
