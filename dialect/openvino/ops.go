@@ -143,12 +143,11 @@ func init() {
 				if err != nil {
 					return tensor.Tensor{}, opcall.Wrap(nameScatterElements, err)
 				}
-				useInitVal := true
-				if a, ok := c.Attrs["use_init_val"]; ok {
-					useInitVal = a.Bool
-				}
+				// use_init_val has its default from version 12, which
+				// introduced it; before, there is no reduction for it to
+				// change.
 				return newScatterElements(b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
-					axis, c.Attrs["reduction"].Str, useInitVal)
+					axis, c.Attrs["reduction"].Str, c.Attrs["use_init_val"].Bool)
 			},
 		},
 		{
