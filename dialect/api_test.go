@@ -12,7 +12,7 @@ import (
 
 // TestExportsOnlyTheOperatorAPI holds package dialect to what a user of
 // the operators reads: the description of operators (Op, Param, Attr,
-// Behavior, Plan, Role, Call, Value), their errors and the sentences that
+// Behavior, TypeSet and Types, Plan, Role, Call, Value), their errors and the sentences that
 // describe a Behavior. The helpers the dialects share in running a call
 // (reading tensors as ints, checking dst, allocating the output) live in
 // internal/opcall, where users do not trip over them.
@@ -32,7 +32,7 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 	}
 	slices.Sort(funcs)
 	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule",
-		"ParseValue", "ReductionNames", "ReportRule", "StringsRule", "ZeroStartRule"}
+		"ParseValue", "ReductionNames", "ReportRule", "StringsRule", "Types", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
 	}

@@ -201,9 +201,12 @@ func (r Role) IsInput() bool {
 
 // Param describes an input of an operator.
 type Param struct {
-	Name     string
-	Role     Role
-	Types    string // the element types accepted, as documentation
+	Name string
+	Role Role
+	// Types names the element types accepted, as documentation, for an
+	// input whose types no Behavior lists: those of the data and index
+	// inputs are generated from the Behaviors (see Op.InputTypes).
+	Types    string
 	Doc      string
 	Optional bool
 	// AttrKind, when set, lets a caller give this input as an attribute
@@ -245,6 +248,17 @@ type Behavior struct {
 	IncludeSelf string
 	// IndexTypes are the accepted index element types.
 	IndexTypes []tensor.DType
+	// DataTypes are the element types of data (or, for an operator
+	// without data, of updates) that the operator accepts; CheckData
+	// checks them.
+	DataTypes TypeSet
+	// TypeRefusals word the refusal of the types DataTypes lacks as the
+	// framework words it (see CheckData); none for the shared wording.
+	TypeRefusals []Refusal
+	// ReductionRefusal words the refusal of a reduction name that
+	// Reductions lacks, and MissingReduction that of a missing one where
+	// there is no default (see ParseReduction); "" for the shared wording.
+	ReductionRefusal, MissingReduction string
 	// Arith is how the reductions compute where frameworks compute them
 	// differently (complex products and quotients, string addition); the
 	// dialect hands it to the engine with the reduction.
@@ -253,9 +267,15 @@ type Behavior struct {
 	// hold, such as "duplicate indices are summed".
 	Notes []string
 
-	// reductions lists Reductions for Reduction, in the Behaviors that
-	// Shared builds.
-	reductions []namedReduction
+	// Version is the operator version the Behavior is of, in the
+	// Behaviors that Shared and Resolve hand out.
+	Version int
+
+	// reductions lists Reductions for Reduction, and defaultReduction is
+	// the Default of the operator's reduction attribute, in the Behaviors
+	// that Shared builds.
+	reductions       []namedReduction
+	defaultReduction string
 }
 
 // namedReduction is an entry of Behavior.Reductions.
@@ -266,8 +286,8 @@ type namedReduction struct {
 
 // Reduction returns the engine's reduction that the framework's name
 // stands for, as Reductions[name] does. The Behaviors that Shared and
-// Resolve hand out look it up in a list built with them: comparing the
-// name with a few others costs a small call a fraction of hashing it.
+// Resolve hand out look it up in a list built with them, which compares
+// the name with a few others rather than hashing it.
 func (b *Behavior) Reduction(name string) (engine.Reduction, bool) {
 	if len(b.reductions) != len(b.Reductions) {
 		r, ok := b.Reductions[name]
@@ -340,12 +360,16 @@ type Op struct {
 	// Plan, where set, returns what a call asks of the engine as its
 	// general gather or scatter (see Plan), for a call whose attributes
 	// have their defaults; explain traces the general operators by it.
-	Plan func(version int, c Call) (Plan, error)
-	// Eval runs the operator on a call whose opset is already resolved
-	// to one of Versions, whose attributes and inputs Run has checked
-	// (known names, kinds, versions; every required one present) and
-	// whose missing attributes have their defaults.
-	Eval func(version int, c Call) (tensor.Tensor, error)
+	// b is the shared Behavior of the version the call's opset selects,
+	// as Eval's.
+	Plan func(b *Behavior, c Call) (Plan, error)
+	// Eval runs the operator on a call whose opset Run has resolved to
+	// one of Versions, whose shared Behavior (see Shared; b.Version is
+	// the version) it hands over, so that Eval resolves nothing again;
+	// whose attributes and inputs Run has checked (known names, kinds,
+	// versions; every required one present) and whose missing
+	// attributes have their defaults.
+	Eval func(b *Behavior, c Call) (tensor.Tensor, error)
 
 	behaviorsOnce sync.Once
 	behaviors     []Behavior // Behavior of each of Versions, for Resolve
@@ -400,7 +424,7 @@ func (op *Op) versionIndex(opset int) (int, error) {
 }
 
 // Resolve returns the version of op that opset selects, as Version does,
-// and that version's Behavior (the zero Behavior when op has none), which
+// and that version's Behavior (one holding only its Version when op has none), which
 // the dialects' typed functions follow. The Behavior is built once per
 // version and shared by every call: its maps and slices must not be
 // modified. Its error is an *OpError naming op.
@@ -419,24 +443,41 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 	if err != nil {
 		return 0, nil, op.wrap(err)
 	}
-	if op.Behavior == nil {
-		return op.Versions[i], &noBehavior, nil
-	}
 	op.behaviorsOnce.Do(func() {
 		op.behaviors = make([]Behavior, len(op.Versions))
 		for j, v := range op.Versions {
-			b := op.Behavior(v)
+			var b Behavior
+			if op.Behavior != nil {
+				b = op.Behavior(v)
+			}
+			b.Version = v
 			for _, name := range ReductionNames(b.Reductions) {
 				b.reductions = append(b.reductions, namedReduction{name, b.Reductions[name]})
 			}
+			b.defaultReduction = op.defaultReduction(b)
 			op.behaviors[j] = b
 		}
 	})
 	return op.Versions[i], &op.behaviors[i], nil
 }
 
-// noBehavior is the Behavior of an operator without one.
-var noBehavior Behavior
+// defaultReduction returns the name of the reduction that an operator of
+// Behavior b does when a call names none: the Default of its reduction
+// attribute, or, for an operator without one whose Reductions has a
+// single entry, that entry's name.
+func (op *Op) defaultReduction(b Behavior) string {
+	for _, a := range op.Attrs {
+		if a.Role == RoleReduction {
+			return a.Default
+		}
+	}
+	if len(b.Reductions) == 1 {
+		for name := range b.Reductions {
+			return name
+		}
+	}
+	return ""
+}
 
 // IsScatter reports whether the operators of the named family (one of
 // Families) are scatters: they update a tensor, where the others read
@@ -457,10 +498,10 @@ func (op *Op) PlanOf(c Call) (Plan, error) {
 	if op.Plan == nil {
 		return Plan{}, op.wrap(fmt.Errorf("%w: the operator has no plan", ErrUnknownOp))
 	}
-	version, c, err := op.prepare(c)
+	b, c, err := op.prepare(c)
 	var p Plan
 	if err == nil {
-		p, err = op.Plan(version, c)
+		p, err = op.Plan(b, c)
 	}
 	if err != nil {
 		return Plan{}, op.wrap(err)
@@ -514,10 +555,10 @@ func (op *Op) Attr(name string) (Attr, bool) {
 // Run resolves the call's opset, checks its inputs and attributes against
 // version's table, and evaluates the operator. Every error is an *OpError.
 func (op *Op) Run(c Call) (tensor.Tensor, error) {
-	version, c, err := op.prepare(c)
+	b, c, err := op.prepare(c)
 	var out tensor.Tensor
 	if err == nil {
-		out, err = op.Eval(version, c)
+		out, err = op.Eval(b, c)
 	}
 	if err != nil {
 		return tensor.Tensor{}, op.wrap(err)
@@ -526,21 +567,22 @@ func (op *Op) Run(c Call) (tensor.Tensor, error) {
 }
 
 // prepare readies c for Eval or Plan as Run and PlanOf hand it on: it
-// returns the version c's opset selects and c with the attributes that
-// stand for inputs turned into inputs, checked against that version's
-// table, and with the defaults filled in.
-func (op *Op) prepare(c Call) (int, Call, error) {
-	version, err := op.Version(c.Opset)
+// returns the shared Behavior of the version c's opset selects and c with
+// the attributes that stand for inputs turned into inputs, checked
+// against that version's table, and with the defaults filled in.
+func (op *Op) prepare(c Call) (*Behavior, Call, error) {
+	_, b, err := op.Shared(c.Opset)
+	if err != nil {
+		return nil, c, err
+	}
+	c, err = op.attrInputs(c)
 	if err == nil {
-		c, err = op.attrInputs(c)
+		err = op.check(b.Version, c)
 	}
 	if err == nil {
-		err = op.check(version, c)
+		c.Attrs, err = op.withDefaults(b.Version, c.Attrs)
 	}
-	if err == nil {
-		c.Attrs, err = op.withDefaults(version, c.Attrs)
-	}
-	return version, c, err
+	return b, c, err
 }
 
 func (op *Op) check(version int, c Call) error {

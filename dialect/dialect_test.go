@@ -23,7 +23,8 @@ func echoOp() *dialect.Op {
 		Attrs: []dialect.Attr{{Name: "mode", Kind: dialect.String, Default: "a"},
 			{Name: "late", Kind: dialect.Int, Default: "7", Since: 5}},
 		Output: "y",
-		Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
+		Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+			v := b.Version
 			shape, err := opcall.IntsOf(c.Inputs["shape"], "shape")
 			if err != nil {
 				return tensor.Tensor{}, err
@@ -156,18 +157,19 @@ func TestResolve(t *testing.T) {
 		v, p, err := counted.Shared(opset)
 		_, q, _ := counted.Shared(opset)
 		_, b, _ := counted.Resolve(opset)
-		if err != nil || p != q || len(p.Notes) != 1 || p.Notes[0] != strconv.Itoa(v) || b.Notes[0] != p.Notes[0] {
+		if err != nil || p != q || len(p.Notes) != 1 || p.Notes[0] != strconv.Itoa(v) || b.Notes[0] != p.Notes[0] || p.Version != v {
 			t.Errorf("Shared(%d): %d %p %p %v; Resolve's %v", opset, v, p, q, err, b)
 		}
 	}
 	if _, p, err := op.Shared(9); !errors.Is(err, dialect.ErrVersion) || p != nil {
 		t.Errorf("Shared(9) of a removed version: %v %v", p, err)
 	}
-	op.Behavior = nil
-	if v, b, err := op.Resolve(0); err != nil || v != 5 || b.IndexTypes != nil {
+	// An operator without a Behavior gets one that holds only its version.
+	bare := echoOp()
+	if v, b, err := bare.Resolve(0); err != nil || v != 5 || b.IndexTypes != nil || b.Version != 5 {
 		t.Errorf("without Behavior: %d %v %v", v, b, err)
 	}
-	if v, p, err := op.Shared(0); err != nil || v != 5 || p == nil || p.IndexTypes != nil {
+	if v, p, err := bare.Shared(1); err != nil || v != 1 || p == nil || p.IndexTypes != nil || p.Version != 1 {
 		t.Errorf("Shared without Behavior: %d %v %v", v, p, err)
 	}
 	early := echoOp()
@@ -243,8 +245,8 @@ func TestErrorsNameTheOperatorOnce(t *testing.T) {
 	good := map[string]tensor.Tensor{"x": x, "shape": tensor.Must(tensor.From(tensor.Shape{0}, []int64{}))}
 	withEval := func(err error) *dialect.Op {
 		op := echoOp()
-		op.Eval = func(int, dialect.Call) (tensor.Tensor, error) { return tensor.Tensor{}, err }
-		op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, err }
+		op.Eval = func(*dialect.Behavior, dialect.Call) (tensor.Tensor, error) { return tensor.Tensor{}, err }
+		op.Plan = func(*dialect.Behavior, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, err }
 		return op
 	}
 	cases := []struct {
@@ -260,7 +262,7 @@ func TestErrorsNameTheOperatorOnce(t *testing.T) {
 	}
 	for _, c := range cases {
 		if c.op.Plan == nil {
-			c.op.Plan = func(int, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, nil }
+			c.op.Plan = func(*dialect.Behavior, dialect.Call) (dialect.Plan, error) { return dialect.Plan{}, nil }
 		}
 		_, runErr := c.op.Run(c.call)
 		_, planErr := c.op.PlanOf(c.call)

@@ -16,7 +16,7 @@ const torchFollows = "PyTorch 2.1 and later"
 
 // Comparison returns a Markdown document that sets the dialects side by
 // side, family by family: for each operator version, what negative and
-// out-of-range indices do, which index types it takes, its reductions and
+// out-of-range indices do, which index and data types it takes, its reductions and
 // their engine meaning, and its other rules. It is generated from each
 // operator's Behavior, the same table its evaluation reads, so it cannot
 // drift from what the code does.
@@ -45,8 +45,8 @@ bfloat16 sums in float32 and round once, at the end (earlier releases rounded af
 	ops := Ops()
 	for _, family := range dialect.Families {
 		fmt.Fprintf(&b, "\n## %s\n\n", family)
-		b.WriteString("| operator | versions | negative index | out of range | index types | reductions | notes |\n")
-		b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+		b.WriteString("| operator | versions | negative index | out of range | index types | data types | reductions | notes |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, op := range ops {
 			if op.Family != family {
 				continue
@@ -66,7 +66,7 @@ type behaviorRow struct{ versions, text string }
 func behaviorRows(op *dialect.Op) []behaviorRow {
 	var rows []behaviorRow
 	for i, v := range op.Versions {
-		text := "(no behavior table) | | | | "
+		text := "(no behavior table) | | | | | "
 		if op.Behavior != nil {
 			text = renderBehavior(op.Behavior(v))
 		}
@@ -86,14 +86,14 @@ func behaviorRows(op *dialect.Op) []behaviorRow {
 	return rows
 }
 
+// outOfRangeWords are the columns' words for what an index out of range
+// does.
+var outOfRangeWords = map[engine.OutOfRange]string{
+	engine.OutOfRangeError: "error", engine.OutOfRangeSkip: "skipped", engine.OutOfRangeClamp: "clamped",
+}
+
 func renderBehavior(b dialect.Behavior) string {
-	outOfRange := "error"
-	switch b.Index.OutOfRange {
-	case engine.OutOfRangeSkip:
-		outOfRange = "skipped"
-	case engine.OutOfRangeClamp:
-		outOfRange = "clamped"
-	}
+	outOfRange := outOfRangeWords[b.Index.OutOfRange]
 	negative := outOfRange
 	if b.Index.Negative == engine.NegativeFromEnd {
 		negative = "from the end"
@@ -123,7 +123,7 @@ func renderBehavior(b dialect.Behavior) string {
 		notes = append(notes, sentence(rule))
 	}
 	notes = append(notes, b.Notes...)
-	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), reductions, strings.Join(notes, " ")}, " | ")
+	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), b.DataTypes.String(), reductions, strings.Join(notes, " ")}, " | ")
 }
 
 // sentence returns s capitalised and ended with a full stop.

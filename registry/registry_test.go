@@ -35,10 +35,28 @@ func TestLookup(t *testing.T) {
 	}
 }
 
+// allOps are the names of every operator of every dialect, sorted: a
+// lost, renamed or added operator changes the list.
+var allOps = []string{
+	"jax.lax.dynamic_slice", "jax.lax.dynamic_update_slice", "jax.lax.gather", "jax.lax.scatter",
+	"jax.lax.scatter_add", "jax.lax.scatter_max", "jax.lax.scatter_min", "jax.lax.scatter_mul", "jax.lax.scatter_sub",
+	"mindspore.gather_nd", "mindspore.scatter_nd", "mindspore.tensor_scatter_elements",
+	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
+	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
+	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
+	"tf.gather", "tf.gather_nd", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
+	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
+	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
+}
+
 func TestOpsAreSortedAndWellFormed(t *testing.T) {
 	ops := registry.Ops()
-	if len(ops) < 6 {
-		t.Fatalf("%d operators", len(ops))
+	names := make([]string, len(ops))
+	for i, op := range ops {
+		names[i] = op.Name
+	}
+	if !slices.Equal(names, allOps) {
+		t.Errorf("operators\n%s\nwant\n%s", strings.Join(names, " "), strings.Join(allOps, " "))
 	}
 	for i, op := range ops {
 		if i > 0 && ops[i-1].Name >= op.Name {
@@ -53,9 +71,19 @@ func TestOpsAreSortedAndWellFormed(t *testing.T) {
 				t.Errorf("%s has no Behavior", op.Name)
 				break
 			}
-			types := op.Behavior(v).IndexTypes
+			b := op.Behavior(v)
+			types := b.IndexTypes
 			if len(types) == 0 || slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() }) {
 				t.Errorf("%s version %d: index types %v", op.Name, v, types)
+			}
+			// The typed functions check data against DataTypes.
+			if b.DataTypes == 0 || b.DataTypes&^dialect.AnyType != 0 {
+				t.Errorf("%s version %d: data types %#x", op.Name, v, uint32(b.DataTypes))
+			}
+		}
+		for _, p := range op.Inputs {
+			if op.InputTypes(p) == "" || p.Doc == "" {
+				t.Errorf("%s: input %s is undocumented", op.Name, p.Name)
 			}
 		}
 		for _, a := range op.Attrs {

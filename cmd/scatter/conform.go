@@ -116,7 +116,7 @@ func opsCmd(args []string, stdout io.Writer) error {
 			if p.Optional {
 				opt = ", optional"
 			}
-			fmt.Fprintf(stdout, "  input  %-*s %s%s: %s\n", width, p.Name, p.Types, opt, p.Doc)
+			fmt.Fprintf(stdout, "  input  %-*s %s%s: %s\n", width, p.Name, op.InputTypes(p), opt, p.Doc)
 		}
 		for _, a := range op.Attrs {
 			def := ""

@@ -141,7 +141,7 @@ func gather(operand, indices tensor.Tensor, d engine.GatherDims, mode Mode, fill
 // gatherOptions checks a gather's inputs and returns the engine's options
 // for it.
 func gatherOptions(operand, indices tensor.Tensor, mode Mode, fill tensor.Tensor) (engine.GatherOptions, error) {
-	if err := checkInputs(operand, indices, "operand", "start_indices"); err != nil {
+	if err := checkInputs(gatherB, operand, indices, "operand", "start_indices"); err != nil {
 		return engine.GatherOptions{}, err
 	}
 	opt := engine.GatherOptions{Rules: clampRules, Exact: true}
@@ -178,76 +178,9 @@ func gatherDims(dims GatherDimensionNumbers, indices tensor.Tensor, sizes []int)
 	}
 }
 
-// Scatter returns a copy of operand in which each window of updates
-// replaces the slice at the start index that the last dimension of
-// scatterIndices gives for it, as the dimension numbers say; mode says
-// what an out-of-bounds start does.
-func Scatter(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatter, engine.None, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterInto is Scatter writing into dst, which has operand's type and
-// shape and may be operand itself.
-func ScatterInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatter, engine.None, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterAdd is Scatter adding each update to the operand's value.
-func ScatterAdd(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterAdd, engine.Add, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterAddInto is ScatterAdd writing into dst, which has operand's type
-// and shape and may be operand itself.
-func ScatterAddInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterAdd, engine.Add, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterSub is Scatter subtracting each update from the operand's value.
-func ScatterSub(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterSub, engine.Sub, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterSubInto is ScatterSub writing into dst, which has operand's type
-// and shape and may be operand itself.
-func ScatterSubInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterSub, engine.Sub, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMul is Scatter multiplying the operand's value by each update.
-func ScatterMul(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMul, engine.Mul, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMulInto is ScatterMul writing into dst, which has operand's type
-// and shape and may be operand itself.
-func ScatterMulInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMul, engine.Mul, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMin is Scatter keeping the smaller of the operand's value and
-// each update.
-func ScatterMin(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMin, engine.Min, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMinInto is ScatterMin writing into dst, which has operand's type
-// and shape and may be operand itself.
-func ScatterMinInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMin, engine.Min, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMax is Scatter keeping the larger of the operand's value and
-// each update.
-func ScatterMax(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc(opScatterMax, engine.Max, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
-
-// ScatterMaxInto is ScatterMax writing into dst, which has operand's type
-// and shape and may be operand itself.
-func ScatterMaxInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto(opScatterMax, engine.Max, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}
+// Scatter and its variants (ScatterAdd, ...) are generated into
+// zscatter.go from the table of the genvariants command.
+//go:generate go run ../../internal/genvariants jax
 
 // scatterAlloc is scatterInto into a new tensor of operand's type and
 // shape.
@@ -260,7 +193,7 @@ func scatterAlloc(op string, r engine.Reduction, operand, indices, updates tenso
 // scatterInto runs the scatter op with reduction r by the engine's
 // dimension numbers d in the given mode.
 func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates tensor.Tensor, d engine.ScatterDims, mode Mode) error {
-	err := checkInputs(operand, indices, "operand", "scatter_indices")
+	err := checkInputs(scatterB, operand, indices, "operand", "scatter_indices")
 	if err == nil && updates.IsZero() {
 		err = fmt.Errorf("%w: missing input \"updates\"", dialect.ErrInput)
 	}
@@ -366,10 +299,14 @@ func badMode(m Mode) error {
 	return fmt.Errorf("%w: unknown mode %q (clip, fill, drop or promise_in_bounds)", dialect.ErrAttribute, string(m))
 }
 
-// checkInputs checks the data and index inputs of a gather or scatter:
-// given, the data not of strings, the indices integers of rank >= 1.
-func checkInputs(data, indices tensor.Tensor, dataName, indName string) error {
-	if err := opcall.CheckGeneral(framework, data, indices, dataName, indName, indexTypes); err != nil {
+// gatherB and scatterB are the shared Behaviors of gather and of the
+// scatters, whose types the typed functions check, which init sets.
+var gatherB, scatterB *dialect.Behavior
+
+// checkInputs checks the data and index inputs of a gather or scatter of
+// Behavior b: given, of its types, the indices of rank >= 1.
+func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor, dataName, indName string) error {
+	if err := opcall.CheckGeneral(b, data, indices, dataName, indName); err != nil {
 		return err
 	}
 	if indices.Rank() < 1 {

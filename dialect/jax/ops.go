@@ -10,46 +10,28 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// indexTypes: JAX takes indices of any integer type.
-var indexTypes = tensor.IntegerTypes()
-
 func gatherBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      clampRules,
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
-			"mode fill and drop fill a slice that does not lie wholly within operand with fill_value (by default NaN, the lowest signed or highest unsigned integer, or true).",
-			"The index vector is the last dimension of start_indices.",
-		},
-	}
+	return opcall.HLOBehavior(framework, clampRules,
+		"mode clip, promise_in_bounds and the default clamp a start index so that the slice lies within operand; a negative one becomes 0.",
+		"mode fill and drop fill a slice that does not lie wholly within operand with fill_value (by default NaN, the lowest signed or highest unsigned integer, or true).",
+		"The index vector is the last dimension of start_indices.")
 }
 
 // scatterBehavior returns the Behavior of the scatter that applies r.
 func scatterBehavior(r engine.Reduction, name string) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior {
-		return dialect.Behavior{
-			Index:      skipRules,
-			IndexTypes: indexTypes,
-			Arith:      arithOf(r),
-			Reductions: map[string]engine.Reduction{name: r},
-			Notes: []string{
-				"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
-				"The index vector is the last dimension of scatter_indices.",
-			},
-		}
+		b := opcall.HLOBehavior(framework, skipRules,
+			"mode fill, drop, promise_in_bounds and the default skip a window that does not lie wholly within operand; mode clip clamps its start index.",
+			"The index vector is the last dimension of scatter_indices.")
+		b.Arith, b.Reductions = arithOf(r), map[string]engine.Reduction{name: r}
+		return b
 	}
 }
 
 func dynamicSliceBehavior(int) dialect.Behavior {
-	return dialect.Behavior{
-		Index:      sliceRules(true),
-		IndexTypes: indexTypes,
-		Notes: []string{
-			"A negative start counts from the end of its dimension unless allow_negative_indices is false; the start is then clamped so that the slice lies within operand.",
-			"start_indices is one 1-D tensor here, holding the scalar start indices in order.",
-		},
-	}
+	return opcall.HLOBehavior(framework, sliceRules(true),
+		"A negative start counts from the end of its dimension unless allow_negative_indices is false; the start is then clamped so that the slice lies within operand.",
+		"start_indices is one 1-D tensor here, holding the scalar start indices in order.")
 }
 
 // ops is filled by init: its Eval functions call the package's functions.
@@ -59,9 +41,7 @@ func init() {
 	hints := []dialect.Attr{opcall.Hint("indices_are_sorted"), opcall.Hint("unique_indices")}
 	mode := dialect.Attr{Name: "mode", Kind: dialect.String,
 		Doc: "clip, fill, drop or promise_in_bounds; left out, JAX's default"}
-	anyType := "any type but string"
-	intTypes := "any integer type"
-	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Types: anyType, Doc: "the array to read or update"}
+	operand := dialect.Param{Name: "operand", Role: dialect.RoleData, Doc: "the array to read or update"}
 	scatterAttrs := append(append(opcall.ScatterDimsAttrs("operand", batching), mode), hints...)
 	scatterOp := func(name string, r engine.Reduction, reduction, summary string) *dialect.Op {
 		return &dialect.Op{
@@ -69,17 +49,15 @@ func init() {
 			Family:   "general_scatter",
 			Behavior: scatterBehavior(r, reduction),
 			Summary:  summary,
-			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "scatter_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "scatter_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the windows"}},
-			Output: "result",
-			Attrs:  scatterAttrs,
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Attrs: scatterAttrs,
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return scatterAlloc(name, r, c.Inputs["operand"], c.Inputs["scatter_indices"], c.Inputs["updates"], scatterDimsOf(c),
 					Mode(c.Attrs["mode"].Str))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				opt, err := scatterOptions(r, Mode(c.Attrs["mode"].Str))
 				if err != nil {
 					return dialect.Plan{}, err
@@ -98,25 +76,23 @@ func init() {
 		Behavior:    dynamicSliceBehavior,
 		Read:        operand,
 		Write:       operand,
-		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes,
+		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices,
 			Doc: "a 1-D array of one start index per dimension of operand"},
 		Attrs: []dialect.Attr{allowNegative},
 		Rules: func(c dialect.Call) engine.IndexRules { return sliceRules(c.Attrs["allow_negative_indices"].Bool) },
 	}
-	ops = append([]*dialect.Op{
+	ops = opcall.Unversioned("result", append([]*dialect.Op{
 		{
 			Name:     opGather,
 			Family:   "general_gather",
 			Behavior: gatherBehavior,
 			Summary:  "take slices of operand at start indices, by dimension numbers",
-			Versions: []int{1},
 			Inputs: []dialect.Param{operand,
-				{Name: "start_indices", Role: dialect.RoleIndices, Types: intTypes, Doc: "the start indices, in the last dimension"},
+				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices, in the last dimension"},
 				{Name: "fill_value", Role: dialect.RoleFill, Types: "operand's type", Optional: true, AttrKind: dialect.Float,
 					Doc: "what fills an out-of-bounds slice with mode fill; as an attribute, a number converted to operand's type"}},
-			Output: "result",
-			Attrs:  append(append(opcall.GatherDimsAttrs(), mode), hints...),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Attrs: append(append(opcall.GatherDimsAttrs(), mode), hints...),
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				operand := c.Inputs["operand"]
 				fill, err := fillOf(c.Inputs["fill_value"], operand.DType())
 				if err != nil {
@@ -124,7 +100,7 @@ func init() {
 				}
 				return gather(operand, c.Inputs["start_indices"], gatherDimsOf(c), Mode(c.Attrs["mode"].Str), fill)
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				opt, err := gatherOptions(c.Inputs["operand"], c.Inputs["start_indices"], Mode(c.Attrs["mode"].Str), tensor.Tensor{})
 				d := gatherDimsOf(c)
 				return dialect.Plan{Gather: &d, Rules: opt.Rules}, err
@@ -136,7 +112,8 @@ func init() {
 		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices"),
 		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices"),
 		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
-	}, slices.Ops()...)
+	}, slices.Ops()...))
+	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
 }
 
 // batching is the attribute of the scatters' operand's batching
@@ -185,41 +162,18 @@ func fillOf(v tensor.Tensor, d tensor.DType) (tensor.Tensor, error) {
 }
 
 // setInt sets the one element of the integer tensor t to x, and reports
-// whether the type holds x exactly.
+// whether the type holds x, an integer, exactly.
 func setInt(t tensor.Tensor, x float64) bool {
-	switch v := t.Data().(type) {
-	case []int8:
-		v[0] = int8(x)
-		return float64(v[0]) == x
-	case []int16:
-		v[0] = int16(x)
-		return float64(v[0]) == x
-	case []int32:
-		v[0] = int32(x)
-		return float64(v[0]) == x
-	case []int64:
-		if x < -(1<<63) || x >= 1<<63 {
-			return false
-		}
-		v[0] = int64(x)
-		return true
-	case []uint8:
-		v[0] = uint8(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint16:
-		v[0] = uint16(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint32:
-		v[0] = uint32(x)
-		return x >= 0 && float64(v[0]) == x
-	case []uint64:
-		if x < 0 || x >= 1<<64 {
-			return false
-		}
-		v[0] = uint64(x)
-		return true
+	lo, hi, _ := opcall.IntRange(t.DType())
+	// float64(hi)+1 is 2^bits (or 2^(bits-1)), exact, where float64(hi)
+	// alone rounds up for the 64-bit types.
+	if x < float64(lo) || x >= float64(hi)+1 {
+		return false
 	}
-	return false
+	if x >= 1<<63 {
+		return t.SetIntAt(0, int64(uint64(x))) // a uint64 beyond int64, by its bits
+	}
+	return t.SetIntAt(0, int64(x))
 }
 
 // gatherDimsOf returns the engine's dimension numbers of a generic gather

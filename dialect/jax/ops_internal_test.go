@@ -32,6 +32,19 @@ func TestFillOf(t *testing.T) {
 		{2.5, tensor.Int32, nil},
 		{1, tensor.Bool, true},
 		{2, tensor.Bool, nil},
+		// The bounds of the integer types, at and past each end.
+		{-128, tensor.Int8, int8(-128)},
+		{-129, tensor.Int8, nil},
+		{255, tensor.Uint8, uint8(255)},
+		{256, tensor.Uint8, nil},
+		{-1, tensor.Uint16, nil},
+		{-1 << 31, tensor.Int32, int32(math.MinInt32)},
+		{1 << 31, tensor.Int32, nil},
+		{-1 << 63, tensor.Int64, int64(math.MinInt64)},
+		{1 << 63, tensor.Int64, nil},
+		{1 << 63, tensor.Uint64, uint64(1 << 63)},
+		{1 << 64, tensor.Uint64, nil},
+		{1 << 32, tensor.Uint32, nil},
 	} {
 		got, err := fillOf(num(c.x), c.d)
 		if c.want == nil {

@@ -73,8 +73,6 @@ package mindspore
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -87,7 +85,6 @@ const (
 	scatterNDName     = "mindspore.scatter_nd"
 	gatherNDName      = "mindspore.gather_nd"
 	scatterElemsName  = "mindspore.tensor_scatter_elements"
-	defaultReduction  = "none"
 	scatterNDReduceOp = engine.Add // scatter_nd adds updates onto zeros
 )
 
@@ -102,16 +99,24 @@ var indexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
 
 // The element types each operator accepts.
 var (
-	numericTypes = append(tensor.IntegerTypes(),
-		tensor.Float16, tensor.BFloat16, tensor.Float32, tensor.Float64)
-	scatterNDTypes = append(slices.Clone(numericTypes), tensor.Complex64, tensor.Complex128)
-	gatherNDTypes  = append(slices.Clone(scatterNDTypes), tensor.Bool)
-	elemsTypes     = append(slices.Clone(numericTypes), tensor.Bool)
+	scatterNDTypes = dialect.AnyType.Without(tensor.Bool, tensor.String)
+	gatherNDTypes  = dialect.AnyType.Without(tensor.String)
+	elemsTypes     = dialect.AnyType.Without(tensor.Complex64, tensor.Complex128, tensor.String)
 )
 
 // elemsReductions maps tensor_scatter_elements' reduction names to the
 // engine's.
 var elemsReductions = map[string]engine.Reduction{"none": engine.None, "add": engine.Add}
+
+// The operators' shared Behaviors, which init sets and the typed
+// functions read.
+var scatterNDB, gatherNDB, elemsB *dialect.Behavior
+
+func init() {
+	scatterNDB = opcall.SharedOf(ops, scatterNDName)
+	gatherNDB = opcall.SharedOf(ops, gatherNDName)
+	elemsB = opcall.SharedOf(ops, scatterElemsName)
+}
 
 // ScatterND returns a tensor of the given shape and of updates' element
 // type that is zero except where the index tuples in the last dimension of
@@ -170,10 +175,7 @@ func checkScatterND(sh *opcall.Shapes, shape tensor.Shape, indices, updates tens
 	if err := checkShape(shape); err != nil {
 		return err
 	}
-	if err := checkInput(updates, "updates", scatterNDTypes); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(scatterNDB, updates, "updates", indices, "indices"); err != nil {
 		return err
 	}
 	is := sh.Of(indices)
@@ -239,10 +241,7 @@ func GatherNDInto(dst, inputX, indices tensor.Tensor) error {
 // checkGatherND checks gather_nd's element types and returns indices with
 // a scalar reshaped to one dimension.
 func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
-	if err := checkInput(inputX, "input_x", gatherNDTypes); err != nil {
-		return tensor.Tensor{}, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(gatherNDB, inputX, "input_x", indices, "indices"); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if indices.Rank() == 0 {
@@ -274,14 +273,11 @@ func TensorScatterElementsInto(dst, inputX, indices, updates tensor.Tensor, axis
 }
 
 func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, reduction string) error {
-	red, err := parseReduction(reduction)
+	red, err := elemsB.ParseReduction(reduction)
 	if err != nil {
 		return err
 	}
-	if err := checkInput(inputX, "input_x", elemsTypes); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(elemsB, inputX, "input_x", indices, "indices"); err != nil {
 		return err
 	}
 	if updates.IsZero() {
@@ -301,40 +297,5 @@ func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, redu
 		engine.ScatterOptions{Reduction: red, Rules: elemsRules})
 }
 
-// parseReduction reads tensor_scatter_elements' reduction; "" is the
-// default, none.
-func parseReduction(s string) (engine.Reduction, error) {
-	if s == "" {
-		s = defaultReduction
-	}
-	r, ok := elemsReductions[s]
-	if !ok {
-		return 0, fmt.Errorf("%w: reduction %q is not supported (supported: %s)",
-			dialect.ErrAttribute, s, strings.Join(dialect.ReductionNames(elemsReductions), ", "))
-	}
-	return r, nil
-}
-
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
 func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "input_x") }
-
-// checkInput checks that the named input t is given and that its element
-// type is one of allowed.
-func checkInput(t tensor.Tensor, name string, allowed []tensor.DType) error {
-	if t.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
-	}
-	d := t.DType()
-	if slices.Contains(allowed, d) {
-		return nil
-	}
-	return fmt.Errorf("%w: %s of type %v is not accepted (accepted: %s)", dialect.ErrInput, name, d, typeList(allowed))
-}
-
-func typeList(ds []tensor.DType) string {
-	names := make([]string, len(ds))
-	for i, d := range ds {
-		names[i] = d.String()
-	}
-	return strings.Join(names, ", ")
-}

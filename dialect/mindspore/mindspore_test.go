@@ -14,10 +14,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-func f32(shape tensor.Shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }
-func i32(shape tensor.Shape, v ...int32) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-func i64(shape tensor.Shape, v ...int64) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-
 // repeat returns n copies of v, one after the other.
 func repeat[T any](v []T, n int) []T {
 	var out []T
@@ -54,18 +50,18 @@ func TestScatterNDDocExamples(t *testing.T) {
 	// tensor.
 	rows := []float32{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4}
 	zeros := make([]float32, 16)
-	indices := i32(tensor.Shape{2, 1}, 0, 2)
-	updates := f32(tensor.Shape{2, 4, 4}, repeat(rows, 2)...)
-	want := f32(tensor.Shape{4, 4, 4}, slices.Concat(rows, zeros, rows, zeros)...)
+	indices := tensortest.I32(tensor.Shape{2, 1}, 0, 2)
+	updates := tensortest.F32(tensor.Shape{2, 4, 4}, repeat(rows, 2)...)
+	want := tensortest.F32(tensor.Shape{4, 4, 4}, slices.Concat(rows, zeros, rows, zeros)...)
 	got, err := mindspore.ScatterND(indices, updates, tensor.Shape{4, 4, 4})
 	if err != nil || !tensor.Equal(got, want) {
 		t.Errorf("example 1: got %v, %v; want %v", got, err, want)
 	}
 
 	// Example 2: two elements of a 3x3 zero tensor.
-	indices = i32(tensor.Shape{2, 2}, 0, 1, 1, 1)
-	updates = f32(tensor.Shape{2}, 3.2, 1.1)
-	want = f32(tensor.Shape{3, 3}, 0, 3.2, 0, 0, 1.1, 0, 0, 0, 0)
+	indices = tensortest.I32(tensor.Shape{2, 2}, 0, 1, 1, 1)
+	updates = tensortest.F32(tensor.Shape{2}, 3.2, 1.1)
+	want = tensortest.F32(tensor.Shape{3, 3}, 0, 3.2, 0, 0, 1.1, 0, 0, 0, 0)
 	got, err = mindspore.ScatterND(indices, updates, tensor.Shape{3, 3})
 	if err != nil || !tensor.Equal(got, want) {
 		t.Errorf("example 2: got %v, %v; want %v", got, err, want)
@@ -74,10 +70,10 @@ func TestScatterNDDocExamples(t *testing.T) {
 
 // The example of mindspore.ops.gather_nd's documentation.
 func TestGatherNDDocExample(t *testing.T) {
-	inputX := f32(tensor.Shape{2, 3}, -0.1, 0.3, 3.6, 0.4, 0.5, -3.2)
-	indices := i32(tensor.Shape{2, 2}, 0, 0, 1, 1)
+	inputX := tensortest.F32(tensor.Shape{2, 3}, -0.1, 0.3, 3.6, 0.4, 0.5, -3.2)
+	indices := tensortest.I32(tensor.Shape{2, 2}, 0, 0, 1, 1)
 	got, err := mindspore.GatherND(inputX, indices)
-	if want := f32(tensor.Shape{2}, -0.1, 0.5); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{2}, -0.1, 0.5); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 }
@@ -87,19 +83,19 @@ func TestGatherNDDocExample(t *testing.T) {
 // (later versions), the second (from version 2.1) with reduction add and a
 // negative index.
 func TestTensorScatterElementsDocExamples(t *testing.T) {
-	got, err := mindspore.TensorScatterElements(f32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5), i32(tensor.Shape{1, 2}, 2, 4),
-		f32(tensor.Shape{1, 2}, 8, 8), 1, "none")
-	if want := f32(tensor.Shape{1, 5}, 1, 2, 8, 4, 8); err != nil || !tensor.Equal(got, want) {
+	got, err := mindspore.TensorScatterElements(tensortest.F32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5), tensortest.I32(tensor.Shape{1, 2}, 2, 4),
+		tensortest.F32(tensor.Shape{1, 2}, 8, 8), 1, "none")
+	if want := tensortest.F32(tensor.Shape{1, 5}, 1, 2, 8, 4, 8); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("example 1, float32: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.TensorScatterElements(i32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5), i32(tensor.Shape{1, 2}, 2, 4),
-		i32(tensor.Shape{1, 2}, 8, 8), 1, "none")
-	if want := i32(tensor.Shape{1, 5}, 1, 2, 8, 4, 8); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.TensorScatterElements(tensortest.I32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5), tensortest.I32(tensor.Shape{1, 2}, 2, 4),
+		tensortest.I32(tensor.Shape{1, 2}, 8, 8), 1, "none")
+	if want := tensortest.I32(tensor.Shape{1, 5}, 1, 2, 8, 4, 8); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("example 1, int32: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.TensorScatterElements(i32(tensor.Shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-		i32(tensor.Shape{2, 3}, 1, -1, 2, 0, 2, 1), i32(tensor.Shape{2, 3}, 1, 2, 2, 4, 5, 8), 0, "add")
-	if want := i32(tensor.Shape{3, 3}, 5, 2, 3, 5, 5, 14, 7, 15, 11); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.TensorScatterElements(tensortest.I32(tensor.Shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+		tensortest.I32(tensor.Shape{2, 3}, 1, -1, 2, 0, 2, 1), tensortest.I32(tensor.Shape{2, 3}, 1, 2, 2, 4, 5, 8), 0, "add")
+	if want := tensortest.I32(tensor.Shape{3, 3}, 5, 2, 3, 5, 5, 14, 7, 15, 11); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("example 2: got %v, %v; want %v", got, err, want)
 	}
 }
@@ -116,15 +112,15 @@ func TestScatterNDDuplicatesInOrder(t *testing.T) {
 		{[]float32{1, 2, 3}, 6},
 	}
 	for _, tt := range tests {
-		got, err := mindspore.ScatterND(i64(tensor.Shape{3, 1}, 1, 1, 1), f32(tensor.Shape{3}, tt.updates...), tensor.Shape{2})
-		if want := f32(tensor.Shape{2}, 0, tt.want); err != nil || !tensor.Equal(got, want) {
+		got, err := mindspore.ScatterND(tensortest.I64(tensor.Shape{3, 1}, 1, 1, 1), tensortest.F32(tensor.Shape{3}, tt.updates...), tensor.Shape{2})
+		if want := tensortest.F32(tensor.Shape{2}, 0, tt.want); err != nil || !tensor.Equal(got, want) {
 			t.Errorf("%v: got %v, %v; want %v", tt.updates, got, err, want)
 		}
 	}
 	// Slices accumulate too, and a tuple may repeat with negative-free
 	// equivalents only (negative indices are errors).
-	got, err := mindspore.ScatterND(i32(tensor.Shape{3, 1}, 0, 1, 0), f32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), tensor.Shape{2, 2})
-	if want := f32(tensor.Shape{2, 2}, 6, 8, 3, 4); err != nil || !tensor.Equal(got, want) {
+	got, err := mindspore.ScatterND(tensortest.I32(tensor.Shape{3, 1}, 0, 1, 0), tensortest.F32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), tensor.Shape{2, 2})
+	if want := tensortest.F32(tensor.Shape{2, 2}, 6, 8, 3, 4); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("slices: got %v, %v; want %v", got, err, want)
 	}
 }
@@ -132,26 +128,26 @@ func TestScatterNDDuplicatesInOrder(t *testing.T) {
 // Duplicate indices in tensor_scatter_elements: none keeps the last update
 // in index order, add accumulates in that order.
 func TestTensorScatterElementsDuplicates(t *testing.T) {
-	inputX := f32(tensor.Shape{1, 3}, 1, 2, 3)
-	indices := i64(tensor.Shape{1, 3}, 2, -1, 2) // -1 is 2 as well
-	updates := f32(tensor.Shape{1, 3}, 7, 8, 9)
+	inputX := tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3)
+	indices := tensortest.I64(tensor.Shape{1, 3}, 2, -1, 2) // -1 is 2 as well
+	updates := tensortest.F32(tensor.Shape{1, 3}, 7, 8, 9)
 	got, err := mindspore.TensorScatterElements(inputX, indices, updates, 1, "none")
-	if want := f32(tensor.Shape{1, 3}, 1, 2, 9); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{1, 3}, 1, 2, 9); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("none: got %v, %v; want %v", got, err, want)
 	}
 	got, err = mindspore.TensorScatterElements(inputX, indices, updates, 1, "add")
-	if want := f32(tensor.Shape{1, 3}, 1, 2, 3+7+8+9); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3+7+8+9); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("add: got %v, %v; want %v", got, err, want)
 	}
 	// Order shows in float32: (1e8 + 1) - 1e8 is 0.
-	got, err = mindspore.TensorScatterElements(f32(tensor.Shape{2}, 0, 1e8), i64(tensor.Shape{2}, 1, 1),
-		f32(tensor.Shape{2}, 1, -1e8), 0, "add")
-	if want := f32(tensor.Shape{2}, 0, 0); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.TensorScatterElements(tensortest.F32(tensor.Shape{2}, 0, 1e8), tensortest.I64(tensor.Shape{2}, 1, 1),
+		tensortest.F32(tensor.Shape{2}, 1, -1e8), 0, "add")
+	if want := tensortest.F32(tensor.Shape{2}, 0, 0); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("add order: got %v, %v; want %v", got, err, want)
 	}
 	// "" is the default, none.
 	got, err = mindspore.TensorScatterElements(inputX, indices, updates, -1, "")
-	if want := f32(tensor.Shape{1, 3}, 1, 2, 9); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{1, 3}, 1, 2, 9); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("default reduction: got %v, %v; want %v", got, err, want)
 	}
 }
@@ -159,26 +155,26 @@ func TestTensorScatterElementsDuplicates(t *testing.T) {
 // tensor_scatter_elements skips every index outside [-size, size-1],
 // below -size included, and counts the others from the end.
 func TestTensorScatterElementsSkipsOutOfRange(t *testing.T) {
-	inputX := f32(tensor.Shape{4}, 1, 2, 3, 4)
+	inputX := tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4)
 	tests := []struct {
 		name    string
 		indices tensor.Tensor
 		want    []float32
 	}{
-		{"in range", i64(tensor.Shape{1}, 3), []float32{1, 2, 3, 9}},
-		{"-1", i64(tensor.Shape{1}, -1), []float32{1, 2, 3, 9}},
-		{"-size", i64(tensor.Shape{1}, -4), []float32{9, 2, 3, 4}},
-		{"-size-1", i64(tensor.Shape{1}, -5), []float32{1, 2, 3, 4}},
-		{"size", i64(tensor.Shape{1}, 4), []float32{1, 2, 3, 4}},
-		{"max int64", i64(tensor.Shape{1}, math.MaxInt64), []float32{1, 2, 3, 4}},
-		{"min int64", i64(tensor.Shape{1}, math.MinInt64), []float32{1, 2, 3, 4}},
-		{"max int32", i32(tensor.Shape{1}, math.MaxInt32), []float32{1, 2, 3, 4}},
-		{"min int32", i32(tensor.Shape{1}, math.MinInt32), []float32{1, 2, 3, 4}},
-		{"-2 int32", i32(tensor.Shape{1}, -2), []float32{1, 2, 9, 4}},
+		{"in range", tensortest.I64(tensor.Shape{1}, 3), []float32{1, 2, 3, 9}},
+		{"-1", tensortest.I64(tensor.Shape{1}, -1), []float32{1, 2, 3, 9}},
+		{"-size", tensortest.I64(tensor.Shape{1}, -4), []float32{9, 2, 3, 4}},
+		{"-size-1", tensortest.I64(tensor.Shape{1}, -5), []float32{1, 2, 3, 4}},
+		{"size", tensortest.I64(tensor.Shape{1}, 4), []float32{1, 2, 3, 4}},
+		{"max int64", tensortest.I64(tensor.Shape{1}, math.MaxInt64), []float32{1, 2, 3, 4}},
+		{"min int64", tensortest.I64(tensor.Shape{1}, math.MinInt64), []float32{1, 2, 3, 4}},
+		{"max int32", tensortest.I32(tensor.Shape{1}, math.MaxInt32), []float32{1, 2, 3, 4}},
+		{"min int32", tensortest.I32(tensor.Shape{1}, math.MinInt32), []float32{1, 2, 3, 4}},
+		{"-2 int32", tensortest.I32(tensor.Shape{1}, -2), []float32{1, 2, 9, 4}},
 	}
 	for _, tt := range tests {
 		for _, red := range []string{"none", "add"} {
-			got, err := mindspore.TensorScatterElements(inputX, tt.indices, f32(tensor.Shape{1}, 9), 0, red)
+			got, err := mindspore.TensorScatterElements(inputX, tt.indices, tensortest.F32(tensor.Shape{1}, 9), 0, red)
 			want := slices.Clone(tt.want)
 			if red == "add" {
 				for i := range want {
@@ -187,16 +183,16 @@ func TestTensorScatterElementsSkipsOutOfRange(t *testing.T) {
 					}
 				}
 			}
-			if err != nil || !tensor.Equal(got, f32(tensor.Shape{4}, want...)) {
+			if err != nil || !tensor.Equal(got, tensortest.F32(tensor.Shape{4}, want...)) {
 				t.Errorf("%s %s: got %v, %v; want %v", tt.name, red, got, err, want)
 			}
 		}
 	}
 	// Skipped and applied indices mix, along a middle axis.
-	got, err := mindspore.TensorScatterElements(f32(tensor.Shape{2, 3, 2}, make([]float32, 12)...),
-		i64(tensor.Shape{2, 2, 2}, 0, 7, -3, 2, -9, 1, 3, -1),
-		f32(tensor.Shape{2, 2, 2}, 1, 2, 3, 4, 5, 6, 7, 8), 1, "none")
-	want := f32(tensor.Shape{2, 3, 2}, 3, 0, 0, 0, 0, 4, 0, 0, 0, 6, 0, 8) // [0,1,0] = -3 overwrites [0,0,0]
+	got, err := mindspore.TensorScatterElements(tensortest.F32(tensor.Shape{2, 3, 2}, make([]float32, 12)...),
+		tensortest.I64(tensor.Shape{2, 2, 2}, 0, 7, -3, 2, -9, 1, 3, -1),
+		tensortest.F32(tensor.Shape{2, 2, 2}, 1, 2, 3, 4, 5, 6, 7, 8), 1, "none")
+	want := tensortest.F32(tensor.Shape{2, 3, 2}, 3, 0, 0, 0, 0, 4, 0, 0, 0, 6, 0, 8) // [0,1,0] = -3 overwrites [0,0,0]
 	if err != nil || !tensor.Equal(got, want) {
 		t.Errorf("mixed: got %v, %v; want %v", got, err, want)
 	}
@@ -205,23 +201,23 @@ func TestTensorScatterElementsSkipsOutOfRange(t *testing.T) {
 // scatter_nd and gather_nd refuse negative and out-of-range indices.
 func TestNDIndexErrors(t *testing.T) {
 	shape := tensor.Shape{2, 3}
-	inputX := f32(shape, 1, 2, 3, 4, 5, 6)
+	inputX := tensortest.F32(shape, 1, 2, 3, 4, 5, 6)
 	tests := []struct {
 		indices tensor.Tensor
 		bad     int64
 		dim     int
 	}{
-		{i64(tensor.Shape{1, 2}, -1, 0), -1, 0},
-		{i64(tensor.Shape{1, 2}, 0, -1), -1, 1},
-		{i64(tensor.Shape{1, 2}, 2, 0), 2, 0},
-		{i64(tensor.Shape{1, 2}, 0, 3), 3, 1},
-		{i32(tensor.Shape{2, 2}, 0, 0, 1, -3), -3, 1},
-		{i32(tensor.Shape{1, 2}, math.MaxInt32, 0), math.MaxInt32, 0},
-		{i64(tensor.Shape{1, 2}, math.MinInt64, 0), math.MinInt64, 0},
+		{tensortest.I64(tensor.Shape{1, 2}, -1, 0), -1, 0},
+		{tensortest.I64(tensor.Shape{1, 2}, 0, -1), -1, 1},
+		{tensortest.I64(tensor.Shape{1, 2}, 2, 0), 2, 0},
+		{tensortest.I64(tensor.Shape{1, 2}, 0, 3), 3, 1},
+		{tensortest.I32(tensor.Shape{2, 2}, 0, 0, 1, -3), -3, 1},
+		{tensortest.I32(tensor.Shape{1, 2}, math.MaxInt32, 0), math.MaxInt32, 0},
+		{tensortest.I64(tensor.Shape{1, 2}, math.MinInt64, 0), math.MinInt64, 0},
 	}
 	for _, tt := range tests {
 		n := tt.indices.Len() / 2
-		_, err := mindspore.ScatterND(tt.indices, f32(tensor.Shape{n}, make([]float32, n)...), shape)
+		_, err := mindspore.ScatterND(tt.indices, tensortest.F32(tensor.Shape{n}, make([]float32, n)...), shape)
 		checkIndexErr(t, "scatter_nd", err, tt.bad, tt.dim)
 		_, err = mindspore.GatherND(inputX, tt.indices)
 		checkIndexErr(t, "gather_nd", err, tt.bad, tt.dim)
@@ -245,13 +241,13 @@ func TestErrorMessages(t *testing.T) {
 		err  error
 		want string
 	}{
-		{call(mindspore.ScatterND(i32(tensor.Shape{2, 2}, 0, 1, 4, 0), f32(tensor.Shape{2}, 1, 2), tensor.Shape{4, 4})),
+		{call(mindspore.ScatterND(tensortest.I32(tensor.Shape{2, 2}, 0, 1, 4, 0), tensortest.F32(tensor.Shape{2}, 1, 2), tensor.Shape{4, 4})),
 			"mindspore.scatter_nd: index out of range: indices[1] = [4, 0]: component 0 is 4, allowed range [0, 3] for dimension 0 of data [4,4]"},
-		{call(mindspore.GatherND(f32(tensor.Shape{3}, 1, 2, 3), i64(tensor.Shape{1, 1}, -1))),
+		{call(mindspore.GatherND(tensortest.F32(tensor.Shape{3}, 1, 2, 3), tensortest.I64(tensor.Shape{1, 1}, -1))),
 			"mindspore.gather_nd: index out of range: indices[0] = [-1]: component 0 is -1, allowed range [0, 2] for dimension 0 of data [3]"},
-		{call(mindspore.ScatterND(i32(tensor.Shape{1, 1}, 0), f32(tensor.Shape{1}, 1), tensor.Shape{3, 0})),
+		{call(mindspore.ScatterND(tensortest.I32(tensor.Shape{1, 1}, 0), tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{3, 0})),
 			"mindspore.scatter_nd: invalid input: shape [3,0]: every dimension must be >= 1, shape[1] is 0"},
-		{call(mindspore.TensorScatterElements(f32(tensor.Shape{2}, 1, 2), i32(tensor.Shape{1}, 0), f32(tensor.Shape{1}, 1), 0, "mul")),
+		{call(mindspore.TensorScatterElements(tensortest.F32(tensor.Shape{2}, 1, 2), tensortest.I32(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1}, 1), 0, "mul")),
 			"mindspore.tensor_scatter_elements: invalid attribute: reduction \"mul\" is not supported (supported: none, add)"},
 	}
 	for _, tt := range tests {
@@ -266,9 +262,9 @@ func call(_ tensor.Tensor, err error) error { return err }
 // The argument checks of each operator, and the sentinel each failure
 // wraps.
 func TestArgumentErrors(t *testing.T) {
-	x := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
-	idx := i64(tensor.Shape{1, 1}, 0)
-	upd := f32(tensor.Shape{1, 1}, 9)
+	x := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	idx := tensortest.I64(tensor.Shape{1, 1}, 0)
+	upd := tensortest.F32(tensor.Shape{1, 1}, 9)
 	i16 := tensor.Must(tensor.From(tensor.Shape{1, 1}, []int16{0}))
 	u64 := tensor.Must(tensor.From(tensor.Shape{1, 1}, []uint64{0}))
 	str := tensor.Must(tensor.From(tensor.Shape{2, 2}, []string{"a", "b", "c", "d"}))
@@ -277,22 +273,22 @@ func TestArgumentErrors(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"scatter_nd ok", call(mindspore.ScatterND(idx, f32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), nil},
-		{"scatter_nd empty shape", call(mindspore.ScatterND(i64(tensor.Shape{1, 0}), f32(tensor.Shape{1}, 1), tensor.Shape{})), dialect.ErrInput},
-		{"scatter_nd zero dimension", call(mindspore.ScatterND(idx, f32(tensor.Shape{1, 0}), tensor.Shape{2, 0})), dialect.ErrInput},
-		{"scatter_nd negative dimension", call(mindspore.ScatterND(idx, f32(tensor.Shape{1}, 1), tensor.Shape{-2})), dialect.ErrInput},
-		{"scatter_nd overflowing shape", call(mindspore.ScatterND(i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{1}, 1), tensor.Shape{1 << 62, 1 << 62})), dialect.ErrInput},
-		{"scatter_nd overflowing shape is a tensor.ErrShape", call(mindspore.ScatterND(i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{1}, 1), tensor.Shape{1 << 62, 1 << 62})), tensor.ErrShape},
-		{"scatter_nd indices rank 1", call(mindspore.ScatterND(i64(tensor.Shape{1}, 0), f32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), engine.ErrShape},
-		{"scatter_nd indices scalar", call(mindspore.ScatterND(tensor.Scalar(int64(0)), f32(tensor.Shape{2}, 1, 2), tensor.Shape{2, 2})), engine.ErrShape},
-		{"scatter_nd tuple too long", call(mindspore.ScatterND(i64(tensor.Shape{1, 3}, 0, 0, 0), f32(tensor.Shape{1}, 1), tensor.Shape{2, 2})), engine.ErrShape},
-		{"scatter_nd updates shape", call(mindspore.ScatterND(idx, f32(tensor.Shape{1, 3}, 1, 2, 3), tensor.Shape{2, 2})), engine.ErrShape},
-		{"scatter_nd int16 indices", call(mindspore.ScatterND(i16, f32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
-		{"scatter_nd uint64 indices", call(mindspore.ScatterND(u64, f32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
+		{"scatter_nd ok", call(mindspore.ScatterND(idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), nil},
+		{"scatter_nd empty shape", call(mindspore.ScatterND(tensortest.I64(tensor.Shape{1, 0}), tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{})), dialect.ErrInput},
+		{"scatter_nd zero dimension", call(mindspore.ScatterND(idx, tensortest.F32(tensor.Shape{1, 0}), tensor.Shape{2, 0})), dialect.ErrInput},
+		{"scatter_nd negative dimension", call(mindspore.ScatterND(idx, tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{-2})), dialect.ErrInput},
+		{"scatter_nd overflowing shape", call(mindspore.ScatterND(tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{1 << 62, 1 << 62})), dialect.ErrInput},
+		{"scatter_nd overflowing shape is a tensor.ErrShape", call(mindspore.ScatterND(tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{1 << 62, 1 << 62})), tensor.ErrShape},
+		{"scatter_nd indices rank 1", call(mindspore.ScatterND(tensortest.I64(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), engine.ErrShape},
+		{"scatter_nd indices scalar", call(mindspore.ScatterND(tensor.Scalar(int64(0)), tensortest.F32(tensor.Shape{2}, 1, 2), tensor.Shape{2, 2})), engine.ErrShape},
+		{"scatter_nd tuple too long", call(mindspore.ScatterND(tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0), tensortest.F32(tensor.Shape{1}, 1), tensor.Shape{2, 2})), engine.ErrShape},
+		{"scatter_nd updates shape", call(mindspore.ScatterND(idx, tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3), tensor.Shape{2, 2})), engine.ErrShape},
+		{"scatter_nd int16 indices", call(mindspore.ScatterND(i16, tensortest.F32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
+		{"scatter_nd uint64 indices", call(mindspore.ScatterND(u64, tensortest.F32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
 		{"scatter_nd missing updates", call(mindspore.ScatterND(idx, tensor.Tensor{}, tensor.Shape{2, 2})), dialect.ErrInput},
-		{"scatter_nd missing indices", call(mindspore.ScatterND(tensor.Tensor{}, f32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
+		{"scatter_nd missing indices", call(mindspore.ScatterND(tensor.Tensor{}, tensortest.F32(tensor.Shape{1, 2}, 1, 2), tensor.Shape{2, 2})), dialect.ErrInput},
 		{"gather_nd ok", call(mindspore.GatherND(x, idx)), nil},
-		{"gather_nd tuple too long", call(mindspore.GatherND(x, i64(tensor.Shape{1, 3}, 0, 0, 0))), engine.ErrShape},
+		{"gather_nd tuple too long", call(mindspore.GatherND(x, tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0))), engine.ErrShape},
 		{"gather_nd int16 indices", call(mindspore.GatherND(x, i16)), dialect.ErrInput},
 		{"gather_nd string", call(mindspore.GatherND(str, idx)), dialect.ErrInput},
 		{"gather_nd missing input_x", call(mindspore.GatherND(tensor.Tensor{}, idx)), dialect.ErrInput},
@@ -303,10 +299,10 @@ func TestArgumentErrors(t *testing.T) {
 		{"tse axis -2", call(mindspore.TensorScatterElements(x, idx, upd, -2, "none")), nil},
 		{"tse reduction mul", call(mindspore.TensorScatterElements(x, idx, upd, 0, "mul")), dialect.ErrAttribute},
 		{"tse reduction ADD", call(mindspore.TensorScatterElements(x, idx, upd, 0, "ADD")), dialect.ErrAttribute},
-		{"tse updates shape", call(mindspore.TensorScatterElements(x, idx, f32(tensor.Shape{1, 2}, 1, 2), 0, "none")), engine.ErrShape},
-		{"tse updates type", call(mindspore.TensorScatterElements(x, idx, i64(tensor.Shape{1, 1}, 1), 0, "none")), engine.ErrType},
-		{"tse indices rank", call(mindspore.TensorScatterElements(x, i64(tensor.Shape{1}, 0), f32(tensor.Shape{1}, 1), 0, "none")), engine.ErrShape},
-		{"tse indices larger", call(mindspore.TensorScatterElements(x, i64(tensor.Shape{1, 3}, 0, 0, 0), f32(tensor.Shape{1, 3}, 1, 2, 3), 0, "none")), engine.ErrShape},
+		{"tse updates shape", call(mindspore.TensorScatterElements(x, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), 0, "none")), engine.ErrShape},
+		{"tse updates type", call(mindspore.TensorScatterElements(x, idx, tensortest.I64(tensor.Shape{1, 1}, 1), 0, "none")), engine.ErrType},
+		{"tse indices rank", call(mindspore.TensorScatterElements(x, tensortest.I64(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1}, 1), 0, "none")), engine.ErrShape},
+		{"tse indices larger", call(mindspore.TensorScatterElements(x, tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0), tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3), 0, "none")), engine.ErrShape},
 		{"tse scalar input_x", call(mindspore.TensorScatterElements(tensor.Scalar(float32(1)), tensor.Scalar(int64(0)), tensor.Scalar(float32(2)), 0, "none")), engine.ErrShape},
 		{"tse int16 indices", call(mindspore.TensorScatterElements(x, i16, upd, 0, "none")), dialect.ErrInput},
 		{"tse string", call(mindspore.TensorScatterElements(str, idx, tensor.Must(tensor.From(tensor.Shape{1, 1}, []string{"z"})), 0, "none")), dialect.ErrInput},
@@ -340,12 +336,12 @@ func TestElementTypes(t *testing.T) {
 			rs = append(rs, result{op, out, want, err})
 		}
 		// Rows 1, 1, 0: row 1 accumulates.
-		out, err := mindspore.ScatterND(i64(tensor.Shape{3, 1}, 1, 1, 0), v(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), tensor.Shape{2, 2})
+		out, err := mindspore.ScatterND(tensortest.I64(tensor.Shape{3, 1}, 1, 1, 0), v(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), tensor.Shape{2, 2})
 		add("scatter_nd", v(tensor.Shape{2, 2}, 5, 6, 4, 6), out, err)
-		out, err = mindspore.GatherND(v(tensor.Shape{2, 3}, 0, 1, 2, 3, 4, 5), i32(tensor.Shape{2, 1}, 1, 0))
+		out, err = mindspore.GatherND(v(tensor.Shape{2, 3}, 0, 1, 2, 3, 4, 5), tensortest.I32(tensor.Shape{2, 1}, 1, 0))
 		add("gather_nd", v(tensor.Shape{2, 3}, 3, 4, 5, 0, 1, 2), out, err)
 		x := v(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 6)
-		idx := i64(tensor.Shape{1, 3}, 1, -1, 5) // 5 is skipped
+		idx := tensortest.I64(tensor.Shape{1, 3}, 1, -1, 5) // 5 is skipped
 		out, err = mindspore.TensorScatterElements(x, idx, v(tensor.Shape{1, 3}, 7, 8, 9), 0, "none")
 		add("tensor_scatter_elements", v(tensor.Shape{2, 3}, 1, 2, 3, 7, 8, 6), out, err)
 		out, err = mindspore.TensorScatterElements(x, idx, v(tensor.Shape{1, 3}, 7, 8, 9), 0, "add")
@@ -365,7 +361,7 @@ func TestElementTypes(t *testing.T) {
 
 // Integer additions wrap, float16 rounds after every step.
 func TestScatterNDArithmetic(t *testing.T) {
-	got, err := mindspore.ScatterND(i32(tensor.Shape{3, 1}, 0, 0, 0),
+	got, err := mindspore.ScatterND(tensortest.I32(tensor.Shape{3, 1}, 0, 0, 0),
 		tensor.Must(tensor.From(tensor.Shape{3}, []int8{100, 100, 27})), tensor.Shape{1})
 	if want := tensor.Must(tensor.From(tensor.Shape{1}, []int8{-29})); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("int8: got %v, %v; want %v", got, err, want)
@@ -373,31 +369,31 @@ func TestScatterNDArithmetic(t *testing.T) {
 	// 2048 + 1 is 2048 in float16; 2048 + 1 + 1 one step at a time stays
 	// 2048.
 	upd := tensortest.FromInts(tensor.Float16, tensor.Shape{3}, 2048, 1, 1)
-	got, err = mindspore.ScatterND(i32(tensor.Shape{3, 1}, 0, 0, 0), upd, tensor.Shape{1})
+	got, err = mindspore.ScatterND(tensortest.I32(tensor.Shape{3, 1}, 0, 0, 0), upd, tensor.Shape{1})
 	if want := tensortest.FromInts(tensor.Float16, tensor.Shape{1}, 2048); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("float16: got %v, %v; want %v", got, err, want)
 	}
 }
 
 func TestEmptyIndices(t *testing.T) {
-	got, err := mindspore.ScatterND(i64(tensor.Shape{0, 1}), f32(tensor.Shape{0, 4}), tensor.Shape{3, 4})
-	if want := f32(tensor.Shape{3, 4}, make([]float32, 12)...); err != nil || !tensor.Equal(got, want) {
+	got, err := mindspore.ScatterND(tensortest.I64(tensor.Shape{0, 1}), tensortest.F32(tensor.Shape{0, 4}), tensor.Shape{3, 4})
+	if want := tensortest.F32(tensor.Shape{3, 4}, make([]float32, 12)...); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("scatter_nd: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.ScatterND(i32(tensor.Shape{2, 0, 2}), f32(tensor.Shape{2, 0}), tensor.Shape{3, 4})
-	if want := f32(tensor.Shape{3, 4}, make([]float32, 12)...); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.ScatterND(tensortest.I32(tensor.Shape{2, 0, 2}), tensortest.F32(tensor.Shape{2, 0}), tensor.Shape{3, 4})
+	if want := tensortest.F32(tensor.Shape{3, 4}, make([]float32, 12)...); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("scatter_nd [2,0,2]: got %v, %v; want %v", got, err, want)
 	}
-	x := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
-	got, err = mindspore.GatherND(x, i64(tensor.Shape{0, 2}))
-	if want := f32(tensor.Shape{0}); err != nil || !tensor.Equal(got, want) {
+	x := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	got, err = mindspore.GatherND(x, tensortest.I64(tensor.Shape{0, 2}))
+	if want := tensortest.F32(tensor.Shape{0}); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("gather_nd: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.GatherND(x, i32(tensor.Shape{0, 1}))
-	if want := f32(tensor.Shape{0, 2}); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.GatherND(x, tensortest.I32(tensor.Shape{0, 1}))
+	if want := tensortest.F32(tensor.Shape{0, 2}); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("gather_nd slices: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.TensorScatterElements(x, i64(tensor.Shape{0, 2}), f32(tensor.Shape{0, 2}), 0, "add")
+	got, err = mindspore.TensorScatterElements(x, tensortest.I64(tensor.Shape{0, 2}), tensortest.F32(tensor.Shape{0, 2}), 0, "add")
 	if err != nil || !tensor.Equal(got, x) {
 		t.Errorf("tensor_scatter_elements: got %v, %v; want %v", got, err, x)
 	}
@@ -406,19 +402,19 @@ func TestEmptyIndices(t *testing.T) {
 // Tuples of length 0 select everything, and gather_nd reads a scalar
 // indices tensor as a 1-D one.
 func TestNDCorners(t *testing.T) {
-	x := f32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6)
+	x := tensortest.F32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6)
 	got, err := mindspore.GatherND(x, tensor.Scalar(int32(2)))
-	if want := f32(tensor.Shape{2}, 5, 6); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{2}, 5, 6); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("scalar indices: got %v, %v; want %v", got, err, want)
 	}
 	_, err = mindspore.GatherND(x, tensor.Scalar(int64(3)))
 	checkErr(t, "scalar index out of range", err, engine.ErrIndex)
-	got, err = mindspore.GatherND(x, i64(tensor.Shape{2, 0}))
-	if want := f32(tensor.Shape{2, 3, 2}, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.GatherND(x, tensortest.I64(tensor.Shape{2, 0}))
+	if want := tensortest.F32(tensor.Shape{2, 3, 2}, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("empty tuples: got %v, %v; want %v", got, err, want)
 	}
-	got, err = mindspore.ScatterND(i64(tensor.Shape{2, 0}), f32(tensor.Shape{2, 3, 2}, 1, 2, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1), tensor.Shape{3, 2})
-	if want := f32(tensor.Shape{3, 2}, 2, 3, 4, 5, 6, 7); err != nil || !tensor.Equal(got, want) {
+	got, err = mindspore.ScatterND(tensortest.I64(tensor.Shape{2, 0}), tensortest.F32(tensor.Shape{2, 3, 2}, 1, 2, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1), tensor.Shape{3, 2})
+	if want := tensortest.F32(tensor.Shape{3, 2}, 2, 3, 4, 5, 6, 7); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("scatter_nd empty tuples: got %v, %v; want %v", got, err, want)
 	}
 }
@@ -426,7 +422,7 @@ func TestNDCorners(t *testing.T) {
 func TestScatterNDInto(t *testing.T) {
 	buf := []float32{9, 9, 9, 9}
 	dst := tensor.Must(tensor.From(tensor.Shape{2, 2}, buf))
-	if err := mindspore.ScatterNDInto(dst, i32(tensor.Shape{2, 2}, 1, 0, 1, 0), f32(tensor.Shape{2}, 1, 2)); err != nil {
+	if err := mindspore.ScatterNDInto(dst, tensortest.I32(tensor.Shape{2, 2}, 1, 0, 1, 0), tensortest.F32(tensor.Shape{2}, 1, 2)); err != nil {
 		t.Fatal(err)
 	}
 	if want := []float32{0, 0, 3, 0}; !slices.Equal(buf, want) {
@@ -434,9 +430,9 @@ func TestScatterNDInto(t *testing.T) {
 	}
 	// Errors leave dst alone, and match ScatterND's.
 	before := slices.Clone(buf)
-	bad := i32(tensor.Shape{2, 2}, 1, 0, 2, 0)
-	err := mindspore.ScatterNDInto(dst, bad, f32(tensor.Shape{2}, 1, 2))
-	_, want := mindspore.ScatterND(bad, f32(tensor.Shape{2}, 1, 2), tensor.Shape{2, 2})
+	bad := tensortest.I32(tensor.Shape{2, 2}, 1, 0, 2, 0)
+	err := mindspore.ScatterNDInto(dst, bad, tensortest.F32(tensor.Shape{2}, 1, 2))
+	_, want := mindspore.ScatterND(bad, tensortest.F32(tensor.Shape{2}, 1, 2), tensor.Shape{2, 2})
 	if err == nil || want == nil || err.Error() != want.Error() || !errors.Is(err, engine.ErrIndex) {
 		t.Errorf("bad index: got %v, want %v", err, want)
 	}
@@ -447,13 +443,13 @@ func TestScatterNDInto(t *testing.T) {
 		want error
 	}{
 		{"bad index", err, engine.ErrIndex},
-		{"negative index", mindspore.ScatterNDInto(dst, i64(tensor.Shape{1, 2}, 0, -1), f32(tensor.Shape{1}, 1)), engine.ErrIndex},
-		{"dst type", mindspore.ScatterNDInto(dst, i64(tensor.Shape{1, 2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{1}, []float64{1}))), engine.ErrType},
-		{"updates shape", mindspore.ScatterNDInto(dst, i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{2}, 1, 2)), engine.ErrShape},
-		{"dst is updates", mindspore.ScatterNDInto(dst, i64(tensor.Shape{2, 1}, 0, 1), tensor.Must(tensor.From(tensor.Shape{2, 2}, buf))), engine.ErrArgument},
-		{"dst overlaps updates", mindspore.ScatterNDInto(dst, i64(tensor.Shape{1, 1}, 0), overlapping), engine.ErrArgument},
-		{"missing dst", mindspore.ScatterNDInto(tensor.Tensor{}, i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{1}, 1)), engine.ErrArgument},
-		{"scalar dst", mindspore.ScatterNDInto(tensor.Scalar(float32(0)), i64(tensor.Shape{1, 0}), f32(tensor.Shape{1}, 1)), dialect.ErrInput},
+		{"negative index", mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{1, 2}, 0, -1), tensortest.F32(tensor.Shape{1}, 1)), engine.ErrIndex},
+		{"dst type", mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{1}, []float64{1}))), engine.ErrType},
+		{"updates shape", mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{2}, 1, 2)), engine.ErrShape},
+		{"dst is updates", mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{2, 1}, 0, 1), tensor.Must(tensor.From(tensor.Shape{2, 2}, buf))), engine.ErrArgument},
+		{"dst overlaps updates", mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{1, 1}, 0), overlapping), engine.ErrArgument},
+		{"missing dst", mindspore.ScatterNDInto(tensor.Tensor{}, tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{1}, 1)), engine.ErrArgument},
+		{"scalar dst", mindspore.ScatterNDInto(tensor.Scalar(float32(0)), tensortest.I64(tensor.Shape{1, 0}), tensortest.F32(tensor.Shape{1}, 1)), dialect.ErrInput},
 	}
 	for _, tt := range tests {
 		checkErr(t, tt.name, tt.err, tt.want)
@@ -463,7 +459,7 @@ func TestScatterNDInto(t *testing.T) {
 	}
 	ibuf := []int32{0, 1, 2, 3}
 	idst := tensor.Must(tensor.From(tensor.Shape{4}, ibuf))
-	err = mindspore.ScatterNDInto(idst, tensor.Must(tensor.From(tensor.Shape{1, 1}, ibuf[:1])), i32(tensor.Shape{1}, 5))
+	err = mindspore.ScatterNDInto(idst, tensor.Must(tensor.From(tensor.Shape{1, 1}, ibuf[:1])), tensortest.I32(tensor.Shape{1}, 5))
 	checkErr(t, "dst overlaps indices", err, engine.ErrArgument)
 	if !slices.Equal(ibuf, []int32{0, 1, 2, 3}) {
 		t.Errorf("failed call changed dst: %v", ibuf)
@@ -474,7 +470,7 @@ func TestScatterNDInto(t *testing.T) {
 			continue
 		}
 		dst := tensortest.FromInts(d, tensor.Shape{3}, 7, 7, 7)
-		err := mindspore.ScatterNDInto(dst, i64(tensor.Shape{1, 1}, 1), tensortest.FromInts(d, tensor.Shape{1}, 5))
+		err := mindspore.ScatterNDInto(dst, tensortest.I64(tensor.Shape{1, 1}, 1), tensortest.FromInts(d, tensor.Shape{1}, 5))
 		if want := tensortest.FromInts(d, tensor.Shape{3}, 0, 5, 0); err != nil || !tensor.Equal(dst, want) {
 			t.Errorf("%v: got %v, %v; want %v", d, dst, err, want)
 		}
@@ -482,38 +478,38 @@ func TestScatterNDInto(t *testing.T) {
 }
 
 func TestGatherNDInto(t *testing.T) {
-	x := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	x := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
 	dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2}))
-	if err := mindspore.GatherNDInto(dst, x, i64(tensor.Shape{2, 2}, 1, 1, 0, 1)); err != nil {
+	if err := mindspore.GatherNDInto(dst, x, tensortest.I64(tensor.Shape{2, 2}, 1, 1, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if want := f32(tensor.Shape{2}, 4, 2); !tensor.Equal(dst, want) {
+	if want := tensortest.F32(tensor.Shape{2}, 4, 2); !tensor.Equal(dst, want) {
 		t.Errorf("got %v, want %v", dst, want)
 	}
 	scalar := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2}))
-	if err := mindspore.GatherNDInto(scalar, x, tensor.Scalar(int64(1))); err != nil || !tensor.Equal(scalar, f32(tensor.Shape{2}, 3, 4)) {
+	if err := mindspore.GatherNDInto(scalar, x, tensor.Scalar(int64(1))); err != nil || !tensor.Equal(scalar, tensortest.F32(tensor.Shape{2}, 3, 4)) {
 		t.Errorf("scalar indices: %v %v", scalar, err)
 	}
 	wrong := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3}))
-	checkErr(t, "wrong dst shape", mindspore.GatherNDInto(wrong, x, i64(tensor.Shape{2, 2}, 1, 1, 0, 1)), engine.ErrShape)
-	checkErr(t, "out of range", mindspore.GatherNDInto(dst, x, i64(tensor.Shape{2, 2}, 1, 2, 0, 1)), engine.ErrIndex)
-	checkErr(t, "int32 indices", mindspore.GatherNDInto(dst, x, i32(tensor.Shape{2, 2}, 1, 1, 0, 1)), nil)
+	checkErr(t, "wrong dst shape", mindspore.GatherNDInto(wrong, x, tensortest.I64(tensor.Shape{2, 2}, 1, 1, 0, 1)), engine.ErrShape)
+	checkErr(t, "out of range", mindspore.GatherNDInto(dst, x, tensortest.I64(tensor.Shape{2, 2}, 1, 2, 0, 1)), engine.ErrIndex)
+	checkErr(t, "int32 indices", mindspore.GatherNDInto(dst, x, tensortest.I32(tensor.Shape{2, 2}, 1, 1, 0, 1)), nil)
 }
 
 func TestTensorScatterElementsInto(t *testing.T) {
 	buf := []int64{1, 2, 3, 4}
 	x := tensor.Must(tensor.From(tensor.Shape{4}, buf))
-	if err := mindspore.TensorScatterElementsInto(x, x, i32(tensor.Shape{3}, 0, -1, 4), i64(tensor.Shape{3}, 10, 20, 30), 0, "add"); err != nil {
+	if err := mindspore.TensorScatterElementsInto(x, x, tensortest.I32(tensor.Shape{3}, 0, -1, 4), tensortest.I64(tensor.Shape{3}, 10, 20, 30), 0, "add"); err != nil {
 		t.Fatal(err)
 	}
 	if want := []int64{11, 2, 3, 24}; !slices.Equal(buf, want) {
 		t.Errorf("in place: got %v, want %v", buf, want)
 	}
 	dst := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{4}))
-	if err := mindspore.TensorScatterElementsInto(dst, x, i32(tensor.Shape{1}, 2), i64(tensor.Shape{1}, 0), 0, "none"); err != nil {
+	if err := mindspore.TensorScatterElementsInto(dst, x, tensortest.I32(tensor.Shape{1}, 2), tensortest.I64(tensor.Shape{1}, 0), 0, "none"); err != nil {
 		t.Fatal(err)
 	}
-	if want := i64(tensor.Shape{4}, 11, 2, 0, 24); !tensor.Equal(dst, want) {
+	if want := tensortest.I64(tensor.Shape{4}, 11, 2, 0, 24); !tensor.Equal(dst, want) {
 		t.Errorf("into dst: got %v, want %v", dst, want)
 	}
 }
@@ -534,7 +530,7 @@ func TestOpTable(t *testing.T) {
 		var names []string
 		for _, p := range o.Inputs {
 			names = append(names, p.Name)
-			if p.Doc == "" || p.Types == "" {
+			if p.Doc == "" || o.InputTypes(p) == "" {
 				t.Errorf("%s input %s is undocumented", o.Name, p.Name)
 			}
 		}
@@ -590,9 +586,9 @@ func TestOpTable(t *testing.T) {
 func TestScatterNDShapeAttrAndInput(t *testing.T) {
 	o := op("mindspore.scatter_nd")
 	rows := []float32{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4}
-	indices := i32(tensor.Shape{2, 1}, 0, 2)
-	updates := f32(tensor.Shape{2, 4, 4}, repeat(rows, 2)...)
-	want := f32(tensor.Shape{4, 4, 4}, slices.Concat(rows, make([]float32, 16), rows, make([]float32, 16))...)
+	indices := tensortest.I32(tensor.Shape{2, 1}, 0, 2)
+	updates := tensortest.F32(tensor.Shape{2, 4, 4}, repeat(rows, 2)...)
+	want := tensortest.F32(tensor.Shape{4, 4, 4}, slices.Concat(rows, make([]float32, 16), rows, make([]float32, 16))...)
 	in := func(shape ...tensor.Tensor) map[string]tensor.Tensor {
 		m := map[string]tensor.Tensor{"indices": indices, "updates": updates}
 		if len(shape) > 0 {
@@ -610,8 +606,8 @@ func TestScatterNDShapeAttrAndInput(t *testing.T) {
 	good := []dialect.Call{
 		{Inputs: in(), Attrs: attr("4,4,4")},
 		{Opset: 1, Inputs: in(), Attrs: attr("[4, 4, 4]")},
-		{Inputs: in(i32(tensor.Shape{3}, 4, 4, 4))},
-		{Opset: 3, Inputs: in(i64(tensor.Shape{3}, 4, 4, 4))},
+		{Inputs: in(tensortest.I32(tensor.Shape{3}, 4, 4, 4))},
+		{Opset: 3, Inputs: in(tensortest.I64(tensor.Shape{3}, 4, 4, 4))},
 	}
 	for i, c := range good {
 		got, err := o.Run(c)
@@ -627,14 +623,14 @@ func TestScatterNDShapeAttrAndInput(t *testing.T) {
 		{"zero in attribute", dialect.Call{Inputs: in(), Attrs: attr("4,0,4")}, dialect.ErrInput},
 		{"negative in attribute", dialect.Call{Inputs: in(), Attrs: attr("4,-4,4")}, dialect.ErrInput},
 		{"empty attribute", dialect.Call{Inputs: in(), Attrs: attr("")}, dialect.ErrInput},
-		{"zero in input", dialect.Call{Inputs: in(i64(tensor.Shape{3}, 4, 4, 0))}, dialect.ErrInput},
-		{"negative in input", dialect.Call{Inputs: in(i32(tensor.Shape{3}, -4, 4, 4))}, dialect.ErrInput},
-		{"empty input", dialect.Call{Inputs: in(i64(tensor.Shape{0}))}, dialect.ErrInput},
-		{"2-D input", dialect.Call{Inputs: in(i64(tensor.Shape{3, 1}, 4, 4, 4))}, dialect.ErrInput},
+		{"zero in input", dialect.Call{Inputs: in(tensortest.I64(tensor.Shape{3}, 4, 4, 0))}, dialect.ErrInput},
+		{"negative in input", dialect.Call{Inputs: in(tensortest.I32(tensor.Shape{3}, -4, 4, 4))}, dialect.ErrInput},
+		{"empty input", dialect.Call{Inputs: in(tensortest.I64(tensor.Shape{0}))}, dialect.ErrInput},
+		{"2-D input", dialect.Call{Inputs: in(tensortest.I64(tensor.Shape{3, 1}, 4, 4, 4))}, dialect.ErrInput},
 		{"scalar input", dialect.Call{Inputs: in(tensor.Scalar(int64(4)))}, dialect.ErrInput},
-		{"float input", dialect.Call{Inputs: in(f32(tensor.Shape{3}, 4, 4, 4))}, dialect.ErrInput},
+		{"float input", dialect.Call{Inputs: in(tensortest.F32(tensor.Shape{3}, 4, 4, 4))}, dialect.ErrInput},
 		{"uint8 input", dialect.Call{Inputs: in(tensor.Must(tensor.From(tensor.Shape{3}, []uint8{4, 4, 4})))}, dialect.ErrInput},
-		{"both", dialect.Call{Inputs: in(i64(tensor.Shape{3}, 4, 4, 4)), Attrs: attr("4,4,4")}, dialect.ErrInput},
+		{"both", dialect.Call{Inputs: in(tensortest.I64(tensor.Shape{3}, 4, 4, 4)), Attrs: attr("4,4,4")}, dialect.ErrInput},
 		{"missing", dialect.Call{Inputs: in()}, dialect.ErrInput},
 		{"attribute of the wrong kind", dialect.Call{Inputs: in(), Attrs: map[string]dialect.Value{"shape": {Kind: dialect.Int, Int: 4}}}, dialect.ErrAttribute},
 		{"unknown attribute", dialect.Call{Inputs: in(), Attrs: map[string]dialect.Value{"axis": {Kind: dialect.Int}}}, dialect.ErrAttribute},
@@ -650,22 +646,22 @@ func TestScatterNDShapeAttrAndInput(t *testing.T) {
 func TestOpRun(t *testing.T) {
 	g := op("mindspore.gather_nd")
 	got, err := g.Run(dialect.Call{Inputs: map[string]tensor.Tensor{
-		"input_x": f32(tensor.Shape{2, 3}, -0.1, 0.3, 3.6, 0.4, 0.5, -3.2),
-		"indices": i32(tensor.Shape{2, 2}, 0, 0, 1, 1),
+		"input_x": tensortest.F32(tensor.Shape{2, 3}, -0.1, 0.3, 3.6, 0.4, 0.5, -3.2),
+		"indices": tensortest.I32(tensor.Shape{2, 2}, 0, 0, 1, 1),
 	}})
-	if want := f32(tensor.Shape{2}, -0.1, 0.5); err != nil || !tensor.Equal(got, want) {
+	if want := tensortest.F32(tensor.Shape{2}, -0.1, 0.5); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("gather_nd: got %v, %v", got, err)
 	}
-	_, err = g.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input_x": f32(tensor.Shape{1}, 1)}})
+	_, err = g.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input_x": tensortest.F32(tensor.Shape{1}, 1)}})
 	checkErr(t, "gather_nd missing indices", err, dialect.ErrInput)
-	_, err = g.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"data": f32(tensor.Shape{1}, 1), "indices": i64(tensor.Shape{1, 1}, 0)}})
+	_, err = g.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"data": tensortest.F32(tensor.Shape{1}, 1), "indices": tensortest.I64(tensor.Shape{1, 1}, 0)}})
 	checkErr(t, "gather_nd ONNX input name", err, dialect.ErrInput)
 
 	s := op("mindspore.tensor_scatter_elements")
 	in := map[string]tensor.Tensor{
-		"input_x": i32(tensor.Shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-		"indices": i32(tensor.Shape{2, 3}, 1, -1, 2, 0, 2, 1),
-		"updates": i32(tensor.Shape{2, 3}, 1, 2, 2, 4, 5, 8),
+		"input_x": tensortest.I32(tensor.Shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+		"indices": tensortest.I32(tensor.Shape{2, 3}, 1, -1, 2, 0, 2, 1),
+		"updates": tensortest.I32(tensor.Shape{2, 3}, 1, 2, 2, 4, 5, 8),
 	}
 	str := func(s string) dialect.Value { return dialect.Value{Kind: dialect.String, Str: s} }
 	integer := func(i int64) dialect.Value { return dialect.Value{Kind: dialect.Int, Int: i} }
@@ -673,10 +669,10 @@ func TestOpRun(t *testing.T) {
 		attrs map[string]dialect.Value
 		want  tensor.Tensor
 	}{
-		{map[string]dialect.Value{"reduction": str("add")}, i32(tensor.Shape{3, 3}, 5, 2, 3, 5, 5, 14, 7, 15, 11)},
-		{nil, i32(tensor.Shape{3, 3}, 4, 2, 3, 1, 5, 8, 7, 5, 2)},
-		{map[string]dialect.Value{"axis": integer(-2), "reduction": str("none")}, i32(tensor.Shape{3, 3}, 4, 2, 3, 1, 5, 8, 7, 5, 2)},
-		{map[string]dialect.Value{"axis": integer(1)}, i32(tensor.Shape{3, 3}, 1, 1, 2, 4, 8, 5, 7, 8, 9)},
+		{map[string]dialect.Value{"reduction": str("add")}, tensortest.I32(tensor.Shape{3, 3}, 5, 2, 3, 5, 5, 14, 7, 15, 11)},
+		{nil, tensortest.I32(tensor.Shape{3, 3}, 4, 2, 3, 1, 5, 8, 7, 5, 2)},
+		{map[string]dialect.Value{"axis": integer(-2), "reduction": str("none")}, tensortest.I32(tensor.Shape{3, 3}, 4, 2, 3, 1, 5, 8, 7, 5, 2)},
+		{map[string]dialect.Value{"axis": integer(1)}, tensortest.I32(tensor.Shape{3, 3}, 1, 1, 2, 4, 8, 5, 7, 8, 9)},
 	}
 	for i, r := range runs {
 		got, err := s.Run(dialect.Call{Inputs: in, Attrs: r.attrs})

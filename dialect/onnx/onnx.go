@@ -45,7 +45,6 @@ package onnx
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -73,51 +72,39 @@ const (
 	opGatherND        = "onnx.GatherND"
 )
 
-// resolve returns the version of the named operator of Ops that the opset
-// selects and that version's shared Behavior (dialect.Op.Shared), whose
-// index types and reductions the checks follow.
-func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
-	return dialect.Find(ops, name).Shared(int(o))
-}
-
 // ScatterND returns a copy of data with the slices that the index tuples in
 // indices select replaced by (or, from version 16, reduced with) updates.
 // reduction is "" or "none", or from version 16 "add" or "mul", or from
 // version 18 "max" or "min".
 func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(opScatterND, data, "data", func(dst tensor.Tensor) error {
-		return o.ScatterNDInto(dst, data, indices, updates, reduction)
-	})
+	return opcall.NewScatterND(ops, opScatterND, int(o), scatterND, data, indices, updates, reduction)
 }
 
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(opScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterND, scatterND(v, b, &dst, &data, &indices, &updates, reduction))
+	return opcall.ScatterNDInto(ops, opScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
 }
 
-func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(v, b, data, indices, reduction)
+// scatterND is ScatterND at the version of Behavior b.
+func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	opt, err := scatterOptions(b, &data, &indices, reduction)
 	if err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(*dst, *data, *indices, *updates, opt)
+	return engine.ScatterND(dst, data, indices, updates, opt)
 }
 
-// scatterOptions checks what ScatterND and ScatterElements at version v,
-// of Behavior b, check alike (the reduction, data and indices) and returns
-// the engine's options for the call.
-func scatterOptions(v int, b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
-	red, err := parseReduction(v, b, reduction)
+// scatterOptions checks what ScatterND and ScatterElements of Behavior b
+// check alike (the reduction, data and indices) and returns the engine's
+// options for the call.
+func scatterOptions(b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+	red, err := b.ParseReduction(reduction)
 	if err == nil {
-		err = checkInputs(v, b, *data, *indices)
+		err = checkInputs(b, *data, *indices)
 	}
 	return engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith}, err
 }
@@ -135,11 +122,7 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
 func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	v, b, err := o.resolve(opScatterElements)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(opScatterElements, scatterElements(v, b, &dst, &data, &indices, &updates, axis, reduction))
+	return o.scatterElementsInto(opScatterElements, dst, data, indices, updates, axis, reduction)
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the
@@ -153,15 +136,29 @@ func (o Opset) Scatter(data, indices, updates tensor.Tensor, axis int) (tensor.T
 // ScatterInto is Scatter writing into dst, which has data's type and shape
 // and may be data itself.
 func (o Opset) ScatterInto(dst, data, indices, updates tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(opScatter)
+	return o.scatterElementsInto(opScatter, dst, data, indices, updates, axis, "")
+}
+
+// scatterElementsInto runs the named operator, Scatter or ScatterElements,
+// at the version the opset selects.
+func (o Opset) scatterElementsInto(name string, dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
+	b, err := opcall.Resolve(ops, name, int(o))
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(opScatter, scatterElements(v, b, &dst, &data, &indices, &updates, axis, ""))
+	return opcall.Wrap(name, scatterElements(b, &dst, &data, &indices, &updates, axis, reduction))
 }
 
-func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
-	opt, err := scatterOptions(v, b, data, indices, reduction)
+// newScatterElements is the named operator, Scatter or ScatterElements, at
+// the version of Behavior b, for the table.
+func newScatterElements(name string, b *dialect.Behavior, data, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
+	return opcall.AllocLike(name, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(name, scatterElements(b, &dst, &data, &indices, &updates, axis, reduction))
+	})
+}
+
+func scatterElements(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
+	opt, err := scatterOptions(b, data, indices, reduction)
 	if err != nil {
 		return err
 	}
@@ -179,11 +176,12 @@ func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates *te
 // select; the first batchDims dimensions (version 12 on) are batch
 // dimensions shared by data and indices.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(opGatherND)
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+	return opcall.NewGather(ops, opGatherND, int(o), gatherND, data, indices, batchDims)
+}
+
+// gatherND is GatherND at the version of Behavior b.
+func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
+	if err := checkGatherND(b, data, indices, batchDims); err != nil {
 		return tensor.Tensor{}, opcall.Wrap(opGatherND, err)
 	}
 	shape, err := engine.GatherNDShape(data.Shape(), indices.Shape(), batchDims)
@@ -198,21 +196,21 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(opGatherND)
+	b, err := opcall.Resolve(ops, opGatherND, int(o))
 	if err != nil {
 		return err
 	}
-	if err := checkGatherND(v, b, data, indices, batchDims); err != nil {
+	if err := checkGatherND(b, data, indices, batchDims); err != nil {
 		return opcall.Wrap(opGatherND, err)
 	}
 	return opcall.Wrap(opGatherND, engine.GatherND(dst, data, indices, batchDims, rules))
 }
 
-func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
-	if err := checkInputs(v, b, data, indices); err != nil {
+func checkGatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) error {
+	if err := checkInputs(b, data, indices); err != nil {
 		return err
 	}
-	if v < 12 && batchDims != 0 {
+	if v := b.Version; v < 12 && batchDims != 0 {
 		return fmt.Errorf("%w: batch_dims is defined from version 12, this is version %d", dialect.ErrAttribute, v)
 	}
 	if batchDims < 0 {
@@ -236,7 +234,7 @@ func checkGatherND(v int, b *dialect.Behavior, data, indices tensor.Tensor, batc
 // GatherElements returns, for each position p of indices, the element of
 // data at p with the coordinate along axis taken from indices.
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return o.gather(opGatherElements, data, indices, axis, false)
+	return opcall.NewGather(ops, opGatherElements, int(o), gatherAlong(opGatherElements, false), data, indices, axis)
 }
 
 // GatherElementsInto is GatherElements writing into dst, which has data's
@@ -249,7 +247,7 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // indices select: its shape is data.shape[:axis] + indices.shape +
 // data.shape[axis+1:].
 func (o Opset) Gather(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return o.gather(opGather, data, indices, axis, true)
+	return opcall.NewGather(ops, opGather, int(o), gatherAlong(opGather, true), data, indices, axis)
 }
 
 // GatherInto is Gather writing into dst, which has data's type and the
@@ -260,43 +258,42 @@ func (o Opset) GatherInto(dst, data, indices tensor.Tensor, axis int) error {
 
 // gatherAxis checks Gather's and GatherElements' arguments, but for their
 // shapes, and returns the normalised axis.
-func gatherAxis(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkInputs(v, b, data, indices); err != nil {
+func gatherAxis(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+	if err := checkInputs(b, data, indices); err != nil {
 		return 0, err
 	}
 	return normAxis(axis, data.Rank())
 }
 
-// gather resolves the version and checks the arguments once; the
-// allocated output needs no check of its own.
-func (o Opset) gather(name string, data, indices tensor.Tensor, axis int, slices bool) (tensor.Tensor, error) {
-	v, b, err := o.resolve(name)
-	if err != nil {
-		return tensor.Tensor{}, err
+// gatherAlong returns the named operator, Gather (slices) or
+// GatherElements, at the version of a Behavior. It checks the arguments
+// once; the allocated output needs no check of its own.
+func gatherAlong(name string, slices bool) func(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return func(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+		a, err := gatherAxis(b, data, indices, axis)
+		var shape tensor.Shape
+		if err == nil && slices {
+			shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
+		} else if err == nil {
+			shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
+		}
+		if err != nil {
+			return tensor.Tensor{}, opcall.Wrap(name, err)
+		}
+		return opcall.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
+			return runGather(dst, data, indices, a, slices)
+		})
 	}
-	a, err := gatherAxis(v, b, data, indices, axis)
-	var shape tensor.Shape
-	if err == nil && slices {
-		shape, err = engine.GatherShape(data.Shape(), indices.Shape(), a, 0)
-	} else if err == nil {
-		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
-	}
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(name, err)
-	}
-	return opcall.Alloc(name, data.DType(), shape, func(dst tensor.Tensor) error {
-		return runGather(dst, data, indices, a, slices)
-	})
 }
 
 // gatherInto leaves the shapes to the engine, which checks them before
 // dst, as gather does.
 func (o Opset) gatherInto(name string, dst, data, indices tensor.Tensor, axis int, slices bool) error {
-	v, b, err := o.resolve(name)
+	b, err := opcall.Resolve(ops, name, int(o))
 	if err != nil {
 		return err
 	}
-	a, err := gatherAxis(v, b, data, indices, axis)
+	a, err := gatherAxis(b, data, indices, axis)
 	if err == nil {
 		err = runGather(dst, data, indices, a, slices)
 	}
@@ -326,32 +323,10 @@ func reductions(v int) map[string]engine.Reduction {
 	return red
 }
 
-// parseReduction reads the reduction attribute of ScatterND and
-// ScatterElements at version v by the reductions of its Behavior b; ""
-// is the default, none.
-func parseReduction(v int, b *dialect.Behavior, s string) (engine.Reduction, error) {
-	if s == "" {
-		return engine.None, nil
-	}
-	r, ok := b.Reduction(s)
-	if !ok {
-		return 0, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, s, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
-	}
-	return r, nil
-}
-
-// checkInputs checks data's element type against version v's type list
-// (every type, with bfloat16 from version 13) and indices against the
-// index types of v's Behavior b.
-func checkInputs(v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
-	if data.IsZero() {
-		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
-	}
-	if data.DType() == tensor.BFloat16 && v < 13 {
-		return fmt.Errorf("%w: data of type bfloat16 is accepted from version 13, this is version %d", dialect.ErrInput, v)
-	}
-	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
+// checkInputs checks data's element type and indices' against the types
+// of Behavior b.
+func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor) error {
+	return opcall.CheckInputs(b, data, "data", indices, "indices")
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).

@@ -15,10 +15,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-func f32(shape tensor.Shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }
-func i64(shape tensor.Shape, v ...int64) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-func str(shape tensor.Shape, v ...string) tensor.Tensor  { return tensor.Must(tensor.From(shape, v)) }
-
 func seq(n int, f func(i int) float32) []float32 {
 	v := make([]float32, n)
 	for i := range v {
@@ -45,17 +41,17 @@ func TestScatterNDSpecExamples(t *testing.T) {
 		}
 		return v
 	}
-	data2 := f32(tensor.Shape{4, 4, 4}, append(append(append(block(rows), block(rows)...), block(rev)...), block(rev)...)...)
-	upd2 := f32(tensor.Shape{2, 4, 4}, append(fill(5, 6, 7, 8), fill(1, 2, 3, 4)...)...)
-	want2 := f32(tensor.Shape{4, 4, 4}, append(append(append(fill(5, 6, 7, 8), block(rows)...), fill(1, 2, 3, 4)...), block(rev)...)...)
+	data2 := tensortest.F32(tensor.Shape{4, 4, 4}, append(append(append(block(rows), block(rows)...), block(rev)...), block(rev)...)...)
+	upd2 := tensortest.F32(tensor.Shape{2, 4, 4}, append(fill(5, 6, 7, 8), fill(1, 2, 3, 4)...)...)
+	want2 := tensortest.F32(tensor.Shape{4, 4, 4}, append(append(append(fill(5, 6, 7, 8), block(rows)...), fill(1, 2, 3, 4)...), block(rev)...)...)
 
 	for _, opset := range []onnx.Opset{11, 12, 13, 15, 16, 17, 18, 21} {
-		got, err := opset.ScatterND(f32(tensor.Shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), i64(tensor.Shape{4, 1}, 4, 3, 1, 7),
-			f32(tensor.Shape{4}, 9, 10, 11, 12), "")
-		if want := f32(tensor.Shape{8}, 1, 11, 3, 10, 9, 6, 7, 12); err != nil || !tensor.Equal(got, want) {
+		got, err := opset.ScatterND(tensortest.F32(tensor.Shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), tensortest.I64(tensor.Shape{4, 1}, 4, 3, 1, 7),
+			tensortest.F32(tensor.Shape{4}, 9, 10, 11, 12), "")
+		if want := tensortest.F32(tensor.Shape{8}, 1, 11, 3, 10, 9, 6, 7, 12); err != nil || !tensor.Equal(got, want) {
 			t.Errorf("opset %d example 1: got %v, %v; want %v", opset, got, err, want)
 		}
-		got, err = opset.ScatterND(data2, i64(tensor.Shape{2, 1}, 0, 2), upd2, "none")
+		got, err = opset.ScatterND(data2, tensortest.I64(tensor.Shape{2, 1}, 0, 2), upd2, "none")
 		if err != nil || !tensor.Equal(got, want2) {
 			t.Errorf("opset %d example 2: got %v, %v; want %v", opset, got, err, want2)
 		}
@@ -65,14 +61,14 @@ func TestScatterNDSpecExamples(t *testing.T) {
 // The examples of the (deprecated) Scatter specification, which
 // ScatterElements keeps.
 func TestScatterSpecExamples(t *testing.T) {
-	data := f32(tensor.Shape{3, 3}, make([]float32, 9)...)
-	idx := i64(tensor.Shape{2, 3}, 1, 0, 2, 0, 2, 1)
-	upd := f32(tensor.Shape{2, 3}, 1.0, 1.1, 1.2, 2.0, 2.1, 2.2)
-	want1 := f32(tensor.Shape{3, 3}, 2.0, 1.1, 0.0, 1.0, 0.0, 2.2, 0.0, 2.1, 1.2)
-	data2 := f32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5)
-	idx2 := i64(tensor.Shape{1, 2}, 1, 3)
-	upd2 := f32(tensor.Shape{1, 2}, 1.1, 2.1)
-	want2 := f32(tensor.Shape{1, 5}, 1.0, 1.1, 3.0, 2.1, 5.0)
+	data := tensortest.F32(tensor.Shape{3, 3}, make([]float32, 9)...)
+	idx := tensortest.I64(tensor.Shape{2, 3}, 1, 0, 2, 0, 2, 1)
+	upd := tensortest.F32(tensor.Shape{2, 3}, 1.0, 1.1, 1.2, 2.0, 2.1, 2.2)
+	want1 := tensortest.F32(tensor.Shape{3, 3}, 2.0, 1.1, 0.0, 1.0, 0.0, 2.2, 0.0, 2.1, 1.2)
+	data2 := tensortest.F32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5)
+	idx2 := tensortest.I64(tensor.Shape{1, 2}, 1, 3)
+	upd2 := tensortest.F32(tensor.Shape{1, 2}, 1.1, 2.1)
+	want2 := tensortest.F32(tensor.Shape{1, 5}, 1.0, 1.1, 3.0, 2.1, 5.0)
 	for _, opset := range []onnx.Opset{9, 10} {
 		if got, err := opset.Scatter(data, idx, upd, 0); err != nil || !tensor.Equal(got, want1) {
 			t.Errorf("Scatter opset %d example 1: %v %v", opset, got, err)
@@ -94,24 +90,24 @@ func TestScatterSpecExamples(t *testing.T) {
 // The indexing examples of TensorFlow's GatherNd (batch_dims 0, string
 // elements), which ONNX GatherND shares.
 func TestGatherNDExamples(t *testing.T) {
-	m := str(tensor.Shape{2, 2}, "a", "b", "c", "d")
-	cube := str(tensor.Shape{2, 2, 2}, "a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1")
+	m := tensortest.Str(tensor.Shape{2, 2}, "a", "b", "c", "d")
+	cube := tensortest.Str(tensor.Shape{2, 2, 2}, "a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1")
 	tests := []struct {
 		data, indices, want tensor.Tensor
 	}{
-		{m, i64(tensor.Shape{2, 2}, 0, 0, 1, 1), str(tensor.Shape{2}, "a", "d")},
-		{m, i64(tensor.Shape{2, 1}, 1, 0), str(tensor.Shape{2, 2}, "c", "d", "a", "b")},
-		{cube, i64(tensor.Shape{1, 1}, 1), str(tensor.Shape{1, 2, 2}, "a1", "b1", "c1", "d1")},
-		{cube, i64(tensor.Shape{2, 2}, 0, 1, 1, 0), str(tensor.Shape{2, 2}, "c0", "d0", "a1", "b1")},
-		{cube, i64(tensor.Shape{2, 3}, 0, 0, 1, 1, 0, 1), str(tensor.Shape{2}, "b0", "b1")},
-		{m, i64(tensor.Shape{2, 1, 2}, 0, 0, 0, 1), str(tensor.Shape{2, 1}, "a", "b")},
-		{m, i64(tensor.Shape{2, 1, 1}, 1, 0), str(tensor.Shape{2, 1, 2}, "c", "d", "a", "b")},
-		{cube, i64(tensor.Shape{2, 1, 1}, 1, 0),
-			str(tensor.Shape{2, 1, 2, 2}, "a1", "b1", "c1", "d1", "a0", "b0", "c0", "d0")},
-		{cube, i64(tensor.Shape{2, 2, 2}, 0, 1, 1, 0, 0, 0, 1, 1),
-			str(tensor.Shape{2, 2, 2}, "c0", "d0", "a1", "b1", "a0", "b0", "c1", "d1")},
-		{cube, i64(tensor.Shape{2, 2, 3}, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0),
-			str(tensor.Shape{2, 2}, "b0", "b1", "d0", "c1")},
+		{m, tensortest.I64(tensor.Shape{2, 2}, 0, 0, 1, 1), tensortest.Str(tensor.Shape{2}, "a", "d")},
+		{m, tensortest.I64(tensor.Shape{2, 1}, 1, 0), tensortest.Str(tensor.Shape{2, 2}, "c", "d", "a", "b")},
+		{cube, tensortest.I64(tensor.Shape{1, 1}, 1), tensortest.Str(tensor.Shape{1, 2, 2}, "a1", "b1", "c1", "d1")},
+		{cube, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 1, 0), tensortest.Str(tensor.Shape{2, 2}, "c0", "d0", "a1", "b1")},
+		{cube, tensortest.I64(tensor.Shape{2, 3}, 0, 0, 1, 1, 0, 1), tensortest.Str(tensor.Shape{2}, "b0", "b1")},
+		{m, tensortest.I64(tensor.Shape{2, 1, 2}, 0, 0, 0, 1), tensortest.Str(tensor.Shape{2, 1}, "a", "b")},
+		{m, tensortest.I64(tensor.Shape{2, 1, 1}, 1, 0), tensortest.Str(tensor.Shape{2, 1, 2}, "c", "d", "a", "b")},
+		{cube, tensortest.I64(tensor.Shape{2, 1, 1}, 1, 0),
+			tensortest.Str(tensor.Shape{2, 1, 2, 2}, "a1", "b1", "c1", "d1", "a0", "b0", "c0", "d0")},
+		{cube, tensortest.I64(tensor.Shape{2, 2, 2}, 0, 1, 1, 0, 0, 0, 1, 1),
+			tensortest.Str(tensor.Shape{2, 2, 2}, "c0", "d0", "a1", "b1", "a0", "b0", "c1", "d1")},
+		{cube, tensortest.I64(tensor.Shape{2, 2, 3}, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0),
+			tensortest.Str(tensor.Shape{2, 2}, "b0", "b1", "d0", "c1")},
 	}
 	for i, tt := range tests {
 		for _, opset := range []onnx.Opset{11, 12, 13} {
@@ -122,38 +118,38 @@ func TestGatherNDExamples(t *testing.T) {
 		}
 	}
 	// ONNX's own batch_dims example.
-	data := f32(tensor.Shape{2, 2, 2}, 0, 1, 2, 3, 4, 5, 6, 7)
-	got, err := onnx.Opset(12).GatherND(data, i64(tensor.Shape{2, 1}, 1, 0), 1)
-	if want := f32(tensor.Shape{2, 2}, 2, 3, 4, 5); err != nil || !tensor.Equal(got, want) {
+	data := tensortest.F32(tensor.Shape{2, 2, 2}, 0, 1, 2, 3, 4, 5, 6, 7)
+	got, err := onnx.Opset(12).GatherND(data, tensortest.I64(tensor.Shape{2, 1}, 1, 0), 1)
+	if want := tensortest.F32(tensor.Shape{2, 2}, 2, 3, 4, 5); err != nil || !tensor.Equal(got, want) {
 		t.Errorf("batch_dims 1: got %v, %v; want %v", got, err, want)
 	}
 }
 
 func TestGatherAndGatherElements(t *testing.T) {
-	data := f32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6)
+	data := tensortest.F32(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6)
 	for _, opset := range []onnx.Opset{1, 11, 13} {
-		got, err := opset.Gather(data, i64(tensor.Shape{2, 2}, 0, 1, 1, -1), 0)
-		want := f32(tensor.Shape{2, 2, 2}, 1, 2, 3, 4, 3, 4, 5, 6)
+		got, err := opset.Gather(data, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 1, -1), 0)
+		want := tensortest.F32(tensor.Shape{2, 2, 2}, 1, 2, 3, 4, 3, 4, 5, 6)
 		if err != nil || !tensor.Equal(got, want) {
 			t.Errorf("Gather opset %d: got %v, %v", opset, got, err)
 		}
 		got, err = opset.Gather(data, tensor.Scalar(int32(1)), -1)
-		if want := f32(tensor.Shape{3}, 2, 4, 6); err != nil || !tensor.Equal(got, want) {
+		if want := tensortest.F32(tensor.Shape{3}, 2, 4, 6); err != nil || !tensor.Equal(got, want) {
 			t.Errorf("Gather scalar index opset %d: got %v, %v", opset, got, err)
 		}
 	}
 	for _, opset := range []onnx.Opset{11, 13} {
-		got, err := opset.GatherElements(f32(tensor.Shape{2, 2}, 1, 2, 3, 4), i64(tensor.Shape{2, 2}, 0, 0, 1, 0), 1)
-		if want := f32(tensor.Shape{2, 2}, 1, 1, 4, 3); err != nil || !tensor.Equal(got, want) {
+		got, err := opset.GatherElements(tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4), tensortest.I64(tensor.Shape{2, 2}, 0, 0, 1, 0), 1)
+		if want := tensortest.F32(tensor.Shape{2, 2}, 1, 1, 4, 3); err != nil || !tensor.Equal(got, want) {
 			t.Errorf("GatherElements opset %d: got %v, %v", opset, got, err)
 		}
 	}
 }
 
 func TestReductions(t *testing.T) {
-	data := f32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5)
-	idx := i64(tensor.Shape{1, 2}, 1, 1)
-	upd := f32(tensor.Shape{1, 2}, 1.1, 2.1)
+	data := tensortest.F32(tensor.Shape{1, 5}, 1, 2, 3, 4, 5)
+	idx := tensortest.I64(tensor.Shape{1, 2}, 1, 1)
+	upd := tensortest.F32(tensor.Shape{1, 2}, 1.1, 2.1)
 	tests := []struct {
 		reduction string
 		want      float32
@@ -169,7 +165,7 @@ func TestReductions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reduction, err)
 		}
-		want := f32(tensor.Shape{1, 5}, 1, tt.want, 3, 4, 5)
+		want := tensortest.F32(tensor.Shape{1, 5}, 1, tt.want, 3, 4, 5)
 		if !tensor.Equal(got, want) {
 			t.Errorf("%s: got %v, want %v", tt.reduction, got, want)
 		}
@@ -177,9 +173,9 @@ func TestReductions(t *testing.T) {
 }
 
 func TestVersionRules(t *testing.T) {
-	data := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
-	upd := f32(tensor.Shape{1, 1}, 9)
-	idx := i64(tensor.Shape{1, 1}, 0)
+	data := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	upd := tensortest.F32(tensor.Shape{1, 1}, 9)
+	idx := tensortest.I64(tensor.Shape{1, 1}, 0)
 	bf := tensortest.FromInts(tensor.BFloat16, tensor.Shape{2, 2}, 1, 2, 3, 4)
 	bfUpd := tensortest.FromInts(tensor.BFloat16, tensor.Shape{1, 1}, 9)
 	i32 := tensor.Must(tensor.From(tensor.Shape{1, 1}, []int32{0}))
@@ -195,46 +191,56 @@ func TestVersionRules(t *testing.T) {
 		{"Scatter removed in 11", call(func() (tensor.Tensor, error) { return onnx.Opset(11).Scatter(data, idx, upd, 0) }), dialect.ErrVersion},
 		{"ScatterElements before 11", call(func() (tensor.Tensor, error) { return onnx.Opset(10).ScatterElements(data, idx, upd, 0, "") }), dialect.ErrVersion},
 		{"ScatterND before 11", call(func() (tensor.Tensor, error) {
-			return onnx.Opset(10).ScatterND(data, idx, f32(tensor.Shape{1, 2}, 1, 2), "")
+			return onnx.Opset(10).ScatterND(data, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "")
 		}), dialect.ErrVersion},
 		{"GatherND before 11", call(func() (tensor.Tensor, error) { return onnx.Opset(10).GatherND(data, idx, 0) }), dialect.ErrVersion},
 		{"GatherElements before 11", call(func() (tensor.Tensor, error) { return onnx.Opset(10).GatherElements(data, idx, 0) }), dialect.ErrVersion},
 		{"add before 16", call(func() (tensor.Tensor, error) { return onnx.Opset(15).ScatterElements(data, idx, upd, 0, "add") }), dialect.ErrAttribute},
 		{"add at 16", call(func() (tensor.Tensor, error) { return onnx.Opset(16).ScatterElements(data, idx, upd, 0, "add") }), nil},
 		{"mul at 16", call(func() (tensor.Tensor, error) {
-			return onnx.Opset(17).ScatterND(data, idx, f32(tensor.Shape{1, 2}, 1, 2), "mul")
+			return onnx.Opset(17).ScatterND(data, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "mul")
 		}), nil},
 		{"max before 18", call(func() (tensor.Tensor, error) { return onnx.Opset(17).ScatterElements(data, idx, upd, 0, "max") }), dialect.ErrAttribute},
 		{"min before 18", call(func() (tensor.Tensor, error) {
-			return onnx.Opset(16).ScatterND(data, idx, f32(tensor.Shape{1, 2}, 1, 2), "min")
+			return onnx.Opset(16).ScatterND(data, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "min")
 		}), dialect.ErrAttribute},
 		{"max at 18", call(func() (tensor.Tensor, error) { return onnx.Opset(18).ScatterElements(data, idx, upd, 0, "max") }), nil},
 		{"unknown reduction", call(func() (tensor.Tensor, error) { return onnx.Latest.ScatterElements(data, idx, upd, 0, "sum") }), dialect.ErrAttribute},
 		{"mean is not onnx", call(func() (tensor.Tensor, error) {
-			return onnx.Latest.ScatterND(data, idx, f32(tensor.Shape{1, 2}, 1, 2), "mean")
+			return onnx.Latest.ScatterND(data, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "mean")
 		}), dialect.ErrAttribute},
 		{"bfloat16 before 13", call(func() (tensor.Tensor, error) { return onnx.Opset(12).ScatterElements(bf, idx, bfUpd, 0, "") }), dialect.ErrInput},
 		{"bfloat16 at 13", call(func() (tensor.Tensor, error) { return onnx.Opset(13).ScatterElements(bf, idx, bfUpd, 0, "") }), nil},
 		{"bfloat16 Gather 11", call(func() (tensor.Tensor, error) { return onnx.Opset(11).Gather(bf, idx, 0) }), dialect.ErrInput},
 		{"bfloat16 GatherND 12", call(func() (tensor.Tensor, error) { return onnx.Opset(12).GatherND(bf, idx, 0) }), dialect.ErrInput},
 		{"ScatterND int32 indices", call(func() (tensor.Tensor, error) {
-			return onnx.Latest.ScatterND(data, i32, f32(tensor.Shape{1, 2}, 1, 2), "")
+			return onnx.Latest.ScatterND(data, i32, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "")
 		}), dialect.ErrInput},
 		{"GatherND int32 indices", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherND(data, i32, 0) }), dialect.ErrInput},
 		{"ScatterElements int32 indices", call(func() (tensor.Tensor, error) { return onnx.Latest.ScatterElements(data, i32, upd, 0, "") }), nil},
 		{"Gather int16 indices", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, i16, 0) }), dialect.ErrInput},
-		{"batch_dims before 12", call(func() (tensor.Tensor, error) { return onnx.Opset(11).GatherND(data, i64(tensor.Shape{2, 1}, 0, 1), 1) }), dialect.ErrAttribute},
-		{"batch_dims negative", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherND(data, i64(tensor.Shape{2, 1}, 0, 1), -1) }), dialect.ErrAttribute},
-		{"batch_dims at the rank", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherND(data, i64(tensor.Shape{2, 1}, 0, 1), 2) }), dialect.ErrAttribute},
-		{"batch_dims huge", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherND(data, i64(tensor.Shape{2, 1}, 0, 1), 1<<62) }), dialect.ErrAttribute},
-		{"GatherND k = 0", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherND(data, i64(tensor.Shape{2, 0}), 0) }), engine.ErrShape},
+		{"batch_dims before 12", call(func() (tensor.Tensor, error) {
+			return onnx.Opset(11).GatherND(data, tensortest.I64(tensor.Shape{2, 1}, 0, 1), 1)
+		}), dialect.ErrAttribute},
+		{"batch_dims negative", call(func() (tensor.Tensor, error) {
+			return onnx.Latest.GatherND(data, tensortest.I64(tensor.Shape{2, 1}, 0, 1), -1)
+		}), dialect.ErrAttribute},
+		{"batch_dims at the rank", call(func() (tensor.Tensor, error) {
+			return onnx.Latest.GatherND(data, tensortest.I64(tensor.Shape{2, 1}, 0, 1), 2)
+		}), dialect.ErrAttribute},
+		{"batch_dims huge", call(func() (tensor.Tensor, error) {
+			return onnx.Latest.GatherND(data, tensortest.I64(tensor.Shape{2, 1}, 0, 1), 1<<62)
+		}), dialect.ErrAttribute},
+		{"GatherND k = 0", call(func() (tensor.Tensor, error) {
+			return onnx.Latest.GatherND(data, tensortest.I64(tensor.Shape{2, 0}), 0)
+		}), engine.ErrShape},
 		{"axis out of range", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, idx, 2) }), dialect.ErrAttribute},
 		{"axis -3", call(func() (tensor.Tensor, error) { return onnx.Latest.GatherElements(data, idx, -3) }), dialect.ErrAttribute},
 		{"updates shape differs from indices", call(func() (tensor.Tensor, error) {
-			return onnx.Latest.ScatterElements(data, idx, f32(tensor.Shape{1, 2}, 1, 2), 0, "")
+			return onnx.Latest.ScatterElements(data, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), 0, "")
 		}), engine.ErrShape},
-		{"index out of range", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, i64(tensor.Shape{1}, 2), 0) }), engine.ErrIndex},
-		{"index below -size", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, i64(tensor.Shape{1}, -3), 0) }), engine.ErrIndex},
+		{"index out of range", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, tensortest.I64(tensor.Shape{1}, 2), 0) }), engine.ErrIndex},
+		{"index below -size", call(func() (tensor.Tensor, error) { return onnx.Latest.Gather(data, tensortest.I64(tensor.Shape{1}, -3), 0) }), engine.ErrIndex},
 	}
 	for _, tt := range tests {
 		switch {
@@ -252,8 +258,8 @@ func TestVersionRules(t *testing.T) {
 }
 
 func TestErrorMessage(t *testing.T) {
-	_, err := onnx.Latest.ScatterND(f32(tensor.Shape{4, 4}, make([]float32, 16)...), i64(tensor.Shape{2, 2}, 0, 1, 4, 0),
-		f32(tensor.Shape{2}, 1, 2), "")
+	_, err := onnx.Latest.ScatterND(tensortest.F32(tensor.Shape{4, 4}, make([]float32, 16)...), tensortest.I64(tensor.Shape{2, 2}, 0, 1, 4, 0),
+		tensortest.F32(tensor.Shape{2}, 1, 2), "")
 	want := "onnx.ScatterND: index out of range: indices[1] = [4, 0]: component 0 is 4, allowed range [-4, 3] for dimension 0 of data [4,4]"
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
@@ -286,15 +292,15 @@ func eachOp(t *testing.T, opset onnx.Opset, d tensor.DType) {
 	add := func(op string, from, until onnx.Opset, expected tensor.Tensor, out tensor.Tensor, err error) {
 		rs = append(rs, result{op, from, until, out, err, expected})
 	}
-	out, err := opset.ScatterND(data, i64(tensor.Shape{1, 2}, 1, -1), want(tensor.Shape{1}, 7), "")
+	out, err := opset.ScatterND(data, tensortest.I64(tensor.Shape{1, 2}, 1, -1), want(tensor.Shape{1}, 7), "")
 	add("ScatterND", 11, 0, want(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 7), out, err)
-	out, err = opset.ScatterElements(data, i64(tensor.Shape{1, 1}, 1), want(tensor.Shape{1, 1}, 0), 0, "")
+	out, err = opset.ScatterElements(data, tensortest.I64(tensor.Shape{1, 1}, 1), want(tensor.Shape{1, 1}, 0), 0, "")
 	add("ScatterElements", 11, 0, want(tensor.Shape{2, 3}, 1, 2, 3, 0, 5, 6), out, err)
-	out, err = opset.Scatter(data, i64(tensor.Shape{1, 1}, -1), want(tensor.Shape{1, 1}, 0), 0)
+	out, err = opset.Scatter(data, tensortest.I64(tensor.Shape{1, 1}, -1), want(tensor.Shape{1, 1}, 0), 0)
 	add("Scatter", 9, 11, want(tensor.Shape{2, 3}, 1, 2, 3, 0, 5, 6), out, err)
-	out, err = opset.GatherND(data, i64(tensor.Shape{1, 1}, 1), 0)
+	out, err = opset.GatherND(data, tensortest.I64(tensor.Shape{1, 1}, 1), 0)
 	add("GatherND", 11, 0, want(tensor.Shape{1, 3}, 4, 5, 6), out, err)
-	out, err = opset.GatherElements(data, i64(tensor.Shape{2, 1}, 2, 0), 1)
+	out, err = opset.GatherElements(data, tensortest.I64(tensor.Shape{2, 1}, 2, 0), 1)
 	add("GatherElements", 11, 0, want(tensor.Shape{2, 1}, 3, 4), out, err)
 	out, err = opset.Gather(data, tensor.Must(tensor.From(tensor.Shape{1}, []int32{2})), 1)
 	add("Gather", 1, 0, want(tensor.Shape{2, 1}, 3, 6), out, err)
@@ -316,8 +322,10 @@ func eachOp(t *testing.T, opset onnx.Opset, d tensor.DType) {
 	if d == tensor.String || opset < 16 {
 		return
 	}
-	out, err = opset.ScatterND(data, i64(tensor.Shape{2, 2}, 0, 0, 0, 0), want(tensor.Shape{2}, 1, 1), "mul")
-	if expected := want(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 6); err != nil || !tensor.Equal(out, expected) {
+	// Two updates, 3 and 2, multiplied into the 2 at [0, 1]: only a
+	// product in index order gives 12 (none gives 2, add 7, max 3, min 2).
+	out, err = opset.ScatterND(data, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 0, 1), want(tensor.Shape{2}, 3, 2), "mul")
+	if expected := want(tensor.Shape{2, 3}, 1, 12, 3, 4, 5, 6); err != nil || !tensor.Equal(out, expected) {
 		t.Errorf("ScatterND mul opset %d %v: %v %v", opset, d, out, err)
 	}
 }
@@ -330,7 +338,7 @@ func TestGatherAfterScatter(t *testing.T) {
 		// ScatterND then GatherND, element or slice updates.
 		shape := tensor.Shape{1 + rng.IntN(5), 1 + rng.IntN(5), 1 + rng.IntN(3)}
 		n, _ := shape.NumElements()
-		data := f32(shape, seq(n, func(i int) float32 { return -float32(i) })...)
+		data := tensortest.F32(shape, seq(n, func(i int) float32 { return -float32(i) })...)
 		k := 1 + rng.IntN(3)
 		rows, _ := shape[:k].NumElements()
 		m := 1 + rng.IntN(rows)
@@ -347,9 +355,9 @@ func TestGatherAfterScatter(t *testing.T) {
 			}
 			idx = append(idx, c...)
 		}
-		indices := i64(tensor.Shape{m, k}, idx...)
+		indices := tensortest.I64(tensor.Shape{m, k}, idx...)
 		slice, _ := shape[k:].NumElements()
-		updates := f32(append(tensor.Shape{m}, shape[k:]...), seq(m*slice, func(i int) float32 { return float32(i + 1) })...)
+		updates := tensortest.F32(append(tensor.Shape{m}, shape[k:]...), seq(m*slice, func(i int) float32 { return float32(i + 1) })...)
 		out, err := onnx.Latest.ScatterND(data, indices, updates, "")
 		if err != nil {
 			t.Fatal(err)
@@ -375,12 +383,12 @@ func TestGatherAfterScatter(t *testing.T) {
 				eidx[line+j*strides[axis]] = int64(p[j])
 			}
 		}
-		eupd := f32(is, seq(ni, func(i int) float32 { return float32(100 + i) })...)
-		out, err = onnx.Latest.ScatterElements(data, i64(is, eidx...), eupd, axis, "")
+		eupd := tensortest.F32(is, seq(ni, func(i int) float32 { return float32(100 + i) })...)
+		out, err = onnx.Latest.ScatterElements(data, tensortest.I64(is, eidx...), eupd, axis, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err = onnx.Latest.GatherElements(out, i64(is, eidx...), axis)
+		back, err = onnx.Latest.GatherElements(out, tensortest.I64(is, eidx...), axis)
 		if err != nil || !tensor.Equal(back, eupd) {
 			t.Fatalf("GatherElements(ScatterElements) axis %d: %v %v, want %v", axis, back, err, eupd)
 		}
@@ -389,23 +397,23 @@ func TestGatherAfterScatter(t *testing.T) {
 
 func TestInto(t *testing.T) {
 	buf := []float32{1, 2, 3, 4}
-	data := f32(tensor.Shape{4}, buf...)
+	data := tensortest.F32(tensor.Shape{4}, buf...)
 	dst := tensor.Must(tensor.From(tensor.Shape{4}, buf))
-	if err := onnx.Latest.ScatterNDInto(dst, data, i64(tensor.Shape{1, 1}, 2), f32(tensor.Shape{1}, 9), "add"); err != nil {
+	if err := onnx.Latest.ScatterNDInto(dst, data, tensortest.I64(tensor.Shape{1, 1}, 2), tensortest.F32(tensor.Shape{1}, 9), "add"); err != nil {
 		t.Fatal(err)
 	}
 	if buf[2] != 12 {
 		t.Errorf("got %v", buf)
 	}
 	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2}))
-	if err := onnx.Latest.GatherInto(out, data, i64(tensor.Shape{2}, 3, 0), 0); err != nil {
+	if err := onnx.Latest.GatherInto(out, data, tensortest.I64(tensor.Shape{2}, 3, 0), 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := out.Data().([]float32); got[0] != 4 || got[1] != 1 {
 		t.Errorf("GatherInto: %v", got)
 	}
 	wrong := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3}))
-	if err := onnx.Latest.GatherNDInto(wrong, data, i64(tensor.Shape{2, 1}, 3, 0), 0); !errors.Is(err, engine.ErrShape) {
+	if err := onnx.Latest.GatherNDInto(wrong, data, tensortest.I64(tensor.Shape{2, 1}, 3, 0), 0); !errors.Is(err, engine.ErrShape) {
 		t.Errorf("GatherNDInto with a wrong dst: %v", err)
 	}
 }
@@ -439,12 +447,12 @@ func TestOpRun(t *testing.T) {
 			scatterND = op
 		}
 	}
-	in := map[string]tensor.Tensor{"data": f32(tensor.Shape{2}, 1, 2), "indices": i64(tensor.Shape{1, 1}, 1), "updates": f32(tensor.Shape{1}, 5)}
+	in := map[string]tensor.Tensor{"data": tensortest.F32(tensor.Shape{2}, 1, 2), "indices": tensortest.I64(tensor.Shape{1, 1}, 1), "updates": tensortest.F32(tensor.Shape{1}, 5)}
 	red := func(s string) map[string]dialect.Value {
 		return map[string]dialect.Value{"reduction": {Kind: dialect.String, Str: s}}
 	}
 	out, err := scatterND.Run(dialect.Call{Opset: 18, Inputs: in, Attrs: red("add")})
-	if want := f32(tensor.Shape{2}, 1, 7); err != nil || !tensor.Equal(out, want) {
+	if want := tensortest.F32(tensor.Shape{2}, 1, 7); err != nil || !tensor.Equal(out, want) {
 		t.Errorf("Run: %v %v", out, err)
 	}
 	tests := []struct {
@@ -469,20 +477,20 @@ func TestOpRun(t *testing.T) {
 // ONNX Runtime's CPU kernels do (std::string +=); the other reductions
 // refuse them, and before 16 there is no reduction to ask for.
 func TestStringAdd(t *testing.T) {
-	data := str(tensor.Shape{3}, "x", "y", "z")
-	upd := str(tensor.Shape{4}, "a", "b", "c", "d")
-	want := str(tensor.Shape{3}, "xb", "y", "zacd")
+	data := tensortest.Str(tensor.Shape{3}, "x", "y", "z")
+	upd := tensortest.Str(tensor.Shape{4}, "a", "b", "c", "d")
+	want := tensortest.Str(tensor.Shape{3}, "xb", "y", "zacd")
 	for _, opset := range []onnx.Opset{16, 18} {
-		got, err := opset.ScatterND(data, i64(tensor.Shape{4, 1}, 2, 0, -1, 2), upd, "add")
+		got, err := opset.ScatterND(data, tensortest.I64(tensor.Shape{4, 1}, 2, 0, -1, 2), upd, "add")
 		if err != nil || !tensor.Equal(got, want) {
 			t.Errorf("ScatterND opset %d: got %v, %v; want %v", opset, got, err, want)
 		}
-		got, err = opset.ScatterElements(data, i64(tensor.Shape{4}, 2, 0, -1, 2), upd, 0, "add")
+		got, err = opset.ScatterElements(data, tensortest.I64(tensor.Shape{4}, 2, 0, -1, 2), upd, 0, "add")
 		if err != nil || !tensor.Equal(got, want) {
 			t.Errorf("ScatterElements opset %d: got %v, %v; want %v", opset, got, err, want)
 		}
 		for _, r := range []string{"mul", "max", "min"} {
-			_, err := opset.ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), r)
+			_, err := opset.ScatterND(data, tensortest.I64(tensor.Shape{1, 1}, 0), tensortest.Str(tensor.Shape{1}, "a"), r)
 			if opset == 16 && r != "mul" {
 				continue // not a reduction of version 16
 			}
@@ -491,7 +499,7 @@ func TestStringAdd(t *testing.T) {
 			}
 		}
 	}
-	if _, err := onnx.Opset(13).ScatterND(data, i64(tensor.Shape{1, 1}, 0), str(tensor.Shape{1}, "a"), "add"); !errors.Is(err, dialect.ErrAttribute) {
+	if _, err := onnx.Opset(13).ScatterND(data, tensortest.I64(tensor.Shape{1, 1}, 0), tensortest.Str(tensor.Shape{1}, "a"), "add"); !errors.Is(err, dialect.ErrAttribute) {
 		t.Errorf("ScatterND opset 13 add: got %v, want ErrAttribute", err)
 	}
 }
@@ -505,12 +513,12 @@ func TestNaNBits(t *testing.T) {
 				continue // ONNX has no include_self
 			}
 			n := len(tt.Updates)
-			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
-			got, err := onnx.Opset(18).ScatterND(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			data, upd := tensortest.F32(tensor.Shape{1}, tt.Data), tensortest.F32(tensor.Shape{n}, tt.Updates...)
+			got, err := onnx.Opset(18).ScatterND(data, tensortest.I64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
 				t.Errorf("ScatterND %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}
-			got, err = onnx.Opset(18).ScatterElements(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0, reduction)
+			got, err = onnx.Opset(18).ScatterElements(data, tensortest.I64(tensor.Shape{n}, make([]int64, n)...), upd, 0, reduction)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
 				t.Errorf("ScatterElements %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}

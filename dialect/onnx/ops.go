@@ -1,16 +1,12 @@
 package onnx
 
 import (
+	"fmt"
+
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
-)
-
-const (
-	allTypes     = "any element type; bfloat16 from version 13"
-	indexTypes   = "int32 or int64"
-	int64Indices = "int64"
 )
 
 // noteStrings names the source of Arith.ConcatStrings, on which the
@@ -19,12 +15,12 @@ const noteStrings = "So do ONNX Runtime's CPU kernels, where the specification i
 	"(onnxruntime/core/providers/cpu/tensor/scatter_nd.cc and scatter.cc apply std::string's +=); strings take no other reduction."
 
 var (
-	dataParam    = dialect.Param{Name: "data", Role: dialect.RoleData, Types: allTypes, Doc: "the tensor to read or update, of rank >= 1"}
+	dataParam    = dialect.Param{Name: "data", Role: dialect.RoleData, Doc: "the tensor to read or update, of rank >= 1"}
 	updatesParam = dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
 	// elemIndices are the indices of the operators along an axis but
 	// Gather; tupleIndices those of ScatterND and GatherND.
-	elemIndices  = opcall.AxisIndices(indexTypes, "of data's rank")
-	tupleIndices = opcall.TupleIndices(int64Indices)
+	elemIndices  = opcall.AxisIndices("of data's rank")
+	tupleIndices = opcall.TupleIndices()
 	axisAttr     = dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0", Doc: "the axis, in [-rank, rank-1]"}
 	reduceAttr   = dialect.Attr{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 16,
 		Doc: "none, add or mul; max and min from version 18"}
@@ -36,11 +32,14 @@ var (
 func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 	return func(v int) dialect.Behavior {
 		b := dialect.Behavior{
-			Index:      rules,
-			IndexTypes: []tensor.DType{tensor.Int32, tensor.Int64},
+			Index:            rules,
+			IndexTypes:       []tensor.DType{tensor.Int32, tensor.Int64},
+			DataTypes:        dialect.AnyType,
+			ReductionRefusal: fmt.Sprintf("reduction {name} is not allowed in version %d (allowed: {allowed})", v),
 		}
 		if v < 13 {
-			b.Notes = []string{"bfloat16 data is refused."}
+			b.DataTypes = dialect.AnyType.Without(tensor.BFloat16)
+			b.TypeRefusals = []dialect.Refusal{{Text: fmt.Sprintf("data of type {type} is accepted from version 13, this is version %d", v)}}
 		}
 		if int64Only {
 			b.IndexTypes = []tensor.DType{tensor.Int64}
@@ -61,7 +60,8 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 	}
 }
 
-// ops is filled by init: its Eval functions call the Opset methods, which
+// ops is filled by init: its Eval functions run the package's functions
+// at the version whose Behavior Run hands them, and the Opset methods
 // look versions up in ops.
 var ops []*dialect.Op
 
@@ -77,8 +77,9 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).Scatter(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], int(c.Attrs["axis"].Int))
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+				return newScatterElements(opScatter, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+					int(c.Attrs["axis"].Int), "")
 			},
 		},
 		{
@@ -90,8 +91,8 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr, reduceAttr},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-				return Opset(v).ScatterElements(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+				return newScatterElements(opScatterElements, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
 					int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
 			},
 		},
@@ -104,7 +105,7 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, tupleIndices, updatesParam},
 			Output:   "output",
 			Attrs:    []dialect.Attr{reduceAttr},
-			Eval:     opcall.ScatterNDEval(Opset.ScatterND),
+			Eval:     opcall.ScatterNDEval(opScatterND, scatterND),
 		},
 		{
 			Name:     opGather,
@@ -113,10 +114,10 @@ func init() {
 			Summary:  "take slices of data along an axis",
 			Versions: []int{1, 11, 13},
 			Inputs: []dialect.Param{dataParam,
-				opcall.AxisIndices(indexTypes, "of any rank")},
+				opcall.AxisIndices("of any rank")},
 			Output: "output",
 			Attrs:  []dialect.Attr{axisAttr},
-			Eval:   opcall.GatherEval(Opset.Gather, "axis"),
+			Eval:   opcall.GatherEval(gatherAlong(opGather, true), "axis"),
 		},
 		{
 			Name:     opGatherElements,
@@ -127,7 +128,7 @@ func init() {
 			Inputs:   []dialect.Param{dataParam, elemIndices},
 			Output:   "output",
 			Attrs:    []dialect.Attr{axisAttr},
-			Eval:     opcall.GatherEval(Opset.GatherElements, "axis"),
+			Eval:     opcall.GatherEval(gatherAlong(opGatherElements, false), "axis"),
 		},
 		{
 			Name:     opGatherND,
@@ -139,7 +140,7 @@ func init() {
 			Output:   "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0", Since: 12,
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
+			Eval: opcall.GatherEval(gatherND, "batch_dims"),
 		},
 	}
 }

@@ -51,7 +51,6 @@ package openvino
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -74,13 +73,6 @@ const (
 	nameGatherElements  = "openvino.GatherElements"
 )
 
-// resolve returns the version of the named operation that the opset
-// selects and that version's shared Behavior (dialect.Op.Shared), which
-// the evaluation follows.
-func (o Opset) resolve(name string) (int, *dialect.Behavior, error) {
-	return dialect.Find(ops, name).Shared(int(o))
-}
-
 // ScatterElementsUpdate returns a copy of data in which each element of
 // updates replaces (or, from version 12, is reduced into) the element of
 // data at its own position with the coordinate along axis taken from
@@ -98,15 +90,23 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
 func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	v, b, err := o.resolve(nameScatterElements)
+	b, err := opcall.Resolve(ops, nameScatterElements, int(o))
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(nameScatterElements, scatterElements(v, b, dst, data, indices, updates, axis, reduction, useInitVal))
+	return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, reduction, useInitVal))
 }
 
-func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
-	opt, err := scatterOptions(nameScatterElements, v, b, data, indices, updates, reduction, useInitVal)
+// newScatterElements is ScatterElementsUpdate at the version of Behavior
+// b, for the table.
+func newScatterElements(b *dialect.Behavior, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) (tensor.Tensor, error) {
+	return opcall.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
+		return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, reduction, useInitVal))
+	})
+}
+
+func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
+	opt, err := scatterOptions(b, data, indices, updates, reduction, useInitVal)
 	if err != nil {
 		return err
 	}
@@ -130,23 +130,18 @@ func scatterElements(v int, b *dialect.Behavior, dst, data, indices, updates ten
 // a scalar's, updates may be any tensor of one element. reduction is ""
 // or "none", or from version 15 "sum", "sub", "prod", "min" or "max".
 func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.AllocLike(nameScatterND, data, "data", func(dst tensor.Tensor) error {
-		return o.ScatterNDUpdateInto(dst, data, indices, updates, reduction)
-	})
+	return opcall.NewScatterND(ops, nameScatterND, int(o), scatterND, data, indices, updates, reduction)
 }
 
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	v, b, err := o.resolve(nameScatterND)
-	if err != nil {
-		return err
-	}
-	return opcall.Wrap(nameScatterND, scatterND(v, b, dst, data, indices, updates, reduction))
+	return opcall.ScatterNDInto(ops, nameScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
 }
 
-func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(nameScatterND, v, b, data, indices, updates, reduction, true)
+// scatterND is ScatterNDUpdate at the version of Behavior b.
+func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	opt, err := scatterOptions(b, data, indices, updates, reduction, true)
 	if err != nil {
 		return err
 	}
@@ -170,13 +165,14 @@ func scatterND(v int, b *dialect.Behavior, dst, data, indices, updates tensor.Te
 // data.shape[batchDims+k:] with k = indices.shape[-1]; version 5 flattens
 // them into one dimension, their product.
 func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(nameGatherND)
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
+	return opcall.NewGather(ops, nameGatherND, int(o), gatherND, data, indices, batchDims)
+}
+
+// gatherND is GatherND at the version of Behavior b.
+func gatherND(b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (tensor.Tensor, error) {
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, b, data, indices, batchDims)
 	if err != nil {
 		return tensor.Tensor{}, opcall.Wrap(nameGatherND, err)
 	}
@@ -188,13 +184,13 @@ func (o Opset) GatherND(data, indices tensor.Tensor, batchDims int) (tensor.Tens
 // GatherNDInto is GatherND writing into dst, which has data's type and the
 // output shape of the selected version.
 func (o Opset) GatherNDInto(dst, data, indices tensor.Tensor, batchDims int) error {
-	v, b, err := o.resolve(nameGatherND)
+	b, err := opcall.Resolve(ops, nameGatherND, int(o))
 	if err != nil {
 		return err
 	}
 	sh := opcall.GetShapes()
 	defer sh.Release()
-	shape, kept, err := gatherNDShape(sh, v, b, data, indices, batchDims)
+	shape, kept, err := gatherNDShape(sh, b, data, indices, batchDims)
 	if err == nil {
 		err = opcall.CheckDst(dst, data.DType(), shape)
 	}
@@ -217,10 +213,11 @@ func runGatherND(dst, data, indices tensor.Tensor, batchDims int, kept tensor.Sh
 	return engine.GatherND(view, data, indices, batchDims, rules)
 }
 
-// gatherNDShape checks GatherND's arguments at version v and returns the
-// output shape and the shape with the batch dimensions kept, both from sh.
-func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
-	if err := checkInputs(nameGatherND, v, b, data, indices); err != nil {
+// gatherNDShape checks GatherND's arguments at the version of Behavior b
+// and returns the output shape and the shape with the batch dimensions
+// kept, both from sh.
+func gatherNDShape(sh *opcall.Shapes, b *dialect.Behavior, data, indices tensor.Tensor, batchDims int) (out, kept tensor.Shape, err error) {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return nil, nil, err
 	}
 	if batchDims < 0 {
@@ -238,7 +235,7 @@ func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices 
 	if err != nil {
 		return nil, nil, err
 	}
-	if v >= 8 || batchDims <= 1 {
+	if b.Version >= 8 || batchDims <= 1 {
 		return kept, kept, nil
 	}
 	n, _ := kept[:batchDims].NumElements() // data's own dimensions: no overflow
@@ -249,11 +246,12 @@ func gatherNDShape(sh *opcall.Shapes, v int, b *dialect.Behavior, data, indices 
 // data at p with the coordinate along axis taken from indices. indices has
 // data's shape except along axis; axis is in [-rank, rank-1].
 func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	v, b, err := o.resolve(nameGatherElements)
-	if err != nil {
-		return tensor.Tensor{}, err
-	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
+	return opcall.NewGather(ops, nameGatherElements, int(o), gatherElements, data, indices, axis)
+}
+
+// gatherElements is GatherElements at the version of Behavior b.
+func gatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	a, err := checkGatherElements(b, data, indices, axis)
 	var shape tensor.Shape
 	if err == nil {
 		shape, err = engine.GatherElementsShape(data.Shape(), indices.Shape(), a)
@@ -269,11 +267,11 @@ func (o Opset) GatherElements(data, indices tensor.Tensor, axis int) (tensor.Ten
 // GatherElementsInto is GatherElements writing into dst, which has data's
 // type and indices' shape.
 func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) error {
-	v, b, err := o.resolve(nameGatherElements)
+	b, err := opcall.Resolve(ops, nameGatherElements, int(o))
 	if err != nil {
 		return err
 	}
-	a, err := checkGatherElements(v, b, data, indices, axis)
+	a, err := checkGatherElements(b, data, indices, axis)
 	if err == nil {
 		err = engine.GatherElements(dst, data, indices, a, b.Index)
 	}
@@ -283,8 +281,8 @@ func (o Opset) GatherElementsInto(dst, data, indices tensor.Tensor, axis int) er
 // checkGatherElements checks GatherElements' arguments but for what the
 // engine checks of their shapes (GatherElementsShape), and returns the
 // normalised axis.
-func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
-	if err := checkInputs(nameGatherElements, v, b, data, indices); err != nil {
+func checkGatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis int) (int, error) {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return 0, err
 	}
 	if data.Rank() < 1 {
@@ -306,24 +304,15 @@ func checkGatherElements(v int, b *dialect.Behavior, data, indices tensor.Tensor
 }
 
 // scatterOptions checks the reduction and the presence and element types
-// of the inputs of the named scatter at version v, and turns its
-// reduction and use_init_val into engine options, by the reductions and
-// index rules of Behavior b. "" is the default reduction, none.
-func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
-	if reduction == "" {
-		reduction = "none"
+// of a scatter's inputs, and turns its reduction and use_init_val into
+// engine options, by the reductions, types and index rules of its
+// version's Behavior b. "" is the default reduction, none.
+func scatterOptions(b *dialect.Behavior, data, indices, updates tensor.Tensor, reduction string, useInitVal bool) (engine.ScatterOptions, error) {
+	r, err := b.ParseReduction(reduction)
+	if err != nil {
+		return engine.ScatterOptions{}, err
 	}
-	r, ok := b.Reduction(reduction)
-	if !ok {
-		if len(b.Reductions) == 1 {
-			a, _ := dialect.Find(ops, name).Attr("reduction")
-			return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q: version %d has no reduction (the attribute is defined from version %d)",
-				dialect.ErrAttribute, reduction, v, a.Since)
-		}
-		return engine.ScatterOptions{}, fmt.Errorf("%w: reduction %q is not allowed in version %d (allowed: %s)",
-			dialect.ErrAttribute, reduction, v, strings.Join(dialect.ReductionNames(b.Reductions), ", "))
-	}
-	if err := checkInputs(name, v, b, data, indices); err != nil {
+	if err := opcall.CheckInputs(b, data, "data", indices, "indices"); err != nil {
 		return engine.ScatterOptions{}, err
 	}
 	if updates.IsZero() {
@@ -334,29 +323,6 @@ func scatterOptions(name string, v int, b *dialect.Behavior, data, indices, upda
 		ExcludeSelf: b.IncludeSelf != "" && !useInitVal,
 		Rules:       b.Index,
 	}, nil
-}
-
-// checkInputs checks the presence and element types of the named
-// operation's data and indices at version v, of Behavior b.
-func checkInputs(name string, v int, b *dialect.Behavior, data, indices tensor.Tensor) error {
-	if err := checkData(name, v, data); err != nil {
-		return err
-	}
-	return opcall.CheckIndices(indices, "indices", b.IndexTypes)
-}
-
-// checkData checks data's element type: OpenVINO has no complex type, and
-// the versions whose specification says "any numeric type" take no strings.
-func checkData(name string, v int, data tensor.Tensor) error {
-	switch d := data.DType(); {
-	case data.IsZero():
-		return fmt.Errorf("%w: missing input \"data\"", dialect.ErrInput)
-	case d.IsComplex():
-		return fmt.Errorf("%w: data of type %v is refused: OpenVINO has no complex element type", dialect.ErrInput, d)
-	case d == tensor.String && numericOnly(name, v):
-		return fmt.Errorf("%w: data of type string is refused: version %d takes numeric types only", dialect.ErrInput, v)
-	}
-	return nil
 }
 
 // axisOf reads ScatterElementsUpdate's axis input: a scalar or a 1-D

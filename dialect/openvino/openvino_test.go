@@ -13,6 +13,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -21,9 +22,9 @@ import (
 // 4, -6 and 2 in that order, element 2 (index -2) receives 5, elements 0
 // and 3 nothing.
 func TestReductions(t *testing.T) {
-	data := i32(tensor.Shape{4}, 10, -7, 3, 8)
+	data := tensortest.I32(tensor.Shape{4}, 10, -7, 3, 8)
 	idx := []int{1, 1, -2, 1}
-	upd := i32(tensor.Shape{4}, 4, -6, 5, 2)
+	upd := tensortest.I32(tensor.Shape{4}, 4, -6, 5, 2)
 	tests := []struct {
 		reduction string
 		init      bool
@@ -53,7 +54,7 @@ func TestReductions(t *testing.T) {
 		switch {
 		case tt.want == nil && !errors.Is(err, dialect.ErrAttribute):
 			t.Errorf("ScatterElementsUpdate %q: got %v, %v; want ErrAttribute", tt.reduction, out, err)
-		case tt.want != nil && (err != nil || !tensor.Equal(out, i32(tensor.Shape{4}, tt.want...))):
+		case tt.want != nil && (err != nil || !tensor.Equal(out, tensortest.I32(tensor.Shape{4}, tt.want...))):
 			t.Errorf("ScatterElementsUpdate %q use_init_val %v: got %v, %v; want %v", tt.reduction, tt.init, out, err, tt.want)
 		}
 		if !tt.init {
@@ -63,7 +64,7 @@ func TestReductions(t *testing.T) {
 		switch {
 		case tt.wantND == nil && !errors.Is(err, dialect.ErrAttribute):
 			t.Errorf("ScatterNDUpdate %q: got %v, %v; want ErrAttribute", tt.reduction, out, err)
-		case tt.wantND != nil && (err != nil || !tensor.Equal(out, i32(tensor.Shape{4}, tt.wantND...))):
+		case tt.wantND != nil && (err != nil || !tensor.Equal(out, tensortest.I32(tensor.Shape{4}, tt.wantND...))):
 			t.Errorf("ScatterNDUpdate %q: got %v, %v; want %v", tt.reduction, out, err, tt.wantND)
 		}
 	}
@@ -94,9 +95,9 @@ func TestMean(t *testing.T) {
 			}
 		}
 	}
-	out, err := openvino.Latest.ScatterElementsUpdate(f32(tensor.Shape{2}, 1, 1), i64(tensor.Shape{3}, 0, 0, 1),
-		f32(tensor.Shape{3}, -4, 0, 2), 0, "mean", true)
-	if want := f32(tensor.Shape{2}, -1, 1.5); err != nil || !tensor.Equal(out, want) {
+	out, err := openvino.Latest.ScatterElementsUpdate(tensortest.F32(tensor.Shape{2}, 1, 1), tensortest.I64(tensor.Shape{3}, 0, 0, 1),
+		tensortest.F32(tensor.Shape{3}, -4, 0, 2), 0, "mean", true)
+	if want := tensortest.F32(tensor.Shape{2}, -1, 1.5); err != nil || !tensor.Equal(out, want) {
 		t.Errorf("float32 mean: got %v, %v", out, err)
 	}
 }
@@ -145,10 +146,10 @@ func TestIndexRules(t *testing.T) {
 	data4 := seq(tensor.Float32, tensor.Shape{4}, 1)
 	data22 := seq(tensor.Float32, tensor.Shape{2, 2}, 1)
 	seu := func(opset openvino.Opset, i int) (tensor.Tensor, error) {
-		return opset.ScatterElementsUpdate(data4, ints(tensor.Int64, tensor.Shape{1}, i), f32(tensor.Shape{1}, 9), 0, "", true)
+		return opset.ScatterElementsUpdate(data4, ints(tensor.Int64, tensor.Shape{1}, i), tensortest.F32(tensor.Shape{1}, 9), 0, "", true)
 	}
 	snd := func(opset openvino.Opset, i int) (tensor.Tensor, error) {
-		return opset.ScatterNDUpdate(data4, ints(tensor.Int64, tensor.Shape{1, 1}, i), f32(tensor.Shape{1}, 9), "")
+		return opset.ScatterNDUpdate(data4, ints(tensor.Int64, tensor.Shape{1, 1}, i), tensortest.F32(tensor.Shape{1}, 9), "")
 	}
 	gnd := func(opset openvino.Opset, i int) (tensor.Tensor, error) {
 		return opset.GatherND(data22, ints(tensor.Int64, tensor.Shape{1, 1}, i), 0)
@@ -213,13 +214,13 @@ func TestIndexRules(t *testing.T) {
 // good ones leaves an in-place destination untouched.
 func TestNothingWrittenOnError(t *testing.T) {
 	buf := []float32{1, 2, 3, 4}
-	data := f32(tensor.Shape{4}, buf...)
+	data := tensortest.F32(tensor.Shape{4}, buf...)
 	dst := tensor.Must(tensor.From(tensor.Shape{4}, buf))
-	err := openvino.Latest.ScatterElementsUpdateInto(dst, dst, i64(tensor.Shape{3}, 0, 1, 4), f32(tensor.Shape{3}, 7, 8, 9), 0, "sum", true)
+	err := openvino.Latest.ScatterElementsUpdateInto(dst, dst, tensortest.I64(tensor.Shape{3}, 0, 1, 4), tensortest.F32(tensor.Shape{3}, 7, 8, 9), 0, "sum", true)
 	if !errors.Is(err, engine.ErrIndex) || !tensor.Equal(dst, data) {
 		t.Errorf("got %v, %v", buf, err)
 	}
-	err = openvino.Opset(3).ScatterNDUpdateInto(dst, dst, i64(tensor.Shape{3, 1}, 0, 1, -1), f32(tensor.Shape{3}, 7, 8, 9), "")
+	err = openvino.Opset(3).ScatterNDUpdateInto(dst, dst, tensortest.I64(tensor.Shape{3, 1}, 0, 1, -1), tensortest.F32(tensor.Shape{3}, 7, 8, 9), "")
 	if !errors.Is(err, engine.ErrIndex) || !tensor.Equal(dst, data) {
 		t.Errorf("got %v, %v", buf, err)
 	}
@@ -230,20 +231,20 @@ func TestNothingWrittenOnError(t *testing.T) {
 func TestDuplicates(t *testing.T) {
 	data := filled(tensor.Int64, tensor.Shape{2, 3}, 0)
 	for _, opset := range []openvino.Opset{3, 12} {
-		out, err := opset.ScatterElementsUpdate(data, i64(tensor.Shape{3, 2}, 1, 0, 1, 1, 1, 0),
-			i64(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), 0, "none", true)
-		if want := i64(tensor.Shape{2, 3}, 0, 6, 0, 5, 4, 0); err != nil || !tensor.Equal(out, want) {
+		out, err := opset.ScatterElementsUpdate(data, tensortest.I64(tensor.Shape{3, 2}, 1, 0, 1, 1, 1, 0),
+			tensortest.I64(tensor.Shape{3, 2}, 1, 2, 3, 4, 5, 6), 0, "none", true)
+		if want := tensortest.I64(tensor.Shape{2, 3}, 0, 6, 0, 5, 4, 0); err != nil || !tensor.Equal(out, want) {
 			t.Errorf("ScatterElementsUpdate opset %d: got %v, %v; want %v", opset, out, err, want)
 		}
 	}
 	for _, opset := range []openvino.Opset{3, 15} {
 		// Slices: row 1 is written twice, then element [1, 2] once more.
-		out, err := opset.ScatterNDUpdate(data, i64(tensor.Shape{2, 1}, 1, 1), i64(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 6), "")
-		if want := i64(tensor.Shape{2, 3}, 0, 0, 0, 4, 5, 6); err != nil || !tensor.Equal(out, want) {
+		out, err := opset.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{2, 1}, 1, 1), tensortest.I64(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 6), "")
+		if want := tensortest.I64(tensor.Shape{2, 3}, 0, 0, 0, 4, 5, 6); err != nil || !tensor.Equal(out, want) {
 			t.Errorf("ScatterNDUpdate opset %d: got %v, %v", opset, out, err)
 		}
-		out, err = opset.ScatterNDUpdate(data, i64(tensor.Shape{3, 2}, 1, 2, 0, 0, 1, 2), i64(tensor.Shape{3}, 7, 8, 9), "")
-		if want := i64(tensor.Shape{2, 3}, 8, 0, 0, 0, 0, 9); err != nil || !tensor.Equal(out, want) {
+		out, err = opset.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{3, 2}, 1, 2, 0, 0, 1, 2), tensortest.I64(tensor.Shape{3}, 7, 8, 9), "")
+		if want := tensortest.I64(tensor.Shape{2, 3}, 8, 0, 0, 0, 0, 9); err != nil || !tensor.Equal(out, want) {
 			t.Errorf("ScatterNDUpdate opset %d elements: got %v, %v", opset, out, err)
 		}
 	}
@@ -254,35 +255,35 @@ func TestDuplicates(t *testing.T) {
 func TestEmptyIndices(t *testing.T) {
 	data := seq(tensor.Float32, tensor.Shape{2, 3}, 1)
 	for _, opset := range []openvino.Opset{3, 12} {
-		out, err := opset.ScatterElementsUpdate(data, i64(tensor.Shape{0, 3}), f32(tensor.Shape{0, 3}), 0, "", true)
+		out, err := opset.ScatterElementsUpdate(data, tensortest.I64(tensor.Shape{0, 3}), tensortest.F32(tensor.Shape{0, 3}), 0, "", true)
 		if err != nil || !tensor.Equal(out, data) {
 			t.Errorf("ScatterElementsUpdate opset %d: got %v, %v", opset, out, err)
 		}
 	}
 	for _, opset := range []openvino.Opset{3, 15} {
-		out, err := opset.ScatterNDUpdate(data, i64(tensor.Shape{0, 2}), f32(tensor.Shape{0}), "")
+		out, err := opset.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{0, 2}), tensortest.F32(tensor.Shape{0}), "")
 		if err != nil || !tensor.Equal(out, data) {
 			t.Errorf("ScatterNDUpdate opset %d: got %v, %v", opset, out, err)
 		}
 		// Two tuples of length 0 each replace all of data; the second wins.
-		out, err = opset.ScatterNDUpdate(data, i64(tensor.Shape{2, 0}), seq(tensor.Float32, tensor.Shape{2, 2, 3}, 10), "")
+		out, err = opset.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{2, 0}), seq(tensor.Float32, tensor.Shape{2, 2, 3}, 10), "")
 		if want := seq(tensor.Float32, tensor.Shape{2, 3}, 16); err != nil || !tensor.Equal(out, want) {
 			t.Errorf("ScatterNDUpdate opset %d, k = 0: got %v, %v", opset, out, err)
 		}
 	}
 	for _, opset := range []openvino.Opset{5, 8} {
-		out, err := opset.GatherND(data, i64(tensor.Shape{0, 1}), 0)
+		out, err := opset.GatherND(data, tensortest.I64(tensor.Shape{0, 1}), 0)
 		if err != nil || !out.Shape().Equal(tensor.Shape{0, 3}) {
 			t.Errorf("GatherND opset %d: got %v, %v", opset, out, err)
 		}
 		// Two tuples of length 0 each take all of data.
-		out, err = opset.GatherND(data, i64(tensor.Shape{2, 0}), 0)
-		want := f32(tensor.Shape{2, 2, 3}, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6)
+		out, err = opset.GatherND(data, tensortest.I64(tensor.Shape{2, 0}), 0)
+		want := tensortest.F32(tensor.Shape{2, 2, 3}, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6)
 		if err != nil || !tensor.Equal(out, want) {
 			t.Errorf("GatherND opset %d, k = 0: got %v, %v", opset, out, err)
 		}
 	}
-	out, err := openvino.Latest.GatherElements(data, i32(tensor.Shape{0, 3}), 0)
+	out, err := openvino.Latest.GatherElements(data, tensortest.I32(tensor.Shape{0, 3}), 0)
 	if err != nil || !out.Shape().Equal(tensor.Shape{0, 3}) {
 		t.Errorf("GatherElements: got %v, %v", out, err)
 	}
@@ -340,31 +341,31 @@ func TestGatherNDErrors(t *testing.T) {
 		batchDims int
 		want      error
 	}{
-		{"batch_dims negative", 8, i64(tensor.Shape{2, 1}, 0, 1), -1, dialect.ErrAttribute},
-		{"batch_dims = rank of indices", 8, i64(tensor.Shape{2}, 0, 1), 1, dialect.ErrAttribute},
+		{"batch_dims negative", 8, tensortest.I64(tensor.Shape{2, 1}, 0, 1), -1, dialect.ErrAttribute},
+		{"batch_dims = rank of indices", 8, tensortest.I64(tensor.Shape{2}, 0, 1), 1, dialect.ErrAttribute},
 		{"batch_dims = rank of data", 8, ints(tensor.Int64, tensor.Shape{2, 3, 1}, 0, 0, 0, 0, 0, 0), 2, dialect.ErrAttribute},
-		{"batch dimensions differ", 5, i64(tensor.Shape{3, 1}, 0, 0, 0), 1, engine.ErrShape},
-		{"tuple too long", 8, i64(tensor.Shape{1, 3}, 0, 0, 0), 0, engine.ErrShape},
-		{"tuple too long for batch_dims", 8, i64(tensor.Shape{2, 2}, 0, 0, 0, 0), 1, engine.ErrShape},
+		{"batch dimensions differ", 5, tensortest.I64(tensor.Shape{3, 1}, 0, 0, 0), 1, engine.ErrShape},
+		{"tuple too long", 8, tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0), 0, engine.ErrShape},
+		{"tuple too long for batch_dims", 8, tensortest.I64(tensor.Shape{2, 2}, 0, 0, 0, 0), 1, engine.ErrShape},
 		{"scalar indices", 8, tensor.Scalar(int64(0)), 0, engine.ErrShape},
-		{"float indices", 8, f32(tensor.Shape{1, 1}, 0), 0, dialect.ErrInput},
+		{"float indices", 8, tensortest.F32(tensor.Shape{1, 1}, 0), 0, dialect.ErrInput},
 		{"bool indices", 8, ints(tensor.Bool, tensor.Shape{1, 1}, 0), 0, dialect.ErrInput},
-		{"before version 5", 4, i64(tensor.Shape{1, 1}, 0), 0, dialect.ErrVersion},
+		{"before version 5", 4, tensortest.I64(tensor.Shape{1, 1}, 0), 0, dialect.ErrVersion},
 	}
 	for _, tt := range tests {
 		if _, err := tt.opset.GatherND(data, tt.indices, tt.batchDims); !errors.Is(err, tt.want) {
 			t.Errorf("%s: got %v, want %v", tt.name, err, tt.want)
 		}
 	}
-	if _, err := openvino.Latest.GatherND(tensor.Scalar(float32(1)), i64(tensor.Shape{1, 0}), 0); !errors.Is(err, engine.ErrShape) {
+	if _, err := openvino.Latest.GatherND(tensor.Scalar(float32(1)), tensortest.I64(tensor.Shape{1, 0}), 0); !errors.Is(err, engine.ErrShape) {
 		t.Errorf("scalar data: %v", err)
 	}
 }
 
 func TestVersionRules(t *testing.T) {
 	data := seq(tensor.Float32, tensor.Shape{2, 2}, 1)
-	idx := i64(tensor.Shape{1, 1}, 0)
-	upd := f32(tensor.Shape{1, 1}, 9)
+	idx := tensortest.I64(tensor.Shape{1, 1}, 0)
+	upd := tensortest.F32(tensor.Shape{1, 1}, 9)
 	nd := func(opset openvino.Opset, indices, updates tensor.Tensor, red string) error {
 		_, err := opset.ScatterNDUpdate(data, indices, updates, red)
 		return err
@@ -388,33 +389,33 @@ func TestVersionRules(t *testing.T) {
 		{"ScatterElementsUpdate 12: sum", se(12, idx, upd, 0, "sum"), nil},
 		{"ScatterElementsUpdate 12: no sub", se(12, idx, upd, 0, "sub"), dialect.ErrAttribute},
 		{"ScatterElementsUpdate negative opset", se(-1, idx, upd, 0, ""), dialect.ErrVersion},
-		{"ScatterNDUpdate before 3", nd(1, idx, f32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrVersion},
-		{"ScatterNDUpdate 14 is 3: no sum", nd(14, idx, f32(tensor.Shape{1, 2}, 1, 2), "sum"), dialect.ErrAttribute},
-		{"ScatterNDUpdate 15: sub", nd(15, idx, f32(tensor.Shape{1, 2}, 1, 2), "sub"), nil},
-		{"ScatterNDUpdate 15: no mean", nd(15, idx, f32(tensor.Shape{1, 2}, 1, 2), "mean"), dialect.ErrAttribute},
-		{"ScatterNDUpdate int16 indices", nd(15, ints(tensor.Int16, tensor.Shape{1, 1}, 0), f32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrInput},
-		{"ScatterNDUpdate uint32 indices", nd(3, ints(tensor.Uint32, tensor.Shape{1, 1}, 0), f32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrInput},
-		{"ScatterNDUpdate updates shape", nd(15, idx, f32(tensor.Shape{1, 3}, 1, 2, 3), ""), engine.ErrShape},
-		{"ScatterNDUpdate tuple too long", nd(15, i64(tensor.Shape{1, 3}, 0, 0, 0), f32(tensor.Shape{1}, 1), ""), engine.ErrShape},
-		{"ScatterNDUpdate scalar indices", nd(15, tensor.Scalar(int64(0)), f32(tensor.Shape{2}, 1, 2), ""), engine.ErrShape},
-		{"ScatterNDUpdate updates type", nd(15, idx, i32(tensor.Shape{1, 2}, 1, 2), ""), engine.ErrType},
-		{"ScatterElementsUpdate updates shape", se(12, idx, f32(tensor.Shape{1, 2}, 1, 2), 0, ""), engine.ErrShape},
-		{"ScatterElementsUpdate indices rank", se(12, i64(tensor.Shape{1}, 0), f32(tensor.Shape{1}, 1), 0, ""), engine.ErrShape},
-		{"ScatterElementsUpdate indices wider than data", se(12, i64(tensor.Shape{1, 3}, 0, 0, 0), f32(tensor.Shape{1, 3}, 1, 2, 3), 0, ""), engine.ErrShape},
-		{"ScatterElementsUpdate indices longer along axis", se(12, i64(tensor.Shape{3, 1}, 0, 0, 0), f32(tensor.Shape{3, 1}, 1, 2, 3), 0, ""), nil},
+		{"ScatterNDUpdate before 3", nd(1, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrVersion},
+		{"ScatterNDUpdate 14 is 3: no sum", nd(14, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "sum"), dialect.ErrAttribute},
+		{"ScatterNDUpdate 15: sub", nd(15, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "sub"), nil},
+		{"ScatterNDUpdate 15: no mean", nd(15, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), "mean"), dialect.ErrAttribute},
+		{"ScatterNDUpdate int16 indices", nd(15, ints(tensor.Int16, tensor.Shape{1, 1}, 0), tensortest.F32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrInput},
+		{"ScatterNDUpdate uint32 indices", nd(3, ints(tensor.Uint32, tensor.Shape{1, 1}, 0), tensortest.F32(tensor.Shape{1, 2}, 1, 2), ""), dialect.ErrInput},
+		{"ScatterNDUpdate updates shape", nd(15, idx, tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3), ""), engine.ErrShape},
+		{"ScatterNDUpdate tuple too long", nd(15, tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0), tensortest.F32(tensor.Shape{1}, 1), ""), engine.ErrShape},
+		{"ScatterNDUpdate scalar indices", nd(15, tensor.Scalar(int64(0)), tensortest.F32(tensor.Shape{2}, 1, 2), ""), engine.ErrShape},
+		{"ScatterNDUpdate updates type", nd(15, idx, tensortest.I32(tensor.Shape{1, 2}, 1, 2), ""), engine.ErrType},
+		{"ScatterElementsUpdate updates shape", se(12, idx, tensortest.F32(tensor.Shape{1, 2}, 1, 2), 0, ""), engine.ErrShape},
+		{"ScatterElementsUpdate indices rank", se(12, tensortest.I64(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1}, 1), 0, ""), engine.ErrShape},
+		{"ScatterElementsUpdate indices wider than data", se(12, tensortest.I64(tensor.Shape{1, 3}, 0, 0, 0), tensortest.F32(tensor.Shape{1, 3}, 1, 2, 3), 0, ""), engine.ErrShape},
+		{"ScatterElementsUpdate indices longer along axis", se(12, tensortest.I64(tensor.Shape{3, 1}, 0, 0, 0), tensortest.F32(tensor.Shape{3, 1}, 1, 2, 3), 0, ""), nil},
 		{"ScatterElementsUpdate axis -2", se(12, idx, upd, -2, ""), nil},
 		{"ScatterElementsUpdate axis 2", se(12, idx, upd, 2, ""), dialect.ErrInput},
 		{"ScatterElementsUpdate axis -3", se(3, idx, upd, -3, ""), dialect.ErrInput},
-		{"ScatterElementsUpdate float indices", se(12, f32(tensor.Shape{1, 1}, 0), upd, 0, ""), dialect.ErrInput},
-		{"GatherElements before 6", ge(5, i32(tensor.Shape{1, 2}, 0, 0), 0), dialect.ErrVersion},
-		{"GatherElements int64", ge(6, i64(tensor.Shape{1, 2}, 0, 0), 0), nil},
+		{"ScatterElementsUpdate float indices", se(12, tensortest.F32(tensor.Shape{1, 1}, 0), upd, 0, ""), dialect.ErrInput},
+		{"GatherElements before 6", ge(5, tensortest.I32(tensor.Shape{1, 2}, 0, 0), 0), dialect.ErrVersion},
+		{"GatherElements int64", ge(6, tensortest.I64(tensor.Shape{1, 2}, 0, 0), 0), nil},
 		{"GatherElements int8 indices", ge(6, ints(tensor.Int8, tensor.Shape{1, 2}, 0, 0), 0), dialect.ErrInput},
-		{"GatherElements smaller off axis", ge(6, i32(tensor.Shape{1, 1}, 0), 0), engine.ErrShape},
-		{"GatherElements larger off axis", ge(6, i32(tensor.Shape{2, 3}, 0, 0, 0, 0, 0, 0), 0), engine.ErrShape},
-		{"GatherElements larger along axis", ge(6, i32(tensor.Shape{2, 3}, 0, 0, 0, 0, 0, 0), 1), nil},
-		{"GatherElements rank", ge(6, i32(tensor.Shape{2}, 0, 0), 0), engine.ErrShape},
-		{"GatherElements axis 2", ge(6, i32(tensor.Shape{2, 2}, 0, 0, 0, 0), 2), dialect.ErrAttribute},
-		{"GatherElements axis -3", ge(6, i32(tensor.Shape{2, 2}, 0, 0, 0, 0), -3), dialect.ErrAttribute},
+		{"GatherElements smaller off axis", ge(6, tensortest.I32(tensor.Shape{1, 1}, 0), 0), engine.ErrShape},
+		{"GatherElements larger off axis", ge(6, tensortest.I32(tensor.Shape{2, 3}, 0, 0, 0, 0, 0, 0), 0), engine.ErrShape},
+		{"GatherElements larger along axis", ge(6, tensortest.I32(tensor.Shape{2, 3}, 0, 0, 0, 0, 0, 0), 1), nil},
+		{"GatherElements rank", ge(6, tensortest.I32(tensor.Shape{2}, 0, 0), 0), engine.ErrShape},
+		{"GatherElements axis 2", ge(6, tensortest.I32(tensor.Shape{2, 2}, 0, 0, 0, 0), 2), dialect.ErrAttribute},
+		{"GatherElements axis -3", ge(6, tensortest.I32(tensor.Shape{2, 2}, 0, 0, 0, 0), -3), dialect.ErrAttribute},
 	}
 	for _, tt := range tests {
 		switch {
@@ -435,20 +436,20 @@ func TestVersionRules(t *testing.T) {
 // element will do.
 func TestScatterNDUpdateSingleElementUpdates(t *testing.T) {
 	data := seq(tensor.Int32, tensor.Shape{2, 2}, 1)
-	want := i32(tensor.Shape{2, 2}, 1, 2, 9, 4)
-	for _, updates := range []tensor.Tensor{tensor.Scalar(int32(9)), i32(tensor.Shape{1}, 9), i32(tensor.Shape{1, 1, 1}, 9)} {
+	want := tensortest.I32(tensor.Shape{2, 2}, 1, 2, 9, 4)
+	for _, updates := range []tensor.Tensor{tensor.Scalar(int32(9)), tensortest.I32(tensor.Shape{1}, 9), tensortest.I32(tensor.Shape{1, 1, 1}, 9)} {
 		for _, opset := range []openvino.Opset{3, 15} {
-			out, err := opset.ScatterNDUpdate(data, i64(tensor.Shape{2}, 1, 0), updates, "")
+			out, err := opset.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{2}, 1, 0), updates, "")
 			if err != nil || !tensor.Equal(out, want) {
 				t.Errorf("updates %v opset %d: got %v, %v", updates.Shape(), opset, out, err)
 			}
 		}
 	}
-	if _, err := openvino.Latest.ScatterNDUpdate(data, i64(tensor.Shape{2}, 1, 0), i32(tensor.Shape{2}, 9, 9), ""); !errors.Is(err, engine.ErrShape) {
+	if _, err := openvino.Latest.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{2}, 1, 0), tensortest.I32(tensor.Shape{2}, 9, 9), ""); !errors.Is(err, engine.ErrShape) {
 		t.Errorf("two-element updates: %v", err)
 	}
 	// Elsewhere the shape must be exact.
-	if _, err := openvino.Latest.ScatterNDUpdate(data, i64(tensor.Shape{1, 2}, 1, 0), i32(tensor.Shape{1, 1}, 9), ""); !errors.Is(err, engine.ErrShape) {
+	if _, err := openvino.Latest.ScatterNDUpdate(data, tensortest.I64(tensor.Shape{1, 2}, 1, 0), tensortest.I32(tensor.Shape{1, 1}, 9), ""); !errors.Is(err, engine.ErrShape) {
 		t.Errorf("[1, 1] updates for shape [1]: %v", err)
 	}
 }
@@ -467,9 +468,9 @@ func TestBehaviorMatchesEval(t *testing.T) {
 				c := dialect.Call{Opset: v, Attrs: map[string]dialect.Value{}}
 				switch o.Name {
 				case "openvino.ScatterElementsUpdate":
-					c.Inputs = inputs("data", data, "indices", indices, "updates", f32(indices.Shape(), 7, 8), "axis", tensor.Scalar(int8(0)))
+					c.Inputs = inputs("data", data, "indices", indices, "updates", tensortest.F32(indices.Shape(), 7, 8), "axis", tensor.Scalar(int8(0)))
 				case "openvino.ScatterNDUpdate":
-					c.Inputs = inputs("data", data, "indices", indices, "updates", f32(tensor.Shape{1}, 7))
+					c.Inputs = inputs("data", data, "indices", indices, "updates", tensortest.F32(tensor.Shape{1}, 7))
 				case "openvino.GatherND":
 					c.Inputs = inputs("data", data, "indices", indices)
 				case "openvino.GatherElements":
@@ -524,14 +525,14 @@ func TestEveryVersionAndElementType(t *testing.T) {
 			rs = append(rs, result{"ScatterElementsUpdate-" + opsetName(opset), opset < 12, out, want(tensor.Shape{2, 3}, 1, 2, 3, 0, 5, 6), err})
 		}
 		for _, opset := range []openvino.Opset{3, 15} {
-			out, err := opset.ScatterNDUpdate(data, i32(tensor.Shape{1, 2}, 1, 2), want(tensor.Shape{1}, 7), "")
+			out, err := opset.ScatterNDUpdate(data, tensortest.I32(tensor.Shape{1, 2}, 1, 2), want(tensor.Shape{1}, 7), "")
 			rs = append(rs, result{"ScatterNDUpdate-" + opsetName(opset), true, out, want(tensor.Shape{2, 3}, 1, 2, 3, 4, 5, 7), err})
 		}
 		for _, opset := range []openvino.Opset{5, 8} {
 			out, err := opset.GatherND(data, ints(tensor.Uint64, tensor.Shape{1, 1}, 1), 0)
 			rs = append(rs, result{"GatherND-" + opsetName(opset), false, out, want(tensor.Shape{1, 3}, 4, 5, 6), err})
 		}
-		out, err := openvino.Opset(6).GatherElements(data, i64(tensor.Shape{2, 1}, 2, 0), 1)
+		out, err := openvino.Opset(6).GatherElements(data, tensortest.I64(tensor.Shape{2, 1}, 2, 0), 1)
 		rs = append(rs, result{"GatherElements-6", false, out, want(tensor.Shape{2, 1}, 3, 4), err})
 		for _, r := range rs {
 			switch {
@@ -545,12 +546,12 @@ func TestEveryVersionAndElementType(t *testing.T) {
 		}
 	}
 	// Strings take reduction none only.
-	s := str(tensor.Shape{2}, "a", "b")
-	out, err := openvino.Latest.ScatterElementsUpdate(s, i64(tensor.Shape{1}, -1), str(tensor.Shape{1}, "c"), 0, "none", false)
-	if err != nil || !tensor.Equal(out, str(tensor.Shape{2}, "a", "c")) {
+	s := tensortest.Str(tensor.Shape{2}, "a", "b")
+	out, err := openvino.Latest.ScatterElementsUpdate(s, tensortest.I64(tensor.Shape{1}, -1), tensortest.Str(tensor.Shape{1}, "c"), 0, "none", false)
+	if err != nil || !tensor.Equal(out, tensortest.Str(tensor.Shape{2}, "a", "c")) {
 		t.Errorf("string none: %v %v", out, err)
 	}
-	if _, err := openvino.Latest.ScatterElementsUpdate(s, i64(tensor.Shape{1}, 0), str(tensor.Shape{1}, "c"), 0, "sum", true); !errors.Is(err, engine.ErrType) {
+	if _, err := openvino.Latest.ScatterElementsUpdate(s, tensortest.I64(tensor.Shape{1}, 0), tensortest.Str(tensor.Shape{1}, "c"), 0, "sum", true); !errors.Is(err, engine.ErrType) {
 		t.Errorf("string sum: %v", err)
 	}
 }
@@ -562,10 +563,10 @@ func opsetName(o openvino.Opset) string { return strconv.Itoa(int(o)) }
 func TestAxisInput(t *testing.T) {
 	seu := op("openvino.ScatterElementsUpdate")
 	data := seq(tensor.Float32, tensor.Shape{2, 2}, 1)
-	idx := i64(tensor.Shape{1, 1}, 0)
-	upd := f32(tensor.Shape{1, 1}, 9)
-	first := f32(tensor.Shape{2, 2}, 9, 2, 3, 4) // index 0 at position [0, 0], along either axis
-	lastCol := i64(tensor.Shape{1, 1}, 1)
+	idx := tensortest.I64(tensor.Shape{1, 1}, 0)
+	upd := tensortest.F32(tensor.Shape{1, 1}, 9)
+	first := tensortest.F32(tensor.Shape{2, 2}, 9, 2, 3, 4) // index 0 at position [0, 0], along either axis
+	lastCol := tensortest.I64(tensor.Shape{1, 1}, 1)
 	tests := []struct {
 		name  string
 		axis  tensor.Tensor // the input, or zero for none
@@ -575,21 +576,21 @@ func TestAxisInput(t *testing.T) {
 		err   error
 	}{
 		{"int64 scalar", tensor.Scalar(int64(0)), nil, idx, first, nil},
-		{"int32 [1]", i32(tensor.Shape{1}, 1), nil, idx, first, nil},
-		{"int8 -1", tensor.Scalar(int8(-1)), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
-		{"int16 -2", ints(tensor.Int16, tensor.Shape{1}, -2), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
-		{"uint8 1", ints(tensor.Uint8, tensor.Shape{1}, 1), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
-		{"uint16", tensor.Scalar(uint16(0)), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
-		{"uint32", tensor.Scalar(uint32(1)), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
-		{"uint64", tensor.Scalar(uint64(1)), nil, lastCol, f32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
-		{"attribute -1", tensor.Tensor{}, &dialect.Value{Kind: dialect.Int, Int: -1}, lastCol, f32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
-		{"attribute 0", tensor.Tensor{}, &dialect.Value{Kind: dialect.Int, Int: 0}, lastCol, f32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
+		{"int32 [1]", tensortest.I32(tensor.Shape{1}, 1), nil, idx, first, nil},
+		{"int8 -1", tensor.Scalar(int8(-1)), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
+		{"int16 -2", ints(tensor.Int16, tensor.Shape{1}, -2), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
+		{"uint8 1", ints(tensor.Uint8, tensor.Shape{1}, 1), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
+		{"uint16", tensor.Scalar(uint16(0)), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
+		{"uint32", tensor.Scalar(uint32(1)), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
+		{"uint64", tensor.Scalar(uint64(1)), nil, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
+		{"attribute -1", tensor.Tensor{}, &dialect.Value{Kind: dialect.Int, Int: -1}, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 9, 3, 4), nil},
+		{"attribute 0", tensor.Tensor{}, &dialect.Value{Kind: dialect.Int, Int: 0}, lastCol, tensortest.F32(tensor.Shape{2, 2}, 1, 2, 9, 4), nil},
 		{"both", tensor.Scalar(int64(0)), &dialect.Value{Kind: dialect.Int, Int: 0}, idx, tensor.Tensor{}, dialect.ErrInput},
 		{"attribute of the wrong kind", tensor.Tensor{}, &dialect.Value{Kind: dialect.String, Str: "0"}, idx, tensor.Tensor{}, dialect.ErrAttribute},
 		{"missing", tensor.Tensor{}, nil, idx, tensor.Tensor{}, dialect.ErrInput},
-		{"two elements", i64(tensor.Shape{2}, 0, 0), nil, idx, tensor.Tensor{}, dialect.ErrInput},
-		{"empty", i64(tensor.Shape{0}), nil, idx, tensor.Tensor{}, dialect.ErrInput},
-		{"rank 2", i64(tensor.Shape{1, 1}, 0), nil, idx, tensor.Tensor{}, dialect.ErrInput},
+		{"two elements", tensortest.I64(tensor.Shape{2}, 0, 0), nil, idx, tensor.Tensor{}, dialect.ErrInput},
+		{"empty", tensortest.I64(tensor.Shape{0}), nil, idx, tensor.Tensor{}, dialect.ErrInput},
+		{"rank 2", tensortest.I64(tensor.Shape{1, 1}, 0), nil, idx, tensor.Tensor{}, dialect.ErrInput},
 		{"rank 2 uint8", ints(tensor.Uint8, tensor.Shape{1, 1}, 0), nil, idx, tensor.Tensor{}, dialect.ErrInput},
 		{"float", tensor.Scalar(float32(0)), nil, idx, tensor.Tensor{}, dialect.ErrInput},
 		{"bool", tensor.Scalar(false), nil, idx, tensor.Tensor{}, dialect.ErrInput},
@@ -679,8 +680,8 @@ func TestOpRun(t *testing.T) {
 	data := seq(tensor.Float32, tensor.Shape{2, 2}, 1)
 	seu, snd := op("openvino.ScatterElementsUpdate"), op("openvino.ScatterNDUpdate")
 	gnd, ge := op("openvino.GatherND"), op("openvino.GatherElements")
-	seIn := inputs("data", data, "indices", i64(tensor.Shape{1, 1}, 0), "updates", f32(tensor.Shape{1, 1}, 5), "axis", tensor.Scalar(int64(0)))
-	ndIn := inputs("data", data, "indices", i64(tensor.Shape{1, 1}, 1), "updates", f32(tensor.Shape{1, 2}, 5, 6))
+	seIn := inputs("data", data, "indices", tensortest.I64(tensor.Shape{1, 1}, 0), "updates", tensortest.F32(tensor.Shape{1, 1}, 5), "axis", tensor.Scalar(int64(0)))
+	ndIn := inputs("data", data, "indices", tensortest.I64(tensor.Shape{1, 1}, 1), "updates", tensortest.F32(tensor.Shape{1, 2}, 5, 6))
 	tests := []struct {
 		name string
 		op   *dialect.Op
@@ -688,12 +689,12 @@ func TestOpRun(t *testing.T) {
 		want tensor.Tensor
 		err  error
 	}{
-		{"ScatterElementsUpdate defaults", seu, dialect.Call{Inputs: seIn}, f32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
+		{"ScatterElementsUpdate defaults", seu, dialect.Call{Inputs: seIn}, tensortest.F32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
 		{"ScatterElementsUpdate sum", seu, dialect.Call{Opset: 12, Inputs: seIn,
-			Attrs: map[string]dialect.Value{"reduction": sAttr("sum")}}, f32(tensor.Shape{2, 2}, 6, 2, 3, 4), nil},
+			Attrs: map[string]dialect.Value{"reduction": sAttr("sum")}}, tensortest.F32(tensor.Shape{2, 2}, 6, 2, 3, 4), nil},
 		{"ScatterElementsUpdate prod without init", seu, dialect.Call{Opset: 12, Inputs: seIn,
-			Attrs: map[string]dialect.Value{"reduction": sAttr("prod"), "use_init_val": bAttr(false)}}, f32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
-		{"ScatterElementsUpdate-3 defaults", seu, dialect.Call{Opset: 3, Inputs: seIn}, f32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
+			Attrs: map[string]dialect.Value{"reduction": sAttr("prod"), "use_init_val": bAttr(false)}}, tensortest.F32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
+		{"ScatterElementsUpdate-3 defaults", seu, dialect.Call{Opset: 3, Inputs: seIn}, tensortest.F32(tensor.Shape{2, 2}, 5, 2, 3, 4), nil},
 		{"reduction at version 3", seu, dialect.Call{Opset: 11, Inputs: seIn,
 			Attrs: map[string]dialect.Value{"reduction": sAttr("none")}}, tensor.Tensor{}, dialect.ErrAttribute},
 		{"use_init_val at version 3", seu, dialect.Call{Opset: 3, Inputs: seIn,
@@ -702,28 +703,28 @@ func TestOpRun(t *testing.T) {
 			Attrs: map[string]dialect.Value{"use_init_val": sAttr("true")}}, tensor.Tensor{}, dialect.ErrAttribute},
 		{"unknown attribute", seu, dialect.Call{Inputs: seIn,
 			Attrs: map[string]dialect.Value{"batch_dims": iAttr(0)}}, tensor.Tensor{}, dialect.ErrAttribute},
-		{"ScatterNDUpdate defaults", snd, dialect.Call{Inputs: ndIn}, f32(tensor.Shape{2, 2}, 1, 2, 5, 6), nil},
+		{"ScatterNDUpdate defaults", snd, dialect.Call{Inputs: ndIn}, tensortest.F32(tensor.Shape{2, 2}, 1, 2, 5, 6), nil},
 		{"ScatterNDUpdate sub", snd, dialect.Call{Opset: 15, Inputs: ndIn,
-			Attrs: map[string]dialect.Value{"reduction": sAttr("sub")}}, f32(tensor.Shape{2, 2}, 1, 2, -2, -2), nil},
+			Attrs: map[string]dialect.Value{"reduction": sAttr("sub")}}, tensortest.F32(tensor.Shape{2, 2}, 1, 2, -2, -2), nil},
 		{"ScatterNDUpdate reduction at version 3", snd, dialect.Call{Opset: 14, Inputs: ndIn,
 			Attrs: map[string]dialect.Value{"reduction": sAttr("none")}}, tensor.Tensor{}, dialect.ErrAttribute},
 		{"ScatterNDUpdate missing updates", snd, dialect.Call{Inputs: inputs("data", data, "indices", ndIn["indices"])},
 			tensor.Tensor{}, dialect.ErrInput},
 		{"ScatterNDUpdate axis", snd, dialect.Call{Inputs: ndIn,
 			Attrs: map[string]dialect.Value{"axis": iAttr(0)}}, tensor.Tensor{}, dialect.ErrAttribute},
-		{"GatherND batch_dims", gnd, dialect.Call{Opset: 8, Inputs: inputs("data", data, "indices", i64(tensor.Shape{2, 1}, 1, 0)),
-			Attrs: map[string]dialect.Value{"batch_dims": iAttr(1)}}, f32(tensor.Shape{2}, 2, 3), nil},
-		{"GatherND default", gnd, dialect.Call{Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -1))},
-			f32(tensor.Shape{2}, 3, 4), nil},
-		{"GatherND-5 negative", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -1))},
-			f32(tensor.Shape{2}, 3, 4), nil},
-		{"GatherND-5 below -size", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", i64(tensor.Shape{1}, -3))},
+		{"GatherND batch_dims", gnd, dialect.Call{Opset: 8, Inputs: inputs("data", data, "indices", tensortest.I64(tensor.Shape{2, 1}, 1, 0)),
+			Attrs: map[string]dialect.Value{"batch_dims": iAttr(1)}}, tensortest.F32(tensor.Shape{2}, 2, 3), nil},
+		{"GatherND default", gnd, dialect.Call{Inputs: inputs("data", data, "indices", tensortest.I64(tensor.Shape{1}, -1))},
+			tensortest.F32(tensor.Shape{2}, 3, 4), nil},
+		{"GatherND-5 negative", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", tensortest.I64(tensor.Shape{1}, -1))},
+			tensortest.F32(tensor.Shape{2}, 3, 4), nil},
+		{"GatherND-5 below -size", gnd, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", tensortest.I64(tensor.Shape{1}, -3))},
 			tensor.Tensor{}, engine.ErrIndex},
-		{"GatherElements", ge, dialect.Call{Inputs: inputs("data", data, "indices", i32(tensor.Shape{2, 1}, 1, 0)),
-			Attrs: map[string]dialect.Value{"axis": iAttr(-1)}}, f32(tensor.Shape{2, 1}, 2, 3), nil},
-		{"GatherElements without axis", ge, dialect.Call{Inputs: inputs("data", data, "indices", i32(tensor.Shape{2, 1}, 1, 0))},
+		{"GatherElements", ge, dialect.Call{Inputs: inputs("data", data, "indices", tensortest.I32(tensor.Shape{2, 1}, 1, 0)),
+			Attrs: map[string]dialect.Value{"axis": iAttr(-1)}}, tensortest.F32(tensor.Shape{2, 1}, 2, 3), nil},
+		{"GatherElements without axis", ge, dialect.Call{Inputs: inputs("data", data, "indices", tensortest.I32(tensor.Shape{2, 1}, 1, 0))},
 			tensor.Tensor{}, dialect.ErrAttribute},
-		{"GatherElements before 6", ge, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", i32(tensor.Shape{2, 1}, 1, 0)),
+		{"GatherElements before 6", ge, dialect.Call{Opset: 5, Inputs: inputs("data", data, "indices", tensortest.I32(tensor.Shape{2, 1}, 1, 0)),
 			Attrs: map[string]dialect.Value{"axis": iAttr(0)}}, tensor.Tensor{}, dialect.ErrVersion},
 	}
 	for _, tt := range tests {
@@ -748,19 +749,19 @@ func TestErrorMessages(t *testing.T) {
 		want string
 	}{
 		{func() error {
-			_, err := openvino.Opset(3).ScatterNDUpdate(data, i64(tensor.Shape{2, 1}, 0, -1), f32(tensor.Shape{2}, 1, 2), "")
+			_, err := openvino.Opset(3).ScatterNDUpdate(data, tensortest.I64(tensor.Shape{2, 1}, 0, -1), tensortest.F32(tensor.Shape{2}, 1, 2), "")
 			return err
 		}, "openvino.ScatterNDUpdate: index out of range: indices[1] = [-1]: component 0 is -1, allowed range [0, 3] for dimension 0 of data [4]"},
 		{func() error {
-			_, err := openvino.Opset(12).ScatterElementsUpdate(data, i64(tensor.Shape{1}, 0), f32(tensor.Shape{1}, 1), 0, "add", true)
+			_, err := openvino.Opset(12).ScatterElementsUpdate(data, tensortest.I64(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1}, 1), 0, "add", true)
 			return err
 		}, `openvino.ScatterElementsUpdate: invalid attribute: reduction "add" is not allowed in version 12 (allowed: none, sum, prod, max, min, mean)`},
 		{func() error {
-			_, err := openvino.Opset(3).ScatterElementsUpdate(data, i64(tensor.Shape{1}, 0), f32(tensor.Shape{1}, 1), 0, "sum", true)
+			_, err := openvino.Opset(3).ScatterElementsUpdate(data, tensortest.I64(tensor.Shape{1}, 0), tensortest.F32(tensor.Shape{1}, 1), 0, "sum", true)
 			return err
 		}, `openvino.ScatterElementsUpdate: invalid attribute: reduction "sum": version 3 has no reduction (the attribute is defined from version 12)`},
 		{func() error {
-			_, err := openvino.Latest.ScatterNDUpdate(tensor.Scalar(complex64(1)), i64(tensor.Shape{1, 0}), tensor.Scalar(complex64(1)), "")
+			_, err := openvino.Latest.ScatterNDUpdate(tensor.Scalar(complex64(1)), tensortest.I64(tensor.Shape{1, 0}), tensor.Scalar(complex64(1)), "")
 			return err
 		}, "openvino.ScatterNDUpdate: invalid input: data of type complex64 is refused: OpenVINO has no complex element type"},
 		{func() error {
@@ -768,7 +769,7 @@ func TestErrorMessages(t *testing.T) {
 			return err
 		}, "openvino.GatherElements: invalid input: indices must be int32 or int64, got uint8"},
 		{func() error {
-			_, err := openvino.Opset(4).GatherND(data, i64(tensor.Shape{1}, 0), 0)
+			_, err := openvino.Opset(4).GatherND(data, tensortest.I64(tensor.Shape{1}, 0), 0)
 			return err
 		}, "openvino.GatherND: not defined at this version: the operator is defined from opset 5, requested 4"},
 	}
@@ -782,10 +783,10 @@ func TestErrorMessages(t *testing.T) {
 func TestInto(t *testing.T) {
 	buf := []int64{1, 2, 3, 4}
 	data := tensor.Must(tensor.From(tensor.Shape{4}, buf))
-	if err := openvino.Latest.ScatterElementsUpdateInto(data, data, i64(tensor.Shape{2}, 3, -1), i64(tensor.Shape{2}, 5, 6), 0, "max", true); err != nil {
+	if err := openvino.Latest.ScatterElementsUpdateInto(data, data, tensortest.I64(tensor.Shape{2}, 3, -1), tensortest.I64(tensor.Shape{2}, 5, 6), 0, "max", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := openvino.Latest.ScatterNDUpdateInto(data, data, i32(tensor.Shape{1, 1}, 0), i64(tensor.Shape{1}, 10), "sub"); err != nil {
+	if err := openvino.Latest.ScatterNDUpdateInto(data, data, tensortest.I32(tensor.Shape{1, 1}, 0), tensortest.I64(tensor.Shape{1}, 10), "sub"); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(buf, []int64{-9, 2, 3, 6}) {
@@ -793,7 +794,7 @@ func TestInto(t *testing.T) {
 	}
 	// A destination shaped for version 8 is wrong for version 5.
 	cube := seq(tensor.Float64, tensor.Shape{2, 2, 3}, 0)
-	idx := i64(tensor.Shape{2, 2, 1}, 2, 0, 1, 1)
+	idx := tensortest.I64(tensor.Shape{2, 2, 1}, 2, 0, 1, 1)
 	dst5 := tensor.Must(tensor.New(tensor.Float64, tensor.Shape{4}))
 	dst8 := tensor.Must(tensor.New(tensor.Float64, tensor.Shape{2, 2}))
 	if err := openvino.Opset(5).GatherNDInto(dst5, cube, idx, 2); err != nil || !slices.Equal(dst5.Data().([]float64), []float64{2, 3, 7, 10}) {
@@ -812,11 +813,11 @@ func TestInto(t *testing.T) {
 		t.Errorf("dst of another type: %v", err)
 	}
 	out := tensor.Must(tensor.New(tensor.Float64, tensor.Shape{1, 2, 3}))
-	if err := openvino.Latest.GatherElementsInto(out, cube, i32(tensor.Shape{1, 2, 3}, 1, 0, 1, 0, 1, 0), 0); err != nil ||
+	if err := openvino.Latest.GatherElementsInto(out, cube, tensortest.I32(tensor.Shape{1, 2, 3}, 1, 0, 1, 0, 1, 0), 0); err != nil ||
 		!slices.Equal(out.Data().([]float64), []float64{6, 1, 8, 3, 10, 5}) {
 		t.Errorf("GatherElementsInto: %v %v", out, err)
 	}
-	if err := openvino.Latest.GatherElementsInto(cube, cube, i32(tensor.Shape{2, 2, 3}, make([]int32, 12)...), 0); !errors.Is(err, engine.ErrArgument) {
+	if err := openvino.Latest.GatherElementsInto(cube, cube, tensortest.I32(tensor.Shape{2, 2, 3}, make([]int32, 12)...), 0); !errors.Is(err, engine.ErrArgument) {
 		t.Errorf("GatherElementsInto its own data: %v", err)
 	}
 	if _, err := openvino.Latest.ScatterNDUpdate(tensor.Tensor{}, idx, cube, ""); !errors.Is(err, dialect.ErrInput) {
@@ -875,8 +876,8 @@ func TestNaNBits(t *testing.T) {
 	for _, reduction := range []string{"max", "min"} {
 		for _, tt := range optest.NaNCases() {
 			n := len(tt.Updates)
-			data, upd := f32(tensor.Shape{1}, tt.Data), f32(tensor.Shape{n}, tt.Updates...)
-			got, err := openvino.Opset(12).ScatterElementsUpdate(data, i64(tensor.Shape{n}, make([]int64, n)...), upd, 0,
+			data, upd := tensortest.F32(tensor.Shape{1}, tt.Data), tensortest.F32(tensor.Shape{n}, tt.Updates...)
+			got, err := openvino.Opset(12).ScatterElementsUpdate(data, tensortest.I64(tensor.Shape{n}, make([]int64, n)...), upd, 0,
 				reduction, !tt.ExcludeSelf)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
 				t.Errorf("ScatterElementsUpdate-12 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
@@ -884,7 +885,7 @@ func TestNaNBits(t *testing.T) {
 			if tt.ExcludeSelf {
 				continue // ScatterNDUpdate has no use_init_val
 			}
-			got, err = openvino.Opset(15).ScatterNDUpdate(data, i64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
+			got, err = openvino.Opset(15).ScatterNDUpdate(data, tensortest.I64(tensor.Shape{n, 1}, make([]int64, n)...), upd, reduction)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.Want {
 				t.Errorf("ScatterNDUpdate-15 %s %s: got %v, %v; want %#x", reduction, tt.Name, got, err, tt.Want)
 			}

@@ -1,6 +1,8 @@
 package openvino
 
 import (
+	"fmt"
+
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/opcall"
@@ -25,31 +27,36 @@ func numericOnly(name string, v int) bool {
 	return name == nameScatterND || name == nameScatterElements && v < 12
 }
 
-// typeNote is the Behavior note on the data types version v of the named
-// operation takes.
-func typeNote(name string, v int) string {
+// withTypes returns b, of version v of the named operation, with the data
+// types it accepts, refused in OpenVINO's words: no complex type, and no
+// strings where the specification says "any numeric type".
+func withTypes(b dialect.Behavior, name string, v int) dialect.Behavior {
+	b.DataTypes = dialect.AnyType.Without(tensor.Complex64, tensor.Complex128)
+	b.TypeRefusals = []dialect.Refusal{{Types: dialect.ComplexTypes, Text: "data of type {type} is refused: OpenVINO has no complex element type"}}
 	if numericOnly(name, v) {
-		return "String and complex data are refused (numeric types only; OpenVINO has no complex type)."
+		b.DataTypes = b.DataTypes.Without(tensor.String)
+		b.TypeRefusals = append(b.TypeRefusals, dialect.Refusal{Text: fmt.Sprintf("data of type {type} is refused: version %d takes numeric types only", v)})
 	}
-	return "Complex data is refused (OpenVINO has no complex type)."
+	return b
 }
 
 // scatterBehavior is the Behavior of version v of the named scatter,
 // whose version since added the reduction attribute, with the reductions
 // red, and counted negative indices from the end; before it, none is the
-// only reduction and indices lie in [0, size-1]. Its notes are the type
-// note and notes.
+// only reduction and indices lie in [0, size-1].
 func scatterBehavior(name string, v, since int, types []tensor.DType, red map[string]engine.Reduction, notes ...string) dialect.Behavior {
 	b := dialect.Behavior{
-		Index:      fromEnd,
-		IndexTypes: types,
-		Reductions: red,
-		Notes:      append([]string{typeNote(name, v)}, notes...),
+		Index:            fromEnd,
+		IndexTypes:       types,
+		Reductions:       red,
+		ReductionRefusal: fmt.Sprintf("reduction {name} is not allowed in version %d (allowed: {allowed})", v),
+		Notes:            notes,
 	}
 	if v < since {
 		b.Index, b.Reductions = inRange, map[string]engine.Reduction{"none": engine.None}
+		b.ReductionRefusal = fmt.Sprintf("reduction {name}: version %d has no reduction (the attribute is defined from version %d)", v, since)
 	}
-	return b
+	return withTypes(b, name, v)
 }
 
 func scatterElementsBehavior(v int) dialect.Behavior {
@@ -75,12 +82,11 @@ func scatterNDBehavior(v int) dialect.Behavior {
 func gatherNDBehavior(v int) dialect.Behavior {
 	// Both versions run one reference implementation, which counts a
 	// negative index from the end.
-	b := dialect.Behavior{
+	b := withTypes(dialect.Behavior{
 		Index:      fromEnd,
 		IndexTypes: anyInteger,
-		Notes: []string{typeNote(nameGatherND, v),
-			"Batch dimensions of data and indices must be equal.", noteGatherNDNegative},
-	}
+		Notes:      []string{"Batch dimensions of data and indices must be equal.", noteGatherNDNegative},
+	}, nameGatherND, v)
 	if v >= 8 {
 		b.Notes = append(b.Notes, "Batch dimensions are kept in the output.")
 	} else {
@@ -97,22 +103,21 @@ const noteGatherNDNegative = "Negative indices count from the end in both versio
 	"although the GatherND-5 specification asks for [0, size-1]."
 
 func gatherElementsBehavior(v int) dialect.Behavior {
-	return dialect.Behavior{
+	return withTypes(dialect.Behavior{
 		Index:      inRange,
 		IndexTypes: int32or64,
-		Notes: []string{typeNote(nameGatherElements, v),
-			"indices has the shape of data except along axis."},
-	}
+		Notes:      []string{"indices has the shape of data except along axis."},
+	}, nameGatherElements, v)
 }
 
-// ops is filled by init: its Eval functions call the Opset methods, which
+// ops is filled by init: its Eval functions run the package's functions
+// at the version whose Behavior Run hands them, and the Opset methods
 // look versions up in ops.
 var ops []*dialect.Op
 
 func init() {
-	data := dialect.Param{Name: "data", Role: dialect.RoleData, Types: "any type but complex", Doc: "the tensor to read or update, of rank >= 1"}
-	numericData := dialect.Param{Name: "data", Role: dialect.RoleData, Types: "any numeric type",
-		Doc: "the tensor to update, of rank >= 1"}
+	data := dialect.Param{Name: "data", Role: dialect.RoleData, Doc: "the tensor to read or update, of rank >= 1"}
+	numericData := dialect.Param{Name: "data", Role: dialect.RoleData, Doc: "the tensor to update, of rank >= 1"}
 	updates := dialect.Param{Name: "updates", Role: dialect.RoleUpdates, Types: "data's type", Doc: "the values to write"}
 	ops = []*dialect.Op{
 		{
@@ -122,9 +127,8 @@ func init() {
 			Summary:  "update elements of data at positions along an axis",
 			Versions: []int{3, 12},
 			Inputs: []dialect.Param{
-				{Name: "data", Role: dialect.RoleData, Types: "any numeric type; any type but complex from version 12",
-					Doc: "the tensor to update, of rank >= 1"},
-				opcall.AxisIndices("any integer type", "of data's rank"),
+				numericData,
+				opcall.AxisIndices("of data's rank"),
 				updates,
 				{Name: "axis", Role: dialect.RoleAxis, Types: "any integer type", AttrKind: dialect.Int,
 					Doc: "the axis, in [-rank, rank-1]: a scalar or a one-element 1-D tensor"}},
@@ -134,17 +138,16 @@ func init() {
 					Doc: "none, sum, prod, min, max or mean"},
 				{Name: "use_init_val", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Since: 12,
 					Doc: "whether data's value takes part in the reduction"}},
-			Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				axis, err := axisOf(c.Inputs["axis"])
 				if err != nil {
 					return tensor.Tensor{}, opcall.Wrap(nameScatterElements, err)
 				}
-				useInitVal := true
-				if a, ok := c.Attrs["use_init_val"]; ok {
-					useInitVal = a.Bool
-				}
-				return Opset(v).ScatterElementsUpdate(c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
-					axis, c.Attrs["reduction"].Str, useInitVal)
+				// use_init_val has its default from version 12, which
+				// introduced it; before, there is no reduction for it to
+				// change.
+				return newScatterElements(b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+					axis, c.Attrs["reduction"].Str, c.Attrs["use_init_val"].Bool)
 			},
 		},
 		{
@@ -154,12 +157,12 @@ func init() {
 			Summary:  "update elements or slices of data at index tuples",
 			Versions: []int{3, 15},
 			Inputs: []dialect.Param{numericData,
-				opcall.TupleIndices("int32 or int64"),
+				opcall.TupleIndices(),
 				updates},
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "reduction", Role: dialect.RoleReduction, Kind: dialect.String, Default: "none", Since: 15,
 				Doc: "none, sum, sub, prod, min or max"}},
-			Eval: opcall.ScatterNDEval(Opset.ScatterNDUpdate),
+			Eval: opcall.ScatterNDEval(nameScatterND, scatterND),
 		},
 		{
 			Name:     nameGatherND,
@@ -168,11 +171,11 @@ func init() {
 			Summary:  "take elements or slices of data at index tuples",
 			Versions: []int{5, 8},
 			Inputs: []dialect.Param{data,
-				opcall.TupleIndices("any integer type")},
+				opcall.TupleIndices()},
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "batch_dims", Role: dialect.RoleBatchDims, Kind: dialect.Int, Default: "0",
 				Doc: "the number of leading batch dimensions shared by data and indices"}},
-			Eval: opcall.GatherEval(Opset.GatherND, "batch_dims"),
+			Eval: opcall.GatherEval(gatherND, "batch_dims"),
 		},
 		{
 			Name:     nameGatherElements,
@@ -181,11 +184,11 @@ func init() {
 			Summary:  "take elements of data at positions along an axis",
 			Versions: []int{6},
 			Inputs: []dialect.Param{data,
-				opcall.AxisIndices("int32 or int64", "of data's rank")},
+				opcall.AxisIndices("of data's rank")},
 			Output: "output",
 			Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 				Doc: "the axis, in [-rank, rank-1]"}},
-			Eval: opcall.GatherEval(Opset.GatherElements, "axis"),
+			Eval: opcall.GatherEval(gatherElements, "axis"),
 		},
 	}
 }

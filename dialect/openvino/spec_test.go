@@ -11,11 +11,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-func f32(shape tensor.Shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }
-func i32(shape tensor.Shape, v ...int32) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-func i64(shape tensor.Shape, v ...int64) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-func str(shape tensor.Shape, v ...string) tensor.Tensor  { return tensor.Must(tensor.From(shape, v)) }
-
 // ints builds a tensor of any type from small integers.
 func ints(d tensor.DType, shape tensor.Shape, v ...int) tensor.Tensor {
 	return tensortest.FromInts(d, shape, v...)
@@ -72,25 +67,25 @@ func TestScatterElementsUpdate12SpecExamples(t *testing.T) {
 		axis       int64
 		want       tensor.Tensor
 	}{
-		{"example 1", "sum", true, f32(tensor.Shape{4}, 2, 3, 4, 6), i64(tensor.Shape{6}, 1, 0, 0, -2, -1, 2),
-			f32(tensor.Shape{6}, 10, 20, 30, 40, 70, 60), 0, f32(tensor.Shape{4}, 52, 13, 104, 76)},
-		{"example 2", "sum", false, f32(tensor.Shape{4}, 2, 3, 4, 6), i64(tensor.Shape{6}, 1, 0, 0, 2, 3, 2),
-			f32(tensor.Shape{6}, 10, 20, 30, 40, 70, 60), 0, f32(tensor.Shape{4}, 50, 10, 100, 70)},
-		{"example 3", "none", true, filled(tensor.Int32, tensor.Shape{3, 4}, 0), i64(tensor.Shape{2, 2}, 1, 2, 0, 3),
-			i32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
-			i32(tensor.Shape{3, 4}, 0, 11, 12, 0, 13, 0, 0, 14, 0, 0, 0, 0)},
-		{"example 4", "sum", true, filled(tensor.Int32, tensor.Shape{3, 4}, 1), i64(tensor.Shape{2, 2}, 1, 1, 0, 3),
-			i32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
-			i32(tensor.Shape{3, 4}, 1, 24, 1, 1, 14, 1, 1, 15, 1, 1, 1, 1)},
-		{"example 5", "prod", true, filled(tensor.Int32, tensor.Shape{3, 4}, 2), i64(tensor.Shape{2, 2}, 1, 1, 0, 3),
-			i32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
-			i32(tensor.Shape{3, 4}, 2, 264, 2, 2, 26, 2, 2, 28, 2, 2, 2, 2)},
+		{"example 1", "sum", true, tensortest.F32(tensor.Shape{4}, 2, 3, 4, 6), tensortest.I64(tensor.Shape{6}, 1, 0, 0, -2, -1, 2),
+			tensortest.F32(tensor.Shape{6}, 10, 20, 30, 40, 70, 60), 0, tensortest.F32(tensor.Shape{4}, 52, 13, 104, 76)},
+		{"example 2", "sum", false, tensortest.F32(tensor.Shape{4}, 2, 3, 4, 6), tensortest.I64(tensor.Shape{6}, 1, 0, 0, 2, 3, 2),
+			tensortest.F32(tensor.Shape{6}, 10, 20, 30, 40, 70, 60), 0, tensortest.F32(tensor.Shape{4}, 50, 10, 100, 70)},
+		{"example 3", "none", true, filled(tensor.Int32, tensor.Shape{3, 4}, 0), tensortest.I64(tensor.Shape{2, 2}, 1, 2, 0, 3),
+			tensortest.I32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
+			tensortest.I32(tensor.Shape{3, 4}, 0, 11, 12, 0, 13, 0, 0, 14, 0, 0, 0, 0)},
+		{"example 4", "sum", true, filled(tensor.Int32, tensor.Shape{3, 4}, 1), tensortest.I64(tensor.Shape{2, 2}, 1, 1, 0, 3),
+			tensortest.I32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
+			tensortest.I32(tensor.Shape{3, 4}, 1, 24, 1, 1, 14, 1, 1, 15, 1, 1, 1, 1)},
+		{"example 5", "prod", true, filled(tensor.Int32, tensor.Shape{3, 4}, 2), tensortest.I64(tensor.Shape{2, 2}, 1, 1, 0, 3),
+			tensortest.I32(tensor.Shape{2, 2}, 11, 12, 13, 14), 1,
+			tensortest.I32(tensor.Shape{3, 4}, 2, 264, 2, 2, 26, 2, 2, 28, 2, 2, 2, 2)},
 	}
 	for _, tt := range tests {
 		for _, opset := range []int{12, 13, 15, 0} {
 			out, err := seu.Run(dialect.Call{
 				Opset:  opset,
-				Inputs: inputs("data", tt.data, "indices", tt.indices, "updates", tt.updates, "axis", i64(tensor.Shape{1}, tt.axis)),
+				Inputs: inputs("data", tt.data, "indices", tt.indices, "updates", tt.updates, "axis", tensortest.I64(tensor.Shape{1}, tt.axis)),
 				Attrs:  map[string]dialect.Value{"reduction": sAttr(tt.reduction), "use_init_val": bAttr(tt.useInitVal)},
 			})
 			if err != nil || !tensor.Equal(out, tt.want) {
@@ -183,15 +178,15 @@ func TestScatterNDUpdate3SpecExamples(t *testing.T) {
 		return v
 	}
 	for _, opset := range []openvino.Opset{3, 14, 15, 0} {
-		out, err := opset.ScatterNDUpdate(seq(tensor.Float32, tensor.Shape{8}, 1), i64(tensor.Shape{4, 1}, 4, 3, 1, 7),
-			f32(tensor.Shape{4}, 9, 10, 11, 12), "")
-		if want := f32(tensor.Shape{8}, 1, 11, 3, 10, 9, 6, 7, 12); err != nil || !tensor.Equal(out, want) {
+		out, err := opset.ScatterNDUpdate(seq(tensor.Float32, tensor.Shape{8}, 1), tensortest.I64(tensor.Shape{4, 1}, 4, 3, 1, 7),
+			tensortest.F32(tensor.Shape{4}, 9, 10, 11, 12), "")
+		if want := tensortest.F32(tensor.Shape{8}, 1, 11, 3, 10, 9, 6, 7, 12); err != nil || !tensor.Equal(out, want) {
 			t.Errorf("opset %d example 1: got %v, %v", opset, out, err)
 		}
 		data := ints(tensor.Float32, tensor.Shape{4, 4, 4}, cat(rows, rows, rev, rev)...)
 		updates := ints(tensor.Float32, tensor.Shape{2, 4, 4}, cat(fill(5, 6, 7, 8), fill(1, 2, 3, 4))...)
 		want := ints(tensor.Float32, tensor.Shape{4, 4, 4}, cat(fill(5, 6, 7, 8), rows, fill(1, 2, 3, 4), rev)...)
-		out, err = opset.ScatterNDUpdate(data, i32(tensor.Shape{2, 1}, 0, 2), updates, "none")
+		out, err = opset.ScatterNDUpdate(data, tensortest.I32(tensor.Shape{2, 1}, 0, 2), updates, "none")
 		if err != nil || !tensor.Equal(out, want) {
 			t.Errorf("opset %d example 2: got %v, %v", opset, out, err)
 		}
@@ -218,8 +213,8 @@ func TestScatterNDUpdate15SpecExamples(t *testing.T) {
 		// two updates gives. (The draft of this specification, version 14,
 		// shows 14.)
 		{"text example 1", "none", seq(tensor.Float32, tensor.Shape{8}, 1),
-			i64(tensor.Shape{6, 1}, 4, 3, 1, 7, -2, -4), f32(tensor.Shape{6}, 9, 10, 11, 12, 13, 14),
-			f32(tensor.Shape{8}, 1, 11, 3, 10, 14, 6, 13, 12), f32(tensor.Shape{8}, 1, 11, 3, 10, 4, 6, 13, 12)},
+			tensortest.I64(tensor.Shape{6, 1}, 4, 3, 1, 7, -2, -4), tensortest.F32(tensor.Shape{6}, 9, 10, 11, 12, 13, 14),
+			tensortest.F32(tensor.Shape{8}, 1, 11, 3, 10, 14, 6, 13, 12), tensortest.F32(tensor.Shape{8}, 1, 11, 3, 10, 4, 6, 13, 12)},
 		// The IR examples write indices as <dim>5</dim> with values
 		// [0, 2, -3, -3, 0]: five one-element index tuples, shape [5, 1]
 		// (see TestScatterNDUpdate15LiteralShape for shape [5]).
@@ -228,22 +223,22 @@ func TestScatterNDUpdate15SpecExamples(t *testing.T) {
 		// and then 50. The rule gives [50, 40, 20, 4]; the specification
 		// shows [50, 20, 20, 4], with element 1 holding element 2's update,
 		// which no order gives. (Version 14's draft shows [50, 40, 20, 4].)
-		{"example 1", "none", f32(tensor.Shape{4}, 1, 2, 3, 4), i32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
-			f32(tensor.Shape{5}, 10, 20, 30, 40, 50),
-			f32(tensor.Shape{4}, 50, 40, 20, 4), f32(tensor.Shape{4}, 50, 20, 20, 4)},
-		{"example 2", "sum", ints(tensor.Float16, tensor.Shape{4}, 1, 2, 3, 4), i32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
+		{"example 1", "none", tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
+			tensortest.F32(tensor.Shape{5}, 10, 20, 30, 40, 50),
+			tensortest.F32(tensor.Shape{4}, 50, 40, 20, 4), tensortest.F32(tensor.Shape{4}, 50, 20, 20, 4)},
+		{"example 2", "sum", ints(tensor.Float16, tensor.Shape{4}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
 			ints(tensor.Float16, tensor.Shape{5}, 10, 20, 30, 40, 50),
 			ints(tensor.Float16, tensor.Shape{4}, 61, 72, 23, 4), tensor.Tensor{}},
-		{"example 3", "sub", i32(tensor.Shape{4}, 1, 2, 3, 4), i32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
-			i32(tensor.Shape{5}, 10, 20, 30, 40, 50),
-			i32(tensor.Shape{4}, -59, -68, -17, 4), tensor.Tensor{}},
+		{"example 3", "sub", tensortest.I32(tensor.Shape{4}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
+			tensortest.I32(tensor.Shape{5}, 10, 20, 30, 40, 50),
+			tensortest.I32(tensor.Shape{4}, -59, -68, -17, 4), tensor.Tensor{}},
 		// Example 4: element 1 is 2*30*40 = 2400 and element 2 is 3*20 =
 		// 60 whatever the order. The specification shows 3600 and 40,
 		// element 2's value times element 1's updates and the other way
 		// round: the two elements are swapped.
-		{"example 4", "prod", f32(tensor.Shape{4}, 1, 2, 3, 4), i32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
-			f32(tensor.Shape{5}, 10, 20, 30, 40, 50),
-			f32(tensor.Shape{4}, 500, 2400, 60, 4), f32(tensor.Shape{4}, 500, 3600, 40, 4)},
+		{"example 4", "prod", tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{5, 1}, 0, 2, -3, -3, 0),
+			tensortest.F32(tensor.Shape{5}, 10, 20, 30, 40, 50),
+			tensortest.F32(tensor.Shape{4}, 500, 2400, 60, 4), tensortest.F32(tensor.Shape{4}, 500, 3600, 40, 4)},
 	}
 	for _, tt := range tests {
 		for _, opset := range []openvino.Opset{15, 16, 0} {
@@ -267,8 +262,8 @@ func TestScatterNDUpdate15SpecExamples(t *testing.T) {
 // data of rank 1: read literally, that is one index tuple of 5 components,
 // more than data's rank, which is a shape error.
 func TestScatterNDUpdate15LiteralShape(t *testing.T) {
-	_, err := openvino.Latest.ScatterNDUpdate(f32(tensor.Shape{4}, 1, 2, 3, 4), i32(tensor.Shape{5}, 0, 2, -3, -3, 0),
-		f32(tensor.Shape{5}, 10, 20, 30, 40, 50), "none")
+	_, err := openvino.Latest.ScatterNDUpdate(tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{5}, 0, 2, -3, -3, 0),
+		tensortest.F32(tensor.Shape{5}, 10, 20, 30, 40, 50), "none")
 	if !errors.Is(err, engine.ErrShape) {
 		t.Errorf("got %v, want a shape error", err)
 	}
@@ -306,14 +301,14 @@ type gatherNDExample struct {
 // The examples of GatherND-5 and GatherND-8 that they share: batch_dims 0
 // or 1, where the two versions agree.
 func gatherNDCommonExamples() []gatherNDExample {
-	m := i32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	m := tensortest.I32(tensor.Shape{2, 2}, 1, 2, 3, 4)
 	return []gatherNDExample{
-		{"example 1", 0, m, i64(tensor.Shape{2, 2}, 0, 0, 1, 0), i32(tensor.Shape{2}, 1, 3)},
-		{"example 2", 0, m, i64(tensor.Shape{2, 1}, 1, 0), i32(tensor.Shape{2, 2}, 3, 4, 1, 2)},
-		{"example 3", 0, m, i64(tensor.Shape{2, 1, 1}, 1, 0), i32(tensor.Shape{2, 1, 2}, 3, 4, 1, 2)},
-		{"example 4", 1, m, i64(tensor.Shape{2, 1}, 1, 0), i32(tensor.Shape{2}, 2, 3)},
-		{"example 5", 1, seq(tensor.Int32, tensor.Shape{2, 3, 4}, 1), i64(tensor.Shape{2, 1}, 1, 0),
-			i32(tensor.Shape{2, 4}, 5, 6, 7, 8, 13, 14, 15, 16)},
+		{"example 1", 0, m, tensortest.I64(tensor.Shape{2, 2}, 0, 0, 1, 0), tensortest.I32(tensor.Shape{2}, 1, 3)},
+		{"example 2", 0, m, tensortest.I64(tensor.Shape{2, 1}, 1, 0), tensortest.I32(tensor.Shape{2, 2}, 3, 4, 1, 2)},
+		{"example 3", 0, m, tensortest.I64(tensor.Shape{2, 1, 1}, 1, 0), tensortest.I32(tensor.Shape{2, 1, 2}, 3, 4, 1, 2)},
+		{"example 4", 1, m, tensortest.I64(tensor.Shape{2, 1}, 1, 0), tensortest.I32(tensor.Shape{2}, 2, 3)},
+		{"example 5", 1, seq(tensor.Int32, tensor.Shape{2, 3, 4}, 1), tensortest.I64(tensor.Shape{2, 1}, 1, 0),
+			tensortest.I32(tensor.Shape{2, 4}, 5, 6, 7, 8, 13, 14, 15, 16)},
 	}
 }
 
@@ -333,7 +328,7 @@ func runGatherND(t *testing.T, opsets []openvino.Opset, tests []gatherNDExample)
 // batch dimensions [2, 3] become one output dimension of 6.
 func TestGatherND5SpecExamples(t *testing.T) {
 	tests := append(gatherNDCommonExamples(), gatherNDExample{"example 6", 2, seq(tensor.Int32, tensor.Shape{2, 3, 4}, 1),
-		i64(tensor.Shape{2, 3, 1, 1}, 1, 0, 2, 0, 2, 2), i32(tensor.Shape{6, 1}, 2, 5, 11, 13, 19, 23)})
+		tensortest.I64(tensor.Shape{2, 3, 1, 1}, 1, 0, 2, 0, 2, 2), tensortest.I32(tensor.Shape{6, 1}, 2, 5, 11, 13, 19, 23)})
 	runGatherND(t, []openvino.Opset{5, 6, 7}, tests)
 }
 
@@ -341,9 +336,9 @@ func TestGatherND5SpecExamples(t *testing.T) {
 func TestGatherND8SpecExamples(t *testing.T) {
 	tests := append(gatherNDCommonExamples(),
 		gatherNDExample{"example 6", 2, seq(tensor.Int32, tensor.Shape{2, 3, 4}, 1),
-			i64(tensor.Shape{2, 3, 1, 1}, 1, 0, 2, 0, 2, 2), i32(tensor.Shape{2, 3, 1}, 2, 5, 11, 13, 19, 23)},
+			tensortest.I64(tensor.Shape{2, 3, 1, 1}, 1, 0, 2, 0, 2, 2), tensortest.I32(tensor.Shape{2, 3, 1}, 2, 5, 11, 13, 19, 23)},
 		gatherNDExample{"example 7", 3, seq(tensor.Int32, tensor.Shape{1, 2, 2, 4}, 1),
-			i64(tensor.Shape{1, 2, 2, 1}, 1, 0, 3, 2), i32(tensor.Shape{1, 2, 2}, 2, 5, 12, 15)})
+			tensortest.I64(tensor.Shape{1, 2, 2, 1}, 1, 0, 3, 2), tensortest.I32(tensor.Shape{1, 2, 2}, 2, 5, 12, 15)})
 	runGatherND(t, []openvino.Opset{8, 15, 0}, tests)
 }
 
@@ -384,12 +379,12 @@ func TestGatherElements6SpecExamples(t *testing.T) {
 		axis    int
 		want    tensor.Tensor
 	}{
-		{"example 1", i32(tensor.Shape{2, 2}, 1, 2, 3, 4), i32(tensor.Shape{2, 2}, 0, 1, 0, 0), 0,
-			i32(tensor.Shape{2, 2}, 1, 4, 1, 2)},
-		{"example 2: indices larger along axis", i32(tensor.Shape{2, 2}, 1, 7, 4, 3), i32(tensor.Shape{2, 3}, 1, 1, 0, 1, 0, 1), 1,
-			i32(tensor.Shape{2, 3}, 7, 7, 1, 3, 4, 3)},
-		{"example 3: indices smaller along axis", seq(tensor.Int32, tensor.Shape{3, 3}, 1), i32(tensor.Shape{2, 3}, 1, 0, 1, 1, 2, 0), 0,
-			i32(tensor.Shape{2, 3}, 4, 2, 6, 4, 8, 3)},
+		{"example 1", tensortest.I32(tensor.Shape{2, 2}, 1, 2, 3, 4), tensortest.I32(tensor.Shape{2, 2}, 0, 1, 0, 0), 0,
+			tensortest.I32(tensor.Shape{2, 2}, 1, 4, 1, 2)},
+		{"example 2: indices larger along axis", tensortest.I32(tensor.Shape{2, 2}, 1, 7, 4, 3), tensortest.I32(tensor.Shape{2, 3}, 1, 1, 0, 1, 0, 1), 1,
+			tensortest.I32(tensor.Shape{2, 3}, 7, 7, 1, 3, 4, 3)},
+		{"example 3: indices smaller along axis", seq(tensor.Int32, tensor.Shape{3, 3}, 1), tensortest.I32(tensor.Shape{2, 3}, 1, 0, 1, 1, 2, 0), 0,
+			tensortest.I32(tensor.Shape{2, 3}, 4, 2, 6, 4, 8, 3)},
 	}
 	for _, tt := range tests {
 		for _, opset := range []openvino.Opset{6, 15, 0} {

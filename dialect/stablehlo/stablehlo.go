@@ -204,14 +204,18 @@ func scatterOptions(c Computation) (engine.ScatterOptions, error) {
 // computations (a test holds the two together), for documents and errors.
 const computationList = "replace, add, multiply, maximum, minimum, and, or, xor"
 
+// gatherB and scatterB are the shared Behaviors of gather and scatter,
+// whose types the typed functions check; init sets them.
+var gatherB, scatterB *dialect.Behavior
+
 // checkGather checks the inputs of a gather.
 func checkGather(operand, indices tensor.Tensor) error {
-	return opcall.CheckGeneral(framework, operand, indices, "operand", "start_indices", indexTypes)
+	return opcall.CheckGeneral(gatherB, operand, indices, "operand", "start_indices")
 }
 
 // checkScatter checks the inputs of a scatter.
 func checkScatter(input, indices, updates tensor.Tensor) error {
-	if err := opcall.CheckGeneral(framework, input, indices, "inputs", "scatter_indices", indexTypes); err != nil {
+	if err := opcall.CheckGeneral(scatterB, input, indices, "inputs", "scatter_indices"); err != nil {
 		return err
 	}
 	if updates.IsZero() {

@@ -3,11 +3,9 @@ package tf
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -73,38 +71,4 @@ func slicePos(pos []int) string {
 		return ""
 	}
 	return tensor.Shape(pos).String()
-}
-
-// typeSet is a set of element types an input accepts, with its
-// description.
-type typeSet struct {
-	desc  string
-	types []tensor.DType
-}
-
-var (
-	anyType = typeSet{"any element type", tensor.DTypes()}
-	// numberTypes are TensorFlow's TF_CALL_NUMBER_TYPES: the integers,
-	// the floats and the complex types.
-	numberTypes = typeSet{"numbers (integers, floats, complex)", without(tensor.DTypes(), tensor.Bool, tensor.String)}
-	// realTypes are TF_CALL_REAL_NUMBER_TYPES: the integers and floats.
-	realTypes = typeSet{"real numbers (integers, floats)",
-		without(tensor.DTypes(), tensor.Bool, tensor.String, tensor.Complex64, tensor.Complex128)}
-	indexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
-)
-
-func without(ds []tensor.DType, drop ...tensor.DType) []tensor.DType {
-	return slices.DeleteFunc(ds, func(d tensor.DType) bool { return slices.Contains(drop, d) })
-}
-
-// checkInput checks that the named input is given and of an accepted type.
-func checkInput(name string, t tensor.Tensor, set typeSet) error {
-	if t.IsZero() {
-		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
-	}
-	if !slices.Contains(set.types, t.DType()) {
-		return fmt.Errorf("%w: %s of type %v is not supported; the operator takes %s",
-			dialect.ErrInput, name, t.DType(), set.desc)
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -71,7 +72,7 @@ func TestGatherNDAgainstReference(t *testing.T) {
 		for i := range ix {
 			ix[i] = randIndex(rng, ps[b+i%k])
 		}
-		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
+		params, indices := tensortest.F64(ps, randFloats(rng, ps, false)...), tensortest.I64(is, ix...)
 		got, err := tf.GatherND(params, indices, b)
 		want, wantErr := reftest.GatherND(params, indices, b, inRange)
 		if d := reftest.Disagreement(got, err, want, wantErr, optest.SameClass); d != "" {
@@ -98,7 +99,7 @@ func TestGatherAgainstReference(t *testing.T) {
 		for i := range ix {
 			ix[i] = randIndex(rng, ps[axis])
 		}
-		params, indices := f64(ps, randFloats(rng, ps, false)...), i64(is, ix...)
+		params, indices := tensortest.F64(ps, randFloats(rng, ps, false)...), tensortest.I64(is, ix...)
 		// Pass axis and batch_dims counted from the end now and then.
 		a, bd := axis, b
 		if axis > 0 && rng.IntN(2) == 0 {
@@ -150,7 +151,7 @@ func TestTensorScatterAgainstReference(t *testing.T) {
 			ix[i] = randIndex(rng, ts[i%k])
 		}
 		us := append(is[:len(is)-1].Clone(), ts[k:]...)
-		tt, indices, updates := f64(ts, randFloats(rng, ts, true)...), i64(is, ix...), f64(us, randFloats(rng, us, true)...)
+		tt, indices, updates := tensortest.F64(ts, randFloats(rng, ts, true)...), tensortest.I64(is, ix...), tensortest.F64(us, randFloats(rng, us, true)...)
 		got, err := op.f(tt, indices, updates)
 		want, wantErr := reftest.ScatterND(tt, indices, updates, op.opt)
 		if d := reftest.Disagreement(got, err, want, wantErr, optest.SameClass); d != "" {

@@ -115,10 +115,7 @@ type gatherND struct {
 // prepareGatherND checks a gather_nd call, with the shapes it reads and
 // builds in sh.
 func prepareGatherND(sh *opcall.Shapes, params, indices tensor.Tensor, batchDims int) (gatherND, error) {
-	if err := checkInput("params", params, anyType); err != nil {
-		return gatherND{}, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(gatherNDB, params, "params", indices, "indices"); err != nil {
 		return gatherND{}, err
 	}
 	orig := indices
@@ -250,10 +247,7 @@ type gather struct {
 // prepareGather checks a gather call, with the shapes it reads and builds
 // in sh.
 func prepareGather(sh *opcall.Shapes, params, indices tensor.Tensor, axis, batchDims int) (gather, error) {
-	if err := checkInput("params", params, anyType); err != nil {
-		return gather{}, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(gatherB, params, "params", indices, "indices"); err != nil {
 		return gather{}, err
 	}
 	if axis == 0 {
@@ -364,10 +358,7 @@ func ScatterNDInto(dst, indices, updates tensor.Tensor) error {
 // prepareScatterND checks a scatter_nd call; skip is true when the output
 // has no elements.
 func prepareScatterND(sh *opcall.Shapes, indices, updates tensor.Tensor, shape tensor.Shape) (skip bool, err error) {
-	if err := checkInput("updates", updates, anyType); err != nil {
-		return false, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(scatterNDB, updates, "updates", indices, "indices"); err != nil {
 		return false, err
 	}
 	return checkScatterShapes(sh, true, indices, updates, shape)
@@ -384,75 +375,9 @@ func runScatterND(dst, indices, updates tensor.Tensor) error {
 	return err
 }
 
-// TensorScatterUpdate returns a copy of t with the elements or slices at
-// the index tuples in indices replaced by updates, as
-// tf.tensor_scatter_nd_update(t, indices, updates). With duplicate
-// indices the last update in row-major index order wins.
-func TensorScatterUpdate(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter(opUpdate, t, indices, updates)
-}
-
-// TensorScatterUpdateInto is TensorScatterUpdate writing into dst, which
-// has t's type and shape and may be t itself for an in-place update.
-func TensorScatterUpdateInto(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto(opUpdate, dst, t, indices, updates)
-}
-
-// TensorScatterAdd returns a copy of t with updates added at the index
-// tuples in indices, one at a time in row-major index order, as
-// tf.tensor_scatter_nd_add(t, indices, updates).
-func TensorScatterAdd(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter(opAdd, t, indices, updates)
-}
-
-// TensorScatterAddInto is TensorScatterAdd writing into dst, which has t's
-// type and shape and may be t itself for an in-place update.
-func TensorScatterAddInto(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto(opAdd, dst, t, indices, updates)
-}
-
-// TensorScatterSub returns a copy of t with updates subtracted at the
-// index tuples in indices, one at a time in row-major index order, as
-// tf.tensor_scatter_nd_sub(t, indices, updates).
-func TensorScatterSub(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter(opSub, t, indices, updates)
-}
-
-// TensorScatterSubInto is TensorScatterSub writing into dst, which has t's
-// type and shape and may be t itself for an in-place update.
-func TensorScatterSubInto(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto(opSub, dst, t, indices, updates)
-}
-
-// TensorScatterMin returns a copy of t in which each element at an index
-// tuple in indices becomes the smaller of itself and the update, one
-// update at a time in row-major index order, as
-// tf.tensor_scatter_nd_min(t, indices, updates). A NaN in t stays; a NaN
-// in updates is ignored.
-func TensorScatterMin(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter(opMin, t, indices, updates)
-}
-
-// TensorScatterMinInto is TensorScatterMin writing into dst, which has t's
-// type and shape and may be t itself for an in-place update.
-func TensorScatterMinInto(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto(opMin, dst, t, indices, updates)
-}
-
-// TensorScatterMax returns a copy of t in which each element at an index
-// tuple in indices becomes the larger of itself and the update, one
-// update at a time in row-major index order, as
-// tf.tensor_scatter_nd_max(t, indices, updates). A NaN in t stays; a NaN
-// in updates is ignored.
-func TensorScatterMax(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter(opMax, t, indices, updates)
-}
-
-// TensorScatterMaxInto is TensorScatterMax writing into dst, which has t's
-// type and shape and may be t itself for an in-place update.
-func TensorScatterMaxInto(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto(opMax, dst, t, indices, updates)
-}
+// TensorScatterUpdate and its variants (TensorScatterAdd, ...) are
+// generated into zscatter.go from the table of the genvariants command.
+//go:generate go run ../../internal/genvariants tf
 
 func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
 	sh := opcall.GetShapes()
@@ -483,10 +408,7 @@ func tensorScatterInto(op *scatterOp, dst, t, indices, updates tensor.Tensor) er
 }
 
 func prepareTensorScatter(sh *opcall.Shapes, op *scatterOp, t, indices, updates tensor.Tensor) (skip bool, err error) {
-	if err := checkInput("tensor", t, op.types); err != nil {
-		return false, err
-	}
-	if err := opcall.CheckIndices(indices, "indices", indexTypes); err != nil {
+	if err := opcall.CheckInputs(op.b, t, "tensor", indices, "indices"); err != nil {
 		return false, err
 	}
 	if updates.IsZero() {

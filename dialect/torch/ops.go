@@ -2,6 +2,7 @@ package torch
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -26,15 +27,17 @@ var reductionMeaning = map[string]engine.Reduction{
 	"sum": engine.Add, "prod": engine.Mul, "mean": engine.Mean, "amax": engine.Max, "amin": engine.Min,
 }
 
-const (
-	elemTypes = "bool, uint8, int8-64, float16, bfloat16, float32, float64, complex64, complex128"
-	idxTypes  = "int32 or int64"
-)
+// kernelTypes are the element types PyTorch's CPU scatter and gather
+// kernels are built for.
+var kernelTypes = dialect.AnyType.Without(tensor.Uint16, tensor.Uint32, tensor.Uint64, tensor.String)
+
+// typeRefusals word the refusal of an element type as PyTorch does.
+var typeRefusals = []dialect.Refusal{opcall.StringsRefusal(framework),
+	{Text: "{type} input is not supported (PyTorch's CPU kernels are not built for {type})"}}
 
 // Notes shared by the operators' Behavior tables.
 var (
-	noteTypes = "Element types: bool, uint8, int8-64, float16, bfloat16, float32, float64, complex64, complex128; " +
-		"uint16-64 only with an empty index; no strings."
+	noteTypes  = "uint16-64 input is accepted only with an empty index."
 	noteEmpty  = "An empty index is accepted with any rank and element type and returns input unchanged (scatter_reduce mean still divides every element by 1, which turns a complex value with a NaN or infinite part into NaN, as PyTorch does)."
 	noteRank   = "A 0-d tensor counts as 1-D of size 1; index.size(d) <= src.size(d) for every d, and <= input.size(d) for d != dim."
 	noteValue  = "value is cast to input's type as PyTorch casts a Python number: out of the type's range is an error, a float truncates toward zero into an integer type."
@@ -59,9 +62,10 @@ func behavior(op string) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior {
 		// index is a LongTensor (int64) for the scatters and gather, as
 		// PyTorch documents it; index_select also takes int32.
-		b := dialect.Behavior{Index: rules, IndexTypes: []tensor.DType{tensor.Int64}}
+		b := dialect.Behavior{Index: rules, IndexTypes: []tensor.DType{tensor.Int64}, DataTypes: kernelTypes, TypeRefusals: typeRefusals}
 		if op == opIndexSelect {
 			b.IndexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
+			b.DataTypes = dialect.AnyType.Without(tensor.String)
 		}
 		if names := reductionNames[op]; names != nil {
 			b.Arith = arith
@@ -69,9 +73,13 @@ func behavior(op string) func(int) dialect.Behavior {
 			for _, n := range names {
 				b.Reductions[n] = reductionMeaning[n]
 			}
+			list := strings.Join(names, ", ")
+			b.ReductionRefusal = "reduce {name} is not one of " + list
+			b.MissingReduction = "reduce is required (" + list + ")"
 		}
 		switch op {
 		case opScatter:
+			b.ReductionRefusal += "; leave reduce out for a plain write"
 			b.Notes = []string{noteComplex, noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
 				noteRank, noteEmpty, noteTypes}
 		case opScatterAdd:
@@ -85,7 +93,7 @@ func behavior(op string) func(int) dialect.Behavior {
 		case opGather:
 			b.Notes = []string{"A 0-d tensor counts as 1-D of size 1; index.size(d) <= input.size(d) for d != dim.",
 				"An empty index gives an empty result shaped like index, whatever its rank and type.",
-				"Element types as for scatter; uint16-64 only with an empty index."}
+				noteTypes}
 		case opIndexSelect:
 			b.Notes = []string{"index is 0-d or 1-D, and int32 or int64 even when empty.",
 				"A 0-d input takes exactly one index value and gives a 0-d result.",
@@ -96,19 +104,19 @@ func behavior(op string) func(int) dialect.Behavior {
 }
 
 var (
-	inputParam = dialect.Param{Name: "input", Role: dialect.RoleData, Types: elemTypes, Doc: "the tensor to read or update"}
+	inputParam = dialect.Param{Name: "input", Role: dialect.RoleData, Doc: "the tensor to read or update"}
 	srcParam   = dialect.Param{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to scatter, at least as large as index"}
 	dimAttr    = dialect.Attr{Name: "dim", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
 )
 
 func scatterIndex(what string) dialect.Param {
-	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
+	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
 }
 
 // gatherEval is the Eval of a gather that f runs on the inputs input and
 // index and the attribute dim.
 func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) opcall.Eval {
-	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 		return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
 	}
 }
@@ -120,7 +128,7 @@ var ops []*dialect.Op
 // The operators' Behaviors, which init sets from ops and the functions of
 // this package follow: read through these variables, a call looks nothing
 // up and copies no Behavior.
-var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, indexSelectBehavior dialect.Behavior
+var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, indexSelectBehavior *dialect.Behavior
 
 func init() {
 	ops = []*dialect.Op{
@@ -134,7 +142,7 @@ func init() {
 					Doc: "one value to write everywhere, cast to input's type; or give src", Optional: true, AttrKind: dialect.Float}},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
 				reduce := c.Attrs["reduce"].Str
@@ -159,7 +167,7 @@ func init() {
 			Summary: "add src into input at positions along dim",
 			Inputs:  []dialect.Param{inputParam, scatterIndex("add to"), srcParam},
 			Attrs:   []dialect.Attr{dimAttr},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterAdd(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"])
 			},
@@ -172,7 +180,7 @@ func init() {
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
 				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
 					c.Attrs["reduce"].Str, c.Attrs["include_self"].Bool)
@@ -183,7 +191,7 @@ func init() {
 			Family:  "gather_elements",
 			Summary: "take elements of input at positions along dim",
 			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Role: dialect.RoleIndices, Types: "int64", Doc: "positions along dim, of input's rank; may be empty"}},
+				{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim, of input's rank; may be empty"}},
 			Attrs: []dialect.Attr{dimAttr},
 			Eval:  gatherEval(Gather),
 		},
@@ -192,19 +200,17 @@ func init() {
 			Family:  "gather",
 			Summary: "take slices of input along dim",
 			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Role: dialect.RoleIndices, Types: idxTypes, Doc: "positions along dim, 0-d or 1-D"}},
+				{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim, 0-d or 1-D"}},
 			Attrs: []dialect.Attr{dimAttr},
 			Eval:  gatherEval(IndexSelect),
 		},
 	}
-	behaviors := map[string]*dialect.Behavior{opScatter: &scatterBehavior, opScatterAdd: &scatterAddBehavior,
-		opScatterReduce: &scatterReduceBehavior, opGather: &gatherBehavior, opIndexSelect: &indexSelectBehavior}
-	for _, op := range ops {
-		op.Versions, op.Output = []int{1}, "out"
-		b := behavior(op.Name)(1)
-		*behaviors[op.Name] = b
-		op.Behavior = opcall.Fixed(b) // the same maps and slices as the variable's
+	for _, op := range opcall.Unversioned("out", ops) {
+		op.Behavior = opcall.Fixed(behavior(op.Name)(1))
 	}
+	scatterBehavior, scatterAddBehavior = opcall.SharedOf(ops, opScatter), opcall.SharedOf(ops, opScatterAdd)
+	scatterReduceBehavior, gatherBehavior = opcall.SharedOf(ops, opScatterReduce), opcall.SharedOf(ops, opGather)
+	indexSelectBehavior = opcall.SharedOf(ops, opIndexSelect)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

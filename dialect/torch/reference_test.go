@@ -8,6 +8,7 @@ import (
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect/torch"
 	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -89,7 +90,7 @@ func TestAgainstReference(t *testing.T) {
 		for i := range ix {
 			ix[i] = int64(rng.IntN(ds[dim]))
 		}
-		index := i64(is, ix...)
+		index := tensortest.I64(is, ix...)
 		reduce := reduces[rng.IntN(len(reduces))]
 		includeSelf := rng.IntN(2) == 0
 		d := types[rng.IntN(len(types))]
@@ -112,7 +113,7 @@ func TestAgainstReference(t *testing.T) {
 		for i := range gx {
 			gx[i] = int64(rng.IntN(ds[dim]))
 		}
-		gi := i64(is, gx...)
+		gi := tensortest.I64(is, gx...)
 		got, err = torch.Gather(input, dim, gi)
 		if want, wantErr = reftest.GatherElements(input, gi, dim, reftest.Rules{}); wantErr != nil || err != nil {
 			t.Fatalf("gather input %v index %v dim %d: %v, the reference %v", ds, is, dim, err, wantErr)

@@ -1,12 +1,15 @@
 package torch
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/internal/opcall"
+	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
@@ -137,11 +140,11 @@ func (s Scalar) as(d tensor.DType) (cast, error) {
 	if d == tensor.Bool {
 		switch s.kind {
 		case kindFloat:
-			return cast{b: s.f != 0}, nil
+			return boolCast(s.f != 0), nil
 		case kindComplex:
-			return cast{b: real(s.c) != 0}, nil
+			return boolCast(real(s.c) != 0), nil
 		}
-		return cast{b: s.i != 0}, nil
+		return boolCast(s.i != 0), nil
 	}
 	if d.IsComplex() {
 		re, im := s.real(), 0.0
@@ -150,17 +153,17 @@ func (s Scalar) as(d tensor.DType) (cast, error) {
 		}
 		if d == tensor.Complex128 {
 			if s.kind == kindInt || s.kind == kindBool {
-				return cast{c128: complex(float64(s.i), 0)}, nil
+				return complex128Cast(complex(float64(s.i), 0)), nil
 			}
-			return cast{c128: complex(re, im)}, nil
+			return complex128Cast(complex(re, im)), nil
 		}
 		if s.kind == kindInt || s.kind == kindBool {
-			return cast{c64: complex(float32(s.i), 0)}, nil
+			return complex64Cast(complex(float32(s.i), 0)), nil
 		}
 		if beyond(re, math.MaxFloat32) || beyond(im, math.MaxFloat32) {
 			return overflow()
 		}
-		return cast{c64: complex(float32(re), float32(im))}, nil
+		return complex64Cast(complex(float32(re), float32(im))), nil
 	}
 	kind, f := s.kind, s.f
 	if kind == kindComplex {
@@ -173,38 +176,38 @@ func (s Scalar) as(d tensor.DType) (cast, error) {
 	switch d {
 	case tensor.Float64:
 		if isInt {
-			return cast{f64: float64(s.i)}, nil
+			return cast{lo: math.Float64bits(float64(s.i))}, nil
 		}
-		return cast{f64: f}, nil
+		return cast{lo: math.Float64bits(f)}, nil
 	case tensor.Float32:
 		if isInt {
-			return cast{f32: float32(s.i)}, nil
+			return cast{lo: uint64(math.Float32bits(float32(s.i)))}, nil
 		}
 		if beyond(f, math.MaxFloat32) {
 			return overflow()
 		}
-		return cast{f32: float32(f)}, nil
+		return cast{lo: uint64(math.Float32bits(float32(f)))}, nil
 	case tensor.Float16:
 		if isInt {
 			if s.i < -65504 || s.i > 65504 {
 				return overflow()
 			}
-			return cast{h: uint16(float16.Fromfloat32(float32(s.i)))}, nil
+			return cast{lo: uint64(float16.Fromfloat32(float32(s.i)))}, nil
 		}
 		if beyond(f, 65504) {
 			return overflow()
 		}
-		return cast{h: uint16(float16.Fromfloat32(float32(f)))}, nil
+		return cast{lo: uint64(float16.Fromfloat32(float32(f)))}, nil
 	case tensor.BFloat16:
 		if isInt {
-			return cast{h: uint16(bfloat16.FromFloat32(float32(s.i)))}, nil
+			return cast{lo: uint64(bfloat16.FromFloat32(float32(s.i)).Bits())}, nil
 		}
 		if beyond(f, bfloat16Max) {
 			return overflow()
 		}
-		return cast{h: uint16(bfloat16.FromFloat32(float32(f)))}, nil
+		return cast{lo: uint64(bfloat16.FromFloat32(float32(f)).Bits())}, nil
 	}
-	lo, hi, ok := intRange(d)
+	lo, hi, ok := opcall.IntRange(d)
 	if !ok {
 		return cast{}, fmt.Errorf("%w: torch has no %v tensors", dialect.ErrInput, d)
 	}
@@ -215,7 +218,7 @@ func (s Scalar) as(d tensor.DType) (cast, error) {
 		if s.i > 0 && uint64(s.i) > hi || s.i < 0 && -uint64(s.i) > hi {
 			return overflow()
 		}
-		return cast{i: uint64(s.i)}, nil
+		return cast{lo: uint64(s.i)}, nil
 	case isInt:
 		if s.i < lo || s.i > int64(hi) {
 			return overflow()
@@ -229,14 +232,14 @@ func (s Scalar) as(d tensor.DType) (cast, error) {
 		}
 		switch {
 		case f >= 1<<63 && d == tensor.Uint64:
-			return cast{i: uint64(f)}, nil
+			return cast{lo: uint64(f)}, nil
 		case f >= 1<<63:
 			v = math.MinInt64
 		default:
 			v = int64(f) // truncates toward zero
 		}
 	}
-	return cast{i: uint64(v)}, nil
+	return cast{lo: uint64(v)}, nil
 }
 
 // beyond reports whether f is finite and larger in magnitude than max.
@@ -254,82 +257,56 @@ func (s Scalar) real() float64 {
 	return float64(s.i)
 }
 
-// intRange returns the range of integer type d: its lowest value and its
-// largest as a uint64.
-func intRange(d tensor.DType) (lo int64, hi uint64, ok bool) {
-	switch d {
-	case tensor.Int8:
-		return math.MinInt8, math.MaxInt8, true
-	case tensor.Int16:
-		return math.MinInt16, math.MaxInt16, true
-	case tensor.Int32:
-		return math.MinInt32, math.MaxInt32, true
-	case tensor.Int64:
-		return math.MinInt64, math.MaxInt64, true
-	case tensor.Uint8:
-		return 0, math.MaxUint8, true
-	case tensor.Uint16:
-		return 0, math.MaxUint16, true
-	case tensor.Uint32:
-		return 0, math.MaxUint32, true
-	case tensor.Uint64:
-		return 0, math.MaxUint64, true
+// cast is a Scalar cast to an element type, as the words of the
+// element's bits (see rawbytes.WordSize): the real part, or the whole
+// element of a real type, in lo, and a complex type's imaginary part in
+// hi.
+type cast struct{ lo, hi uint64 }
+
+func boolCast(b bool) cast {
+	if b {
+		return cast{lo: 1}
 	}
-	return 0, 0, false
+	return cast{}
 }
 
-// cast is a Scalar cast to an element type, held in the field of that
-// type: i holds an integer type's two's-complement bits, h a float16's
-// or bfloat16's.
-type cast struct {
-	b    bool
-	i    uint64
-	h    uint16
-	f32  float32
-	f64  float64
-	c64  complex64
-	c128 complex128
+func complex64Cast(c complex64) cast {
+	return cast{lo: uint64(math.Float32bits(real(c))), hi: uint64(math.Float32bits(imag(c)))}
 }
 
-// fill sets every element of the slice s, of the element type v was
-// cast to, to v.
-func (v cast) fill(s any) {
-	switch s := s.(type) {
-	case []bool:
-		fill(s, v.b)
-	case []int8:
-		fill(s, int8(v.i))
-	case []int16:
-		fill(s, int16(v.i))
-	case []int32:
-		fill(s, int32(v.i))
-	case []int64:
-		fill(s, int64(v.i))
-	case []uint8:
-		fill(s, uint8(v.i))
-	case []uint16:
-		fill(s, uint16(v.i))
-	case []uint32:
-		fill(s, uint32(v.i))
-	case []uint64:
-		fill(s, v.i)
-	case []float16.Float16:
-		fill(s, float16.Float16(v.h))
-	case []bfloat16.BFloat16:
-		fill(s, bfloat16.BFloat16(v.h))
-	case []float32:
-		fill(s, v.f32)
-	case []float64:
-		fill(s, v.f64)
-	case []complex64:
-		fill(s, v.c64)
-	case []complex128:
-		fill(s, v.c128)
+func complex128Cast(c complex128) cast {
+	return cast{lo: math.Float64bits(real(c)), hi: math.Float64bits(imag(c))}
+}
+
+// fill sets every element of t, of the element type v was cast to, to v:
+// the first by its words, in the host's byte order, and the rest by
+// copying it.
+func (v cast) fill(t tensor.Tensor) {
+	b := rawbytes.Bytes(t)
+	if len(b) == 0 {
+		return
+	}
+	size, word := t.DType().Size(), rawbytes.WordSize(t.DType())
+	putWord(b[:word], v.lo)
+	if size > word {
+		putWord(b[word:size], v.hi)
+	}
+	for n := size; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
 	}
 }
 
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
+// putWord writes the low len(b) bytes of x into b in the host's byte
+// order.
+func putWord(b []byte, x uint64) {
+	switch len(b) {
+	case 1:
+		b[0] = byte(x)
+	case 2:
+		binary.NativeEndian.PutUint16(b, uint16(x))
+	case 4:
+		binary.NativeEndian.PutUint32(b, uint32(x))
+	case 8:
+		binary.NativeEndian.PutUint64(b, x)
 	}
 }

@@ -77,7 +77,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -92,7 +91,7 @@ import (
 // torch.scatter(input, dim, index, src, reduce=reduce). reduce "" is no
 // reduction.
 func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
 	return c.alloc()
 }
 
@@ -100,7 +99,7 @@ func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce stri
 // and may be input itself: ScatterInto(x, x, ...) is PyTorch's in-place
 // x.scatter_(...).
 func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) error {
-	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
 	return c.into(dst)
 }
 
@@ -113,7 +112,7 @@ func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, re
 // anything nonzero, NaN included, is true. float16 and bfloat16 round
 // through float32. The cast happens only if index has elements.
 func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
 		reduce: reduce, includeSelf: true}
 	return c.alloc()
 }
@@ -121,7 +120,7 @@ func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scala
 // ScatterValueInto is ScatterValue writing into dst, which has input's type
 // and shape and may be input itself.
 func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) error {
-	c := scatterCall{op: opScatter, b: &scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
 		reduce: reduce, includeSelf: true}
 	return c.into(dst)
 }
@@ -130,14 +129,14 @@ func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, va
 // at position p, src at p is added at p with p[dim] replaced by the index
 // value: torch.scatter_add(input, dim, index, src).
 func ScatterAdd(input tensor.Tensor, dim int, index, src tensor.Tensor) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterAdd, b: &scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{op: opScatterAdd, b: scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
 	return c.alloc()
 }
 
 // ScatterAddInto is ScatterAdd writing into dst, which has input's type and
 // shape and may be input itself (x.scatter_add_(...)).
 func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor) error {
-	c := scatterCall{op: opScatterAdd, b: &scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{op: opScatterAdd, b: scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
 	return c.into(dst)
 }
 
@@ -148,7 +147,7 @@ func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor)
 // "amin"; with includeSelf false, input's own value at a position that
 // receives updates takes no part.
 func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterReduce, b: &scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
+	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
 		includeSelf: includeSelf}
 	return c.alloc()
 }
@@ -156,7 +155,7 @@ func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduc
 // ScatterReduceInto is ScatterReduce writing into dst, which has input's
 // type and shape and may be input itself (x.scatter_reduce_(...)).
 func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) error {
-	c := scatterCall{op: opScatterReduce, b: &scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
+	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
 		includeSelf: includeSelf}
 	return c.into(dst)
 }
@@ -221,7 +220,7 @@ func checkGather(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.T
 				engine.ErrShape, index.Shape(), input.Shape(), i, d)
 		}
 	}
-	return d, checkKernelType(opGather, input.DType())
+	return d, gatherBehavior.CheckType("input", input.DType())
 }
 
 // IndexSelect returns the slices of input along dim that the values of
@@ -300,10 +299,10 @@ func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index ten
 		return 0, nil, err
 	}
 	dt := input.DType()
-	if err := opcall.NoStrings(framework, "input", dt); err != nil {
+	if err := indexSelectBehavior.CheckType("input", dt); err != nil {
 		return 0, nil, err
 	}
-	if input.Rank() <= 1 && !kernelType(dt) {
+	if input.Rank() <= 1 && !kernelTypes.Has(dt) {
 		return 0, nil, fmt.Errorf("%w: %v input of rank %d is not supported (PyTorch's CPU kernel for rank 0 and 1 is not built for %v; from rank 2 it copies bytes)",
 			dialect.ErrInput, dt, input.Rank(), dt)
 	}
@@ -379,7 +378,7 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 	if err != nil {
 		return 0, 0, err
 	}
-	if err := checkReduceType(c.op, c.reduce, red, dt, empty); err != nil {
+	if err := checkReduceType(c.b, c.reduce, red, dt, empty); err != nil {
 		return 0, 0, err
 	}
 	if err := opcall.CheckDstLike(dst, c.input); err != nil {
@@ -423,23 +422,12 @@ func (c *scatterCall) checkShapes(sh *opcall.Shapes, d int) error {
 }
 
 // reduction resolves the call's reduction name through its operator's
-// Behavior.
+// Behavior; torch.scatter without reduce writes.
 func (c *scatterCall) reduction() (engine.Reduction, error) {
 	if c.op == opScatter && c.reduce == "" {
 		return engine.None, nil
 	}
-	if r, ok := c.b.Reduction(c.reduce); ok {
-		return r, nil
-	}
-	names := reductionNames[c.op]
-	if c.reduce == "" {
-		return 0, fmt.Errorf("%w: reduce is required (%s)", dialect.ErrAttribute, strings.Join(names, ", "))
-	}
-	hint := ""
-	if c.op == opScatter {
-		hint = "; leave reduce out for a plain write"
-	}
-	return 0, fmt.Errorf("%w: reduce %q is not one of %s%s", dialect.ErrAttribute, c.reduce, strings.Join(names, ", "), hint)
+	return c.b.ParseReduction(c.reduce)
 }
 
 func (c *scatterCall) run(dst tensor.Tensor) error {
@@ -498,38 +486,17 @@ var empties = func() map[tensor.DType]tensor.Tensor {
 	return m
 }()
 
-// kernelType reports whether PyTorch's CPU scatter and gather kernels are
-// built for element type d.
-func kernelType(d tensor.DType) bool {
-	switch d {
-	case tensor.Bool, tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
-		tensor.Float16, tensor.BFloat16, tensor.Float32, tensor.Float64, tensor.Complex64, tensor.Complex128:
-		return true
-	}
-	return false
-}
-
-func checkKernelType(op string, d tensor.DType) error {
-	if err := opcall.NoStrings(framework, "input", d); err != nil {
-		return err
-	}
-	if !kernelType(d) {
-		return fmt.Errorf("%w: %v input is not supported (PyTorch's CPU kernels are not built for %v)", dialect.ErrInput, d, d)
-	}
-	return nil
-}
-
 // checkReduceType checks element type d against the kernel of reduction
 // red, which PyTorch reaches only when index has elements; mean's division
 // happens even when it is empty.
-func checkReduceType(op, name string, red engine.Reduction, d tensor.DType, empty bool) error {
+func checkReduceType(b *dialect.Behavior, name string, red engine.Reduction, d tensor.DType, empty bool) error {
 	if red == engine.Mean && (d == tensor.Bool || d.IsUnsigned() && d != tensor.Uint8) {
 		return fmt.Errorf("%w: reduce \"mean\" is not defined for %v input", dialect.ErrInput, d)
 	}
 	if empty {
 		return nil
 	}
-	if err := checkKernelType(op, d); err != nil {
+	if err := b.CheckType("input", d); err != nil {
 		return err
 	}
 	if (red == engine.Max || red == engine.Min) && d.IsComplex() {
@@ -658,7 +625,7 @@ func getFilled(d tensor.DType, index tensor.Tensor, v cast) *filledSrc {
 	if f.t.DType() != d || !f.t.SameShape(index) {
 		f.t = tensor.Must(tensor.New(d, index.Shape()))
 	}
-	v.fill(f.t.Data())
+	v.fill(f.t)
 	return f
 }
 

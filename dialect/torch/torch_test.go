@@ -15,11 +15,6 @@ import (
 	"github.com/x448/float16"
 )
 
-func f32(shape tensor.Shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }
-func f64(shape tensor.Shape, v ...float64) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }
-func i64(shape tensor.Shape, v ...int64) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-func i32(shape tensor.Shape, v ...int32) tensor.Tensor   { return tensor.Must(tensor.From(shape, v)) }
-
 func arange(n int) []int64 {
 	v := make([]int64, n)
 	for i := range v {
@@ -43,9 +38,9 @@ func same(t *testing.T, name string, got tensor.Tensor, err error, want tensor.T
 // The examples of the torch.Tensor.scatter_ docstring, run in place as
 // scatter_ does and out of place as torch.scatter does.
 func TestScatterDocExamples(t *testing.T) {
-	src := i64(tensor.Shape{2, 5}, arange(10)...)
+	src := tensortest.I64(tensor.Shape{2, 5}, arange(10)...)
 	zeros := func() tensor.Tensor { return tensor.Must(tensor.New(tensor.Int64, tensor.Shape{3, 5})) }
-	full := func() tensor.Tensor { return f32(tensor.Shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2) }
+	full := func() tensor.Tensor { return tensortest.F32(tensor.Shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2) }
 	v := float32(1.23)
 	tests := []struct {
 		name  string
@@ -54,17 +49,17 @@ func TestScatterDocExamples(t *testing.T) {
 		want  tensor.Tensor
 	}{
 		{"dim 0", zeros, func(dst, in tensor.Tensor) error {
-			return torch.ScatterInto(dst, in, 0, i64(tensor.Shape{1, 4}, 0, 1, 2, 0), src, "")
-		}, i64(tensor.Shape{3, 5}, 1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0)},
+			return torch.ScatterInto(dst, in, 0, tensortest.I64(tensor.Shape{1, 4}, 0, 1, 2, 0), src, "")
+		}, tensortest.I64(tensor.Shape{3, 5}, 1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0)},
 		{"dim 1", zeros, func(dst, in tensor.Tensor) error {
-			return torch.ScatterInto(dst, in, 1, i64(tensor.Shape{2, 3}, 0, 1, 2, 0, 1, 4), src, "")
-		}, i64(tensor.Shape{3, 5}, 1, 2, 3, 0, 0, 6, 7, 0, 0, 8, 0, 0, 0, 0, 0)},
+			return torch.ScatterInto(dst, in, 1, tensortest.I64(tensor.Shape{2, 3}, 0, 1, 2, 0, 1, 4), src, "")
+		}, tensortest.I64(tensor.Shape{3, 5}, 1, 2, 3, 0, 0, 6, 7, 0, 0, 8, 0, 0, 0, 0, 0)},
 		{"multiply 1.23", full, func(dst, in tensor.Tensor) error {
-			return torch.ScatterValueInto(dst, in, 1, i64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "multiply")
-		}, f32(tensor.Shape{2, 4}, 2, 2, 2*v, 2, 2, 2, 2, 2*v)},
+			return torch.ScatterValueInto(dst, in, 1, tensortest.I64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "multiply")
+		}, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 2*v, 2, 2, 2, 2, 2*v)},
 		{"add 1.23", full, func(dst, in tensor.Tensor) error {
-			return torch.ScatterValueInto(dst, in, 1, i64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "add")
-		}, f32(tensor.Shape{2, 4}, 2, 2, 2+v, 2, 2, 2, 2, 2+v)},
+			return torch.ScatterValueInto(dst, in, 1, tensortest.I64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "add")
+		}, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 2+v, 2, 2, 2, 2, 2+v)},
 	}
 	for _, tt := range tests {
 		x := tt.input()
@@ -79,38 +74,38 @@ func TestScatterDocExamples(t *testing.T) {
 		}
 	}
 	// The allocating forms.
-	got, err := torch.Scatter(zeros(), 0, i64(tensor.Shape{1, 4}, 0, 1, 2, 0), src, "")
+	got, err := torch.Scatter(zeros(), 0, tensortest.I64(tensor.Shape{1, 4}, 0, 1, 2, 0), src, "")
 	same(t, "Scatter", got, err, tests[0].want)
-	got, err = torch.ScatterValue(full(), 1, i64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "add")
+	got, err = torch.ScatterValue(full(), 1, tensortest.I64(tensor.Shape{2, 1}, 2, 3), torch.Float(1.23), "add")
 	same(t, "ScatterValue", got, err, tests[3].want)
 }
 
 // The examples of the torch.Tensor.scatter_add_ docstring.
 func TestScatterAddDocExamples(t *testing.T) {
-	src := f32(tensor.Shape{2, 5}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+	src := tensortest.F32(tensor.Shape{2, 5}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 	zeros := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3, 5}))
-	got, err := torch.ScatterAdd(zeros, 0, i64(tensor.Shape{1, 5}, 0, 1, 2, 0, 0), src)
-	same(t, "one row", got, err, f32(tensor.Shape{3, 5}, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0))
-	got, err = torch.ScatterAdd(zeros, 0, i64(tensor.Shape{2, 5}, 0, 1, 2, 0, 0, 0, 1, 2, 2, 2), src)
-	same(t, "two rows", got, err, f32(tensor.Shape{3, 5}, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 2, 1, 1))
+	got, err := torch.ScatterAdd(zeros, 0, tensortest.I64(tensor.Shape{1, 5}, 0, 1, 2, 0, 0), src)
+	same(t, "one row", got, err, tensortest.F32(tensor.Shape{3, 5}, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0))
+	got, err = torch.ScatterAdd(zeros, 0, tensortest.I64(tensor.Shape{2, 5}, 0, 1, 2, 0, 0, 0, 1, 2, 2, 2), src)
+	same(t, "two rows", got, err, tensortest.F32(tensor.Shape{3, 5}, 2, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 2, 1, 1))
 }
 
 // The examples of the torch.Tensor.scatter_reduce_ docstring.
 func TestScatterReduceDocExamples(t *testing.T) {
-	src := f32(tensor.Shape{6}, 1, 2, 3, 4, 5, 6)
-	index := i64(tensor.Shape{6}, 0, 1, 0, 1, 2, 1)
-	input := f32(tensor.Shape{4}, 1, 2, 3, 4)
-	input2 := f32(tensor.Shape{4}, 5, 4, 3, 2)
+	src := tensortest.F32(tensor.Shape{6}, 1, 2, 3, 4, 5, 6)
+	index := tensortest.I64(tensor.Shape{6}, 0, 1, 0, 1, 2, 1)
+	input := tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4)
+	input2 := tensortest.F32(tensor.Shape{4}, 5, 4, 3, 2)
 	tests := []struct {
 		input       tensor.Tensor
 		reduce      string
 		includeSelf bool
 		want        tensor.Tensor
 	}{
-		{input, "sum", true, f32(tensor.Shape{4}, 5, 14, 8, 4)},
-		{input, "sum", false, f32(tensor.Shape{4}, 4, 12, 5, 4)},
-		{input2, "amax", true, f32(tensor.Shape{4}, 5, 6, 5, 2)},
-		{input2, "amax", false, f32(tensor.Shape{4}, 3, 6, 5, 2)},
+		{input, "sum", true, tensortest.F32(tensor.Shape{4}, 5, 14, 8, 4)},
+		{input, "sum", false, tensortest.F32(tensor.Shape{4}, 4, 12, 5, 4)},
+		{input2, "amax", true, tensortest.F32(tensor.Shape{4}, 5, 6, 5, 2)},
+		{input2, "amax", false, tensortest.F32(tensor.Shape{4}, 3, 6, 5, 2)},
 	}
 	for _, tt := range tests {
 		got, err := torch.ScatterReduce(tt.input, 0, index, src, tt.reduce, tt.includeSelf)
@@ -121,25 +116,25 @@ func TestScatterReduceDocExamples(t *testing.T) {
 // The examples of the torch.gather and torch.index_select docstrings (the
 // latter with its printed random input).
 func TestGatherAndIndexSelectDocExamples(t *testing.T) {
-	got, err := torch.Gather(i64(tensor.Shape{2, 2}, 1, 2, 3, 4), 1, i64(tensor.Shape{2, 2}, 0, 0, 1, 0))
-	same(t, "gather", got, err, i64(tensor.Shape{2, 2}, 1, 1, 4, 3))
+	got, err := torch.Gather(tensortest.I64(tensor.Shape{2, 2}, 1, 2, 3, 4), 1, tensortest.I64(tensor.Shape{2, 2}, 0, 0, 1, 0))
+	same(t, "gather", got, err, tensortest.I64(tensor.Shape{2, 2}, 1, 1, 4, 3))
 
-	x := f32(tensor.Shape{3, 4}, 0.1427, 0.0231, -0.5414, -1.0009, -0.4664, 0.2647, -0.1228, -1.1068,
+	x := tensortest.F32(tensor.Shape{3, 4}, 0.1427, 0.0231, -0.5414, -1.0009, -0.4664, 0.2647, -0.1228, -1.1068,
 		-1.1734, -0.6571, 0.7230, -0.6004)
-	indices := i64(tensor.Shape{2}, 0, 2)
+	indices := tensortest.I64(tensor.Shape{2}, 0, 2)
 	got, err = torch.IndexSelect(x, 0, indices)
 	same(t, "index_select dim 0", got, err,
-		f32(tensor.Shape{2, 4}, 0.1427, 0.0231, -0.5414, -1.0009, -1.1734, -0.6571, 0.7230, -0.6004))
+		tensortest.F32(tensor.Shape{2, 4}, 0.1427, 0.0231, -0.5414, -1.0009, -1.1734, -0.6571, 0.7230, -0.6004))
 	got, err = torch.IndexSelect(x, 1, indices)
-	same(t, "index_select dim 1", got, err, f32(tensor.Shape{3, 2}, 0.1427, -0.5414, -0.4664, -0.1228, -1.1734, 0.7230))
+	same(t, "index_select dim 1", got, err, tensortest.F32(tensor.Shape{3, 2}, 0.1427, -0.5414, -0.4664, -0.1228, -1.1734, 0.7230))
 }
 
 // Every reduction, with include_self both ways, on duplicate indices and a
 // position no update reaches.
 func TestReductions(t *testing.T) {
-	input := f64(tensor.Shape{3}, 10, -4, 7)
-	index := i64(tensor.Shape{4}, 1, 0, 1, 1)
-	src := f64(tensor.Shape{4}, 2, 8, -3, 5)
+	input := tensortest.F64(tensor.Shape{3}, 10, -4, 7)
+	index := tensortest.I64(tensor.Shape{4}, 1, 0, 1, 1)
+	src := tensortest.F64(tensor.Shape{4}, 2, 8, -3, 5)
 	tests := []struct {
 		reduce      string
 		includeSelf bool
@@ -158,40 +153,40 @@ func TestReductions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := torch.ScatterReduce(input, 0, index, src, tt.reduce, tt.includeSelf)
-		same(t, tt.reduce, got, err, f64(tensor.Shape{3}, tt.want...))
+		same(t, tt.reduce, got, err, tensortest.F64(tensor.Shape{3}, tt.want...))
 	}
 	// The legacy reductions of torch.scatter, and scatter_add.
 	got, err := torch.Scatter(input, 0, index, src, "add")
-	same(t, "scatter add", got, err, f64(tensor.Shape{3}, 18, 0, 7))
+	same(t, "scatter add", got, err, tensortest.F64(tensor.Shape{3}, 18, 0, 7))
 	got, err = torch.Scatter(input, 0, index, src, "multiply")
-	same(t, "scatter multiply", got, err, f64(tensor.Shape{3}, 80, 120, 7))
+	same(t, "scatter multiply", got, err, tensortest.F64(tensor.Shape{3}, 80, 120, 7))
 	got, err = torch.ScatterAdd(input, 0, index, src)
-	same(t, "scatter_add", got, err, f64(tensor.Shape{3}, 18, 0, 7))
+	same(t, "scatter_add", got, err, tensortest.F64(tensor.Shape{3}, 18, 0, 7))
 	// Without a reduction the last duplicate in index order wins.
 	got, err = torch.Scatter(input, 0, index, src, "")
-	same(t, "scatter", got, err, f64(tensor.Shape{3}, 8, 5, 7))
+	same(t, "scatter", got, err, tensortest.F64(tensor.Shape{3}, 8, 5, 7))
 	got, err = torch.ScatterValue(input, 0, index, torch.Int(-1), "")
-	same(t, "scatter value", got, err, f64(tensor.Shape{3}, -1, -1, 7))
+	same(t, "scatter value", got, err, tensortest.F64(tensor.Shape{3}, -1, -1, 7))
 }
 
 func TestIntegerMean(t *testing.T) {
 	// Integer mean rounds toward negative infinity: (-7 + 1 + 0) / 3 = -2,
 	// 7 / 2 = 3, and -7 / 2 = -4.
-	got, err := torch.ScatterReduce(i64(tensor.Shape{3}, -7, 7, -7), 0, i64(tensor.Shape{4}, 0, 0, 1, 2),
-		i64(tensor.Shape{4}, 1, 0, 0, 0), "mean", true)
-	same(t, "int64", got, err, i64(tensor.Shape{3}, -2, 3, -4))
-	got, err = torch.ScatterReduce(i64(tensor.Shape{2}, 5, 5), 0, i64(tensor.Shape{3}, 0, 0, 0),
-		i64(tensor.Shape{3}, -1, -1, 0), "mean", false)
-	same(t, "int64 exclude self", got, err, i64(tensor.Shape{2}, -1, 5))
+	got, err := torch.ScatterReduce(tensortest.I64(tensor.Shape{3}, -7, 7, -7), 0, tensortest.I64(tensor.Shape{4}, 0, 0, 1, 2),
+		tensortest.I64(tensor.Shape{4}, 1, 0, 0, 0), "mean", true)
+	same(t, "int64", got, err, tensortest.I64(tensor.Shape{3}, -2, 3, -4))
+	got, err = torch.ScatterReduce(tensortest.I64(tensor.Shape{2}, 5, 5), 0, tensortest.I64(tensor.Shape{3}, 0, 0, 0),
+		tensortest.I64(tensor.Shape{3}, -1, -1, 0), "mean", false)
+	same(t, "int64 exclude self", got, err, tensortest.I64(tensor.Shape{2}, -1, 5))
 	// PyTorch counts in the input's type: 127 updates and the input's own
 	// value make a count of 128, which is -128 in int8, and 127 / -128
 	// rounds down to -1.
-	idx := i64(tensor.Shape{127}, make([]int64, 127)...)
+	idx := tensortest.I64(tensor.Shape{127}, make([]int64, 127)...)
 	src := tensortest.FromInts(tensor.Int8, tensor.Shape{127}, repeat(1, 127)...)
 	got, err = torch.ScatterReduce(tensortest.FromInts(tensor.Int8, tensor.Shape{1}, 0), 0, idx, src, "mean", true)
 	same(t, "int8 count wraps", got, err, tensortest.FromInts(tensor.Int8, tensor.Shape{1}, -1))
 	got, err = torch.ScatterReduce(tensortest.FromInts(tensor.Uint8, tensor.Shape{2}, 10, 200), 0,
-		i64(tensor.Shape{2}, 1, 1), tensortest.FromInts(tensor.Uint8, tensor.Shape{2}, 100, 3), "mean", true)
+		tensortest.I64(tensor.Shape{2}, 1, 1), tensortest.FromInts(tensor.Uint8, tensor.Shape{2}, 100, 3), "mean", true)
 	// 200 + 100 + 3 wraps to 47 in uint8; 47 / 3 = 15.
 	same(t, "uint8", got, err, tensortest.FromInts(tensor.Uint8, tensor.Shape{2}, 10, 15))
 }
@@ -213,7 +208,7 @@ func TestHalfAccumulation(t *testing.T) {
 			big = 256 // bfloat16 has 8 significant bits: 256 + 1 rounds to 256
 		}
 		input := tensortest.FromInts(d, tensor.Shape{1}, big)
-		idx := i64(tensor.Shape{2}, 0, 0)
+		idx := tensortest.I64(tensor.Shape{2}, 0, 0)
 		src := tensortest.FromInts(d, tensor.Shape{2}, 1, 1)
 		want := tensortest.FromInts(d, tensor.Shape{1}, big+2)
 		got, err := torch.ScatterAdd(input, 0, idx, src)
@@ -244,9 +239,9 @@ func TestHalfAccumulation(t *testing.T) {
 func TestExcludeSelfStartsAtPositiveZero(t *testing.T) {
 	negZero := float32(math.Copysign(0, -1))
 	for _, reduce := range []string{"sum", "mean"} {
-		got, err := torch.ScatterReduce(f32(tensor.Shape{2}, 5, negZero), 0, i64(tensor.Shape{2}, 0, 0),
-			f32(tensor.Shape{2}, negZero, negZero), reduce, false)
-		same(t, reduce, got, err, f32(tensor.Shape{2}, 0, negZero))
+		got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{2}, 5, negZero), 0, tensortest.I64(tensor.Shape{2}, 0, 0),
+			tensortest.F32(tensor.Shape{2}, negZero, negZero), reduce, false)
+		same(t, reduce, got, err, tensortest.F32(tensor.Shape{2}, 0, negZero))
 	}
 }
 
@@ -254,8 +249,8 @@ func TestNaN(t *testing.T) {
 	nan := float32(math.NaN())
 	for _, reduce := range []string{"amax", "amin"} {
 		for _, self := range []bool{true, false} {
-			got, err := torch.ScatterReduce(f32(tensor.Shape{2}, 1, nan), 0, i64(tensor.Shape{3}, 0, 0, 1),
-				f32(tensor.Shape{3}, nan, 2, 3), reduce, self)
+			got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{2}, 1, nan), 0, tensortest.I64(tensor.Shape{3}, 0, 0, 1),
+				tensortest.F32(tensor.Shape{3}, nan, 2, 3), reduce, self)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,8 +278,8 @@ func TestNaNBits(t *testing.T) {
 			{[]float32{1}, []float32{a, 2, b, 3}, true, 0xffc00002},
 			{[]float32{a}, []float32{2, 3}, true, 0x7fc00001},
 		} {
-			idx := i64(tensor.Shape{len(tt.src)}, make([]int64, len(tt.src))...)
-			got, err := torch.ScatterReduce(f32(tensor.Shape{1}, tt.input...), 0, idx, f32(tensor.Shape{len(tt.src)}, tt.src...), reduce, tt.self)
+			idx := tensortest.I64(tensor.Shape{len(tt.src)}, make([]int64, len(tt.src))...)
+			got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{1}, tt.input...), 0, idx, tensortest.F32(tensor.Shape{len(tt.src)}, tt.src...), reduce, tt.self)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
 				t.Errorf("%s %v %v include_self=%v: got %#x, %v; want %#x", reduce, tt.input, tt.src, tt.self,
 					math.Float32bits(got.Data().([]float32)[0]), err, tt.want)
@@ -293,8 +288,8 @@ func TestNaNBits(t *testing.T) {
 	}
 	// float64, with a 2-D input.
 	c, d := math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff8000000000002)
-	got, err := torch.ScatterReduce(f64(tensor.Shape{2, 2}, c, 0, 0, 0), 1, i64(tensor.Shape{2, 2}, 0, 0, 1, 1),
-		f64(tensor.Shape{2, 2}, d, 1, 5, 6), "amax", true)
+	got, err := torch.ScatterReduce(tensortest.F64(tensor.Shape{2, 2}, c, 0, 0, 0), 1, tensortest.I64(tensor.Shape{2, 2}, 0, 0, 1, 1),
+		tensortest.F64(tensor.Shape{2, 2}, d, 1, 5, 6), "amax", true)
 	if v := got.Data().([]float64); err != nil || math.Float64bits(v[0]) != 0xfff8000000000002 || v[3] != 6 {
 		t.Errorf("float64: %v %v", got, err)
 	}
@@ -318,20 +313,20 @@ func TestElementTypes(t *testing.T) {
 			}
 			same(t, name+" "+d.String(), got, err, w)
 		}
-		idx := i64(tensor.Shape{1, 2}, 2, 0)
+		idx := tensortest.I64(tensor.Shape{1, 2}, 2, 0)
 		src := tensortest.FromInts(d, tensor.Shape{1, 2}, 1, 0)
 		got, err := torch.Scatter(input, 1, idx, src, "")
 		check("scatter", kernel, got, err, want(0, 2, 1, 4, 5, 6))
 		got, err = torch.ScatterValue(input, 1, idx, torch.Int(0), "")
 		check("scatter value", kernel, got, err, want(0, 2, 0, 4, 5, 6))
-		got, err = torch.Gather(input, 0, i64(tensor.Shape{1, 3}, 1, 0, 1))
+		got, err = torch.Gather(input, 0, tensortest.I64(tensor.Shape{1, 3}, 1, 0, 1))
 		check("gather", kernel, got, err, tensortest.FromInts(d, tensor.Shape{1, 3}, 4, 2, 6))
-		got, err = torch.IndexSelect(input, 1, i32(tensor.Shape{2}, 2, 2))
+		got, err = torch.IndexSelect(input, 1, tensortest.I32(tensor.Shape{2}, 2, 2))
 		check("index_select", d != tensor.String, got, err, tensortest.FromInts(d, tensor.Shape{2, 2}, 3, 3, 6, 6))
-		got, err = torch.IndexSelect(tensortest.FromInts(d, tensor.Shape{3}, 1, 2, 3), 0, i32(tensor.Shape{1}, 1))
+		got, err = torch.IndexSelect(tensortest.FromInts(d, tensor.Shape{3}, 1, 2, 3), 0, tensortest.I32(tensor.Shape{1}, 1))
 		check("index_select 1-D", kernel, got, err, tensortest.FromInts(d, tensor.Shape{1}, 2))
 		// With an empty index every type but string passes.
-		got, err = torch.Scatter(input, 1, i64(tensor.Shape{0}), src, "")
+		got, err = torch.Scatter(input, 1, tensortest.I64(tensor.Shape{0}), src, "")
 		check("scatter empty", d != tensor.String, got, err, input)
 
 		// Reductions: 1 * 1 = 1 and max(3, 1) = 3 hold for every type.
@@ -347,7 +342,7 @@ func TestElementTypes(t *testing.T) {
 		check("sum", kernel, got, err, input)
 		got, err = torch.ScatterAdd(input, 1, idx, tensortest.FromInts(d, tensor.Shape{1, 2}, 0, 0))
 		check("scatter_add", kernel, got, err, input)
-		got, err = torch.ScatterReduce(input, 1, i64(tensor.Shape{1, 2}, 1, 1),
+		got, err = torch.ScatterReduce(input, 1, tensortest.I64(tensor.Shape{1, 2}, 1, 1),
 			tensortest.FromInts(d, tensor.Shape{1, 2}, 3, 4), "mean", true)
 		check("mean", kernel && d != tensor.Bool, got, err, want(1, 3, 3, 4, 5, 6))
 	}
@@ -358,7 +353,7 @@ func TestElementTypes(t *testing.T) {
 func TestBool(t *testing.T) {
 	b := func(v ...bool) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
 	input := b(true, false, true, false)
-	idx := i64(tensor.Shape{4}, 0, 1, 2, 1)
+	idx := tensortest.I64(tensor.Shape{4}, 0, 1, 2, 1)
 	src := b(false, true, false, true)
 	for _, tt := range []struct {
 		reduce string
@@ -383,61 +378,61 @@ func TestBool(t *testing.T) {
 // A src larger than index: only the part index covers is read.
 func TestSrcLargerThanIndex(t *testing.T) {
 	input := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{2, 3}))
-	src := i64(tensor.Shape{3, 4}, arange(12)...)
-	got, err := torch.Scatter(input, 1, i64(tensor.Shape{2, 2}, 2, 0, 1, 1), src, "")
-	same(t, "scatter", got, err, i64(tensor.Shape{2, 3}, 2, 0, 1, 0, 6, 0))
-	got, err = torch.ScatterReduce(input, 0, i64(tensor.Shape{1, 3}, 1, 1, 0), src, "sum", true)
-	same(t, "scatter_reduce", got, err, i64(tensor.Shape{2, 3}, 0, 0, 3, 1, 2, 0))
+	src := tensortest.I64(tensor.Shape{3, 4}, arange(12)...)
+	got, err := torch.Scatter(input, 1, tensortest.I64(tensor.Shape{2, 2}, 2, 0, 1, 1), src, "")
+	same(t, "scatter", got, err, tensortest.I64(tensor.Shape{2, 3}, 2, 0, 1, 0, 6, 0))
+	got, err = torch.ScatterReduce(input, 0, tensortest.I64(tensor.Shape{1, 3}, 1, 1, 0), src, "sum", true)
+	same(t, "scatter_reduce", got, err, tensortest.I64(tensor.Shape{2, 3}, 0, 0, 3, 1, 2, 0))
 	// index larger than input apart from dim is an error; along dim it is
 	// not.
-	_, err = torch.Scatter(input, 1, i64(tensor.Shape{3, 1}, 0, 0, 0), src, "")
+	_, err = torch.Scatter(input, 1, tensortest.I64(tensor.Shape{3, 1}, 0, 0, 0), src, "")
 	if !errors.Is(err, engine.ErrShape) {
 		t.Errorf("index too large: %v", err)
 	}
-	got, err = torch.ScatterAdd(input, 1, i64(tensor.Shape{1, 4}, 0, 0, 0, 2), src)
-	same(t, "index longer than input along dim", got, err, i64(tensor.Shape{2, 3}, 6, 0, 4, 0, 0, 0))
+	got, err = torch.ScatterAdd(input, 1, tensortest.I64(tensor.Shape{1, 4}, 0, 0, 0, 2), src)
+	same(t, "index longer than input along dim", got, err, tensortest.I64(tensor.Shape{2, 3}, 6, 0, 4, 0, 0, 0))
 }
 
 // An empty index: any rank and type; scatters return input, gather an
 // empty tensor shaped like index.
 func TestEmptyIndex(t *testing.T) {
-	input := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	input := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
 	for _, index := range []tensor.Tensor{
-		i64(tensor.Shape{0}),
+		tensortest.I64(tensor.Shape{0}),
 		tensor.Must(tensor.New(tensor.Float32, tensor.Shape{3, 0, 2})),
 		tensor.Must(tensor.New(tensor.String, tensor.Shape{0, 7})),
 	} {
-		got, err := torch.Scatter(input, 1, index, f32(tensor.Shape{1}, 9), "")
+		got, err := torch.Scatter(input, 1, index, tensortest.F32(tensor.Shape{1}, 9), "")
 		same(t, "scatter "+index.DType().String(), got, err, input)
 		got, err = torch.ScatterValue(input, -1, index, torch.Float(1e300), "multiply")
 		same(t, "scatter value "+index.DType().String(), got, err, input)
-		got, err = torch.ScatterAdd(input, 0, index, f32(tensor.Shape{}, 9))
+		got, err = torch.ScatterAdd(input, 0, index, tensortest.F32(tensor.Shape{}, 9))
 		same(t, "scatter_add "+index.DType().String(), got, err, input)
 		for _, r := range []string{"sum", "prod", "mean", "amax", "amin"} {
-			got, err = torch.ScatterReduce(input, 0, index, f32(tensor.Shape{}, 9), r, false)
+			got, err = torch.ScatterReduce(input, 0, index, tensortest.F32(tensor.Shape{}, 9), r, false)
 			same(t, "scatter_reduce "+r, got, err, input)
 		}
 		got, err = torch.Gather(input, 1, index)
 		same(t, "gather", got, err, tensor.Must(tensor.New(tensor.Float32, index.Shape())))
 	}
 	// dim is still checked.
-	if _, err := torch.Gather(input, 2, i64(tensor.Shape{0})); !errors.Is(err, dialect.ErrAttribute) {
+	if _, err := torch.Gather(input, 2, tensortest.I64(tensor.Shape{0})); !errors.Is(err, dialect.ErrAttribute) {
 		t.Errorf("gather dim 2: %v", err)
 	}
 	// src's type is still checked.
-	if _, err := torch.Scatter(input, 0, i64(tensor.Shape{0}), i64(tensor.Shape{1}, 1), ""); !errors.Is(err, engine.ErrType) {
+	if _, err := torch.Scatter(input, 0, tensortest.I64(tensor.Shape{0}), tensortest.I64(tensor.Shape{1}, 1), ""); !errors.Is(err, engine.ErrType) {
 		t.Errorf("scatter src type: %v", err)
 	}
 	// index_select: an empty index selects nothing but must be int32 or
 	// int64 and at most 1-D.
-	got, err := torch.IndexSelect(input, 1, i32(tensor.Shape{0}))
+	got, err := torch.IndexSelect(input, 1, tensortest.I32(tensor.Shape{0}))
 	same(t, "index_select", got, err, tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2, 0})))
-	if _, err := torch.IndexSelect(input, 1, f32(tensor.Shape{0})); !errors.Is(err, dialect.ErrInput) {
+	if _, err := torch.IndexSelect(input, 1, tensortest.F32(tensor.Shape{0})); !errors.Is(err, dialect.ErrInput) {
 		t.Errorf("index_select float index: %v", err)
 	}
 	// A complex amax with an empty index never reaches the kernel.
 	c := tensor.Must(tensor.From(tensor.Shape{1}, []complex64{1 + 2i}))
-	got, err = torch.ScatterReduce(c, 0, i64(tensor.Shape{0}), c, "amax", true)
+	got, err = torch.ScatterReduce(c, 0, tensortest.I64(tensor.Shape{0}), c, "amax", true)
 	same(t, "complex amax", got, err, c)
 }
 
@@ -449,20 +444,20 @@ func TestZeroDim(t *testing.T) {
 	same(t, "scatter", got, err, tensor.Scalar(float32(7)))
 	got, err = torch.ScatterValue(s, -1, zero, torch.Float(2), "multiply")
 	same(t, "scatter value", got, err, tensor.Scalar(float32(10)))
-	got, err = torch.ScatterReduce(s, 0, i64(tensor.Shape{2}, 0, 0), f32(tensor.Shape{2}, 1, 3), "mean", true)
+	got, err = torch.ScatterReduce(s, 0, tensortest.I64(tensor.Shape{2}, 0, 0), tensortest.F32(tensor.Shape{2}, 1, 3), "mean", true)
 	same(t, "scatter_reduce 0-d input, 1-D index", got, err, tensor.Scalar(float32(3)))
-	got, err = torch.ScatterAdd(f32(tensor.Shape{3}, 1, 2, 3), 0, tensor.Scalar(int64(2)), tensor.Scalar(float32(10)))
-	same(t, "scatter_add 1-D input, 0-d index", got, err, f32(tensor.Shape{3}, 1, 2, 13))
+	got, err = torch.ScatterAdd(tensortest.F32(tensor.Shape{3}, 1, 2, 3), 0, tensor.Scalar(int64(2)), tensor.Scalar(float32(10)))
+	same(t, "scatter_add 1-D input, 0-d index", got, err, tensortest.F32(tensor.Shape{3}, 1, 2, 13))
 	got, err = torch.Gather(s, 0, zero)
 	same(t, "gather", got, err, s)
-	got, err = torch.Gather(s, -1, i64(tensor.Shape{3}, 0, 0, 0))
-	same(t, "gather 0-d input, 1-D index", got, err, f32(tensor.Shape{3}, 5, 5, 5))
-	got, err = torch.Gather(f32(tensor.Shape{3}, 1, 2, 3), 0, tensor.Scalar(int64(1)))
+	got, err = torch.Gather(s, -1, tensortest.I64(tensor.Shape{3}, 0, 0, 0))
+	same(t, "gather 0-d input, 1-D index", got, err, tensortest.F32(tensor.Shape{3}, 5, 5, 5))
+	got, err = torch.Gather(tensortest.F32(tensor.Shape{3}, 1, 2, 3), 0, tensor.Scalar(int64(1)))
 	same(t, "gather 1-D input, 0-d index", got, err, tensor.Scalar(float32(2)))
-	got, err = torch.IndexSelect(s, 0, i64(tensor.Shape{1}, 0))
+	got, err = torch.IndexSelect(s, 0, tensortest.I64(tensor.Shape{1}, 0))
 	same(t, "index_select 0-d input", got, err, s)
-	got, err = torch.IndexSelect(f32(tensor.Shape{2, 2}, 1, 2, 3, 4), 0, tensor.Scalar(int64(1)))
-	same(t, "index_select 0-d index", got, err, f32(tensor.Shape{1, 2}, 3, 4))
+	got, err = torch.IndexSelect(tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4), 0, tensor.Scalar(int64(1)))
+	same(t, "index_select 0-d index", got, err, tensortest.F32(tensor.Shape{1, 2}, 3, 4))
 
 	for _, tt := range []struct {
 		name string
@@ -472,9 +467,9 @@ func TestZeroDim(t *testing.T) {
 		{"scatter index 1", err1(torch.Scatter(s, 0, tensor.Scalar(int64(1)), s, "")), engine.ErrIndex},
 		{"dim 1 of a 0-d input", err1(torch.Gather(s, 1, zero)), dialect.ErrAttribute},
 		{"dim -2 of a 0-d input", err1(torch.Gather(s, -2, zero)), dialect.ErrAttribute},
-		{"0-d input, 2-D index", err1(torch.Gather(s, 0, i64(tensor.Shape{1, 1}, 0))), engine.ErrShape},
-		{"index_select two values into a 0-d input", err1(torch.IndexSelect(s, 0, i64(tensor.Shape{2}, 0, 0))), engine.ErrShape},
-		{"index_select 2-D index", err1(torch.IndexSelect(f32(tensor.Shape{2}, 1, 2), 0, i64(tensor.Shape{1, 1}, 0))), engine.ErrShape},
+		{"0-d input, 2-D index", err1(torch.Gather(s, 0, tensortest.I64(tensor.Shape{1, 1}, 0))), engine.ErrShape},
+		{"index_select two values into a 0-d input", err1(torch.IndexSelect(s, 0, tensortest.I64(tensor.Shape{2}, 0, 0))), engine.ErrShape},
+		{"index_select 2-D index", err1(torch.IndexSelect(tensortest.F32(tensor.Shape{2}, 1, 2), 0, tensortest.I64(tensor.Shape{1, 1}, 0))), engine.ErrShape},
 	} {
 		if !errors.Is(tt.err, tt.want) {
 			t.Errorf("%s: got %v, want %v", tt.name, tt.err, tt.want)
@@ -486,66 +481,66 @@ func err1(_ tensor.Tensor, err error) error { return err }
 
 // Errors name the operator and say what is wrong and where.
 func TestErrorMessages(t *testing.T) {
-	x := f32(tensor.Shape{3, 4}, make([]float32, 12)...)
-	src := f32(tensor.Shape{3, 4}, make([]float32, 12)...)
+	x := tensortest.F32(tensor.Shape{3, 4}, make([]float32, 12)...)
+	src := tensortest.F32(tensor.Shape{3, 4}, make([]float32, 12)...)
 	tests := []struct {
 		err  error
 		kind error
 		msg  string
 	}{
-		{err1(torch.Gather(x, 1, i64(tensor.Shape{2, 2}, 0, 1, 4, 0))), engine.ErrIndex,
+		{err1(torch.Gather(x, 1, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 4, 0))), engine.ErrIndex,
 			"torch.gather: index out of range: index[1,0] = 4 is out of bounds for dimension 1 with size 4 (input [3,4], allowed range [0, 3])"},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 2}, 0, -1), src, "")), engine.ErrIndex,
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 2}, 0, -1), src, "")), engine.ErrIndex,
 			"torch.scatter: index out of range: index[0,1] = -1 is out of bounds for dimension 0 with size 3 (input [3,4], allowed range [0, 2])"},
-		{err1(torch.ScatterReduce(x, -1, i64(tensor.Shape{1, 1}, 5), src, "sum", true)), engine.ErrIndex,
+		{err1(torch.ScatterReduce(x, -1, tensortest.I64(tensor.Shape{1, 1}, 5), src, "sum", true)), engine.ErrIndex,
 			"torch.scatter_reduce: index out of range: index[0,0] = 5 is out of bounds for dimension 1 with size 4 (input [3,4], allowed range [0, 3])"},
-		{err1(torch.ScatterReduce(x, -1, i64(tensor.Shape{1, 1}, 5), src, "amin", false)), engine.ErrIndex,
+		{err1(torch.ScatterReduce(x, -1, tensortest.I64(tensor.Shape{1, 1}, 5), src, "amin", false)), engine.ErrIndex,
 			"torch.scatter_reduce: index out of range: index[0,0] = 5 is out of bounds for dimension 1 with size 4 (input [3,4], allowed range [0, 3])"},
-		{err1(torch.IndexSelect(x, 0, i32(tensor.Shape{3}, 0, 2, 3))), engine.ErrIndex,
+		{err1(torch.IndexSelect(x, 0, tensortest.I32(tensor.Shape{3}, 0, 2, 3))), engine.ErrIndex,
 			"torch.index_select: index out of range: index[2] = 3 is out of bounds for dimension 0 with size 3 (input [3,4], allowed range [0, 2])"},
 		{err1(torch.ScatterValue(tensor.Scalar(int8(0)), 0, tensor.Scalar(int64(1)), torch.Int(1), "")), engine.ErrIndex,
 			"torch.scatter: index out of range: index = 1 is out of bounds for dimension 0 with size 1 (input [], allowed range [0, 0])"},
-		{err1(torch.Gather(f32(tensor.Shape{2, 0}), 1, i64(tensor.Shape{1, 1}, 0))), engine.ErrIndex,
+		{err1(torch.Gather(tensortest.F32(tensor.Shape{2, 0}), 1, tensortest.I64(tensor.Shape{1, 1}, 0))), engine.ErrIndex,
 			"torch.gather: index out of range: index[0,0] = 0 is out of bounds for dimension 1 with size 0 (input [2,0])"},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 1}, 0), i64(tensor.Shape{1, 1}, 1), "")), engine.ErrType,
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), tensortest.I64(tensor.Shape{1, 1}, 1), "")), engine.ErrType,
 			"torch.scatter: unsupported element type: src has type int64, input has type float32; they must be equal"},
-		{err1(torch.ScatterAdd(x, 0, i64(tensor.Shape{1, 1}, 0), f64(tensor.Shape{1, 1}, 1))), engine.ErrType,
+		{err1(torch.ScatterAdd(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), tensortest.F64(tensor.Shape{1, 1}, 1))), engine.ErrType,
 			"torch.scatter_add: unsupported element type: src has type float64, input has type float32; they must be equal"},
 		{err1(torch.Gather(x, 0, tensor.Must(tensor.From(tensor.Shape{1, 1}, []int16{0})))), dialect.ErrInput,
 			"torch.gather: invalid input: index must be int64, got int16"},
-		{err1(torch.Scatter(x, 0, i32(tensor.Shape{1, 1}, 0), f32(tensor.Shape{1, 1}, 1), "")), dialect.ErrInput,
+		{err1(torch.Scatter(x, 0, tensortest.I32(tensor.Shape{1, 1}, 0), tensortest.F32(tensor.Shape{1, 1}, 1), "")), dialect.ErrInput,
 			"torch.scatter: invalid input: index must be int64, got int32"},
-		{err1(torch.Gather(x, 2, i64(tensor.Shape{1, 1}, 0))), dialect.ErrAttribute,
+		{err1(torch.Gather(x, 2, tensortest.I64(tensor.Shape{1, 1}, 0))), dialect.ErrAttribute,
 			"torch.gather: invalid attribute: dim 2 is out of range [-2, 1] for input of rank 2"},
-		{err1(torch.Gather(x, 0, i64(tensor.Shape{1}, 0))), engine.ErrShape,
+		{err1(torch.Gather(x, 0, tensortest.I64(tensor.Shape{1}, 0))), engine.ErrShape,
 			"torch.gather: shape mismatch: index has rank 1, input has rank 2; they must be equal (0-d counts as 1-D)"},
-		{err1(torch.Gather(x, 0, i64(tensor.Shape{1, 5}, 0, 0, 0, 0, 0))), engine.ErrShape,
+		{err1(torch.Gather(x, 0, tensortest.I64(tensor.Shape{1, 5}, 0, 0, 0, 0, 0))), engine.ErrShape,
 			"torch.gather: shape mismatch: index [1,5] is larger than input [3,4] in dimension 1 (only dimension dim = 0 may be larger)"},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{1, 1}, 0), "")), engine.ErrShape,
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{1, 1}, 0), "")), engine.ErrShape,
 			"torch.scatter: shape mismatch: index [1,2] is larger than src [1,1] in dimension 1"},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 2}, 0, 0), f32(tensor.Shape{2}, 0, 0), "")), engine.ErrShape,
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 2}, 0, 0), tensortest.F32(tensor.Shape{2}, 0, 0), "")), engine.ErrShape,
 			"torch.scatter: shape mismatch: index has rank 2, src has rank 1; they must be equal (0-d counts as 1-D)"},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 1}, 0), src, "sum")), dialect.ErrAttribute,
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), src, "sum")), dialect.ErrAttribute,
 			`torch.scatter: invalid attribute: reduce "sum" is not one of add, multiply; leave reduce out for a plain write`},
-		{err1(torch.ScatterReduce(x, 0, i64(tensor.Shape{1, 1}, 0), src, "max", true)), dialect.ErrAttribute,
+		{err1(torch.ScatterReduce(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), src, "max", true)), dialect.ErrAttribute,
 			`torch.scatter_reduce: invalid attribute: reduce "max" is not one of sum, prod, mean, amax, amin`},
-		{err1(torch.ScatterReduce(x, 0, i64(tensor.Shape{1, 1}, 0), src, "", true)), dialect.ErrAttribute,
+		{err1(torch.ScatterReduce(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), src, "", true)), dialect.ErrAttribute,
 			"torch.scatter_reduce: invalid attribute: reduce is required (sum, prod, mean, amax, amin)"},
-		{err1(torch.ScatterValue(tensortest.FromInts(tensor.Int8, tensor.Shape{2}, 0, 0), 0, i64(tensor.Shape{1}, 0), torch.Int(300), "")),
+		{err1(torch.ScatterValue(tensortest.FromInts(tensor.Int8, tensor.Shape{2}, 0, 0), 0, tensortest.I64(tensor.Shape{1}, 0), torch.Int(300), "")),
 			dialect.ErrInput, "torch.scatter: invalid input: value 300 cannot be converted to int8 without overflow"},
-		{err1(torch.ScatterValue(x, 0, i64(tensor.Shape{1, 1}, 0), torch.Complex(1+2i), "")),
+		{err1(torch.ScatterValue(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), torch.Complex(1+2i), "")),
 			dialect.ErrInput, "torch.scatter: invalid input: value (1+2j) cannot be converted to float32 without overflow"},
-		{err1(torch.ScatterReduce(tensor.Must(tensor.From(tensor.Shape{1}, []complex128{1})), 0, i64(tensor.Shape{1}, 0),
+		{err1(torch.ScatterReduce(tensor.Must(tensor.From(tensor.Shape{1}, []complex128{1})), 0, tensortest.I64(tensor.Shape{1}, 0),
 			tensor.Must(tensor.From(tensor.Shape{1}, []complex128{1})), "amax", true)),
 			dialect.ErrInput, `torch.scatter_reduce: invalid input: reduce "amax" is not defined for complex128 input, which has no order`},
-		{err1(torch.Gather(tensortest.FromInts(tensor.Uint32, tensor.Shape{1}, 1), 0, i64(tensor.Shape{1}, 0))),
+		{err1(torch.Gather(tensortest.FromInts(tensor.Uint32, tensor.Shape{1}, 1), 0, tensortest.I64(tensor.Shape{1}, 0))),
 			dialect.ErrInput, "torch.gather: invalid input: uint32 input is not supported (PyTorch's CPU kernels are not built for uint32)"},
-		{err1(torch.Gather(tensortest.FromInts(tensor.String, tensor.Shape{1}, 1), 0, i64(tensor.Shape{1}, 0))),
+		{err1(torch.Gather(tensortest.FromInts(tensor.String, tensor.Shape{1}, 1), 0, tensortest.I64(tensor.Shape{1}, 0))),
 			dialect.ErrInput, "torch.gather: invalid input: input is a string tensor; torch has no string tensors"},
 		{err1(torch.Scatter(x, 0, tensor.Tensor{}, src, "")), dialect.ErrInput, `torch.scatter: invalid input: missing input "index"`},
-		{err1(torch.Scatter(x, 0, i64(tensor.Shape{1, 1}, 0), tensor.Tensor{}, "")), dialect.ErrInput, `torch.scatter: invalid input: missing input "src"`},
-		{err1(torch.ScatterAdd(tensor.Tensor{}, 0, i64(tensor.Shape{1, 1}, 0), src)), dialect.ErrInput, `torch.scatter_add: invalid input: missing input "input"`},
-		{err1(torch.IndexSelect(x, 0, i64(tensor.Shape{1, 1}, 0))), engine.ErrShape, "torch.index_select: shape mismatch: index must be 0-d or 1-D, got shape [1,1]"},
+		{err1(torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0), tensor.Tensor{}, "")), dialect.ErrInput, `torch.scatter: invalid input: missing input "src"`},
+		{err1(torch.ScatterAdd(tensor.Tensor{}, 0, tensortest.I64(tensor.Shape{1, 1}, 0), src)), dialect.ErrInput, `torch.scatter_add: invalid input: missing input "input"`},
+		{err1(torch.IndexSelect(x, 0, tensortest.I64(tensor.Shape{1, 1}, 0))), engine.ErrShape, "torch.index_select: shape mismatch: index must be 0-d or 1-D, got shape [1,1]"},
 	}
 	for _, tt := range tests {
 		var oe *dialect.OpError
@@ -560,7 +555,7 @@ func TestErrorMessages(t *testing.T) {
 	}
 	// An index error carries the engine's details.
 	var ie *engine.IndexError
-	err := err1(torch.Gather(x, 1, i64(tensor.Shape{2, 2}, 0, 1, 4, 0)))
+	err := err1(torch.Gather(x, 1, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 4, 0)))
 	if !errors.As(err, &ie) || ie.Value != 4 || ie.Dim != 1 || ie.Size != 4 || len(ie.Pos) != 2 || ie.Pos[0] != 1 {
 		t.Errorf("IndexError: %+v", ie)
 	}
@@ -571,12 +566,12 @@ func TestNothingWrittenOnError(t *testing.T) {
 	buf := []float32{1, 2, 3, 4}
 	x := tensor.Must(tensor.From(tensor.Shape{4}, buf))
 	for _, r := range []string{"sum", "mean", "amax"} {
-		err := torch.ScatterReduceInto(x, x, 0, i64(tensor.Shape{3}, 0, 1, 9), f32(tensor.Shape{3}, 5, 5, 5), r, false)
+		err := torch.ScatterReduceInto(x, x, 0, tensortest.I64(tensor.Shape{3}, 0, 1, 9), tensortest.F32(tensor.Shape{3}, 5, 5, 5), r, false)
 		if !errors.Is(err, engine.ErrIndex) || buf[0] != 1 || buf[1] != 2 {
 			t.Errorf("%s: %v, %v", r, err, buf)
 		}
 	}
-	err := torch.ScatterValueInto(x, x, 0, i64(tensor.Shape{2}, 0, -1), torch.Float(9), "")
+	err := torch.ScatterValueInto(x, x, 0, tensortest.I64(tensor.Shape{2}, 0, -1), torch.Float(9), "")
 	if !errors.Is(err, engine.ErrIndex) || buf[0] != 1 {
 		t.Errorf("value: %v, %v", err, buf)
 	}
@@ -632,7 +627,7 @@ func TestScalarConversion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		input := tensor.Must(tensor.New(tt.dtype, tensor.Shape{1}))
-		got, err := torch.ScatterValue(input, 0, i64(tensor.Shape{1}, 0), tt.value, "")
+		got, err := torch.ScatterValue(input, 0, tensortest.I64(tensor.Shape{1}, 0), tt.value, "")
 		if tt.want == nil {
 			if !errors.Is(err, dialect.ErrInput) || !strings.Contains(err.Error(), "without overflow") {
 				t.Errorf("%v to %v: got %v, %v; want an overflow", tt.value, tt.dtype, got, err)
@@ -663,7 +658,7 @@ func TestScalarOf(t *testing.T) {
 			t.Errorf("%v: got %v, %v; want %s", tt.in, s, err, tt.want)
 		}
 	}
-	for _, bad := range []tensor.Tensor{tensor.Scalar("x"), tensor.Scalar(uint64(math.MaxUint64)), f32(tensor.Shape{1}, 1), {}} {
+	for _, bad := range []tensor.Tensor{tensor.Scalar("x"), tensor.Scalar(uint64(math.MaxUint64)), tensortest.F32(tensor.Shape{1}, 1), {}} {
 		if _, err := torch.ScalarOf(bad); !errors.Is(err, dialect.ErrInput) {
 			t.Errorf("%v: got %v, want ErrInput", bad, err)
 		}
@@ -675,18 +670,18 @@ func TestScalarOf(t *testing.T) {
 }
 
 func TestInto(t *testing.T) {
-	input := f32(tensor.Shape{2, 2}, 1, 2, 3, 4)
-	index := i64(tensor.Shape{1, 2}, 1, 0)
+	input := tensortest.F32(tensor.Shape{2, 2}, 1, 2, 3, 4)
+	index := tensortest.I64(tensor.Shape{1, 2}, 1, 0)
 	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1, 2}))
-	if err := torch.GatherInto(out, input, 0, index); err != nil || !tensor.Equal(out, f32(tensor.Shape{1, 2}, 3, 2)) {
+	if err := torch.GatherInto(out, input, 0, index); err != nil || !tensor.Equal(out, tensortest.F32(tensor.Shape{1, 2}, 3, 2)) {
 		t.Errorf("GatherInto: %v %v", out, err)
 	}
 	sel := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2, 1}))
-	if err := torch.IndexSelectInto(sel, input, 1, i64(tensor.Shape{1}, 1)); err != nil || !tensor.Equal(sel, f32(tensor.Shape{2, 1}, 2, 4)) {
+	if err := torch.IndexSelectInto(sel, input, 1, tensortest.I64(tensor.Shape{1}, 1)); err != nil || !tensor.Equal(sel, tensortest.F32(tensor.Shape{2, 1}, 2, 4)) {
 		t.Errorf("IndexSelectInto: %v %v", sel, err)
 	}
-	if err := torch.ScatterAddInto(input, input, 0, index, f32(tensor.Shape{1, 2}, 10, 20)); err != nil ||
-		!tensor.Equal(input, f32(tensor.Shape{2, 2}, 1, 22, 13, 4)) {
+	if err := torch.ScatterAddInto(input, input, 0, index, tensortest.F32(tensor.Shape{1, 2}, 10, 20)); err != nil ||
+		!tensor.Equal(input, tensortest.F32(tensor.Shape{2, 2}, 1, 22, 13, 4)) {
 		t.Errorf("ScatterAddInto in place: %v %v", input, err)
 	}
 	wrong := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{2, 2}))
@@ -698,7 +693,7 @@ func TestInto(t *testing.T) {
 		{"gather dst shape", torch.GatherInto(wrong, input, 0, index), engine.ErrShape},
 		{"gather dst type", torch.GatherInto(tensor.Must(tensor.New(tensor.Float64, tensor.Shape{1, 2})), input, 0, index), engine.ErrType},
 		{"gather dst is input", torch.GatherInto(input, input, 0, tensor.Must(tensor.New(tensor.Int64, tensor.Shape{2, 2}))), engine.ErrArgument},
-		{"index_select dst shape", torch.IndexSelectInto(wrong, input, 1, i64(tensor.Shape{1}, 1)), engine.ErrShape},
+		{"index_select dst shape", torch.IndexSelectInto(wrong, input, 1, tensortest.I64(tensor.Shape{1}, 1)), engine.ErrShape},
 		{"scatter dst shape", torch.ScatterInto(sel, input, 0, index, input, ""), engine.ErrShape},
 		{"scatter dst is src", torch.ScatterInto(wrong, input, 0, index, wrong, ""), engine.ErrArgument},
 		{"scatter no dst", torch.ScatterReduceInto(tensor.Tensor{}, input, 0, index, input, "sum", true), engine.ErrArgument},
@@ -761,36 +756,36 @@ func TestOpRun(t *testing.T) {
 		}
 		return m
 	}
-	full := f32(tensor.Shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2)
-	index := i64(tensor.Shape{2, 1}, 2, 3)
+	full := tensortest.F32(tensor.Shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2)
+	index := tensortest.I64(tensor.Shape{2, 1}, 2, 3)
 	scatter := lookup("torch.scatter")
 	// value given as an attribute, as --attr value=1.23 gives it.
 	out, err := scatter.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index},
 		Attrs: attrs("dim", 1, "value", 1.23, "reduce", "multiply")})
 	v := float32(1.23)
-	same(t, "value attribute", out, err, f32(tensor.Shape{2, 4}, 2, 2, 2*v, 2, 2, 2, 2, 2*v))
+	same(t, "value attribute", out, err, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 2*v, 2, 2, 2, 2, 2*v))
 	// value given as an int64 or bool tensor.
 	out, err = scatter.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "value": tensor.Scalar(int64(7))},
 		Attrs: attrs("dim", -1)})
-	same(t, "value int64 input", out, err, f32(tensor.Shape{2, 4}, 2, 2, 7, 2, 2, 2, 2, 7))
+	same(t, "value int64 input", out, err, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 7, 2, 2, 2, 2, 7))
 	out, err = scatter.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "value": tensor.Scalar(true)},
 		Attrs: attrs("dim", -1)})
-	same(t, "value bool input", out, err, f32(tensor.Shape{2, 4}, 2, 2, 1, 2, 2, 2, 2, 1))
+	same(t, "value bool input", out, err, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 1, 2, 2, 2, 2, 1))
 	out, err = scatter.Run(dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "src": full},
 		Attrs: attrs("dim", 1, "reduce", "add")})
-	same(t, "src", out, err, f32(tensor.Shape{2, 4}, 2, 2, 4, 2, 2, 2, 2, 4))
+	same(t, "src", out, err, tensortest.F32(tensor.Shape{2, 4}, 2, 2, 4, 2, 2, 2, 2, 4))
 
 	reduce := lookup("torch.scatter_reduce")
-	in := map[string]tensor.Tensor{"input": f32(tensor.Shape{4}, 1, 2, 3, 4), "index": i64(tensor.Shape{6}, 0, 1, 0, 1, 2, 1),
-		"src": f32(tensor.Shape{6}, 1, 2, 3, 4, 5, 6)}
+	in := map[string]tensor.Tensor{"input": tensortest.F32(tensor.Shape{4}, 1, 2, 3, 4), "index": tensortest.I64(tensor.Shape{6}, 0, 1, 0, 1, 2, 1),
+		"src": tensortest.F32(tensor.Shape{6}, 1, 2, 3, 4, 5, 6)}
 	out, err = reduce.Run(dialect.Call{Inputs: in, Attrs: attrs("dim", 0, "reduce", "sum")})
-	same(t, "include_self default", out, err, f32(tensor.Shape{4}, 5, 14, 8, 4))
+	same(t, "include_self default", out, err, tensortest.F32(tensor.Shape{4}, 5, 14, 8, 4))
 	out, err = reduce.Run(dialect.Call{Inputs: in, Attrs: attrs("dim", 0, "reduce", "sum", "include_self", false)})
-	same(t, "include_self false", out, err, f32(tensor.Shape{4}, 4, 12, 5, 4))
+	same(t, "include_self false", out, err, tensortest.F32(tensor.Shape{4}, 4, 12, 5, 4))
 	for name, want := range map[string]tensor.Tensor{
-		"torch.scatter_add":  f32(tensor.Shape{4}, 5, 14, 8, 4),
-		"torch.gather":       f32(tensor.Shape{6}, 1, 2, 1, 2, 3, 2),
-		"torch.index_select": f32(tensor.Shape{6}, 1, 2, 1, 2, 3, 2),
+		"torch.scatter_add":  tensortest.F32(tensor.Shape{4}, 5, 14, 8, 4),
+		"torch.gather":       tensortest.F32(tensor.Shape{6}, 1, 2, 1, 2, 3, 2),
+		"torch.index_select": tensortest.F32(tensor.Shape{6}, 1, 2, 1, 2, 3, 2),
 	} {
 		call := dialect.Call{Inputs: map[string]tensor.Tensor{"input": in["input"], "index": in["index"]}, Attrs: attrs("dim", 0)}
 		if name == "torch.scatter_add" {
@@ -811,7 +806,7 @@ func TestOpRun(t *testing.T) {
 			Attrs: attrs("dim", 1, "value", 1.0)}, dialect.ErrInput},
 		{"neither src nor value", scatter, dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index},
 			Attrs: attrs("dim", 1)}, dialect.ErrInput},
-		{"value of rank 1", scatter, dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "value": f32(tensor.Shape{1}, 1)},
+		{"value of rank 1", scatter, dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "value": tensortest.F32(tensor.Shape{1}, 1)},
 			Attrs: attrs("dim", 1)}, dialect.ErrInput},
 		{"reduce none", scatter, dialect.Call{Inputs: map[string]tensor.Tensor{"input": full, "index": index, "src": full},
 			Attrs: attrs("dim", 1, "reduce", "none")}, dialect.ErrAttribute},
@@ -841,25 +836,25 @@ func TestComplexArithmetic(t *testing.T) {
 	c64 := func(v ...complex64) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
 	x, y := c64(complex(1+e, e)), c64(complex(1+e, -e))
 	want := c64(complex(1+2*e, 0))
-	got, err := torch.ScatterReduce(x, 0, i64(tensor.Shape{1}, 0), y, "prod", true)
+	got, err := torch.ScatterReduce(x, 0, tensortest.I64(tensor.Shape{1}, 0), y, "prod", true)
 	same(t, "scatter_reduce prod", got, err, want)
-	got, err = torch.ScatterReduce(x, 0, i64(tensor.Shape{1}, 0), y, "prod", false)
+	got, err = torch.ScatterReduce(x, 0, tensortest.I64(tensor.Shape{1}, 0), y, "prod", false)
 	same(t, "scatter_reduce prod without self", got, err, c64(complex(1+e, -e)))
-	got, err = torch.ScatterReduce(c64(1), 0, i64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex64{complex(1+e, e), complex(1+e, -e)})), "prod", false)
+	got, err = torch.ScatterReduce(c64(1), 0, tensortest.I64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex64{complex(1+e, e), complex(1+e, -e)})), "prod", false)
 	same(t, "scatter_reduce prod of two updates", got, err, want)
-	got, err = torch.Scatter(x, 0, i64(tensor.Shape{1}, 0), y, "multiply")
+	got, err = torch.Scatter(x, 0, tensortest.I64(tensor.Shape{1}, 0), y, "multiply")
 	same(t, "scatter multiply", got, err, want)
 
-	got, err = torch.ScatterReduce(c64(1, 7), 0, i64(tensor.Shape{2}, 0, 0), c64(2, 2), "mean", true)
+	got, err = torch.ScatterReduce(c64(1, 7), 0, tensortest.I64(tensor.Shape{2}, 0, 0), c64(2, 2), "mean", true)
 	same(t, "complex64 mean", got, err, c64(complex(math.Float32frombits(0x3fd55556), 0), 7))
 	c128 := tensor.Must(tensor.From(tensor.Shape{1}, []complex128{1}))
-	got, err = torch.ScatterReduce(c128, 0, i64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex128{2, 2})), "mean", true)
+	got, err = torch.ScatterReduce(c128, 0, tensortest.I64(tensor.Shape{2}, 0, 0), tensor.Must(tensor.From(tensor.Shape{2}, []complex128{2, 2})), "mean", true)
 	same(t, "complex128 mean", got, err, tensor.Must(tensor.From(tensor.Shape{1}, []complex128{complex(math.Float64frombits(0x3ffaaaaaaaaaaaaa), 0)})))
 	// Every position divides, by 1 where nothing landed: inf+inf i / 1
 	// is (inf + inf*0) + (inf - inf*0)i, NaN+NaN i, where Go's division
 	// recovers inf+inf i.
 	inf := float32(math.Inf(1))
-	got, err = torch.ScatterReduce(c64(complex(inf, inf), 1), 0, i64(tensor.Shape{1}, 1), c64(3), "mean", true)
+	got, err = torch.ScatterReduce(c64(complex(inf, inf), 1), 0, tensortest.I64(tensor.Shape{1}, 1), c64(3), "mean", true)
 	if v := got.Data().([]complex64); err != nil || real(v[0]) == real(v[0]) || imag(v[0]) == imag(v[0]) || v[1] != 2 {
 		t.Errorf("mean of inf+inf i: got %v, %v; want [NaN+NaNi 2]", got, err)
 	}

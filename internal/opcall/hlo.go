@@ -149,18 +149,16 @@ func (s *Slices) Ops() []*dialect.Op {
 			Family:   "dynamic_slice",
 			Behavior: s.Behavior,
 			Summary:  "take one slice of operand at a start index",
-			Versions: []int{1},
 			Inputs:   []dialect.Param{s.Read, s.Starts},
-			Output:   "result",
 			Attrs:    append([]dialect.Attr{sliceSizes("dimension")}, s.Attrs...),
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
 				if err != nil {
 					return tensor.Tensor{}, Wrap(s.Slice, err)
 				}
 				return DynamicSlice(s.Slice, s.Framework, c.Inputs[s.Read.Name], starts, IntList(c.Attrs["slice_sizes"]), s.Rules(c))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := engine.DynamicSliceDims(IntList(c.Attrs["slice_sizes"]))
 				return dialect.Plan{Gather: &d, Rules: s.Rules(c)}, nil
 			},
@@ -170,22 +168,34 @@ func (s *Slices) Ops() []*dialect.Op {
 			Family:   "dynamic_update_slice",
 			Behavior: s.Behavior,
 			Summary:  "replace one slice of operand at a start index",
-			Versions: []int{1},
 			Inputs: []dialect.Param{s.Write,
 				{Name: "update", Role: dialect.RoleUpdates, Types: "operand's type", Doc: "the new slice, of operand's rank"}, s.Starts},
-			Output: "result",
-			Attrs:  s.Attrs,
-			Eval: func(_ int, c dialect.Call) (tensor.Tensor, error) {
+			Attrs: s.Attrs,
+			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				starts, err := StartScalars(c.Inputs[s.Starts.Name])
 				if err != nil {
 					return tensor.Tensor{}, Wrap(s.UpdateSlice, err)
 				}
 				return DynamicUpdateSlice(s.UpdateSlice, s.Framework, c.Inputs[s.Write.Name], c.Inputs["update"], starts, s.Rules(c))
 			},
-			Plan: func(_ int, c dialect.Call) (dialect.Plan, error) {
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 				d := engine.DynamicUpdateSliceDims(c.Inputs[s.Write.Name].Rank())
 				return dialect.Plan{Scatter: &d, Rules: s.Rules(c)}, nil
 			},
 		},
+	}
+}
+
+// HLOBehavior returns the Behavior of an operator of a framework, named
+// for its errors, that has no string tensors and takes indices of any
+// integer type (JAX, StableHLO): index rules, every element type but
+// string, refused as NoStrings refuses it, and notes.
+func HLOBehavior(framework string, rules engine.IndexRules, notes ...string) dialect.Behavior {
+	return dialect.Behavior{
+		Index:        rules,
+		IndexTypes:   tensor.IntegerTypes(),
+		DataTypes:    dialect.AnyType.Without(tensor.String),
+		TypeRefusals: []dialect.Refusal{StringsRefusal(framework)},
+		Notes:        notes,
 	}
 }

@@ -126,7 +126,7 @@ func TestSlicesOps(t *testing.T) {
 		}
 		attrs := map[string]dialect.Value{"neg": {Kind: dialect.Bool, Bool: neg}, "slice_sizes": {Kind: dialect.Ints, Ints: []int64{1}}}
 		for _, op := range ops {
-			p, err := op.Plan(1, dialect.Call{Attrs: attrs})
+			p, err := op.Plan(nil, dialect.Call{Attrs: attrs})
 			if err != nil || p.Rules != want {
 				t.Errorf("%s neg=%v: Plan rules %+v, %v; want %+v", op.Name, neg, p.Rules, err, want)
 			}
@@ -136,7 +136,7 @@ func TestSlicesOps(t *testing.T) {
 		x := tensor.Must(tensor.From(tensor.Shape{4}, []float32{1, 2, 3, 4}))
 		starts := tensor.Must(tensor.From(tensor.Shape{1}, []int64{-1}))
 		attrs["slice_sizes"] = dialect.Value{Kind: dialect.Ints, Ints: []int64{2}}
-		got, err := ops[0].Eval(1, dialect.Call{Inputs: map[string]tensor.Tensor{"x": x, "starts": starts}, Attrs: attrs})
+		got, err := ops[0].Eval(nil, dialect.Call{Inputs: map[string]tensor.Tensor{"x": x, "starts": starts}, Attrs: attrs})
 		wantOut := []float32{1, 2}
 		if neg {
 			wantOut = []float32{3, 4}

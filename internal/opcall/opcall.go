@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/internal/rawalloc"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -196,6 +197,16 @@ func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) erro
 	return nil
 }
 
+// CheckInputs checks an operator's data and index inputs, called dataName
+// and indName, against the types of the operator version's Behavior b
+// (b.CheckData, then CheckIndices with b.IndexTypes).
+func CheckInputs(b *dialect.Behavior, data tensor.Tensor, dataName string, indices tensor.Tensor, indName string) error {
+	if err := b.CheckData(dataName, data); err != nil {
+		return err
+	}
+	return CheckIndices(indices, indName, b.IndexTypes)
+}
+
 // typeNames names a list of element types for an error: "int64", "int32
 // or int64", or "of an integer type" for a list of every integer type.
 func typeNames(types []tensor.DType) string {
@@ -219,6 +230,20 @@ func AllIntegers(types []tensor.DType) bool {
 		}
 	}
 	return !slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() })
+}
+
+// IntRange returns the range of integer type d, from its size and
+// signedness: its lowest value, and its largest as a uint64; ok is false
+// for a type that is not an integer type.
+func IntRange(d tensor.DType) (lo int64, hi uint64, ok bool) {
+	if !d.IsInteger() {
+		return 0, 0, false
+	}
+	bits := uint(8 * d.Size())
+	if d.IsUnsigned() {
+		return 0, math.MaxUint64 >> (64 - bits), true
+	}
+	return -1 << (bits - 1), math.MaxInt64 >> (64 - bits), true
 }
 
 // CheckUpdatesShape checks that updates has exactly the shape of indices,

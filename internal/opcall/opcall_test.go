@@ -279,3 +279,21 @@ func reversed(s []tensor.DType) []tensor.DType {
 	slices.Reverse(r)
 	return r
 }
+
+// TestIntRange checks each integer type's range against Go's constants,
+// and that the other types have none.
+func TestIntRange(t *testing.T) {
+	want := map[tensor.DType][2]any{
+		tensor.Int8: {int64(math.MinInt8), uint64(math.MaxInt8)}, tensor.Int16: {int64(math.MinInt16), uint64(math.MaxInt16)},
+		tensor.Int32: {int64(math.MinInt32), uint64(math.MaxInt32)}, tensor.Int64: {int64(math.MinInt64), uint64(math.MaxInt64)},
+		tensor.Uint8: {int64(0), uint64(math.MaxUint8)}, tensor.Uint16: {int64(0), uint64(math.MaxUint16)},
+		tensor.Uint32: {int64(0), uint64(math.MaxUint32)}, tensor.Uint64: {int64(0), uint64(math.MaxUint64)},
+	}
+	for _, d := range tensor.DTypes() {
+		lo, hi, ok := IntRange(d)
+		w, isInt := want[d]
+		if ok != isInt || isInt && (lo != w[0] || hi != w[1]) {
+			t.Errorf("%v: got %d, %d, %v; want %v", d, lo, hi, ok, w)
+		}
+	}
+}

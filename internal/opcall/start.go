@@ -97,27 +97,34 @@ func IntList(v dialect.Value) []int {
 }
 
 // NoStrings refuses element type d, of the input called name, for a
-// framework, named for the error, that has no string tensors: its error
-// wraps dialect.ErrInput.
+// framework, named for the error, that has no string tensors, as
+// StringsRefusal words it: its error wraps dialect.ErrInput.
 func NoStrings(framework, name string, d tensor.DType) error {
-	if d == tensor.String {
-		return fmt.Errorf("%w: %s is a string tensor; %s has no string tensors", dialect.ErrInput, name, framework)
+	if d != tensor.String {
+		return nil
 	}
-	return nil
+	b := dialect.Behavior{DataTypes: dialect.AnyType.Without(tensor.String), TypeRefusals: []dialect.Refusal{StringsRefusal(framework)}}
+	return b.CheckType(name, d)
 }
 
-// CheckGeneral checks the inputs of a general gather or scatter of a
-// framework without string tensors: data (the input called dataName) is
-// given and not of strings, and indices (indName) pass CheckIndices with
-// the operator version's index types.
-func CheckGeneral(framework string, data, indices tensor.Tensor, dataName, indName string, types []tensor.DType) error {
+// StringsRefusal is the refusal of string tensors by a framework, named
+// for the error, that has none.
+func StringsRefusal(framework string) dialect.Refusal {
+	return dialect.Refusal{Types: dialect.Types(tensor.String), Text: "{input} is a string tensor; " + framework + " has no string tensors"}
+}
+
+// CheckGeneral checks the inputs of a general gather or scatter of
+// Behavior b: data (the input called dataName) is given, indices
+// (indName) pass CheckIndices with b's index types, and data is of one
+// of b's data types.
+func CheckGeneral(b *dialect.Behavior, data, indices tensor.Tensor, dataName, indName string) error {
 	if data.IsZero() {
 		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, dataName)
 	}
-	if err := CheckIndices(indices, indName, types); err != nil {
+	if err := CheckIndices(indices, indName, b.IndexTypes); err != nil {
 		return err
 	}
-	return NoStrings(framework, dataName, data.DType())
+	return b.CheckType(dataName, data.DType())
 }
 
 // DynamicSliceInto runs the dynamic slice op of a framework without string

@@ -5,9 +5,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// Eval is the type of dialect.Op.Eval: it runs an operator version on a
-// generic call.
-type Eval = func(version int, c dialect.Call) (tensor.Tensor, error)
+// Eval is the type of dialect.Op.Eval: it runs an operator version, whose
+// shared Behavior Run hands it, on a generic call.
+type Eval = func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error)
 
 // Fixed returns b as the Behavior of every version, for an operator of a
 // framework that does not version its operators.
@@ -15,21 +15,73 @@ func Fixed(b dialect.Behavior) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior { return b }
 }
 
+// Unversioned gives each of ops, the table of a framework that does not
+// version its operators, the single version 1 and the output called
+// output, and returns ops.
+func Unversioned(output string, ops []*dialect.Op) []*dialect.Op {
+	for _, op := range ops {
+		op.Versions, op.Output = []int{1}, output
+	}
+	return ops
+}
+
+// GatherFunc is a versioned dialect's gather at the version of Behavior
+// b, on the inputs data and indices and an int attribute (the axis, or
+// batch_dims).
+type GatherFunc = func(b *dialect.Behavior, data, indices tensor.Tensor, attr int) (tensor.Tensor, error)
+
+// NewGather runs gather, the gather called op of ops, a versioned
+// dialect's table, at the version that opset selects.
+func NewGather(ops []*dialect.Op, op string, opset int, gather GatherFunc, data, indices tensor.Tensor, attr int) (tensor.Tensor, error) {
+	b, err := Resolve(ops, op, opset)
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	return gather(b, data, indices, attr)
+}
+
 // GatherEval returns the Eval of a gather that a versioned dialect runs by
-// gather, a method of its opset type O taking the inputs "data" and
+// gather, taking the resolved version's Behavior, the inputs "data" and
 // "indices" and the int attribute attr (the axis, or batch_dims).
-func GatherEval[O ~int](gather func(O, tensor.Tensor, tensor.Tensor, int) (tensor.Tensor, error), attr string) Eval {
-	return func(v int, c dialect.Call) (tensor.Tensor, error) {
-		return gather(O(v), c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
+func GatherEval(gather GatherFunc, attr string) Eval {
+	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		return gather(b, c.Inputs["data"], c.Inputs["indices"], int(c.Attrs[attr].Int))
 	}
 }
 
-// ScatterNDEval returns the Eval of a ScatterND that a versioned dialect
-// runs by scatter, a method of its opset type O taking the inputs "data",
-// "indices" and "updates" and the string attribute "reduction".
-func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.Tensor, string) (tensor.Tensor, error)) Eval {
-	return func(v int, c dialect.Call) (tensor.Tensor, error) {
-		return scatter(O(v), c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"], c.Attrs["reduction"].Str)
+// ScatterNDFunc is a versioned dialect's ScatterND at the version of
+// Behavior b, on the inputs data, indices and updates and the reduction
+// attribute, into dst.
+type ScatterNDFunc = func(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error
+
+// ScatterNDInto runs scatter, the ScatterND called op of ops, a versioned
+// dialect's table, at the version that opset selects; its error names op.
+func ScatterNDInto(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	b, err := Resolve(ops, op, opset)
+	if err != nil {
+		return err
+	}
+	return Wrap(op, scatter(b, dst, data, indices, updates, reduction))
+}
+
+// NewScatterND is ScatterNDInto into a new tensor of data's type and
+// shape.
+func NewScatterND(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
+	return AllocLike(op, data, "data", func(dst tensor.Tensor) error {
+		return ScatterNDInto(ops, op, opset, scatter, dst, data, indices, updates, reduction)
+	})
+}
+
+// ScatterNDEval returns the Eval of scatter, the ScatterND called op of a
+// versioned dialect, into a new tensor of data's type and shape, on the
+// inputs "data", "indices" and "updates" and the string attribute
+// "reduction".
+func ScatterNDEval(op string, scatter ScatterNDFunc) Eval {
+	return func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		data, indices, updates := c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"]
+		return AllocLike(op, data, "data", func(dst tensor.Tensor) error {
+			return Wrap(op, scatter(b, dst, data, indices, updates, c.Attrs["reduction"].Str))
+		})
 	}
 }
 
@@ -38,7 +90,7 @@ func ScatterNDEval[O ~int](scatter func(O, tensor.Tensor, tensor.Tensor, tensor.
 // shape (ShapeOf) and runs scatter on the inputs "indices" and "updates".
 // Errors name op.
 func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error)) Eval {
-	return func(_ int, c dialect.Call) (tensor.Tensor, error) {
+	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 		shape, err := ShapeOf(c.Inputs["shape"], "shape")
 		if err != nil {
 			return tensor.Tensor{}, Wrap(op, err)
@@ -48,14 +100,36 @@ func ShapeScatterEval(op string, scatter func(indices, updates tensor.Tensor, sh
 }
 
 // TupleIndices is the input "indices" of a ScatterND or GatherND, index
-// tuples in its last dimension, of the element types named by types.
-func TupleIndices(types string) dialect.Param {
-	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "index tuples in the last dimension"}
+// tuples in its last dimension, whose element types the operator's
+// Behavior lists (dialect.Op.InputTypes).
+func TupleIndices() dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "index tuples in the last dimension"}
 }
 
 // AxisIndices is the input "indices" of an operator along an axis:
-// positions along it, of the element types named by types, in a tensor
-// that shape describes ("of data's rank").
-func AxisIndices(types, shape string) dialect.Param {
-	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Types: types, Doc: "positions along axis, " + shape}
+// positions along it, in a tensor that shape describes ("of data's
+// rank"), whose element types the operator's Behavior lists.
+func AxisIndices(shape string) dialect.Param {
+	return dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, " + shape}
+}
+
+// Resolve returns the shared Behavior (dialect.Op.Shared) of the version
+// that opset selects of the operator of ops, a versioned dialect's table,
+// named name, for the typed functions, which follow it. A name ops lacks
+// is a bug in the dialect and panics.
+func Resolve(ops []*dialect.Op, name string, opset int) (*dialect.Behavior, error) {
+	_, b, err := dialect.Find(ops, name).Shared(opset)
+	return b, err
+}
+
+// SharedOf returns the shared Behavior (dialect.Op.Shared) of the newest
+// version of the operator of ops named name, for the typed functions of a
+// dialect whose operators have one version, which read it without a
+// lookup. A name ops lacks is a bug in the dialect and panics.
+func SharedOf(ops []*dialect.Op, name string) *dialect.Behavior {
+	_, b, err := dialect.Find(ops, name).Shared(0)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// testOpset is an opset type, as the versioned dialects declare theirs.
-type testOpset int
-
 // testOps is a table of one operator, versions 3 and 7.
 var testOps = []*dialect.Op{{Name: "test.Op", Versions: []int{3, 7}}}
 
@@ -54,7 +51,7 @@ func TestFixed(t *testing.T) {
 }
 
 // TestEvals checks that GatherEval and ScatterNDEval hand the call's
-// version, inputs and attributes to the method they are made of.
+// Behavior, inputs and attributes to the function they are made of.
 func TestEvals(t *testing.T) {
 	data := tensor.Scalar(int64(1))
 	indices := tensor.Scalar(int32(2))
@@ -65,26 +62,27 @@ func TestEvals(t *testing.T) {
 			"reduction": {Kind: dialect.String, Str: "add"}},
 	}
 	var got []any
-	gather := func(o testOpset, d, i tensor.Tensor, n int) (tensor.Tensor, error) {
-		got = []any{o, d, i, n}
+	b := &dialect.Behavior{Version: 11}
+	gather := func(b *dialect.Behavior, d, i tensor.Tensor, n int) (tensor.Tensor, error) {
+		got = []any{b, d, i, n}
 		return d, nil
 	}
-	scatter := func(o testOpset, d, i, u tensor.Tensor, red string) (tensor.Tensor, error) {
-		got = []any{o, d, i, u, red}
-		return u, nil
+	scatter := func(b *dialect.Behavior, dst, d, i, u tensor.Tensor, red string) error {
+		got = []any{b, d, i, u, red}
+		return nil
 	}
 	tests := []struct {
 		name string
 		eval Eval
 		want []any
 	}{
-		{"gather by axis", GatherEval(gather, "axis"), []any{testOpset(11), data, indices, -2}},
-		{"gather by batch_dims", GatherEval(gather, "batch_dims"), []any{testOpset(11), data, indices, 4}},
-		{"scatter", ScatterNDEval(scatter), []any{testOpset(11), data, indices, updates, "add"}},
+		{"gather by axis", GatherEval(gather, "axis"), []any{b, data, indices, -2}},
+		{"gather by batch_dims", GatherEval(gather, "batch_dims"), []any{b, data, indices, 4}},
+		{"scatter", ScatterNDEval("test.ScatterND", scatter), []any{b, data, indices, updates, "add"}},
 	}
 	for _, tt := range tests {
 		got = nil
-		if _, err := tt.eval(11, c); err != nil {
+		if _, err := tt.eval(b, c); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if len(got) != len(tt.want) {
@@ -122,11 +120,11 @@ func TestShapeScatterEval(t *testing.T) {
 	call := func(shape tensor.Tensor) dialect.Call {
 		return dialect.Call{Inputs: map[string]tensor.Tensor{"indices": indices, "updates": updates, "shape": shape}}
 	}
-	if _, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []int32{4, 3})))); err != nil ||
+	if _, err := eval(nil, call(tensor.Must(tensor.From(tensor.Shape{2}, []int32{4, 3})))); err != nil ||
 		!gotShape.Equal(tensor.Shape{4, 3}) || calls != 1 {
 		t.Errorf("got shape %v, %d calls, %v; want [4,3], 1 call", gotShape, calls, err)
 	}
-	_, err := eval(1, call(tensor.Must(tensor.From(tensor.Shape{2}, []float32{4, 3}))))
+	_, err := eval(nil, call(tensor.Must(tensor.From(tensor.Shape{2}, []float32{4, 3}))))
 	var oe *dialect.OpError
 	if !errors.Is(err, dialect.ErrInput) || !errors.As(err, &oe) || oe.Op != "test.scatter_nd" || calls != 1 {
 		t.Errorf("float shape: %v after %d calls; want ErrInput naming test.scatter_nd, scatter not called", err, calls)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -56,40 +57,40 @@ func TestHLOSpecExamples(t *testing.T) {
 // (the slice [4, 6) sticks out) and 9.
 var (
 	gather1D = GatherDims{OffsetDims: []int{1}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{2}}
-	gatherOp = f32(shape{5}, 10, 20, 30, 40, 50)
-	starts   = i64(shape{4, 1}, -1, 1, 4, 9)
+	gatherOp = tensortest.F32(shape{5}, 10, 20, 30, 40, 50)
+	starts   = tensortest.I64(shape{4, 1}, -1, 1, 4, 9)
 )
 
 func TestHLOGatherModes(t *testing.T) {
 	runCases(t, []refCase{
 		{name: "clamp", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherClamp, nil) },
-			want: f32(shape{4, 2}, 10, 20, 20, 30, 40, 50, 40, 50)},
+			want: tensortest.F32(shape{4, 2}, 10, 20, 20, 30, 40, 50, 40, 50)},
 		{name: "fill", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherFill, float32(-1)) },
-			want: f32(shape{4, 2}, -1, -1, 20, 30, -1, -1, -1, -1)},
+			want: tensortest.F32(shape{4, 2}, -1, -1, 20, 30, -1, -1, -1, -1)},
 		{name: "fill with JAX's default", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherFill, nil) },
-			want: f32(shape{4, 2}, float32(nan), float32(nan), 20, 30, float32(nan), float32(nan), float32(nan), float32(nan))},
+			want: tensortest.F32(shape{4, 2}, float32(nan), float32(nan), 20, 30, float32(nan), float32(nan), float32(nan), float32(nan))},
 		{name: "fill of another type", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherFill, -1.0) },
 			wantErr: ErrType},
 		{name: "index_vector_dim past the last dim", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
 			return HLOGather(gatherOp, ints(tensor.Uint64, shape{3}, 4, 0, 2), d, GatherClamp, nil)
-		}, want: f32(shape{3}, 50, 10, 30)},
+		}, want: tensortest.F32(shape{3}, 50, 10, 30)},
 		{name: "uint64 beyond int64 clamps to the end", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
 			return HLOGather(gatherOp, tensor.Must(tensor.From(shape{1}, []uint64{math.MaxUint64})), d, GatherClamp, nil)
-		}, want: f32(shape{1}, 50)},
+		}, want: tensortest.F32(shape{1}, 50)},
 		{name: "empty slice of a collapsed dim takes one element", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
-			return HLOGather(gatherOp, i64(shape{2, 1}, 5, 1), d, GatherClamp, nil)
-		}, want: f32(shape{2}, 50, 20)},
+			return HLOGather(gatherOp, tensortest.I64(shape{2, 1}, 5, 1), d, GatherClamp, nil)
+		}, want: tensortest.F32(shape{2}, 50, 20)},
 		{name: "a collapsed empty dim fits no start", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
-			return HLOGather(f32(shape{0}), i64(shape{1, 1}, 0), d, GatherClamp, nil)
+			return HLOGather(tensortest.F32(shape{0}), tensortest.I64(shape{1, 1}, 0), d, GatherClamp, nil)
 		}, wantErr: ErrIndex},
 		{name: "empty slice of a collapsed dim, empty result", run: func() (tensor.Tensor, error) {
 			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
-			return HLOGather(gatherOp, i64(shape{0, 1}), d, GatherClamp, nil)
-		}, want: f32(shape{0})},
+			return HLOGather(gatherOp, tensortest.I64(shape{0, 1}), d, GatherClamp, nil)
+		}, want: tensortest.F32(shape{0})},
 	})
 	for d, want := range map[tensor.DType]string{tensor.Bool: "true", tensor.Int8: "-128", tensor.Uint16: "65535",
 		tensor.Int64: "-9223372036854775808", tensor.Float16: "NaN", tensor.BFloat16: "NaN", tensor.Complex64: "(NaN+0i)"} {
@@ -103,7 +104,7 @@ func TestHLOGatherModes(t *testing.T) {
 // and last stick out by one element.
 func TestHLOScatterModes(t *testing.T) {
 	dims := ScatterDims{UpdateWindowDims: []int{1}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
-	in, idx, upd := zeros(tensor.Int32, shape{5}), i64(shape{3, 1}, -1, 1, 4), ints(tensor.Int32, shape{3, 2}, 1, 2, 3, 4, 5, 6)
+	in, idx, upd := zeros(tensor.Int32, shape{5}), tensortest.I64(shape{3, 1}, -1, 1, 4), ints(tensor.Int32, shape{3, 2}, 1, 2, 3, 4, 5, 6)
 	run := func(m ScatterMode) func() (tensor.Tensor, error) {
 		return func() (tensor.Tensor, error) { return HLOScatter(in, idx, upd, dims, ComputeAdd, m) }
 	}
@@ -123,7 +124,7 @@ func TestHLOScatterModes(t *testing.T) {
 // starts as v: each computation on each kind of element type.
 func TestHLOComputations(t *testing.T) {
 	dims := ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
-	twice := i64(shape{2, 1}, 0, 0)
+	twice := tensortest.I64(shape{2, 1}, 0, 0)
 	c := func(name string, comp Computation, v, u tensor.Tensor, want tensor.Tensor) refCase {
 		return refCase{name: name, run: func() (tensor.Tensor, error) {
 			return HLOScatter(v, twice, u, dims, comp, ScatterSkipWindow)
@@ -135,11 +136,11 @@ func TestHLOComputations(t *testing.T) {
 		}, wantErr: err}
 	}
 	u64 := func(v ...uint64) tensor.Tensor { return tensor.Must(tensor.From(shape{len(v)}, v)) }
-	f := func(v ...float32) tensor.Tensor { return f32(shape{len(v)}, v...) }
+	f := func(v ...float32) tensor.Tensor { return tensortest.F32(shape{len(v)}, v...) }
 	nan32, neg0 := float32(nan), float32(negZero)
 	runCases(t, []refCase{
 		c("replace keeps the last", ComputeReplace, ints(tensor.Int8, shape{1}, 1), ints(tensor.Int8, shape{2}, 3, 4), ints(tensor.Int8, shape{1}, 4)),
-		c("replace strings", ComputeReplace, str(shape{1}, "a"), str(shape{2}, "b", "c"), str(shape{1}, "c")),
+		c("replace strings", ComputeReplace, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), tensortest.Str(shape{1}, "c")),
 		c("int8 add wraps", ComputeAdd, ints(tensor.Int8, shape{1}, 100), ints(tensor.Int8, shape{2}, 100, 100), ints(tensor.Int8, shape{1}, 44)),
 		c("uint8 multiply wraps", ComputeMultiply, ints(tensor.Uint8, shape{1}, 2), ints(tensor.Uint8, shape{2}, 16, 8), ints(tensor.Uint8, shape{1}, 0)),
 		c("int32 maximum is signed", ComputeMaximum, ints(tensor.Int32, shape{1}, -5), ints(tensor.Int32, shape{2}, -7, -6), ints(tensor.Int32, shape{1}, -5)),
@@ -173,11 +174,11 @@ func TestHLOComputations(t *testing.T) {
 		c("complex multiply", ComputeMultiply, c64(shape{1}, 1+1i), c64(shape{2}, 1+1i, 2), c64(shape{1}, 4i)),
 		e("float and", ComputeAnd, f(1), f(1, 2), ErrType),
 		e("complex xor", ComputeXor, c64(shape{1}, 1), c64(shape{2}, 1, 2), ErrType),
-		e("string add", ComputeAdd, str(shape{1}, "a"), str(shape{2}, "b", "c"), ErrType),
+		e("string add", ComputeAdd, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), ErrType),
 		e("unknown computation", ComputeSubtract+1, f(1), f(1, 2), ErrArgument),
 		e("bool subtract", ComputeSubtract, bools(shape{1}, true), bools(shape{2}, true, false), ErrType),
-		e("string subtract", ComputeSubtract, str(shape{1}, "a"), str(shape{2}, "b", "c"), ErrType),
-		e("updates of another type", ComputeAdd, f(1), f64(shape{2}, 1, 2), ErrType),
+		e("string subtract", ComputeSubtract, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), ErrType),
+		e("updates of another type", ComputeAdd, f(1), tensortest.F64(shape{2}, 1, 2), ErrType),
 		{name: "float indices", run: func() (tensor.Tensor, error) {
 			return HLOScatter(f(1), f(0, 0), f(1, 2), ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1},
 				ComputeAdd, ScatterSkipWindow)
@@ -251,15 +252,15 @@ func TestHLOGatherConstraints(t *testing.T) {
 				s = shape{2, 3}
 			}
 		}
-		indices := i64(shape{2, 1}, 0, 1)
+		indices := tensortest.I64(shape{2, 1}, 0, 1)
 		if c.label == "C10" || c.label == "C13" {
-			indices = i64(shape{2, 1, 3}, 0, 0, 0, 1, 1, 1)
+			indices = tensortest.I64(shape{2, 1, 3}, 0, 0, 0, 1, 1, 1)
 			d.IndexVectorDim = 1
 		}
 		_, err := HLOGather(zeros(tensor.Float32, s), indices, d, GatherClamp, nil)
 		checkConstraint(t, "gather "+c.label, err, c.class, c.label)
 	}
-	_, err := HLOGather(gatherOp, f32(shape{1, 1}, 0), gather1D, GatherClamp, nil)
+	_, err := HLOGather(gatherOp, tensortest.F32(shape{1, 1}, 0), gather1D, GatherClamp, nil)
 	checkConstraint(t, "gather of float indices", err, ErrType, "")
 	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 10))
 	_, err = HLOGather(gatherOp, zeros(tensor.Int8, shape{200, 1}), gather1D, GatherClamp, nil)
@@ -316,7 +317,7 @@ func TestHLOScatterConstraints(t *testing.T) {
 		d := c.base()
 		c.change(&d)
 		in, up := c.input, c.updates
-		indices := i64(shape{2, 1}, 0, 1)
+		indices := tensortest.I64(shape{2, 1}, 0, 1)
 		batchedCase := d.InputBatchingDims != nil || c.label == "C12" || c.label == "C14" || c.label == "C17"
 		if in == nil {
 			in = shape{3, 4}
@@ -331,7 +332,7 @@ func TestHLOScatterConstraints(t *testing.T) {
 			}
 		}
 		if c.label == "C12" || c.label == "C14" {
-			indices = i64(shape{2, 1, 3}, 0, 0, 0, 1, 1, 1)
+			indices = tensortest.I64(shape{2, 1, 3}, 0, 0, 0, 1, 1, 1)
 			up = shape{2, 3}
 		}
 		_, err := HLOScatter(zeros(tensor.Int32, in), indices, zeros(tensor.Int32, up), d, ComputeAdd, ScatterSkipWindow)
@@ -373,15 +374,15 @@ func TestHLODynamicSlices(t *testing.T) {
 		}, want: lit("int64:[[6, 7, 8], [10, 11, 12]]")},
 		{name: "slice: uint64 beyond int64", run: func() (tensor.Tensor, error) {
 			return HLODynamicSlice(counting(shape{4}), []tensor.Tensor{tensor.Scalar(uint64(math.MaxUint64))}, []int{1})
-		}, want: i64(shape{1}, 4)},
+		}, want: tensortest.I64(shape{1}, 4)},
 		{name: "slice: empty", run: func() (tensor.Tensor, error) {
 			return HLODynamicSlice(counting(shape{4}), starts(9), []int{0})
-		}, want: i64(shape{0})},
+		}, want: tensortest.I64(shape{0})},
 		{name: "update: the spec's example", run: func() (tensor.Tensor, error) {
 			return HLODynamicUpdateSlice(target, ones, starts(-1, 3))
 		}, want: ints(tensor.Int32, shape{4, 4}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)},
 		{name: "update: inside", run: func() (tensor.Tensor, error) {
-			return HLODynamicUpdateSlice(counting(shape{2, 3}), i64(shape{1, 2}, 0, 0), starts(1, 1))
+			return HLODynamicUpdateSlice(counting(shape{2, 3}), tensortest.I64(shape{1, 2}, 0, 0), starts(1, 1))
 		}, want: lit("int64:[[1, 2, 3], [4, 0, 0]]")},
 	})
 	for _, c := range []struct {
@@ -395,8 +396,8 @@ func TestHLODynamicSlices(t *testing.T) {
 		{"C4", ErrArgument, second(HLODynamicSlice(operand, starts(0, 0), []int{2, -1}))},
 		{"C4", ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2, 5}))},
 		{"", ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(float32(0)), tensor.Scalar(float32(0))}, []int{2, 2}))},
-		{"", ErrShape, second(HLODynamicSlice(operand, []tensor.Tensor{i64(shape{1}, 0), i64(shape{1}, 0)}, []int{2, 2}))},
-		{"C2", ErrType, second(HLODynamicUpdateSlice(operand, f32(shape{2, 2}, 1, 1, 1, 1), starts(0, 0)))},
+		{"", ErrShape, second(HLODynamicSlice(operand, []tensor.Tensor{tensortest.I64(shape{1}, 0), tensortest.I64(shape{1}, 0)}, []int{2, 2}))},
+		{"C2", ErrType, second(HLODynamicUpdateSlice(operand, tensortest.F32(shape{2, 2}, 1, 1, 1, 1), starts(0, 0)))},
 		{"C3", ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{2}, 1, 1), starts(0, 0)))},
 		{"C4", ErrShape, second(HLODynamicUpdateSlice(operand, ones, starts(0)))},
 		{"C5", ErrType, second(HLODynamicUpdateSlice(operand, ones, []tensor.Tensor{tensor.Scalar(uint8(0)), tensor.Scalar(int8(0))}))},

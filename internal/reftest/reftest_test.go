@@ -15,11 +15,7 @@ import (
 
 type shape = tensor.Shape
 
-func f32(s shape, v ...float32) tensor.Tensor   { return tensor.Must(tensor.From(s, v)) }
 func c64(s shape, v ...complex64) tensor.Tensor { return tensor.Must(tensor.From(s, v)) }
-func f64(s shape, v ...float64) tensor.Tensor   { return tensor.Must(tensor.From(s, v)) }
-func i64(s shape, v ...int64) tensor.Tensor     { return tensor.Must(tensor.From(s, v)) }
-func str(s shape, v ...string) tensor.Tensor    { return tensor.Must(tensor.From(s, v)) }
 func bools(s shape, v ...bool) tensor.Tensor    { return tensor.Must(tensor.From(s, v)) }
 func ints(d tensor.DType, s shape, v ...int) tensor.Tensor {
 	return tensortest.FromInts(d, s, v...)
@@ -98,19 +94,19 @@ func TestScatterND(t *testing.T) {
 		{
 			name: "onnx example 1",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), i64(shape{4, 1}, 4, 3, 1, 7),
-					f32(shape{4}, 9, 10, 11, 12), Options{Rules: fromEnd})
+				return ScatterND(tensortest.F32(shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), tensortest.I64(shape{4, 1}, 4, 3, 1, 7),
+					tensortest.F32(shape{4}, 9, 10, 11, 12), Options{Rules: fromEnd})
 			},
-			want: f32(shape{8}, 1, 11, 3, 10, 9, 6, 7, 12),
+			want: tensortest.F32(shape{8}, 1, 11, 3, 10, 9, 6, 7, 12),
 		},
 		{
 			name: "onnx example 2",
 			run: func() (tensor.Tensor, error) {
-				upd := f32(shape{2, 4, 4}, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
+				upd := tensortest.F32(shape{2, 4, 4}, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
 					1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4)
-				return ScatterND(f32(shape{4, 4, 4}, cube...), i64(shape{2, 1}, 0, 2), upd, Options{Rules: fromEnd})
+				return ScatterND(tensortest.F32(shape{4, 4, 4}, cube...), tensortest.I64(shape{2, 1}, 0, 2), upd, Options{Rules: fromEnd})
 			},
-			want: f32(shape{4, 4, 4},
+			want: tensortest.F32(shape{4, 4, 4},
 				5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
 				1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1,
 				1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
@@ -119,83 +115,83 @@ func TestScatterND(t *testing.T) {
 		{
 			name: "onnx example 1 with add, negative indices and a duplicate",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), i64(shape{4, 1}, -4, 3, 1, -5),
-					f32(shape{4}, 9, 10, 11, 12), Options{Rules: fromEnd, Reduction: Add})
+				return ScatterND(tensortest.F32(shape{8}, 1, 2, 3, 4, 5, 6, 7, 8), tensortest.I64(shape{4, 1}, -4, 3, 1, -5),
+					tensortest.F32(shape{4}, 9, 10, 11, 12), Options{Rules: fromEnd, Reduction: Add})
 			},
-			want: f32(shape{8}, 1, 13, 3, 26, 14, 6, 7, 8),
+			want: tensortest.F32(shape{8}, 1, 13, 3, 26, 14, 6, 7, 8),
 		},
 		{
 			name: "mindspore example 2: onto zeros, adding",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{3, 3}, 0, 0, 0, 0, 0, 0, 0, 0, 0), i64(shape{2, 2}, 0, 1, 1, 1),
-					f32(shape{2}, 3.2, 1.1), Options{Reduction: Add})
+				return ScatterND(tensortest.F32(shape{3, 3}, 0, 0, 0, 0, 0, 0, 0, 0, 0), tensortest.I64(shape{2, 2}, 0, 1, 1, 1),
+					tensortest.F32(shape{2}, 3.2, 1.1), Options{Reduction: Add})
 			},
-			want: f32(shape{3, 3}, 0, 3.2, 0, 0, 1.1, 0, 0, 0, 0),
+			want: tensortest.F32(shape{3, 3}, 0, 3.2, 0, 0, 1.1, 0, 0, 0, 0),
 		},
 		{
 			name: "tensorflow scatter_nd on strings concatenates in index order",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(str(shape{3}, "", "", ""), i64(shape{3, 1}, 2, 0, 2),
-					str(shape{3}, "a", "b", "c"), Options{Reduction: Add, ConcatStrings: true})
+				return ScatterND(tensortest.Str(shape{3}, "", "", ""), tensortest.I64(shape{3, 1}, 2, 0, 2),
+					tensortest.Str(shape{3}, "a", "b", "c"), Options{Reduction: Add, ConcatStrings: true})
 			},
-			want: str(shape{3}, "b", "", "ac"),
+			want: tensortest.Str(shape{3}, "b", "", "ac"),
 		},
 		{
 			name: "an empty tuple selects the whole of data",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2}, 1, 2), i64(shape{2, 0}), f32(shape{2, 2}, 3, 4, 5, 6), Options{Reduction: Mul})
+				return ScatterND(tensortest.F32(shape{2}, 1, 2), tensortest.I64(shape{2, 0}), tensortest.F32(shape{2, 2}, 3, 4, 5, 6), Options{Reduction: Mul})
 			},
-			want: f32(shape{2}, 15, 48),
+			want: tensortest.F32(shape{2}, 15, 48),
 		},
 		{
 			name: "no tuples",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2}, 1, 2), i64(shape{0, 1}), f32(shape{0}), Options{})
+				return ScatterND(tensortest.F32(shape{2}, 1, 2), tensortest.I64(shape{0, 1}), tensortest.F32(shape{0}), Options{})
 			},
-			want: f32(shape{2}, 1, 2),
+			want: tensortest.F32(shape{2}, 1, 2),
 		},
 		{
 			name: "skipped tuples are dropped whole",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2, 2}, 1, 2, 3, 4), i64(shape{2, 2}, 0, 7, 1, -1),
-					f32(shape{2}, 8, 9), Options{Rules: skipBad})
+				return ScatterND(tensortest.F32(shape{2, 2}, 1, 2, 3, 4), tensortest.I64(shape{2, 2}, 0, 7, 1, -1),
+					tensortest.F32(shape{2}, 8, 9), Options{Rules: skipBad})
 			},
-			want: f32(shape{2, 2}, 1, 2, 3, 9),
+			want: tensortest.F32(shape{2, 2}, 1, 2, 3, 9),
 		},
 		{
 			name: "every refused component is listed",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2, 2}, 1, 2, 3, 4), i64(shape{3, 2}, 0, 2, -1, 0, 1, 1),
-					f32(shape{3}, 7, 8, 9), Options{})
+				return ScatterND(tensortest.F32(shape{2, 2}, 1, 2, 3, 4), tensortest.I64(shape{3, 2}, 0, 2, -1, 0, 1, 1),
+					tensortest.F32(shape{3}, 7, 8, 9), Options{})
 			},
 			wantErr: ErrIndex, bad: []int{1, 2},
 		},
 		{
 			name: "a uint64 beyond int64 is out of range, not negative",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2}, 1, 2), tensor.Must(tensor.From(shape{1, 1}, []uint64{math.MaxUint64})),
-					f32(shape{1}, 7), Options{Rules: fromEnd})
+				return ScatterND(tensortest.F32(shape{2}, 1, 2), tensor.Must(tensor.From(shape{1, 1}, []uint64{math.MaxUint64})),
+					tensortest.F32(shape{1}, 7), Options{Rules: fromEnd})
 			},
 			wantErr: ErrIndex, bad: []int{0},
 		},
 		{
 			name: "updates of the wrong shape",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2, 2}, 1, 2, 3, 4), i64(shape{1, 1}, 0), f32(shape{1, 3}, 7, 8, 9), Options{})
+				return ScatterND(tensortest.F32(shape{2, 2}, 1, 2, 3, 4), tensortest.I64(shape{1, 1}, 0), tensortest.F32(shape{1, 3}, 7, 8, 9), Options{})
 			},
 			wantErr: ErrShape,
 		},
 		{
 			name: "tuples longer than the rank",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2}, 1, 2), i64(shape{1, 2}, 0, 0), f32(shape{1}, 7), Options{})
+				return ScatterND(tensortest.F32(shape{2}, 1, 2), tensortest.I64(shape{1, 2}, 0, 0), tensortest.F32(shape{1}, 7), Options{})
 			},
 			wantErr: ErrShape,
 		},
 		{
 			name: "a shape error comes before an index error",
 			run: func() (tensor.Tensor, error) {
-				return ScatterND(f32(shape{2}, 1, 2), i64(shape{1, 1}, 9), f32(shape{2}, 7, 8), Options{})
+				return ScatterND(tensortest.F32(shape{2}, 1, 2), tensortest.I64(shape{1, 1}, 9), tensortest.F32(shape{2}, 7, 8), Options{})
 			},
 			wantErr: ErrShape,
 		},
@@ -203,7 +199,7 @@ func TestScatterND(t *testing.T) {
 			name: "a type error comes before an index error",
 			run: func() (tensor.Tensor, error) {
 				c := c64(shape{1}, 1)
-				return ScatterND(c, i64(shape{1, 1}, 9), c.Clone(), Options{Reduction: Max})
+				return ScatterND(c, tensortest.I64(shape{1, 1}, 9), c.Clone(), Options{Reduction: Max})
 			},
 			wantErr: ErrType,
 		},
@@ -214,44 +210,44 @@ func TestScatterND(t *testing.T) {
 // ScatterElementsUpdate-12 and torch.Tensor.scatter_.
 func TestScatterElements(t *testing.T) {
 	zeros := func(d tensor.DType, s shape) tensor.Tensor { return tensor.Must(tensor.New(d, s)) }
-	arange := i64(shape{2, 5}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+	arange := tensortest.I64(shape{2, 5}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 	runCases(t, []refCase{
 		{
 			name: "onnx scatter example 1",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(zeros(tensor.Float32, shape{3, 3}), i64(shape{2, 3}, 1, 0, 2, 0, 2, 1),
-					f32(shape{2, 3}, 1.0, 1.1, 1.2, 2.0, 2.1, 2.2), 0, Options{Rules: fromEnd})
+				return ScatterElements(zeros(tensor.Float32, shape{3, 3}), tensortest.I64(shape{2, 3}, 1, 0, 2, 0, 2, 1),
+					tensortest.F32(shape{2, 3}, 1.0, 1.1, 1.2, 2.0, 2.1, 2.2), 0, Options{Rules: fromEnd})
 			},
-			want: f32(shape{3, 3}, 2.0, 1.1, 0, 1.0, 0, 2.2, 0, 2.1, 1.2),
+			want: tensortest.F32(shape{3, 3}, 2.0, 1.1, 0, 1.0, 0, 2.2, 0, 2.1, 1.2),
 		},
 		{
 			name: "onnx scatter example 2",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{1, 5}, 1, 2, 3, 4, 5), i64(shape{1, 2}, 1, 3),
-					f32(shape{1, 2}, 1.1, 2.1), 1, Options{Rules: fromEnd})
+				return ScatterElements(tensortest.F32(shape{1, 5}, 1, 2, 3, 4, 5), tensortest.I64(shape{1, 2}, 1, 3),
+					tensortest.F32(shape{1, 2}, 1.1, 2.1), 1, Options{Rules: fromEnd})
 			},
-			want: f32(shape{1, 5}, 1, 1.1, 3, 2.1, 5),
+			want: tensortest.F32(shape{1, 5}, 1, 1.1, 3, 2.1, 5),
 		},
 		{
 			name: "openvino example 1: sum with use_init_val",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{4}, 2, 3, 4, 6), i64(shape{6}, 1, 0, 0, -2, -1, 2),
-					f32(shape{6}, 10, 20, 30, 40, 70, 60), 0, Options{Rules: fromEnd, Reduction: Add})
+				return ScatterElements(tensortest.F32(shape{4}, 2, 3, 4, 6), tensortest.I64(shape{6}, 1, 0, 0, -2, -1, 2),
+					tensortest.F32(shape{6}, 10, 20, 30, 40, 70, 60), 0, Options{Rules: fromEnd, Reduction: Add})
 			},
-			want: f32(shape{4}, 52, 13, 104, 76),
+			want: tensortest.F32(shape{4}, 52, 13, 104, 76),
 		},
 		{
 			name: "openvino example 2: sum without use_init_val",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{4}, 2, 3, 4, 6), i64(shape{6}, 1, 0, 0, 2, 3, 2),
-					f32(shape{6}, 10, 20, 30, 40, 70, 60), 0, Options{Rules: fromEnd, Reduction: Add, ExcludeSelf: true})
+				return ScatterElements(tensortest.F32(shape{4}, 2, 3, 4, 6), tensortest.I64(shape{6}, 1, 0, 0, 2, 3, 2),
+					tensortest.F32(shape{6}, 10, 20, 30, 40, 70, 60), 0, Options{Rules: fromEnd, Reduction: Add, ExcludeSelf: true})
 			},
-			want: f32(shape{4}, 50, 10, 100, 70),
+			want: tensortest.F32(shape{4}, 50, 10, 100, 70),
 		},
 		{
 			name: "openvino example 3: none",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(zeros(tensor.Int32, shape{3, 4}), i64(shape{2, 2}, 1, 2, 0, 3),
+				return ScatterElements(zeros(tensor.Int32, shape{3, 4}), tensortest.I64(shape{2, 2}, 1, 2, 0, 3),
 					ints(tensor.Int32, shape{2, 2}, 11, 12, 13, 14), 1, Options{Rules: fromEnd})
 			},
 			want: ints(tensor.Int32, shape{3, 4}, 0, 11, 12, 0, 13, 0, 0, 14, 0, 0, 0, 0),
@@ -260,7 +256,7 @@ func TestScatterElements(t *testing.T) {
 			name: "openvino example 4: sum",
 			run: func() (tensor.Tensor, error) {
 				return ScatterElements(ints(tensor.Int32, shape{3, 4}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
-					i64(shape{2, 2}, 1, 1, 0, 3), ints(tensor.Int32, shape{2, 2}, 11, 12, 13, 14), 1,
+					tensortest.I64(shape{2, 2}, 1, 1, 0, 3), ints(tensor.Int32, shape{2, 2}, 11, 12, 13, 14), 1,
 					Options{Rules: fromEnd, Reduction: Add})
 			},
 			want: ints(tensor.Int32, shape{3, 4}, 1, 24, 1, 1, 14, 1, 1, 15, 1, 1, 1, 1),
@@ -269,7 +265,7 @@ func TestScatterElements(t *testing.T) {
 			name: "openvino example 5: prod",
 			run: func() (tensor.Tensor, error) {
 				return ScatterElements(ints(tensor.Int32, shape{3, 4}, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2),
-					i64(shape{2, 2}, 1, 1, 0, 3), ints(tensor.Int32, shape{2, 2}, 11, 12, 13, 14), 1,
+					tensortest.I64(shape{2, 2}, 1, 1, 0, 3), ints(tensor.Int32, shape{2, 2}, 11, 12, 13, 14), 1,
 					Options{Rules: fromEnd, Reduction: Mul})
 			},
 			want: ints(tensor.Int32, shape{3, 4}, 2, 264, 2, 2, 26, 2, 2, 28, 2, 2, 2, 2),
@@ -277,66 +273,66 @@ func TestScatterElements(t *testing.T) {
 		{
 			name: "torch scatter_ example 1: src larger than index",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(zeros(tensor.Int64, shape{3, 5}), i64(shape{1, 4}, 0, 1, 2, 0), arange, 0, Options{})
+				return ScatterElements(zeros(tensor.Int64, shape{3, 5}), tensortest.I64(shape{1, 4}, 0, 1, 2, 0), arange, 0, Options{})
 			},
-			want: i64(shape{3, 5}, 1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0),
+			want: tensortest.I64(shape{3, 5}, 1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0),
 		},
 		{
 			name: "torch scatter_ example 2",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(zeros(tensor.Int64, shape{3, 5}), i64(shape{2, 3}, 0, 1, 2, 0, 1, 4), arange, 1, Options{})
+				return ScatterElements(zeros(tensor.Int64, shape{3, 5}), tensortest.I64(shape{2, 3}, 0, 1, 2, 0, 1, 4), arange, 1, Options{})
 			},
-			want: i64(shape{3, 5}, 1, 2, 3, 0, 0, 6, 7, 0, 0, 8, 0, 0, 0, 0, 0),
+			want: tensortest.I64(shape{3, 5}, 1, 2, 3, 0, 0, 6, 7, 0, 0, 8, 0, 0, 0, 0, 0),
 		},
 		{
 			name: "torch scatter_ with reduce multiply",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f64(shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2), i64(shape{2, 1}, 2, 3),
-					f64(shape{2, 1}, 1.23, 1.23), 1, Options{Reduction: Mul})
+				return ScatterElements(tensortest.F64(shape{2, 4}, 2, 2, 2, 2, 2, 2, 2, 2), tensortest.I64(shape{2, 1}, 2, 3),
+					tensortest.F64(shape{2, 1}, 1.23, 1.23), 1, Options{Reduction: Mul})
 			},
-			want: f64(shape{2, 4}, 2, 2, 2.46, 2, 2, 2, 2, 2.46),
+			want: tensortest.F64(shape{2, 4}, 2, 2, 2.46, 2, 2, 2, 2, 2.46),
 		},
 		{
 			name: "mindspore skips out-of-range indices",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{3}, 1, 2, 3), i64(shape{4}, 3, -4, -3, 2),
-					f32(shape{4}, 7, 8, 9, 10), 0, Options{Rules: skipBad, Reduction: Add})
+				return ScatterElements(tensortest.F32(shape{3}, 1, 2, 3), tensortest.I64(shape{4}, 3, -4, -3, 2),
+					tensortest.F32(shape{4}, 7, 8, 9, 10), 0, Options{Rules: skipBad, Reduction: Add})
 			},
-			want: f32(shape{3}, 10, 2, 13),
+			want: tensortest.F32(shape{3}, 10, 2, 13),
 		},
 		{
 			name: "negative indices refused",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{2, 2}, 1, 2, 3, 4), i64(shape{2, 1}, 0, -1),
-					f32(shape{2, 1}, 7, 8), 1, Options{})
+				return ScatterElements(tensortest.F32(shape{2, 2}, 1, 2, 3, 4), tensortest.I64(shape{2, 1}, 0, -1),
+					tensortest.F32(shape{2, 1}, 7, 8), 1, Options{})
 			},
 			wantErr: ErrIndex, bad: []int{1},
 		},
 		{
 			name: "indices larger than data off the axis",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{1, 2}, 1, 2), i64(shape{2, 1}, 0, 0), f32(shape{2, 1}, 7, 8), 1, Options{})
+				return ScatterElements(tensortest.F32(shape{1, 2}, 1, 2), tensortest.I64(shape{2, 1}, 0, 0), tensortest.F32(shape{2, 1}, 7, 8), 1, Options{})
 			},
 			wantErr: ErrShape,
 		},
 		{
 			name: "indices larger than updates",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{3}, 1, 2, 3), i64(shape{2}, 0, 0), f32(shape{1}, 7), 0, Options{})
+				return ScatterElements(tensortest.F32(shape{3}, 1, 2, 3), tensortest.I64(shape{2}, 0, 0), tensortest.F32(shape{1}, 7), 0, Options{})
 			},
 			wantErr: ErrShape,
 		},
 		{
 			name: "axis out of range",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{3}, 1, 2, 3), i64(shape{1}, 0), f32(shape{1}, 7), 1, Options{})
+				return ScatterElements(tensortest.F32(shape{3}, 1, 2, 3), tensortest.I64(shape{1}, 0), tensortest.F32(shape{1}, 7), 1, Options{})
 			},
 			wantErr: ErrArgument,
 		},
 		{
 			name: "sub cannot exclude self",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(f32(shape{1}, 1), i64(shape{1}, 0), f32(shape{1}, 7), 0,
+				return ScatterElements(tensortest.F32(shape{1}, 1), tensortest.I64(shape{1}, 0), tensortest.F32(shape{1}, 7), 0,
 					Options{Reduction: Sub, ExcludeSelf: true})
 			},
 			wantErr: ErrArgument,
@@ -347,7 +343,7 @@ func TestScatterElements(t *testing.T) {
 // One position, value self, receiving updates ups under opt.
 func one(self, ups tensor.Tensor, opt Options) func() (tensor.Tensor, error) {
 	return func() (tensor.Tensor, error) {
-		return ScatterElements(self, i64(shape{ups.Len()}, make([]int64, ups.Len())...), ups, 0, opt)
+		return ScatterElements(self, tensortest.I64(shape{ups.Len()}, make([]int64, ups.Len())...), ups, 0, opt)
 	}
 }
 
@@ -355,31 +351,31 @@ func one(self, ups tensor.Tensor, opt Options) func() (tensor.Tensor, error) {
 func TestReductions(t *testing.T) {
 	nanF := float32(nan)
 	runCases(t, []refCase{
-		{name: "max propagates a NaN update", run: one(f32(shape{1}, 1), f32(shape{2}, nanF, 5), Options{Reduction: Max}),
-			want: f32(shape{1}, nanF)},
-		{name: "min keeps a NaN value", run: one(f32(shape{1}, nanF), f32(shape{1}, 5), Options{Reduction: Min}),
-			want: f32(shape{1}, nanF)},
-		{name: "std::max ignores a NaN update", run: one(f32(shape{1}, 1), f32(shape{2}, nanF, 5), Options{Reduction: Max, StdMinMax: true}),
-			want: f32(shape{1}, 5)},
-		{name: "std::min keeps a NaN value", run: one(f32(shape{1}, nanF), f32(shape{1}, 5), Options{Reduction: Min, StdMinMax: true}),
-			want: f32(shape{1}, nanF)},
-		{name: "max of +0 and -0 keeps the existing", run: one(f64(shape{1}, 0), f64(shape{1}, negZero), Options{Reduction: Max}),
-			want: f64(shape{1}, 0)},
-		{name: "min of -0 and +0 keeps the existing", run: one(f64(shape{1}, negZero), f64(shape{1}, 0), Options{Reduction: Min}),
-			want: f64(shape{1}, negZero)},
+		{name: "max propagates a NaN update", run: one(tensortest.F32(shape{1}, 1), tensortest.F32(shape{2}, nanF, 5), Options{Reduction: Max}),
+			want: tensortest.F32(shape{1}, nanF)},
+		{name: "min keeps a NaN value", run: one(tensortest.F32(shape{1}, nanF), tensortest.F32(shape{1}, 5), Options{Reduction: Min}),
+			want: tensortest.F32(shape{1}, nanF)},
+		{name: "std::max ignores a NaN update", run: one(tensortest.F32(shape{1}, 1), tensortest.F32(shape{2}, nanF, 5), Options{Reduction: Max, StdMinMax: true}),
+			want: tensortest.F32(shape{1}, 5)},
+		{name: "std::min keeps a NaN value", run: one(tensortest.F32(shape{1}, nanF), tensortest.F32(shape{1}, 5), Options{Reduction: Min, StdMinMax: true}),
+			want: tensortest.F32(shape{1}, nanF)},
+		{name: "max of +0 and -0 keeps the existing", run: one(tensortest.F64(shape{1}, 0), tensortest.F64(shape{1}, negZero), Options{Reduction: Max}),
+			want: tensortest.F64(shape{1}, 0)},
+		{name: "min of -0 and +0 keeps the existing", run: one(tensortest.F64(shape{1}, negZero), tensortest.F64(shape{1}, 0), Options{Reduction: Min}),
+			want: tensortest.F64(shape{1}, negZero)},
 		{name: "int8 sums wrap", run: one(ints(tensor.Int8, shape{1}, 100), ints(tensor.Int8, shape{1}, 100), Options{Reduction: Add}),
 			want: ints(tensor.Int8, shape{1}, -56)},
 		{name: "uint8 differences wrap", run: one(ints(tensor.Uint8, shape{1}, 1), ints(tensor.Uint8, shape{1}, 2), Options{Reduction: Sub}),
 			want: ints(tensor.Uint8, shape{1}, 255)},
 		{name: "integer mean rounds toward -Inf", run: one(ints(tensor.Int32, shape{1}, -3), ints(tensor.Int32, shape{1}, -4), Options{Reduction: Mean}),
 			want: ints(tensor.Int32, shape{1}, -4)},
-		{name: "mean without self", run: one(f32(shape{1}, 100), f32(shape{2}, 1, 2), Options{Reduction: Mean, ExcludeSelf: true}),
-			want: f32(shape{1}, 1.5)},
+		{name: "mean without self", run: one(tensortest.F32(shape{1}, 100), tensortest.F32(shape{2}, 1, 2), Options{Reduction: Mean, ExcludeSelf: true}),
+			want: tensortest.F32(shape{1}, 1.5)},
 		{
 			// torch: 0 + 127 ones, counted 128 in int8, which is -128.
 			name: "an int8 count in the element type wraps",
 			run: func() (tensor.Tensor, error) {
-				return ScatterElements(ints(tensor.Int8, shape{1}, 0), i64(shape{127}, make([]int64, 127)...),
+				return ScatterElements(ints(tensor.Int8, shape{1}, 0), tensortest.I64(shape{127}, make([]int64, 127)...),
 					ints(tensor.Int8, shape{127}, slices.Repeat([]int{1}, 127)...), 0, Options{Reduction: Mean, CountInType: true})
 			},
 			want: ints(tensor.Int8, shape{1}, -1),
@@ -388,7 +384,7 @@ func TestReductions(t *testing.T) {
 			name: "dividing all by their count changes NaN+3i",
 			run: func() (tensor.Tensor, error) {
 				c := c64(shape{2}, complex(float32(nan), 3), complex(4, 6))
-				return ScatterElements(c, i64(shape{1}, 1), c64(shape{1}, 2), 0,
+				return ScatterElements(c, tensortest.I64(shape{1}, 1), c64(shape{1}, 2), 0,
 					Options{Reduction: Mean, DivideAll: true})
 			},
 			want: c64(shape{2}, complex(float32(nan), float32(nan)), complex(3, 3)),
@@ -397,17 +393,17 @@ func TestReductions(t *testing.T) {
 			name: "dividing only the updated ones leaves NaN+3i",
 			run: func() (tensor.Tensor, error) {
 				c := c64(shape{2}, complex(float32(nan), 3), complex(4, 6))
-				return ScatterElements(c, i64(shape{1}, 1), c64(shape{1}, 2), 0,
+				return ScatterElements(c, tensortest.I64(shape{1}, 1), c64(shape{1}, 2), 0,
 					Options{Reduction: Mean})
 			},
 			want: c64(shape{2}, complex(float32(nan), 3), complex(3, 3)),
 		},
-		{name: "without self a sum of -0 is -0", run: one(f32(shape{1}, 5), f32(shape{1}, float32(negZero)), Options{Reduction: Add, ExcludeSelf: true}),
-			want: f32(shape{1}, float32(negZero))},
-		{name: "from a zero start it is +0", run: one(f32(shape{1}, 5), f32(shape{1}, float32(negZero)), Options{Reduction: Add, ExcludeSelf: true, ZeroStart: true}),
-			want: f32(shape{1}, 0)},
-		{name: "a zero start does not change a product", run: one(f32(shape{1}, 5), f32(shape{2}, 2, 3), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
-			want: f32(shape{1}, 6)},
+		{name: "without self a sum of -0 is -0", run: one(tensortest.F32(shape{1}, 5), tensortest.F32(shape{1}, float32(negZero)), Options{Reduction: Add, ExcludeSelf: true}),
+			want: tensortest.F32(shape{1}, float32(negZero))},
+		{name: "from a zero start it is +0", run: one(tensortest.F32(shape{1}, 5), tensortest.F32(shape{1}, float32(negZero)), Options{Reduction: Add, ExcludeSelf: true, ZeroStart: true}),
+			want: tensortest.F32(shape{1}, 0)},
+		{name: "a zero start does not change a product", run: one(tensortest.F32(shape{1}, 5), tensortest.F32(shape{2}, 2, 3), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
+			want: tensortest.F32(shape{1}, 6)},
 		{name: "a complex product without self starts from 1+0i", run: one(c64(shape{1}, 16), c64(shape{1}, complex(float32(nan), 3)), Options{Reduction: Mul, ExcludeSelf: true, ZeroStart: true}),
 			want: c64(shape{1}, complex(float32(nan), float32(nan)))},
 		// (1+e + ei)(1+e - ei) with e = 2^-12 has the real part
@@ -428,8 +424,8 @@ func TestReductions(t *testing.T) {
 		{name: "a c10::complex mean of an infinite part gives NaN in the other", run: one(c64(shape{1}, complex(float32(math.Inf(1)), 0)),
 			c64(shape{1}, 0), Options{Reduction: Mean, C10Complex: true}), want: c64(shape{1}, complex(float32(math.Inf(1)), float32(nan)))},
 		{name: "a position without updates keeps its value", run: func() (tensor.Tensor, error) {
-			return ScatterElements(f32(shape{2}, 5, 6), i64(shape{1}, 1), f32(shape{1}, 1), 0, Options{Reduction: Min, ExcludeSelf: true})
-		}, want: f32(shape{2}, 5, 1)},
+			return ScatterElements(tensortest.F32(shape{2}, 5, 6), tensortest.I64(shape{1}, 1), tensortest.F32(shape{1}, 1), 0, Options{Reduction: Min, ExcludeSelf: true})
+		}, want: tensortest.F32(shape{2}, 5, 1)},
 		// 2048 + 1 rounds back to 2048 in float16 (ties to even); 2048 + 2
 		// is exact.
 		{name: "float16 rounds after every step", run: one(half(shape{1}, 2048), half(shape{2}, 1, 1), Options{Reduction: Add}),
@@ -454,17 +450,17 @@ func TestReductions(t *testing.T) {
 			want: bools(shape{1}, true)},
 		{name: "bool min is AND", run: one(bools(shape{1}, true), bools(shape{1}, false), Options{Reduction: Min}),
 			want: bools(shape{1}, false)},
-		{name: "none keeps the last update", run: one(f32(shape{1}, 1), f32(shape{3}, 2, 3, 4), Options{}),
-			want: f32(shape{1}, 4)},
+		{name: "none keeps the last update", run: one(tensortest.F32(shape{1}, 1), tensortest.F32(shape{3}, 2, 3, 4), Options{}),
+			want: tensortest.F32(shape{1}, 4)},
 		{name: "bool has no mean", run: one(bools(shape{1}, true), bools(shape{1}, true), Options{Reduction: Mean}),
 			wantErr: ErrType},
-		{name: "strings have no product", run: one(str(shape{1}, "a"), str(shape{1}, "b"), Options{Reduction: Mul, ConcatStrings: true}),
+		{name: "strings have no product", run: one(tensortest.Str(shape{1}, "a"), tensortest.Str(shape{1}, "b"), Options{Reduction: Mul, ConcatStrings: true}),
 			wantErr: ErrType},
-		{name: "strings have no sum unless asked", run: one(str(shape{1}, "a"), str(shape{1}, "b"), Options{Reduction: Add}),
+		{name: "strings have no sum unless asked", run: one(tensortest.Str(shape{1}, "a"), tensortest.Str(shape{1}, "b"), Options{Reduction: Add}),
 			wantErr: ErrType},
-		{name: "strings concatenate from the first update without self", run: one(str(shape{1}, "a"), str(shape{2}, "b", "c"),
-			Options{Reduction: Add, ExcludeSelf: true, ConcatStrings: true}), want: str(shape{1}, "bc")},
-		{name: "data and updates of different types", run: one(f32(shape{1}, 1), f64(shape{1}, 1), Options{}),
+		{name: "strings concatenate from the first update without self", run: one(tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"),
+			Options{Reduction: Add, ExcludeSelf: true, ConcatStrings: true}), want: tensortest.Str(shape{1}, "bc")},
+		{name: "data and updates of different types", run: one(tensortest.F32(shape{1}, 1), tensortest.F64(shape{1}, 1), Options{}),
 			wantErr: ErrType},
 	})
 }
@@ -472,68 +468,68 @@ func TestReductions(t *testing.T) {
 // The examples of the ONNX GatherND, GatherElements and Gather
 // specifications, TensorFlow's GatherNd and tf.gather with batch_dims.
 func TestGathers(t *testing.T) {
-	abcd := str(shape{2, 2}, "a", "b", "c", "d")
-	cube := str(shape{2, 2, 2}, "a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1")
+	abcd := tensortest.Str(shape{2, 2}, "a", "b", "c", "d")
+	cube := tensortest.Str(shape{2, 2, 2}, "a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1")
 	runCases(t, []refCase{
 		{name: "tensorflow simple indexing", run: func() (tensor.Tensor, error) {
-			return GatherND(abcd, i64(shape{2, 2}, 0, 0, 1, 1), 0, inRange)
-		}, want: str(shape{2}, "a", "d")},
+			return GatherND(abcd, tensortest.I64(shape{2, 2}, 0, 0, 1, 1), 0, inRange)
+		}, want: tensortest.Str(shape{2}, "a", "d")},
 		{name: "tensorflow slice indexing", run: func() (tensor.Tensor, error) {
-			return GatherND(abcd, i64(shape{2, 1}, 1, 0), 0, inRange)
-		}, want: str(shape{2, 2}, "c", "d", "a", "b")},
+			return GatherND(abcd, tensortest.I64(shape{2, 1}, 1, 0), 0, inRange)
+		}, want: tensortest.Str(shape{2, 2}, "c", "d", "a", "b")},
 		{name: "tensorflow 3-tensor", run: func() (tensor.Tensor, error) {
-			return GatherND(cube, i64(shape{2, 2}, 0, 1, 1, 0), 0, inRange)
-		}, want: str(shape{2, 2}, "c0", "d0", "a1", "b1")},
+			return GatherND(cube, tensortest.I64(shape{2, 2}, 0, 1, 1, 0), 0, inRange)
+		}, want: tensortest.Str(shape{2, 2}, "c0", "d0", "a1", "b1")},
 		{name: "tensorflow batched 3-tensor", run: func() (tensor.Tensor, error) {
-			return GatherND(cube, i64(shape{2, 2, 3}, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0), 0, inRange)
-		}, want: str(shape{2, 2}, "b0", "b1", "d0", "c1")},
+			return GatherND(cube, tensortest.I64(shape{2, 2, 3}, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0), 0, inRange)
+		}, want: tensortest.Str(shape{2, 2}, "b0", "b1", "d0", "c1")},
 		{name: "onnx batch_dims 1", run: func() (tensor.Tensor, error) {
-			return GatherND(i64(shape{2, 2, 2}, 0, 1, 2, 3, 4, 5, 6, 7), i64(shape{2, 1}, 1, 0), 1, fromEnd)
-		}, want: i64(shape{2, 2}, 2, 3, 4, 5)},
+			return GatherND(tensortest.I64(shape{2, 2, 2}, 0, 1, 2, 3, 4, 5, 6, 7), tensortest.I64(shape{2, 1}, 1, 0), 1, fromEnd)
+		}, want: tensortest.I64(shape{2, 2}, 2, 3, 4, 5)},
 		{name: "gather_nd with empty tuples copies everything", run: func() (tensor.Tensor, error) {
-			return GatherND(abcd, i64(shape{2, 0}), 0, inRange)
-		}, want: str(shape{2, 2, 2}, "a", "b", "c", "d", "a", "b", "c", "d")},
+			return GatherND(abcd, tensortest.I64(shape{2, 0}), 0, inRange)
+		}, want: tensortest.Str(shape{2, 2, 2}, "a", "b", "c", "d", "a", "b", "c", "d")},
 		{name: "gather_nd checks tuples whose slices are empty", run: func() (tensor.Tensor, error) {
-			return GatherND(f32(shape{2, 0}), i64(shape{1, 1}, 2), 0, fromEnd)
+			return GatherND(tensortest.F32(shape{2, 0}), tensortest.I64(shape{1, 1}, 2), 0, fromEnd)
 		}, wantErr: ErrIndex, bad: []int{0}},
 		{name: "gather_nd skips with zeros", run: func() (tensor.Tensor, error) {
-			return GatherND(abcd, i64(shape{2, 1}, 5, -1), 0, skipBad)
-		}, want: str(shape{2, 2}, "", "", "c", "d")},
+			return GatherND(abcd, tensortest.I64(shape{2, 1}, 5, -1), 0, skipBad)
+		}, want: tensortest.Str(shape{2, 2}, "", "", "c", "d")},
 		{name: "gather_nd batch dimensions must agree", run: func() (tensor.Tensor, error) {
-			return GatherND(abcd, i64(shape{3, 1}, 0, 0, 0), 1, inRange)
+			return GatherND(abcd, tensortest.I64(shape{3, 1}, 0, 0, 0), 1, inRange)
 		}, wantErr: ErrShape},
 		{name: "onnx gather_elements example 1", run: func() (tensor.Tensor, error) {
-			return GatherElements(f32(shape{2, 2}, 1, 2, 3, 4), i64(shape{2, 2}, 0, 0, 1, 0), 1, fromEnd)
-		}, want: f32(shape{2, 2}, 1, 1, 4, 3)},
+			return GatherElements(tensortest.F32(shape{2, 2}, 1, 2, 3, 4), tensortest.I64(shape{2, 2}, 0, 0, 1, 0), 1, fromEnd)
+		}, want: tensortest.F32(shape{2, 2}, 1, 1, 4, 3)},
 		{name: "onnx gather_elements example 2", run: func() (tensor.Tensor, error) {
-			return GatherElements(f32(shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9), i64(shape{2, 3}, 1, 2, 0, 2, 0, 0), 0, fromEnd)
-		}, want: f32(shape{2, 3}, 4, 8, 3, 7, 2, 3)},
+			return GatherElements(tensortest.F32(shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9), tensortest.I64(shape{2, 3}, 1, 2, 0, 2, 0, 0), 0, fromEnd)
+		}, want: tensortest.F32(shape{2, 3}, 4, 8, 3, 7, 2, 3)},
 		{name: "onnx gather_elements negative indices", run: func() (tensor.Tensor, error) {
-			return GatherElements(f32(shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9), i64(shape{2, 3}, -1, -2, 0, -2, 0, 0), 0, fromEnd)
-		}, want: f32(shape{2, 3}, 7, 5, 3, 4, 2, 3)},
+			return GatherElements(tensortest.F32(shape{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9), tensortest.I64(shape{2, 3}, -1, -2, 0, -2, 0, 0), 0, fromEnd)
+		}, want: tensortest.F32(shape{2, 3}, 7, 5, 3, 4, 2, 3)},
 		{name: "gather_elements refuses negative indices", run: func() (tensor.Tensor, error) {
-			return GatherElements(f32(shape{3}, 1, 2, 3), i64(shape{3}, 0, -1, 3), 0, inRange)
+			return GatherElements(tensortest.F32(shape{3}, 1, 2, 3), tensortest.I64(shape{3}, 0, -1, 3), 0, inRange)
 		}, wantErr: ErrIndex, bad: []int{1, 2}},
 		{name: "onnx gather example 1", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{3, 2}, 1.0, 1.2, 2.3, 3.4, 4.5, 5.7), i64(shape{2, 2}, 0, 1, 1, 2), 0, 0, fromEnd)
-		}, want: f32(shape{2, 2, 2}, 1.0, 1.2, 2.3, 3.4, 2.3, 3.4, 4.5, 5.7)},
+			return Gather(tensortest.F32(shape{3, 2}, 1.0, 1.2, 2.3, 3.4, 4.5, 5.7), tensortest.I64(shape{2, 2}, 0, 1, 1, 2), 0, 0, fromEnd)
+		}, want: tensortest.F32(shape{2, 2, 2}, 1.0, 1.2, 2.3, 3.4, 2.3, 3.4, 4.5, 5.7)},
 		{name: "onnx gather example 2", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{3, 3}, 1.0, 1.2, 1.9, 2.3, 3.4, 3.9, 4.5, 5.7, 5.9), i64(shape{1, 2}, 0, 2), 1, 0, fromEnd)
-		}, want: f32(shape{3, 1, 2}, 1.0, 1.9, 2.3, 3.9, 4.5, 5.9)},
+			return Gather(tensortest.F32(shape{3, 3}, 1.0, 1.2, 1.9, 2.3, 3.4, 3.9, 4.5, 5.7, 5.9), tensortest.I64(shape{1, 2}, 0, 2), 1, 0, fromEnd)
+		}, want: tensortest.F32(shape{3, 1, 2}, 1.0, 1.9, 2.3, 3.9, 4.5, 5.9)},
 		{name: "gather with a scalar index drops the axis", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{3}, 1, 2, 3), i64(shape{}, -1), 0, 0, fromEnd)
-		}, want: f32(shape{}, 3)},
+			return Gather(tensortest.F32(shape{3}, 1, 2, 3), tensortest.I64(shape{}, -1), 0, 0, fromEnd)
+		}, want: tensortest.F32(shape{}, 3)},
 		{name: "tf.gather with batch_dims 1", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{2, 3}, 1, 2, 3, 4, 5, 6), i64(shape{2, 2}, 2, 0, 1, 1), 1, 1, inRange)
-		}, want: f32(shape{2, 2}, 3, 1, 5, 5)},
+			return Gather(tensortest.F32(shape{2, 3}, 1, 2, 3, 4, 5, 6), tensortest.I64(shape{2, 2}, 2, 0, 1, 1), 1, 1, inRange)
+		}, want: tensortest.F32(shape{2, 2}, 3, 1, 5, 5)},
 		{name: "gather checks indices even when the output is empty", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{0, 2}), i64(shape{2}, 1, 2), 1, 0, inRange)
+			return Gather(tensortest.F32(shape{0, 2}), tensortest.I64(shape{2}, 1, 2), 1, 0, inRange)
 		}, wantErr: ErrIndex, bad: []int{1}},
 		{name: "gather batch_dims beyond axis", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{2, 3}, 1, 2, 3, 4, 5, 6), i64(shape{2, 2}, 0, 0, 0, 0), 0, 1, inRange)
+			return Gather(tensortest.F32(shape{2, 3}, 1, 2, 3, 4, 5, 6), tensortest.I64(shape{2, 2}, 0, 0, 0, 0), 0, 1, inRange)
 		}, wantErr: ErrArgument},
 		{name: "float indices", run: func() (tensor.Tensor, error) {
-			return Gather(f32(shape{2}, 1, 2), f32(shape{1}, 0), 0, 0, inRange)
+			return Gather(tensortest.F32(shape{2}, 1, 2), tensortest.F32(shape{1}, 0), 0, 0, inRange)
 		}, wantErr: ErrType},
 	})
 }
@@ -544,14 +540,14 @@ func TestDiff(t *testing.T) {
 		a, b tensor.Tensor
 		same bool
 	}{
-		{"NaN payloads", f64(shape{1}, math.Float64frombits(0x7ff8000000000001)), f64(shape{1}, nan), true},
+		{"NaN payloads", tensortest.F64(shape{1}, math.Float64frombits(0x7ff8000000000001)), tensortest.F64(shape{1}, nan), true},
 		{"float16 NaNs", half(shape{1}, float32(nan)), tensor.Must(tensor.From(shape{1}, []float16.Float16{0x7e01})), true},
 		{"complex NaN parts", c64(shape{1}, complex(float32(nan), 1)), c64(shape{1}, complex(-float32(nan), 1)), true},
-		{"+0 and -0", f64(shape{1}, 0), f64(shape{1}, negZero), false},
-		{"NaN and a number", f32(shape{1}, float32(nan)), f32(shape{1}, 1), false},
-		{"shapes", f32(shape{1, 1}, 1), f32(shape{1}, 1), false},
-		{"types", f32(shape{1}, 1), f64(shape{1}, 1), false},
-		{"strings", str(shape{2}, "a", "b"), str(shape{2}, "a", "b"), true},
+		{"+0 and -0", tensortest.F64(shape{1}, 0), tensortest.F64(shape{1}, negZero), false},
+		{"NaN and a number", tensortest.F32(shape{1}, float32(nan)), tensortest.F32(shape{1}, 1), false},
+		{"shapes", tensortest.F32(shape{1, 1}, 1), tensortest.F32(shape{1}, 1), false},
+		{"types", tensortest.F32(shape{1}, 1), tensortest.F64(shape{1}, 1), false},
+		{"strings", tensortest.Str(shape{2}, "a", "b"), tensortest.Str(shape{2}, "a", "b"), true},
 	}
 	for _, tt := range tests {
 		if got := Diff(tt.a, tt.b) == ""; got != tt.same {
@@ -573,7 +569,7 @@ func TestDisagreement(t *testing.T) {
 		}
 		return false
 	}
-	one, two := f32(shape{1}, 1), f32(shape{1}, 2)
+	one, two := tensortest.F32(shape{1}, 1), tensortest.F32(shape{1}, 2)
 	indexErr := &IndexError{Bad: []int{0}}
 	tests := []struct {
 		name     string

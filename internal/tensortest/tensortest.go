@@ -35,3 +35,24 @@ func FromInts(d tensor.DType, shape tensor.Shape, vals ...int) tensor.Tensor {
 	}
 	return x
 }
+
+// Of returns a tensor of the given shape over vals, without copying them.
+// It panics if the shape is invalid or does not hold len(vals) elements.
+func Of[T tensor.Elem](shape tensor.Shape, vals ...T) tensor.Tensor {
+	return tensor.Must(tensor.From(shape, vals))
+}
+
+// F32 returns a float32 tensor of the given shape over vals (see Of).
+func F32(shape tensor.Shape, vals ...float32) tensor.Tensor { return Of(shape, vals...) }
+
+// F64 returns a float64 tensor of the given shape over vals (see Of).
+func F64(shape tensor.Shape, vals ...float64) tensor.Tensor { return Of(shape, vals...) }
+
+// I32 returns an int32 tensor of the given shape over vals (see Of).
+func I32(shape tensor.Shape, vals ...int32) tensor.Tensor { return Of(shape, vals...) }
+
+// I64 returns an int64 tensor of the given shape over vals (see Of).
+func I64(shape tensor.Shape, vals ...int64) tensor.Tensor { return Of(shape, vals...) }
+
+// Str returns a string tensor of the given shape over vals (see Of).
+func Str(shape tensor.Shape, vals ...string) tensor.Tensor { return Of(shape, vals...) }
