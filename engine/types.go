@@ -16,9 +16,6 @@ import (
 // the reductions' arithmetic and the widening are typed.
 type elemType struct {
 	size uintptr
-	// header returns the address of the first element and the length of
-	// data, a slice of this type (nil and 0 for a nil slice).
-	header func(data any) (unsafe.Pointer, int)
 	// widen sets out to the elements of data, a slice of this type and
 	// of out's length, as int64: nil but for the integer types indices
 	// may have, and for int64, which the kernels read as it is.
@@ -63,17 +60,10 @@ func elemTypeOf(d tensor.DType) *elemType {
 // builds from dst's elements.
 func typeRow[T any](red func(dst []T, src tensor.Tensor, block int, opt ScatterOptions) reducer) elemType {
 	var zero T
-	return elemType{
-		size: unsafe.Sizeof(zero),
-		header: func(data any) (unsafe.Pointer, int) {
-			s, _ := data.([]T)
-			return unsafe.Pointer(unsafe.SliceData(s)), len(s)
-		},
-		reducer: func(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
-			d, _ := dst.Data().([]T)
-			return red(d, src, block, opt)
-		},
-	}
+	return elemType{size: unsafe.Sizeof(zero), reducer: func(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
+		d, _ := dst.Data().([]T)
+		return red(d, src, block, opt)
+	}}
 }
 
 // indexRow returns row, the elemType of T, with T's widening to int64.

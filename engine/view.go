@@ -39,14 +39,33 @@ func words[E any](v view) []E {
 }
 
 // sliceOf returns the address of t's first element, their number and the
-// size of one (see elemTypes); nil and zeros for the zero Tensor.
+// size of one (see elemTypes); nil and zeros for the zero Tensor. It
+// reads the slice's header without asking its type, which costs less
+// than a type switch or reflection: the small calls read a few tensors
+// this way and move little else.
 func sliceOf(t *tensor.Tensor) (p unsafe.Pointer, n int, size uintptr) {
-	et := elemTypeOf(t.DType())
-	if et.header == nil {
-		return nil, 0, 0
+	p, n = sliceHeader(t.Data())
+	return p, n, elemTypeOf(t.DType()).size
+}
+
+// sliceHeader returns the address of the first element and the length
+// of the slice that data holds, or nil and 0 for a nil data. An interface
+// value is a pair of words, its type and a pointer to its value; for a
+// slice, which does not fit in a word, that value is the slice's header,
+// whose first words are the address and the length. A tensor's data is
+// always a slice.
+func sliceHeader(data any) (unsafe.Pointer, int) {
+	type iface struct{ typ, val unsafe.Pointer }
+	type header struct {
+		p    unsafe.Pointer
+		n, c int
 	}
-	p, n = et.header(t.Data())
-	return p, n, et.size
+	v := (*iface)(unsafe.Pointer(&data)).val
+	if v == nil {
+		return nil, 0
+	}
+	h := (*header)(v)
+	return h.p, h.n
 }
 
 // span is the address range [lo, hi) of a tensor's elements, for overlap
