@@ -12,7 +12,7 @@ import (
 	"github.com/scatter-dev/scatter/conformance"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format/stablehlo"
-	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -24,7 +23,7 @@ func echoOp() *dialect.Op {
 			{Name: "late", Kind: dialect.Int, Default: "7", Since: 5}},
 		Output: "y",
 		Eval: func(v int, c dialect.Call) (tensor.Tensor, error) {
-			shape, err := opcall.IntsOf(c.Inputs["shape"], "shape")
+			shape, err := dialect.IntsOf(c.Inputs["shape"], "shape")
 			if err != nil {
 				return tensor.Tensor{}, err
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/bfloat16"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/format"
-	"github.com/scatter-dev/scatter/internal/helpertest"
+	"github.com/scatter-dev/scatter/internal/testkit/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

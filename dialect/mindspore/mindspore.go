@@ -77,8 +77,8 @@ import (
 	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -316,7 +316,7 @@ func parseReduction(s string) (engine.Reduction, error) {
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
-func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "input_x") }
+func normAxis(axis, rank int) (int, error) { return dialect.NormAxis(axis, rank, "input_x") }
 
 // checkInput checks that the named input t is given and that its element
 // type is one of allowed.

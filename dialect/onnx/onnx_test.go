@@ -10,8 +10,8 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

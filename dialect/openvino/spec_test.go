@@ -7,7 +7,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

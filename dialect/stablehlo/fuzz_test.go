@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect/stablehlo"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

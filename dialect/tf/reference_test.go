@@ -9,8 +9,8 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -10,9 +10,9 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/torch"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/optest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect/torch"
-	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )

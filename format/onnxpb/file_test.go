@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/helpertest"
+	"github.com/scatter-dev/scatter/internal/testkit/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"reflect"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -3,7 +3,7 @@ package reftest
 import (
 	"fmt"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -19,8 +19,8 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/rawalloc"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
+	"github.com/scatter-dev/scatter/internal/testkit/reftest"
+	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
