@@ -18,21 +18,22 @@ const module = "github.com/scatter-dev/scatter"
 // layers are the module's packages from the bottom up, as ARCHITECTURE.md
 // draws them: a package imports only packages of lower layers, so that
 // packages on one layer (the dialects, the file formats) never import
-// each other. A path ending in "/..." names a folder's packages.
+// each other. A path ending in "/..." names a folder's packages not
+// named on a lower layer.
 var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"leaf utilities", []string{"internal/atomicfile", "internal/floatfmt", "internal/hugepage", "internal/nest", "internal/suggest"}},
+	{"huge pages", []string{"internal/hugepage"}},
+	{"leaf utilities", []string{"internal/..."}},
 	{"half-precision floats", []string{"bfloat16"}},
 	{"tensors", []string{"tensor"}},
-	{"tensor memory", []string{"internal/rawalloc", "internal/rawbytes"}},
 	{"engine", []string{"engine"}},
 	{"operator model", []string{"dialect"}},
 	{"dialect kit", []string{"dialect/internal/opcall"}},
 	{"dialects", []string{"dialect/jax", "dialect/mindspore", "dialect/onnx", "dialect/openvino", "dialect/stablehlo", "dialect/tf", "dialect/torch"}},
 	{"operators by name", []string{"registry"}},
-	{"generated protobuf", []string{"format/onnxpb/internal/pb"}},
+	{"file formats' kit", []string{"format/internal/rawbytes", "format/onnxpb/internal/pb"}},
 	{"file formats", []string{"format/npy", "format/onnxpb", "format/stablehlo"}},
 	{"format by extension", []string{"format"}},
 	{"tools on the operators", []string{"bench", "compare", "conformance", "explain"}},
@@ -41,7 +42,7 @@ var layers = []struct {
 
 // testKits are the packages only tests import. They may import any
 // package below the command.
-const testKits = "internal/testkit/..."
+const testKits = "testkit/..."
 
 // pkg is a package of the module and what its non-test files import.
 type pkg struct {
@@ -81,15 +82,15 @@ func TestCheckLayers(t *testing.T) {
 		want []string
 	}{
 		{"downward", []pkg{p("tensor", "bfloat16", "internal/floatfmt"), p("cmd/scatter", "registry", "format")}, nil},
-		{"test kit imported by a test kit", []pkg{p("internal/testkit/optest", "internal/testkit/reftest", "dialect")}, nil},
+		{"test kit imported by a test kit", []pkg{p("testkit/optest", "testkit/reftest", "dialect")}, nil},
 		{"upward", []pkg{p("tensor", "engine")},
 			[]string{`tensor (layer tensors) imports engine (layer engine), on a layer that is not lower`}},
 		{"sideways", []pkg{p("dialect/onnx", "dialect/tf")},
 			[]string{`dialect/onnx (layer dialects) imports dialect/tf (layer dialects), on a layer that is not lower`}},
-		{"test kit in code", []pkg{p("engine", "internal/testkit/reftest")},
-			[]string{`engine imports the test kit internal/testkit/reftest; only tests may`}},
-		{"test kit importing the command", []pkg{p("internal/testkit/optest", "cmd/scatter")},
-			[]string{`the test kit internal/testkit/optest imports cmd/scatter`}},
+		{"test kit in code", []pkg{p("engine", "testkit/reftest")},
+			[]string{`engine imports the test kit testkit/reftest; only tests may`}},
+		{"test kit importing the command", []pkg{p("testkit/optest", "cmd/scatter")},
+			[]string{`the test kit testkit/optest imports cmd/scatter`}},
 		{"unplaced", []pkg{p("newthing", "tensor")},
 			[]string{`newthing is on no layer`}},
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/testkit/optest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
 )
 
 func TestIntsOfAndIntOf(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/testkit/optest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
 )
 
 // TestExtremeArguments calls every kernel with an axis or batch_dims at

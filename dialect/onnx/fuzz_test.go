@@ -7,10 +7,10 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/testkit/optest"
-	"github.com/scatter-dev/scatter/internal/testkit/reftest"
-	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // The operators, element types, index types and reduction names the fuzz

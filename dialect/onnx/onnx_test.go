@@ -10,9 +10,9 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/testkit/optest"
-	"github.com/scatter-dev/scatter/internal/testkit/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 func f32(shape tensor.Shape, v ...float32) tensor.Tensor { return tensor.Must(tensor.From(shape, v)) }

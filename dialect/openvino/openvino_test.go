@@ -12,8 +12,8 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/testkit/optest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
 )
 
 // The reductions of ScatterElementsUpdate-12, with use_init_val both ways,

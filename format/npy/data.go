@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/scatter-dev/scatter/internal/rawbytes"
+	"github.com/scatter-dev/scatter/format/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -12,8 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/format/internal/rawbytes"
 	"github.com/scatter-dev/scatter/format/onnxpb/internal/pb"
-	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 	"google.golang.org/protobuf/encoding/protowire"

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scatter-dev/scatter/format/internal/rawbytes"
 	"github.com/scatter-dev/scatter/internal/nest"
-	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 )
 

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/rawalloc"
 
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
@@ -51,10 +50,10 @@ func Wrap(op string, err error) error {
 
 // Alloc returns a new tensor of the given type and shape after into has
 // written it, for the operators that allocate their output. into must
-// write every element: a large tensor is not zeroed first (see rawalloc).
+// write every element: a large tensor is not zeroed first (tensor.Empty).
 // Errors name op.
 func Alloc(op string, dtype tensor.DType, shape tensor.Shape, into func(dst tensor.Tensor) error) (tensor.Tensor, error) {
-	dst, err := rawalloc.New(dtype, shape)
+	dst, err := tensor.Empty(dtype, shape)
 	if err != nil {
 		return tensor.Tensor{}, Wrap(op, err)
 	}
