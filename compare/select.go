@@ -10,7 +10,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -186,7 +185,7 @@ func resolve(req Request) (*resolved, error) {
 	if d, ok := q.inputs[Data]; ok {
 		q.data, q.shape = d, d.Shape()
 	} else if s, ok := q.inputs[Shape]; ok {
-		dims, err := opcall.IntsOf(s, "shape")
+		dims, err := dialect.IntsOf(s, "shape")
 		if err == nil && s.Rank() == 1 {
 			q.shape = tensor.Shape(dims)
 			if u, ok := q.inputs[Updates]; ok {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -91,7 +90,7 @@ func newFacts(q *resolved, family string) *facts {
 			f.dims = append(f.dims, batch+j)
 		}
 	default:
-		axis, err := opcall.NormAxis(q.axis, rank, "data")
+		axis, err := dialect.NormAxis(q.axis, rank, "data")
 		if err != nil {
 			return f
 		}
@@ -630,7 +629,7 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 
 // typeList names a list of index types ("int32, int64", "any integer").
 func typeList(types []tensor.DType) string {
-	if opcall.AllIntegers(types) {
+	if dialect.AllIntegers(types) {
 		return "any integer"
 	}
 	names := make([]string, len(types))

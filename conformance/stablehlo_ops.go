@@ -2,10 +2,10 @@ package conformance
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/scatter-dev/scatter/format/stablehlo"
-	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -15,8 +15,7 @@ import (
 // copyElem copies element si of src into element di of dst, a tensor of
 // the same element type, bit for bit.
 func copyElem(dst tensor.Tensor, di int, src tensor.Tensor, si int) {
-	size := dst.DType().Size()
-	copy(rawbytes.Bytes(dst)[di*size:(di+1)*size], rawbytes.Bytes(src)[si*size:])
+	reflect.Copy(reflect.ValueOf(dst.Data()).Slice(di, di+1), reflect.ValueOf(src.Data()).Slice(si, si+1))
 }
 
 // sameTypes fails unless every tensor has the type of the first.

@@ -12,8 +12,8 @@ import (
 	"github.com/scatter-dev/scatter/conformance"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format/stablehlo"
-	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
 )
 
 // program wraps operations in a test function.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/scatter-dev/scatter/conformance"
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/reftest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
 )
 
 // attrsOf lists, for each operation the runner hands to exec, the
@@ -68,7 +68,7 @@ func ints(v dialect.Value) []int {
 }
 
 // refExec runs scatters and gathers with the reference loops of
-// internal/reftest: gathers clamp their start indices (the spec), and
+// testkit/reftest: gathers clamp their start indices (the spec), and
 // scatters apply mode to windows that do not fit.
 func refExec(mode reftest.ScatterMode) conformance.ExecFunc {
 	return func(op string, c dialect.Call) (tensor.Tensor, error) {

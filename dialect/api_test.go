@@ -13,9 +13,11 @@ import (
 // TestExportsOnlyTheOperatorAPI holds package dialect to what a user of
 // the operators reads: the description of operators (Op, Param, Attr,
 // Behavior, TypeSet and Types, Plan, Role, Call, Value), their errors and the sentences that
-// describe a Behavior. The helpers the dialects share in running a call
-// (reading tensors as ints, checking dst, allocating the output) live in
-// internal/opcall, where users do not trip over them.
+// describe a Behavior, and the reading of arguments as every dialect reads
+// them (integer lists and scalars given as tensors, axes counting from the
+// end), which compare and explain use too. The helpers the dialects share
+// in running a call (checking dst, allocating the output) live in
+// dialect/internal/opcall, where users do not trip over them.
 func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
@@ -31,8 +33,9 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 		}
 	}
 	slices.Sort(funcs)
-	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IsScatter", "MeanRule", "MinMaxRule",
-		"ParseValue", "ReductionNames", "ReportRule", "StringsRule", "Types", "ZeroStartRule"}
+	want := []string{"AllIntegers", "ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IntOf", "IntsOf",
+		"IsScatter", "MeanRule", "MinMaxRule", "NormAxis", "NormAxisInput", "ParseValue", "ReductionNames", "ReportRule",
+		"StringsRule", "Types", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
 	}

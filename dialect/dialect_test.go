@@ -10,7 +10,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -25,7 +24,7 @@ func echoOp() *dialect.Op {
 		Output: "y",
 		Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			v := b.Version
-			shape, err := opcall.IntsOf(c.Inputs["shape"], "shape")
+			shape, err := dialect.IntsOf(c.Inputs["shape"], "shape")
 			if err != nil {
 				return tensor.Tensor{}, err
 			}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
 )
 
 // TestExtremeArguments calls every kernel with an axis or batch_dims at

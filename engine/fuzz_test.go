@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // The kernels the fuzz target calls, by the number its first byte picks.
@@ -29,7 +29,7 @@ var fuzzIndexTypes = append(slices.Clone(indexTypes), tensor.Float32)
 // with negative and out-of-range values, any reduction (an unknown one
 // too), either index rule, either arithmetic, a scatter into a junk dst,
 // in place or onto zeros, and at times the work split over goroutines
-// however small it is. It checks the outcome against internal/reftest as
+// however small it is. It checks the outcome against testkit/reftest as
 // the differential tests do (refCase.failure), a quarter of the time
 // through the general kernels with the kernel's dimension numbers: the
 // same result bit for bit

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // generalTypes are the element types FuzzGeneral picks from: StableHLO's,

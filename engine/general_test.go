@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // TestGeneralMatchesReference runs the reference tests of the forms with

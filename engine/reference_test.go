@@ -8,13 +8,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // This file checks the kernels against the reference implementations of
-// internal/reftest, on random shapes, indices (with duplicates, negative
+// testkit/reftest, on random shapes, indices (with duplicates, negative
 // and out-of-range values, of every integer type), element types (every
 // one, so every mover size and every reducer), values (with ±0, NaN,
 // infinities and integers that wrap), index rules, reductions and

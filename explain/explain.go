@@ -45,7 +45,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -649,7 +648,7 @@ func (t *Trace) axis(op *dialect.Op, call dialect.Call, rank int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return opcall.NormAxis(axis, rank, t.Op)
+	return dialect.NormAxis(axis, rank, t.Op)
 }
 
 // axisArg reads the axis from the input axis, or from the attributes axis
@@ -657,7 +656,7 @@ func (t *Trace) axis(op *dialect.Op, call dialect.Call, rank int) (int, error) {
 func axisArg(op *dialect.Op, call dialect.Call) (axis int, given bool, err error) {
 	for _, name := range []string{"axis", "dim"} {
 		if x, ok := call.Inputs[name]; ok && !x.IsZero() {
-			a, err := opcall.IntOf(x, name)
+			a, err := dialect.IntOf(x, name)
 			return a, err == nil, err
 		}
 		if v, ok, err := attrValue(op, call, name); ok || err != nil {

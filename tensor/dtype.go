@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"unsafe"
 
@@ -47,6 +48,8 @@ type Elem interface {
 type dtypeInfo struct {
 	name string
 	size int // bytes per element; 0 for string
+	// elem is the Go type of an element.
+	elem reflect.Type
 	// makeSlice allocates a zeroed slice of n elements.
 	makeSlice func(n int) any
 	// firstDiff is FirstDiff for two slices of the type.
@@ -88,6 +91,7 @@ func elemInfo[T Elem](name string, size int, diff func(a, b any) int) dtypeInfo 
 	return dtypeInfo{
 		name: name,
 		size: size,
+		elem: reflect.TypeFor[T](),
 		makeSlice: func(n int) any {
 			s := make([]T, n)
 			if size > 0 && n > 0 {

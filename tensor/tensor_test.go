@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/bfloat16"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 	"github.com/x448/float16"
 )
 

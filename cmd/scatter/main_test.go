@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/format"
-	"github.com/scatter-dev/scatter/internal/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/helpertest"
 )
 
 // write stores t in dir/name and returns the path.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
-	"github.com/scatter-dev/scatter/internal/helpertest"
+	"github.com/scatter-dev/scatter/testkit/helpertest"
 )
 
 // signalHelperEnv names the output that TestSignalHelper writes when it

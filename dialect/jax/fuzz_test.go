@@ -7,10 +7,10 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // fuzzTypes are the element types the fuzz target picks from: JAX's (no

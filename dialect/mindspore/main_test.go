@@ -3,7 +3,7 @@ package mindspore_test
 import (
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/optest"
+	"github.com/scatter-dev/scatter/testkit/optest"
 )
 
 // TestMain runs the tests with every allocated output poisoned, so that

@@ -75,8 +75,8 @@ import (
 	"fmt"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -298,4 +298,4 @@ func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, redu
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
-func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "input_x") }
+func normAxis(axis, rank int) (int, error) { return dialect.NormAxis(axis, rank, "input_x") }

@@ -47,8 +47,8 @@ import (
 	"fmt"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -330,4 +330,4 @@ func checkInputs(b *dialect.Behavior, data, indices tensor.Tensor) error {
 }
 
 // normAxis maps axis in [-rank, rank-1] to [0, rank).
-func normAxis(axis, rank int) (int, error) { return opcall.NormAxis(axis, rank, "data") }
+func normAxis(axis, rank int) (int, error) { return dialect.NormAxis(axis, rank, "data") }

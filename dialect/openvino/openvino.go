@@ -53,8 +53,8 @@ import (
 	"fmt"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/opcall"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -116,7 +116,7 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Ten
 	if err := opcall.CheckUpdatesShape(indices, updates); err != nil {
 		return err
 	}
-	a, err := opcall.NormAxisInput(axis, data.Rank(), "data")
+	a, err := dialect.NormAxisInput(axis, data.Rank(), "data")
 	if err != nil {
 		return err
 	}
@@ -288,7 +288,7 @@ func checkGatherElements(b *dialect.Behavior, data, indices tensor.Tensor, axis 
 	if data.Rank() < 1 {
 		return 0, fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	a, err := opcall.NormAxis(axis, data.Rank(), "data")
+	a, err := dialect.NormAxis(axis, data.Rank(), "data")
 	if err != nil {
 		return 0, err
 	}
@@ -331,5 +331,5 @@ func axisOf(t tensor.Tensor) (int, error) {
 	if t.IsZero() {
 		return 0, fmt.Errorf("%w: missing input \"axis\"", dialect.ErrInput)
 	}
-	return opcall.IntOf(t, "axis")
+	return dialect.IntOf(t, "axis")
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // The reductions of ScatterElementsUpdate-12, with use_init_val both ways,

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect/stablehlo"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // fuzzTypes are the element types the fuzz target picks from: StableHLO's

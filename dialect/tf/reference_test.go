@@ -9,13 +9,13 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
-// The dialect against the reference implementation (internal/reftest)
+// The dialect against the reference implementation (testkit/reftest)
 // under TensorFlow's index rules, on random shapes, values and indices with
 // now and then a bad one: the same values, and an index error naming the
 // index TensorFlow names.

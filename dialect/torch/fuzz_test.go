@@ -10,10 +10,10 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/torch"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/optest"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/optest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 	"github.com/x448/float16"
 )
 

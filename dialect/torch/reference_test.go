@@ -7,9 +7,9 @@ import (
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect/torch"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 	"github.com/x448/float16"
 )
 
@@ -63,7 +63,7 @@ func randTensor(rng *rand.Rand, d tensor.DType, s tensor.Shape) tensor.Tensor {
 }
 
 // TestAgainstReference compares scatter_reduce and gather with the
-// reference implementation (internal/reftest) under PyTorch's rules, on
+// reference implementation (testkit/reftest) under PyTorch's rules, on
 // random shapes, dims, index values and src sizes, for int64, float64,
 // float16 and bfloat16 (whose sums and products accumulate in float32 and
 // round once).

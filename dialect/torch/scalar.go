@@ -8,7 +8,7 @@ import (
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/opcall"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/internal/rawbytes"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
@@ -282,11 +282,11 @@ func complex128Cast(c complex128) cast {
 // the first by its words, in the host's byte order, and the rest by
 // copying it.
 func (v cast) fill(t tensor.Tensor) {
-	b := rawbytes.Bytes(t)
+	b := rawbytes.Bytes(t.Data())
 	if len(b) == 0 {
 		return
 	}
-	size, word := t.DType().Size(), rawbytes.WordSize(t.DType())
+	size, word := t.DType().Size(), rawbytes.WordSize(t.Data())
 	putWord(b[:word], v.lo)
 	if size > word {
 		putWord(b[word:size], v.hi)

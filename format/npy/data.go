@@ -73,7 +73,7 @@ func readFixed(r io.Reader, h *header, avail int64) (tensor.Tensor, error) {
 	if err != nil {
 		return tensor.Tensor{}, formatErrorf("%w", err)
 	}
-	word := rawbytes.WordSize(dtype)
+	word := rawbytes.WordSize(t.Data())
 	// Data of the other byte order than the host's has its words reversed.
 	swap := h.elem.bigEndian == rawbytes.LittleEndianHost()
 	for done := 0; done < n; {
@@ -85,7 +85,7 @@ func readFixed(r io.Reader, h *header, avail int64) (tensor.Tensor, error) {
 			}
 		}
 		k := min(perChunk, capacity-done)
-		b := rawbytes.Bytes(t)[done*size : (done+k)*size]
+		b := rawbytes.Bytes(t.Data())[done*size : (done+k)*size]
 		if m, err := io.ReadFull(r, b); err != nil {
 			return tensor.Tensor{}, readError(h, int64(done)*int64(size)+int64(m), err)
 		}
@@ -104,7 +104,7 @@ func readFixed(r io.Reader, h *header, avail int64) (tensor.Tensor, error) {
 		if err != nil {
 			return tensor.Tensor{}, formatErrorf("%w", err)
 		}
-		fromFortran(rawbytes.Bytes(u), rawbytes.Bytes(t), h.shape, size)
+		fromFortran(rawbytes.Bytes(u.Data()), rawbytes.Bytes(t.Data()), h.shape, size)
 		return u, nil
 	}
 	t, err = t.Reshape(h.shape)
@@ -121,7 +121,7 @@ func grow(t tensor.Tensor, n int) (tensor.Tensor, error) {
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	copy(rawbytes.Bytes(u), rawbytes.Bytes(t))
+	copy(rawbytes.Bytes(u.Data()), rawbytes.Bytes(t.Data()))
 	return u, nil
 }
 
@@ -309,7 +309,7 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 	if !ok {
 		return nil, formatErrorf("cannot write a tensor of element type %v", t.DType())
 	}
-	b, word := rawbytes.Bytes(t), rawbytes.WordSize(t.DType())
+	b, word := rawbytes.Bytes(t.Data()), rawbytes.WordSize(t.Data())
 	return &encoder{descr: descr, write: func(w io.Writer) error {
 		if err := rawbytes.WriteLittleEndian(w, b, word); err != nil {
 			return ioErrorf("writing data: %w", err)

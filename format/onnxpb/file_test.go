@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/helpertest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/helpertest"
 )
 
 func TestTensorFileRoundTrip(t *testing.T) {

@@ -428,12 +428,12 @@ func (d *tensorDecoder) changed() error {
 // readRaw reads raw_data, whose size has been checked, into the memory of
 // t's elements and puts them in host byte order.
 func (d *tensorDecoder) readRaw(src *source, raw field, t tensor.Tensor) error {
-	b := rawbytes.Bytes(t)
+	b := rawbytes.Bytes(t.Data())
 	if err := src.readAt(b, raw.off); err != nil {
 		return err
 	}
 	if !rawbytes.LittleEndianHost() {
-		rawbytes.Swap(b, rawbytes.WordSize(d.dtype))
+		rawbytes.Swap(b, rawbytes.WordSize(t.Data()))
 	}
 	if d.dtype == tensor.Bool {
 		if i := slices.IndexFunc(b, func(c byte) bool { return c > 1 }); i >= 0 {
@@ -648,7 +648,7 @@ func newTensorEncoder(t tensor.Tensor, name, ctx string) (*tensorEncoder, error)
 		return e, nil
 	}
 	// raw_data is written even when it is empty.
-	e.raw, e.word = rawbytes.Bytes(t), rawbytes.WordSize(d)
+	e.raw, e.word = rawbytes.Bytes(t.Data()), rawbytes.WordSize(t.Data())
 	if e.raw == nil {
 		e.raw = []byte{}
 	}

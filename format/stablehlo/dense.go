@@ -241,7 +241,7 @@ func (p *parser) countConstant(typ Type) error {
 // fillSplat copies element 0 of t into all the others, doubling the
 // bytes copied at each step.
 func fillSplat(t tensor.Tensor) {
-	b := rawbytes.Bytes(t)
+	b := rawbytes.Bytes(t.Data())
 	for n := t.DType().Size(); n < len(b); n *= 2 {
 		copy(b[n:], b[:n])
 	}
@@ -265,8 +265,8 @@ func (p *parser) fromHex(lit *literal, t tensor.Tensor, typ Type) (tensor.Tensor
 			}
 		}
 	}
-	dst := rawbytes.Bytes(t)[:len(b)]
-	rawbytes.FromLittleEndian(dst, b, rawbytes.WordSize(typ.DType))
+	dst := rawbytes.Bytes(t.Data())[:len(b)]
+	rawbytes.FromLittleEndian(dst, b, rawbytes.WordSize(t.Data()))
 	if len(b) < n*size {
 		fillSplat(t)
 	}
@@ -429,5 +429,5 @@ func setBits(t tensor.Tensor, i int, v uint64) {
 	size := t.DType().Size()
 	var le [8]byte
 	binary.LittleEndian.PutUint64(le[:], v)
-	rawbytes.FromLittleEndian(rawbytes.Bytes(t)[i*size:(i+1)*size], le[:size], size)
+	rawbytes.FromLittleEndian(rawbytes.Bytes(t.Data())[i*size:(i+1)*size], le[:size], size)
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scatter-dev/scatter/internal/helpertest"
+	"github.com/scatter-dev/scatter/testkit/helpertest"
 )
 
 func TestWrite(t *testing.T) {

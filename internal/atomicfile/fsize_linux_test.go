@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/helpertest"
+	"github.com/scatter-dev/scatter/testkit/helpertest"
 )
 
 // TestWriteErrorNamesPath fails a write to the temporary file, as a full

@@ -1,90 +1,43 @@
 package rawalloc
 
 import (
-	"errors"
 	"runtime"
 	"testing"
-
-	"github.com/scatter-dev/scatter/internal/rawbytes"
-	"github.com/scatter-dev/scatter/tensor"
+	"unsafe"
 )
 
-// TestNew: a large tensor of fixed-size elements is left unzeroed
-// (poisoned here, so that it shows), a small one and one of strings or
-// bools is tensor.New's, zeroed, and the errors are tensor.New's.
-func TestNew(t *testing.T) {
-	large := tensor.Shape{MinBytes / 4}
+// TestUnzeroed: below MinBytes there is no block; from it, a block of the
+// size asked for, poisoned under Poison, that survives a collection.
+func TestUnzeroed(t *testing.T) {
+	if p := Unzeroed(MinBytes - 1); p != nil {
+		t.Errorf("Unzeroed(MinBytes-1) = %p, want nil", p)
+	}
+	if p := Unzeroed(0); p != nil {
+		t.Errorf("Unzeroed(0) = %p, want nil", p)
+	}
 	defer Poison(MinBytes)()
-	for _, c := range []struct {
-		name     string
-		d        tensor.DType
-		s        tensor.Shape
-		poisoned bool
-	}{
-		{"large float32", tensor.Float32, large, true},
-		{"large int8", tensor.Int8, tensor.Shape{2, MinBytes / 2}, true},
-		{"large complex128", tensor.Complex128, tensor.Shape{MinBytes / 16}, true},
-		{"large float16", tensor.Float16, tensor.Shape{MinBytes / 2}, true},
-		{"small float32", tensor.Float32, tensor.Shape{MinBytes/4 - 1}, false},
-		{"large bool", tensor.Bool, tensor.Shape{MinBytes}, false},
-		{"large string", tensor.String, tensor.Shape{MinBytes}, false},
-		{"empty", tensor.Float32, tensor.Shape{0, MinBytes}, false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			x, err := New(c.d, c.s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if x.DType() != c.d || !x.HasShape(c.s) {
-				t.Fatalf("got %v %v, want %v %v", x.DType(), x.Shape(), c.d, c.s)
-			}
-			if x.Len() == 0 {
-				return
-			}
-			runtime.GC() // the memory must be a live object of the right size
-			if c.d == tensor.String {
-				if s := x.Data().([]string); s[0] != "" || s[len(s)-1] != "" {
-					t.Errorf("strings %q, %q; want empty", s[0], s[len(s)-1])
-				}
-				return
-			}
-			b := rawbytes.Bytes(x)
-			want := byte(0)
-			if c.poisoned {
-				want = PoisonByte
-			}
-			if b[0] != want || b[len(b)-1] != want {
-				t.Errorf("bytes %#x ... %#x; want %#x", b[0], b[len(b)-1], want)
-			}
-		})
+	p := Unzeroed(MinBytes + 3)
+	if p == nil {
+		t.Fatal("Unzeroed(MinBytes+3) = nil")
 	}
-}
-
-// TestNewErrors: New refuses what tensor.New refuses, with its errors,
-// the size limit included.
-func TestNewErrors(t *testing.T) {
-	if _, err := New(tensor.Undefined, tensor.Shape{MinBytes}); !errors.Is(err, tensor.ErrDType) {
-		t.Errorf("undefined type: %v, want tensor.ErrDType", err)
-	}
-	if _, err := New(tensor.Float32, tensor.Shape{-1}); !errors.Is(err, tensor.ErrShape) {
-		t.Errorf("negative dimension: %v, want tensor.ErrShape", err)
-	}
-	if _, err := New(tensor.Float64, tensor.Shape{1 << 40, 1 << 40}); err == nil {
-		t.Error("2^80 elements: no error")
-	}
-	// Over the size limit, large enough to be left unzeroed.
-	defer tensor.SetMaxBytes(tensor.SetMaxBytes(2 * MinBytes))
-	if _, err := New(tensor.Float32, tensor.Shape{MinBytes}); !errors.Is(err, tensor.ErrTooLarge) {
-		t.Errorf("4 MiB over a 2 MiB limit: %v, want tensor.ErrTooLarge", err)
+	runtime.GC() // the memory must be a live object of the right size
+	b := unsafe.Slice((*byte)(p), MinBytes+3)
+	for _, i := range []int{0, MinBytes / 2, MinBytes + 2} {
+		if b[i] != PoisonByte {
+			t.Errorf("byte %d is %#x, want %#x", i, b[i], PoisonByte)
+		}
 	}
 }
 
 // TestPoisonUndo: Poison's undo restores the size and leaves memory
-// unpoisoned, and New at the default size does not poison.
+// unpoisoned.
 func TestPoisonUndo(t *testing.T) {
 	undo := Poison(0)
 	if minBytes != 0 || !poison {
 		t.Fatalf("under Poison(0): min %d, poison %v", minBytes, poison)
+	}
+	if p := Unzeroed(1); p == nil || *(*byte)(p) != PoisonByte {
+		t.Errorf("under Poison(0), Unzeroed(1) = %p, want a poisoned byte", p)
 	}
 	undo()
 	if minBytes != MinBytes || poison {

@@ -10,8 +10,6 @@ import (
 	"io"
 	"reflect"
 	"unsafe"
-
-	"github.com/scatter-dev/scatter/tensor"
 )
 
 // littleEndianHost records the host's byte order. It is a variable only so
@@ -23,43 +21,47 @@ var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // already in little-endian order.
 func LittleEndianHost() bool { return littleEndianHost }
 
-// Bytes returns the element memory of t viewed as bytes, in host byte
-// order, without copying: len(Bytes(t)) is t.Len() * t.DType().Size().
-// It works for every fixed-size element type (bool, the integers,
-// float16, bfloat16, float32, float64, complex64 and complex128) and
-// returns nil for a String tensor, the zero Tensor and a tensor with no
-// elements.
+// Bytes returns the memory of data, a slice of fixed-size numbers (bool,
+// the integers, the floats, the complex types, or types defined on them
+// such as float16.Float16: any tensor's elements but strings), viewed as
+// bytes in host byte order, without copying: len(Bytes(s)) is len(s)
+// times the element size. It returns nil for nil, an empty slice and a
+// slice of any other element type.
 //
-// The view aliases the tensor: writing through it changes the tensor's
-// elements and vice versa, and it keeps the elements alive. Every byte
-// written to a Bool tensor's view must be 0 or 1.
-func Bytes(t tensor.Tensor) []byte {
-	size := t.DType().Size()
-	if size == 0 || t.Data() == nil {
+// The view aliases the slice: writing through it changes the elements
+// and vice versa, and it keeps the elements alive. Every byte written to
+// a bool slice's view must be 0 or 1.
+func Bytes(data any) []byte {
+	v := reflect.ValueOf(data)
+	if v.Kind() != reflect.Slice || v.Len() == 0 || !fixedSize[v.Type().Elem().Kind()] {
 		return nil
 	}
-	v := reflect.ValueOf(t.Data())
-	if v.Kind() != reflect.Slice || v.Len() == 0 {
-		return nil
-	}
-	if es := v.Type().Elem().Size(); es != uintptr(size) {
-		panic(fmt.Sprintf("rawbytes: %v elements are held in %d-byte %v values, want %d bytes",
-			t.DType(), es, v.Type().Elem(), size))
-	}
-	return unsafe.Slice((*byte)(v.UnsafePointer()), v.Len()*size)
+	return unsafe.Slice((*byte)(v.UnsafePointer()), v.Len()*int(v.Type().Elem().Size()))
 }
 
 // WordSize returns the number of bytes whose order the host's byte order
-// governs in an element of type d: the element size for the real types,
-// half of it for complex types (whose real and imaginary parts are
-// separate words: 4 bytes for complex64, 8 for complex128), and 0 for
-// String and unknown types. It is the size to pass to Swap,
+// governs in an element of data, a slice as Bytes takes: the element size
+// for the real types, half of it for complex types (whose real and
+// imaginary parts are separate words: 4 bytes for complex64, 8 for
+// complex128), and 0 for anything else. It is the size to pass to Swap,
 // FromLittleEndian and ToLittleEndian.
-func WordSize(d tensor.DType) int {
-	if d.IsComplex() {
-		return d.Size() / 2
+func WordSize(data any) int {
+	t := reflect.TypeOf(data)
+	if t == nil || t.Kind() != reflect.Slice || !fixedSize[t.Elem().Kind()] {
+		return 0
 	}
-	return d.Size()
+	size := int(t.Elem().Size())
+	if k := t.Elem().Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
+		size /= 2
+	}
+	return size
+}
+
+// fixedSize holds the kinds of the elements Bytes views.
+var fixedSize = map[reflect.Kind]bool{
+	reflect.Bool: true, reflect.Int8: true, reflect.Int16: true, reflect.Int32: true, reflect.Int64: true,
+	reflect.Uint8: true, reflect.Uint16: true, reflect.Uint32: true, reflect.Uint64: true,
+	reflect.Float32: true, reflect.Float64: true, reflect.Complex64: true, reflect.Complex128: true,
 }
 
 // FromLittleEndian copies src, a sequence of little-endian words of size

@@ -81,8 +81,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for _, c := range cases {
 		d := c.t.DType()
-		word := WordSize(d)
-		got := Bytes(c.t)
+		word := WordSize(c.t.Data())
+		got := Bytes(c.t.Data())
 		if len(got) != c.t.Len()*d.Size() {
 			t.Errorf("%v: Bytes has %d bytes, want %d", d, len(got), c.t.Len()*d.Size())
 		}
@@ -93,7 +93,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%v: ToLittleEndian = % x, want % x", d, le, c.le)
 		}
 		back := must(tensor.New(d, c.t.Shape()))
-		FromLittleEndian(Bytes(back), []byte(c.le), word)
+		FromLittleEndian(Bytes(back.Data()), []byte(c.le), word)
 		if !tensor.Equal(back, c.t) {
 			t.Errorf("%v: FromLittleEndian gives %v, want %v", d, back, c.t)
 		}
@@ -129,8 +129,17 @@ func TestWordSize(t *testing.T) {
 		tensor.String: 0, tensor.Undefined: 0, tensor.DType(99): 0,
 	}
 	for d, w := range want {
-		if got := WordSize(d); got != w {
+		var data any
+		if d.Valid() {
+			data = must(tensor.New(d, tensor.Shape{1})).Data()
+		}
+		if got := WordSize(data); got != w {
 			t.Errorf("WordSize(%v) = %d, want %d", d, got, w)
+		}
+	}
+	for _, x := range []any{nil, 3, []*int{nil}, [2]int32{}} {
+		if got := WordSize(x); got != 0 {
+			t.Errorf("WordSize(%T) = %d, want 0", x, got)
 		}
 	}
 }
@@ -176,18 +185,18 @@ func TestSwap(t *testing.T) {
 func TestComplexWords(t *testing.T) {
 	c64 := must(tensor.From(tensor.Shape{1}, []complex64{complex(1.5, 2)}))
 	be := []byte("\x3f\xc0\x00\x00\x40\x00\x00\x00") // 1.5 then 2, each big-endian
-	Swap(be, WordSize(tensor.Complex64))
+	Swap(be, WordSize([]complex64(nil)))
 	got := must(tensor.New(tensor.Complex64, tensor.Shape{1}))
-	FromLittleEndian(Bytes(got), be, WordSize(tensor.Complex64))
+	FromLittleEndian(Bytes(got.Data()), be, WordSize([]complex64(nil)))
 	if !tensor.Equal(got, c64) {
 		t.Errorf("complex64: got %v, want %v", got, c64)
 	}
 
 	c128 := must(tensor.From(tensor.Shape{1}, []complex128{complex(1.5, -2)}))
 	be = []byte("\x3f\xf8\x00\x00\x00\x00\x00\x00\xc0\x00\x00\x00\x00\x00\x00\x00")
-	Swap(be, WordSize(tensor.Complex128))
+	Swap(be, WordSize([]complex128(nil)))
 	got = must(tensor.New(tensor.Complex128, tensor.Shape{1}))
-	FromLittleEndian(Bytes(got), be, WordSize(tensor.Complex128))
+	FromLittleEndian(Bytes(got.Data()), be, WordSize([]complex128(nil)))
 	if !tensor.Equal(got, c128) {
 		t.Errorf("complex128: got %v, want %v", got, c128)
 	}
@@ -199,7 +208,7 @@ func TestBytesAliases(t *testing.T) {
 	}
 	data := []int32{1, 2, 3}
 	x := must(tensor.From(tensor.Shape{3}, data))
-	b := Bytes(x)
+	b := Bytes(x.Data())
 	b[4] = 0xff
 	if data[1] != 0xff {
 		t.Errorf("writing through the view: element 1 = %#x, want 0xff", data[1])
@@ -210,14 +219,14 @@ func TestBytesAliases(t *testing.T) {
 	}
 
 	f := must(tensor.New(tensor.Float64, tensor.Shape{2, 2}))
-	bf := Bytes(f)
+	bf := Bytes(f.Data())
 	bf[len(bf)-1] = 0x80 // sign bit of the last element
 	if v := f.At(3).(float64); !math.Signbit(v) || v != 0 {
 		t.Errorf("float64 element 3 = %v, want -0", v)
 	}
 
 	bl := must(tensor.New(tensor.Bool, tensor.Shape{2}))
-	Bytes(bl)[1] = 1
+	Bytes(bl.Data())[1] = 1
 	if !bl.At(1).(bool) {
 		t.Errorf("bool element 1 = false after writing 1")
 	}
@@ -232,11 +241,16 @@ func TestBytesEmpty(t *testing.T) {
 		must(tensor.From(tensor.Shape{2}, []string{"a", "b"})),
 		tensor.Scalar("s"),
 	} {
-		if b := Bytes(x); b != nil {
+		if b := Bytes(x.Data()); b != nil {
 			t.Errorf("Bytes(%v) = % x, want nil", x, b)
 		}
 	}
-	if b := Bytes(tensor.Scalar(uint16(0x0102))); len(b) != 2 {
+	for _, x := range []any{nil, 7, []*int{new(int)}, []struct{ a int8 }{{1}}} {
+		if b := Bytes(x); b != nil {
+			t.Errorf("Bytes(%T) = % x, want nil", x, b)
+		}
+	}
+	if b := Bytes(tensor.Scalar(uint16(0x0102)).Data()); len(b) != 2 {
 		t.Errorf("Bytes(scalar uint16) has %d bytes, want 2", len(b))
 	}
 }

@@ -8,37 +8,16 @@ package opcall
 import (
 	"errors"
 	"fmt"
-	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/rawalloc"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/scatter-dev/scatter/dialect"
+
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
-
-// IntsOf reads an integer tensor of rank 0 or 1 (a shape, or a list of
-// axes) of any integer type as ints. name is the input's name, for the
-// error.
-func IntsOf(t tensor.Tensor, name string) ([]int, error) {
-	if t.Rank() > 1 {
-		return nil, fmt.Errorf("%w: %s must be a scalar or a 1-D tensor, got shape %v", dialect.ErrInput, name, t.Shape())
-	}
-	if !t.DType().IsInteger() {
-		return nil, fmt.Errorf("%w: %s must be integers, got %v", dialect.ErrInput, name, t.DType())
-	}
-	out := make([]int, t.Len())
-	for i := range out {
-		v, _ := t.IntAt(i) // a uint64 as its bits
-		if v < 0 && t.DType() == tensor.Uint64 {
-			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", dialect.ErrInput, name, i, uint64(v))
-		}
-		out[i] = int(v)
-	}
-	return out, nil
-}
 
 // ShapeOf reads a shape given as a tensor, the input called name: a 1-D
 // int32 or int64 tensor, as TensorFlow's and MindSpore's scatter_nd take
@@ -53,22 +32,8 @@ func ShapeOf(t tensor.Tensor, name string) (tensor.Shape, error) {
 	if d := t.DType(); d != tensor.Int32 && d != tensor.Int64 {
 		return nil, fmt.Errorf("%w: %s must be int32 or int64, got %v", dialect.ErrInput, name, d)
 	}
-	dims, err := IntsOf(t, name)
+	dims, err := dialect.IntsOf(t, name)
 	return tensor.Shape(dims), err
-}
-
-// IntOf reads an integer tensor holding exactly one element (a scalar, or a
-// 1-D tensor of one element) as an int. name is the input's name, for the
-// error.
-func IntOf(t tensor.Tensor, name string) (int, error) {
-	v, err := IntsOf(t, name)
-	if err != nil {
-		return 0, err
-	}
-	if len(v) != 1 {
-		return 0, fmt.Errorf("%w: %s must hold one value, got shape %v", dialect.ErrInput, name, t.Shape())
-	}
-	return v[0], nil
 }
 
 // Wrap returns err as an *dialect.OpError naming the operator op ("onnx.Gather"),
@@ -86,10 +51,10 @@ func Wrap(op string, err error) error {
 
 // Alloc returns a new tensor of the given type and shape after into has
 // written it, for the operators that allocate their output. into must
-// write every element: a large tensor is not zeroed first (see rawalloc).
+// write every element: a large tensor is not zeroed first (tensor.Empty).
 // Errors name op.
 func Alloc(op string, dtype tensor.DType, shape tensor.Shape, into func(dst tensor.Tensor) error) (tensor.Tensor, error) {
-	dst, err := rawalloc.New(dtype, shape)
+	dst, err := tensor.Empty(dtype, shape)
 	if err != nil {
 		return tensor.Tensor{}, Wrap(op, err)
 	}
@@ -158,31 +123,6 @@ func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
 	return t.AppendShape(s.Buf(t.Rank()))
 }
 
-// NormAxis maps an axis in [-rank, rank-1] to [0, rank): negative axes
-// count from the end. of names the tensor whose rank it is, for the error,
-// which wraps dialect.ErrAttribute.
-func NormAxis(axis, rank int, of string) (int, error) {
-	return normAxis(axis, rank, of, dialect.ErrAttribute)
-}
-
-// NormAxisInput is NormAxis for an axis that the operator takes as an
-// input tensor rather than as an attribute (OpenVINO's
-// ScatterElementsUpdate): its error wraps dialect.ErrInput instead.
-func NormAxisInput(axis, rank int, of string) (int, error) {
-	return normAxis(axis, rank, of, dialect.ErrInput)
-}
-
-func normAxis(axis, rank int, of string, sentinel error) (int, error) {
-	if axis < -rank || axis >= rank {
-		return 0, fmt.Errorf("%w: axis %d is out of range [%d, %d] for %s of rank %d",
-			sentinel, axis, -rank, rank-1, of, rank)
-	}
-	if axis < 0 {
-		axis += rank
-	}
-	return axis, nil
-}
-
 // CheckIndices checks an operator's index input, the input called name:
 // it must be given, and its element type must be one of types, the
 // IndexTypes of the operator version's Behavior. Both errors wrap
@@ -210,7 +150,7 @@ func CheckInputs(b *dialect.Behavior, data tensor.Tensor, dataName string, indic
 // typeNames names a list of element types for an error: "int64", "int32
 // or int64", or "of an integer type" for a list of every integer type.
 func typeNames(types []tensor.DType) string {
-	if AllIntegers(types) {
+	if dialect.AllIntegers(types) {
 		return "of an integer type"
 	}
 	names := make([]string, len(types))
@@ -218,18 +158,6 @@ func typeNames(types []tensor.DType) string {
 		names[i] = d.String()
 	}
 	return strings.Join(names, " or ")
-}
-
-// AllIntegers reports whether types holds every integer element type and
-// nothing else, as an operator that takes indices of any integer type
-// lists them.
-func AllIntegers(types []tensor.DType) bool {
-	for _, d := range tensor.DTypes() {
-		if d.IsInteger() != slices.Contains(types, d) {
-			return false
-		}
-	}
-	return !slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() })
 }
 
 // IntRange returns the range of integer type d, from its size and

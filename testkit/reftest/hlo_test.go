@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 func lit(s string) tensor.Tensor { return tensor.Must(tensor.Parse(s)) }

@@ -3,8 +3,8 @@ package reftest
 import (
 	"fmt"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // GatherND returns the slices of data that the index tuples of indices

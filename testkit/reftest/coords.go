@@ -5,8 +5,8 @@ import (
 	"math"
 	"reflect"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // each calls visit with the coordinates of every element of shape s, in

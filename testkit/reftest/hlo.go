@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // This file holds StableHLO's gather and scatter in their general form,

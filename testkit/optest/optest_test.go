@@ -6,7 +6,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/internal/reftest"
+	"github.com/scatter-dev/scatter/testkit/reftest"
 )
 
 // TestSameClass: SameClass takes the engine's class for the reference's,

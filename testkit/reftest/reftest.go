@@ -22,6 +22,10 @@
 // scatter checks element and index types before shapes, a gather shapes
 // before the index type, as the engine does, so that of several faults
 // both name one of the same class.
+//
+// Like every package under testkit/, it serves this module's own tests:
+// no non-test package of the module imports it, and its API may change
+// with them.
 package reftest
 
 import (

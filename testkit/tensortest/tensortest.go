@@ -1,5 +1,9 @@
 // Package tensortest builds tensors of any element type from small
 // integers, for tests.
+//
+// Like every package under testkit/, it serves this module's own tests:
+// no non-test package of the module imports it, and its API may change
+// with them.
 package tensortest
 
 import (

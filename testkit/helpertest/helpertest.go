@@ -1,6 +1,10 @@
 // Package helpertest is for tests that run the test binary again as a
 // helper process, to stop or kill it at a known point (in the middle of a
 // write), and that look at what it left in a directory.
+//
+// Like every package under testkit/, it serves this module's own tests:
+// no non-test package of the module imports it, and its API may change
+// with them.
 package helpertest
 
 import (

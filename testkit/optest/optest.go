@@ -3,6 +3,10 @@
 // the call; the fuzz target that decodes calls and checks them so; and
 // pieces of the dialects' models (a refusal, the version an opset selects,
 // scatter_nd's shape argument).
+//
+// Like every package under testkit/, it serves this module's own tests:
+// no non-test package of the module imports it, and its API may change
+// with them.
 package optest
 
 import (
@@ -19,9 +23,9 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/rawalloc"
-	"github.com/scatter-dev/scatter/internal/reftest"
-	"github.com/scatter-dev/scatter/internal/tensortest"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/reftest"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
 // Main runs a test package whose tests call the allocating forms, as its
