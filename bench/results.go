@@ -118,7 +118,7 @@ func readResults(r io.Reader) ([]Result, error) {
 		}
 		results[i] = r
 	}
-	if err := checkResults(results); err != nil {
+	if err := CheckResults(results); err != nil {
 		return nil, err
 	}
 	return results, nil
@@ -201,9 +201,9 @@ func decodeResult(msg json.RawMessage) (Result, error) {
 	return r, nil
 }
 
-// checkResults checks the values of every result, and that no two are
+// CheckResults checks the values of every result, and that no two are
 // for the same workload, impl and API.
-func checkResults(results []Result) error {
+func CheckResults(results []Result) error {
 	ids := IDs()
 	type key struct {
 		workload, impl string

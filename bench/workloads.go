@@ -19,8 +19,11 @@
 // checks one). Peers returns the bundled figures of NumPy, PyTorch and
 // ONNX Runtime, measured by the peers' own scripts on the machine that
 // PeersSource names, and Workload.BoundMS that machine's memory-bandwidth
-// bound; ReadPeersFile reads those scripts' output files. NewChart draws
-// any results against those bounds, one panel per workload.
+// bound; ReadPeersFile reads those scripts' output files. Package
+// bench/chart draws results against those bounds; it alone imports the
+// plotting libraries, so that a module whose tests import bench (the
+// Benchmark<Id> functions of dialect/onnx) does not pull them into its
+// users' module graphs.
 package bench
 
 import (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scatter-dev/scatter/bench"
+	"github.com/scatter-dev/scatter/bench/chart"
 	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
 
@@ -249,7 +250,7 @@ func drawBenchPlot(ours, peers []bench.Result, notes []string) ([]byte, error) {
 			results = append(results, p)
 		}
 	}
-	chart, err := bench.NewChart(results, notes...)
+	chart, err := chart.NewChart(results, notes...)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func noFlags(run func(pos []string, stdout io.Writer) error) func(*flag.FlagSet)
 }
 
 // commands are scatter's subcommands, in the order its usage lists them.
-var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand}
+var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand, versionCommand}
 
 // repeatable is implemented by the values of flags that may be given more
 // than once, each use adding to the value; the usage line marks them "...".

@@ -10,6 +10,7 @@
 //	scatter conform [DIR...]
 //	scatter ops [PATTERN]
 //	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
+//	scatter version
 //
 // scatter help COMMAND, or COMMAND -h, prints a command's flags. A mistake
 // in the command line (an unknown operator, flag, attribute or input, an
@@ -87,6 +88,9 @@
 // FILE.json adds those of a file the peers' scripts write (their
 // results.json, raw/IMPL.json or small.json) or --json writes instead, and
 // --peers none leaves them out. The chart is written whole or not at all.
+//
+// version (or --version) prints the module version the binary was built
+// from, its VCS revision and time, and the Go version and platform.
 package main
 
 import (
@@ -171,6 +175,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch name := args[0]; name {
 	case "help", "-h", "-help", "--help":
 		err = help(args[1:], stdout)
+	case "-version", "--version":
+		err = versionCommand.run(args[1:], stdout)
 	default:
 		if c := lookupCommand(name); c != nil {
 			err = c.run(args[1:], stdout)

@@ -1,4 +1,10 @@
-package bench
+// Package chart draws benchmark results (bench.Result) as a PNG or SVG
+// chart: one panel per workload, this module's times beside the peers'
+// and a bulk workload's memory-bandwidth bound, under a caption that says
+// lower is better and where each set of figures was measured. It is a
+// package of its own so that only the command, which draws charts,
+// imports the plotting libraries.
+package chart
 
 import (
 	"errors"
@@ -10,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scatter-dev/scatter/bench"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -37,7 +44,7 @@ const (
 const boundLabel = "memory bound"
 
 // Colours: a fixed sequence of impl colours, Okabe and Ito's palette for
-// colour-blind readers, given out in the order of chartImpls; a Fresh
+// colour-blind readers, given out in the order of chartImpls; a bench.Fresh
 // bar is its impl's colour lightened.
 var (
 	implColors = []color.RGBA{
@@ -62,14 +69,14 @@ const (
 )
 
 // Chart is a bar chart of results: one panel per workload, in the order
-// of Workloads, with a horizontal bar per impl and API giving the median
+// of bench.Workloads, with a horizontal bar per impl and bench.API giving the median
 // time per call (milliseconds for a bulk workload, nanoseconds for a small
 // call), and a bulk workload's BoundMS as a grey bar and a dashed line
-// across the panel. The bars of Impl come first, then those of the other
-// impls in alphabetical order, each impl in one colour, lighter for Fresh.
+// across the panel. The bars of bench.Impl come first, then those of the other
+// impls in alphabetical order, each impl in one colour, lighter for bench.Fresh.
 // Above the panels a caption says that lower is better, followed by the
 // notes given to NewChart (where the figures come from); a panel whose
-// results of Impl spread wider than TooWide says so in red under its
+// results of bench.Impl spread wider than bench.TooWide says so in red under its
 // title. The same results, in any order, make the same image.
 type Chart struct {
 	panels  []panel
@@ -78,9 +85,9 @@ type Chart struct {
 
 // panel is the content of one workload's panel.
 type panel struct {
-	workload Workload
+	workload bench.Workload
 	bars     []bar    // top to bottom
-	wide     []string // the bars of Impl whose spread is too wide, with it
+	wide     []string // the bars of bench.Impl whose spread is too wide, with it
 }
 
 // bar is one bar of a panel.
@@ -91,40 +98,40 @@ type bar struct {
 	edge  color.Color
 }
 
-// NewChart checks results as ReadResults does and lays them out as a
+// NewChart checks results as bench.ReadResults does and lays them out as a
 // chart, with a panel for each workload that has at least one result.
 // notes are lines of the caption, after the first, which says what the
 // bars are and that lower is better: say there where the figures were
 // measured and when.
-func NewChart(results []Result, notes ...string) (*Chart, error) {
+func NewChart(results []bench.Result, notes ...string) (*Chart, error) {
 	if len(results) == 0 {
 		return nil, errors.New("bench: no results to plot")
 	}
-	if err := checkResults(results); err != nil {
+	if err := bench.CheckResults(results); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	impls := chartImpls(results)
 	c := &Chart{caption: append([]string{"Median time per call: lower is better. " +
 		"Bulk workloads (W) in milliseconds, small calls (S) in nanoseconds."}, notes...)}
-	for _, w := range Workloads() {
+	for _, w := range bench.Workloads() {
 		p := panel{workload: w}
 		for i, impl := range impls {
 			base := implColors[i%len(implColors)]
-			for _, api := range APIs() {
-				j := slices.IndexFunc(results, func(r Result) bool {
+			for _, api := range bench.APIs() {
+				j := slices.IndexFunc(results, func(r bench.Result) bool {
 					return r.Workload == w.ID && r.Impl == impl && r.API == api
 				})
 				if j < 0 {
 					continue
 				}
 				fill := color.Color(base)
-				if api == Fresh {
+				if api == bench.Fresh {
 					fill = lighten(base)
 				}
 				r := results[j]
 				label := impl + " " + string(api)
 				p.bars = append(p.bars, bar{label: label, value: r.Median(), fill: fill, edge: base})
-				if r.Impl == Impl && r.Spread() > TooWide {
+				if r.Impl == bench.Impl && r.Spread() > bench.TooWide {
 					p.wide = append(p.wide, fmt.Sprintf("%s %.0f%%", label, 100*r.Spread()))
 				}
 			}
@@ -136,14 +143,14 @@ func NewChart(results []Result, notes ...string) (*Chart, error) {
 	return c, nil
 }
 
-// chartImpls returns the impls of results, each once: Impl first if
+// chartImpls returns the impls of results, each once: bench.Impl first if
 // present, then the others sorted.
-func chartImpls(results []Result) []string {
+func chartImpls(results []bench.Result) []string {
 	var others []string
 	ours := false
 	for _, r := range results {
 		switch {
-		case r.Impl == Impl:
+		case r.Impl == bench.Impl:
 			ours = true
 		case !slices.Contains(others, r.Impl):
 			others = append(others, r.Impl)
@@ -151,7 +158,7 @@ func chartImpls(results []Result) []string {
 	}
 	slices.Sort(others)
 	if ours {
-		return append([]string{Impl}, others...)
+		return append([]string{bench.Impl}, others...)
 	}
 	return others
 }

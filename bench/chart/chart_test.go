@@ -1,4 +1,4 @@
-package bench
+package chart
 
 import (
 	"bytes"
@@ -11,27 +11,29 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scatter-dev/scatter/bench"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden charts in testdata")
 
 // testResults returns the made-up timings of this module in
 // testdata/results.json, filtered to the given workloads (all with none).
-func testResults(t *testing.T, ids ...string) []Result {
+func testResults(t *testing.T, ids ...string) []bench.Result {
 	t.Helper()
-	rs, err := ReadResultsFile(filepath.Join("testdata", "results.json"))
+	rs, err := bench.ReadResultsFile(filepath.Join("..", "testdata", "results.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ids) == 0 {
 		return rs
 	}
-	return slices.DeleteFunc(rs, func(r Result) bool { return !slices.Contains(ids, r.Workload) })
+	return slices.DeleteFunc(rs, func(r bench.Result) bool { return !slices.Contains(ids, r.Workload) })
 }
 
 // onlyWorkloads returns the results for the given workloads.
-func onlyWorkloads(rs []Result, ids ...string) []Result {
-	return slices.DeleteFunc(slices.Clone(rs), func(r Result) bool { return !slices.Contains(ids, r.Workload) })
+func onlyWorkloads(rs []bench.Result, ids ...string) []bench.Result {
+	return slices.DeleteFunc(slices.Clone(rs), func(r bench.Result) bool { return !slices.Contains(ids, r.Workload) })
 }
 
 // TestChartGolden compares the SVG form of charts with the files in
@@ -41,9 +43,9 @@ func onlyWorkloads(rs []Result, ids ...string) []Result {
 func TestChartGolden(t *testing.T) {
 	for _, tc := range []struct {
 		golden  string
-		results []Result
+		results []bench.Result
 	}{
-		{"chart.svg", append(testResults(t), Peers()...)},
+		{"chart.svg", append(testResults(t), bench.Peers()...)},
 		{"chart-w3.svg", testResults(t, "W3")},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -96,11 +98,11 @@ func TestChartGolden(t *testing.T) {
 // decodes to an image of the expected size, with the expected bars.
 func TestChartPNG(t *testing.T) {
 	ours := testResults(t)
-	all := append(slices.Clone(ours), Peers()...)
+	all := append(slices.Clone(ours), bench.Peers()...)
 	blue, orange := implColors[0], implColors[1] // scatter, then numpy
 	for _, tc := range []struct {
 		name          string
-		results       []Result
+		results       []bench.Result
 		width, height int          // pixels at 96 dpi of 3-by-5-inch panels, 12-point gaps and a caption line
 		colors        []color.RGBA // found in the image
 		absent        []color.RGBA // not found
@@ -108,7 +110,7 @@ func TestChartPNG(t *testing.T) {
 		{"fifteen workloads", all, 1504, 1572, []color.RGBA{blue, lighten(blue), lighten(orange), boundColor, warnColor}, nil},
 		{"four", onlyWorkloads(all, "W1", "W2", "W8", "W9"), 1504, 660, []color.RGBA{blue, lighten(orange)}, []color.RGBA{warnColor}},
 		{"one, ours only", onlyWorkloads(ours, "W5"), 512, 356, []color.RGBA{blue, lighten(blue), boundColor}, []color.RGBA{orange, lighten(orange)}},
-		{"peers only", onlyWorkloads(Peers(), "W6"), 512, 356, []color.RGBA{lighten(blue), implColors[1], lighten(implColors[2])}, []color.RGBA{blue}},
+		{"peers only", onlyWorkloads(bench.Peers(), "W6"), 512, 356, []color.RGBA{lighten(blue), implColors[1], lighten(implColors[2])}, []color.RGBA{blue}},
 		{"a small call", onlyWorkloads(all, "S2"), 512, 356, []color.RGBA{blue, implColors[1]}, []color.RGBA{warnColor}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,8 +164,8 @@ func pixelColors(img image.Image) map[color.RGBA]bool {
 
 // TestNewChart checks the panels and bars a chart is made of.
 func TestNewChart(t *testing.T) {
-	r := func(workload, impl string, api API, median float64) Result {
-		return Result{Workload: workload, Impl: impl, API: api, MedianMS: median, MinMS: median, MaxMS: median, Reps: 1}
+	r := func(workload, impl string, api bench.API, median float64) bench.Result {
+		return bench.Result{Workload: workload, Impl: impl, API: api, MedianMS: median, MinMS: median, MaxMS: median, Reps: 1}
 	}
 	type wantBar struct {
 		label string
@@ -173,15 +175,15 @@ func TestNewChart(t *testing.T) {
 	blue, orange, green := implColors[0], implColors[1], implColors[2]
 	for _, tc := range []struct {
 		name    string
-		results []Result
+		results []bench.Result
 		want    map[string][]wantBar // by workload
 		order   []string             // the panels' workloads
 	}{
 		{
 			name: "ours first, then the peers sorted, reuse before fresh",
-			results: []Result{
-				r("W3", "zz", Fresh, 3), r("W3", "aa", Fresh, 4), r("W3", Impl, Fresh, 2),
-				r("W3", "zz", Reuse, 5), r("W3", Impl, Reuse, 1),
+			results: []bench.Result{
+				r("W3", "zz", bench.Fresh, 3), r("W3", "aa", bench.Fresh, 4), r("W3", bench.Impl, bench.Fresh, 2),
+				r("W3", "zz", bench.Reuse, 5), r("W3", bench.Impl, bench.Reuse, 1),
 			},
 			order: []string{"W3"},
 			want: map[string][]wantBar{"W3": {
@@ -191,7 +193,7 @@ func TestNewChart(t *testing.T) {
 		},
 		{
 			name:    "panels in workload order, colours the same in every panel",
-			results: []Result{r("W9", "numpy", Fresh, 9), r("W1", "pytorch", Fresh, 8), r("W1", "numpy", Fresh, 7)},
+			results: []bench.Result{r("W9", "numpy", bench.Fresh, 9), r("W1", "pytorch", bench.Fresh, 8), r("W1", "numpy", bench.Fresh, 7)},
 			order:   []string{"W1", "W9"},
 			want: map[string][]wantBar{
 				"W1": {{"numpy fresh", 7, lighten(blue)}, {"pytorch fresh", 8, lighten(orange)}},
@@ -226,15 +228,15 @@ func TestNewChart(t *testing.T) {
 // the caption's lines, the unit of each panel, and which of ours are
 // flagged for a spread too wide to trust.
 func TestChartCaptionAndSpread(t *testing.T) {
-	rs := []Result{
+	rs := []bench.Result{
 		// spread (12-8)/10 = 0.4: fine
-		{Workload: "W1", Impl: Impl, API: Reuse, MedianMS: 10, MinMS: 8, MaxMS: 12, Reps: 7, GBps: 1},
+		{Workload: "W1", Impl: bench.Impl, API: bench.Reuse, MedianMS: 10, MinMS: 8, MaxMS: 12, Reps: 7, GBps: 1},
 		// spread (30-10)/20 = 1: flagged
-		{Workload: "W1", Impl: Impl, API: Fresh, MedianMS: 20, MinMS: 10, MaxMS: 30, Reps: 7, GBps: 1},
+		{Workload: "W1", Impl: bench.Impl, API: bench.Fresh, MedianMS: 20, MinMS: 10, MaxMS: 30, Reps: 7, GBps: 1},
 		// a peer's wide spread is not ours to flag
-		{Workload: "W1", Impl: "numpy", API: Fresh, MedianMS: 20, MinMS: 1, MaxMS: 300, Reps: 7, GBps: 1},
+		{Workload: "W1", Impl: "numpy", API: bench.Fresh, MedianMS: 20, MinMS: 1, MaxMS: 300, Reps: 7, GBps: 1},
 		// nanoseconds, spread (160-100)/100 = 0.6: flagged
-		{Workload: "S6", Impl: Impl, API: Reuse, MedianNS: 100, MinNS: 100, MaxNS: 160, Reps: 7, Calls: 8},
+		{Workload: "S6", Impl: bench.Impl, API: bench.Reuse, MedianNS: 100, MinNS: 100, MaxNS: 160, Reps: 7, Calls: 8},
 	}
 	c, err := NewChart(rs, "note one", "note two")
 	if err != nil {
@@ -266,19 +268,19 @@ func TestChartCaptionAndSpread(t *testing.T) {
 }
 
 func TestNewChartErrors(t *testing.T) {
-	good := Result{Workload: "W1", Impl: Impl, API: Reuse, MedianMS: 2, MinMS: 1, MaxMS: 3, Reps: 3, GBps: 1}
+	good := bench.Result{Workload: "W1", Impl: bench.Impl, API: bench.Reuse, MedianMS: 2, MinMS: 1, MaxMS: 3, Reps: 3, GBps: 1}
 	negative := good
 	negative.MinMS = -1
 	unknown := good
 	unknown.Workload = "W0"
 	for _, tc := range []struct {
-		results []Result
+		results []bench.Result
 		want    string
 	}{
 		{nil, "bench: no results to plot"},
-		{[]Result{good, negative}, "bench: results[1]: W1 scatter reuse: min_ms is -1, want a finite number not below 0"},
-		{[]Result{unknown}, `bench: results[0]: unknown workload "W0"`},
-		{[]Result{good, good}, "bench: results[1]: W1 scatter reuse is also results[0]"},
+		{[]bench.Result{good, negative}, "bench: results[1]: W1 scatter reuse: min_ms is -1, want a finite number not below 0"},
+		{[]bench.Result{unknown}, `bench: results[0]: unknown workload "W0"`},
+		{[]bench.Result{good, good}, "bench: results[1]: W1 scatter reuse is also results[0]"},
 	} {
 		c, err := NewChart(tc.results)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || c != nil {
