@@ -11,9 +11,6 @@ import (
 	"testing"
 )
 
-// module is this module's path.
-const module = "github.com/scatter-dev/scatter"
-
 // pictures are the packages that draw, and so alone import the plotting
 // libraries.
 var pictures = []string{"./bench/chart", "./explain"}
