@@ -13,6 +13,7 @@ import (
 	"github.com/scatter-dev/scatter/compare"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/internal/atomicfile"
 	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
@@ -330,7 +331,8 @@ func (b *byteSize) Set(s string) error {
 
 // checkOutput returns an error naming --flag and path when path cannot
 // become an output file: its directory does not exist, or path is a
-// directory. Commands check it before their work, so that a bench run or
+// directory, a symbolic link, a named pipe or a device (which the write
+// would replace by a regular file: atomicfile.CheckTarget). Commands check it before their work, so that a bench run or
 // an operator call is not done for nothing, and the error says why
 // rather than what the rename over path met.
 func checkOutput(flag, path string) error {
@@ -339,6 +341,9 @@ func checkOutput(flag, path string) error {
 	}
 	if isDir(path) {
 		return fmt.Errorf("--%s %s: is a directory", flag, path)
+	}
+	if err := atomicfile.CheckTarget(path); err != nil {
+		return fmt.Errorf("--%s %w", flag, err)
 	}
 	return nil
 }

@@ -162,29 +162,35 @@ func usagef(format string, args ...any) error {
 }
 
 // run is the whole command, with its streams, returning the exit code.
+// A write to stdout that fails (a full disk, a closed pipe) fails the
+// command: what it printed is not all there.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
+	out := &checkedWriter{w: stdout}
 	var err error
 	switch name := args[0]; name {
 	case "help", "-h", "-help", "--help":
-		err = help(args[1:], stdout)
+		err = help(args[1:], out)
 	default:
 		if c := lookupCommand(name); c != nil {
-			err = c.run(args[1:], stdout)
+			err = c.run(args[1:], out)
 		} else {
 			err = unknownCommand(name)
 		}
 	}
 	var ue *usageError
 	switch {
-	case err == nil:
-		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, ue.line())
 		return exitUsage
+	case out.err != nil:
+		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", args[0], oneLine(out.err))
+		return exitInvalid
+	case err == nil:
+		return exitOK
 	case errors.Is(err, errFailed):
 		return exitInvalid
 	case errors.Is(err, tensor.ErrTooLarge):
@@ -221,6 +227,25 @@ func unknownCommand(name string) error {
 		names[i] = c.name
 	}
 	return usagef("unknown command %q%s", name, suggest.Phrase(name, names))
+}
+
+// checkedWriter passes writes on to w until one fails, and keeps that
+// failure: the writes after it fail with the same error, unattempted.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
 }
 
 // errFailed reports a failure that the command has already printed.
