@@ -111,6 +111,9 @@ func (p *parser) denseList(lit *literal, dim int) error {
 			if err != nil {
 				return err
 			}
+			if err := p.hold(e.pos, elementBytes); err != nil {
+				return err
+			}
 			lit.elems = append(lit.elems, e)
 		}
 		n++
@@ -192,10 +195,28 @@ func (p *parser) numberToken() (element, error) {
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // materialize builds the tensor of type typ that lit describes. A single
-// element, or hex bytes of a single element, is a splat.
+// element, or hex bytes of a single element, is a splat. The type's size
+// and the literal's form (its shape, or its number of hex bytes) are
+// checked before the tensor is allocated, so that a short literal of a
+// huge type takes no memory.
 func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
-	if err := p.countConstant(typ); err != nil {
+	if err := tensor.CheckSize(typ.DType, typ.Shape); err != nil {
 		return tensor.Tensor{}, p.errAt(lit.pos, err, "constant of type %v", typ)
+	}
+	n, _ := typ.Shape.NumElements() // CheckSize has checked the shape
+	size := typ.DType.Size()
+	switch {
+	case lit.hex != nil:
+		if n > 0 && len(lit.hex) != size && len(lit.hex) != n*size {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of %d bytes for type %v (%d bytes)", len(lit.hex), typ, n*size)
+		}
+	case lit.list:
+		if !tensor.Shape(lit.shape.Dims).Equal(typ.Shape) {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape.Dims), typ)
+		}
+	}
+	if err := p.hold(lit.pos, int64(n)*int64(size)); err != nil { // at most the limit: CheckSize said so
+		return tensor.Tensor{}, err
 	}
 	t, err := tensor.New(typ.DType, typ.Shape)
 	if err != nil {
@@ -204,11 +225,7 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	switch {
 	case lit.hex != nil:
 		return p.fromHex(lit, t, typ)
-	case lit.list:
-		if !tensor.Shape(lit.shape.Dims).Equal(typ.Shape) {
-			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape.Dims), typ)
-		}
-	case t.Len() == 0:
+	case !lit.list && t.Len() == 0:
 		return t, nil // a splat of no elements
 	}
 	for i, e := range lit.elems {
@@ -222,22 +239,6 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	return t, nil
 }
 
-// countConstant adds the bytes of a constant of type typ to those of the
-// file's constants, before it is allocated, and fails when the constant,
-// or all of them, take more than the limit of tensor.SetMaxBytes.
-func (p *parser) countConstant(typ Type) error {
-	if err := tensor.CheckSize(typ.DType, typ.Shape); err != nil {
-		return err
-	}
-	n, _ := typ.Shape.NumElements()
-	total := *p.constBytes + int64(n)*int64(typ.DType.Size()) // each is at most the limit
-	if total < *p.constBytes {
-		total = math.MaxInt64 // past a limit of math.MaxInt64, which is none
-	}
-	*p.constBytes = total
-	return tensor.CheckBytes("the sum of the file's constants", total, 1)
-}
-
 // fillSplat copies element 0 of t into all the others, doubling the
 // bytes copied at each step.
 func fillSplat(t tensor.Tensor) {
@@ -248,15 +249,13 @@ func fillSplat(t tensor.Tensor) {
 }
 
 // fromHex fills t from the little-endian element bytes of a hex literal:
-// one element's bytes (a splat) or every element's. i1 takes one byte
+// one element's bytes (a splat) or every element's, as materialize has
+// checked. i1 takes one byte
 // per element, 0 or 1.
 func (p *parser) fromHex(lit *literal, t tensor.Tensor, typ Type) (tensor.Tensor, error) {
 	size, n, b := typ.DType.Size(), t.Len(), lit.hex
 	if n == 0 {
 		return t, nil
-	}
-	if len(b) != size && len(b) != n*size {
-		return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of %d bytes for type %v (%d bytes)", len(b), typ, n*size)
 	}
 	if typ.DType == tensor.Bool {
 		for i, v := range b {
