@@ -113,7 +113,15 @@ func Run(fsys fs.FS, root string) ([]Result, error) {
 	return results, nil
 }
 
-// RunTest runs the node test in directory dir of fsys.
+// maxNodes bounds the nodes of a node test's model.
+const maxNodes = 1000
+
+// RunTest runs the node test in directory dir of fsys. Its model may have
+// at most 1000 nodes; each data set may make tensors (its inputs and the
+// nodes' outputs) of at most 8 times the limit of tensor.SetMaxBytes in
+// all, and its nodes may read and write elements of at most 8 times that
+// limit in all; a data set stops at the first node that starts after the
+// timeout SetTimeout sets.
 func RunTest(fsys fs.FS, dir string) error {
 	b, err := readFile(fsys, path.Join(dir, "model.onnx"))
 	if err != nil {
@@ -122,6 +130,9 @@ func RunTest(fsys fs.FS, dir string) error {
 	m, err := onnxpb.DecodeModel(b)
 	if err != nil {
 		return fmt.Errorf("model.onnx: %w", err)
+	}
+	if n := len(m.Graph.Nodes); n > maxNodes {
+		return fmt.Errorf("model.onnx: %w: %d nodes, more than a node test may have (%d)", tensor.ErrTooLarge, n, maxNodes)
 	}
 	sets, err := fs.Glob(fsys, path.Join(dir, "test_data_set_*"))
 	if err != nil {
@@ -155,6 +166,7 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 	if !ok {
 		return errors.New("the model imports no ai.onnx opset")
 	}
+	b := newBudget()
 	values := map[string]tensor.Tensor{}
 	for _, init := range m.Graph.Initializers {
 		values[init.Name] = init.Tensor
@@ -165,15 +177,21 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 			continue
 		}
 		t, err := readTensor(fsys, path.Join(set, fmt.Sprintf("input_%d.pb", k)))
+		if err == nil {
+			err = b.spend(nil, []tensor.Tensor{t})
+		}
 		if err != nil {
 			return fmt.Errorf("graph input %q: %w", in.Name, err)
 		}
 		values[in.Name] = t
 		k++
 	}
-	for _, n := range m.Graph.Nodes {
-		if err := evalNode(n, int(opset), values); err != nil {
-			return err
+	for i, n := range m.Graph.Nodes {
+		if err := b.due(); err != nil {
+			return fmt.Errorf("node %d (%s): %w", i, n.OpType, err)
+		}
+		if err := evalNode(n, int(opset), values, b); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
 		}
 	}
 	for k, out := range m.Graph.Outputs {
@@ -193,8 +211,8 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 }
 
 // evalNode runs one ONNX node, reading its inputs from values and storing
-// its output there.
-func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor) error {
+// its output there, and counts what it reads and makes in b.
+func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor, b *budget) error {
 	if n.Domain != "" {
 		return fmt.Errorf("node %q: domain %q is not supported (only ai.onnx)", n.OpType, n.Domain)
 	}
@@ -229,6 +247,13 @@ func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor) error {
 	out, err := op.Run(call)
 	if err != nil {
 		return err
+	}
+	in := make([]tensor.Tensor, 0, len(call.Inputs))
+	for _, t := range call.Inputs {
+		in = append(in, t)
+	}
+	if err := b.spend(in, []tensor.Tensor{out}); err != nil {
+		return fmt.Errorf("%s: %w", op.Name, err)
 	}
 	values[n.Outputs[0]] = out
 	return nil

@@ -253,7 +253,7 @@ func TestRunnerErrors(t *testing.T) {
 			"t.mlir:3: stablehlo.broadcast_in_dim: tensor: too large: int8[2000000] takes 2000000 bytes, over the limit of 1048576 bytes"},
 		{"tensors over the budget", program("  %a = stablehlo.constant dense<1> : tensor<i8>\n" +
 			strings.Repeat("  %r = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<i8>) -> tensor<1000000xi8>\n", 9)),
-			"t.mlir:11: stablehlo.broadcast_in_dim: the test's tensors take more than 8388608 bytes, 8 times the limit of one"},
+			"t.mlir:11: stablehlo.broadcast_in_dim: too large: the test's tensors take more than 8388608 bytes, 8 times the limit of one"},
 		{"scatter refused by exec", program(`  %a = stablehlo.constant dense<0> : tensor<4xf32>
   %i = stablehlo.constant dense<[[0], [1]]> : tensor<2x1xi64>
   %u = stablehlo.constant dense<1.0> : tensor<2xf32>

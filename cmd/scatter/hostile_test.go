@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,40 @@ func TestStdoutWriteFails(t *testing.T) {
 		if code != exitInvalid || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, errFull.Error()) {
 			t.Errorf("%s into a full device: exit %d, stderr %q; want 1 and one line naming the failure", strings.Join(args, " "), code, msg)
 		}
+	}
+}
+
+// TestConformLimits checks that conform holds a test to --max-bytes (a
+// short file declaring a huge constant fails that test, in a line of its
+// own, rather than the run) and to --timeout.
+func TestConformLimits(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	dir := t.TempDir()
+	splat := filepath.Join(dir, "splat.mlir")
+	short := filepath.Join(dir, "short.mlir")
+	test := func(lit string) string {
+		return "func.func @main() {\n  %c = stablehlo.constant " + lit + " : tensor<1000000000xf32>\n" +
+			"  check.expect_eq %c, %c : tensor<1000000000xf32>\n  func.return\n}\n"
+	}
+	for name, src := range map[string]string{splat: test("dense<0.0>"), short: test("dense<[1.0, 2.0]>")} {
+		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runArgs("conform", "--max-bytes", "1MiB", splat)
+	if code != exitInvalid || !strings.Contains(stdout, "FAIL splat.mlir: splat.mlir:2:") || !strings.Contains(stdout, "over the limit of 1048576 bytes") {
+		t.Errorf("conform --max-bytes 1MiB of a 4 GB splat: exit %d, %q %q; want a failed test naming the limit", code, stdout, stderr)
+	}
+	code, stdout, _ = runArgs("conform", "--max-bytes", "8GiB", short)
+	if code != exitInvalid || !strings.Contains(stdout, "dense literal of shape [2] for type tensor<1000000000xf32>") {
+		t.Errorf("conform of a 2-element literal for 10^9 elements: exit %d, %q; want a failed test naming the shapes", code, stdout)
+	}
+	mlir := filepath.Join("..", "..", "conformance", "testdata", "stablehlo", "interpret", "gather.mlir")
+	code, stdout, _ = runArgs("conform", "--timeout", "1ns", mlir)
+	if code != exitInvalid || !strings.Contains(stdout, "timed out after its timeout of 1ns") {
+		t.Errorf("conform --timeout 1ns: exit %d, %q; want a test that timed out", code, stdout)
+	}
+	if code, _, stderr := runArgs("conform", "--timeout", "-1s", mlir); code != exitUsage || !strings.Contains(stderr, "--timeout -1s") {
+		t.Errorf("conform --timeout -1s: exit %d, %q; want a usage error", code, stderr)
 	}
 }

@@ -7,7 +7,7 @@
 //	scatter compare [OP...] [--attr NAME=VALUE]... [--cells N] [--family F] [--max-bytes SIZE] [--opset DIALECT=N]... --in NAME=FILE|TYPE:VALUES...
 //	scatter explain OP [--attr NAME=VALUE]... [--color WHEN] [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] [--opset N] [--svg FILE | --png FILE]
 //	scatter show FILE... [--max-bytes SIZE]
-//	scatter conform [DIR...]
+//	scatter conform [DIR...] [--max-bytes SIZE] [--timeout DURATION]
 //	scatter ops [PATTERN]
 //	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
 //
