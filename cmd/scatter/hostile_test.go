@@ -81,3 +81,29 @@ func TestConformLimits(t *testing.T) {
 		t.Errorf("conform --timeout -1s: exit %d, %q; want a usage error", code, stderr)
 	}
 }
+
+// TestOutputSizeLimit checks that --max-bytes bounds what eval writes, in
+// the file's own encoding: one long string gathered many times takes
+// little memory but as many bytes a copy in a .pb, and four bytes a
+// character of the longest in a .npy. Nothing is written.
+func TestOutputSizeLimit(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	dir := t.TempDir()
+	long := write(t, dir, "long.pb", tensor.Must(tensor.From(tensor.Shape{1}, []string{strings.Repeat("a", 30000)})))
+	indices := "int64:[" + strings.TrimSuffix(strings.Repeat("0,", 100), ",") + "]"
+	for _, c := range []struct{ out, size string }{
+		{filepath.Join(dir, "o.npy"), "the .npy data of 100 strings of 30000 UTF-32 code units takes 12000000 bytes"},
+		{filepath.Join(dir, "o.pb"), `the TensorProto of tensor "output" takes 3000`},
+		{"-", "the .npy data of 100 strings of 30000 UTF-32 code units takes 12000000 bytes"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"eval", "onnx.Gather", "--max-bytes", "1MB", "--in", "data=" + long, "--in", "indices=" + indices, "--out", c.out}, &stdout, &stderr)
+		if code != exitInvalid || !strings.Contains(stderr.String(), c.size) || !strings.Contains(stderr.String(), "over the limit of 1000000 bytes") || stdout.Len() > 0 {
+			t.Errorf("eval --out %s of 100 strings of 30 KB under --max-bytes 1MB: exit %d, %q, %d bytes out; want 1 naming the size, nothing written",
+				c.out, code, stderr.String(), stdout.Len())
+		}
+		if _, err := os.Stat(c.out); c.out != "-" && err == nil {
+			t.Errorf("eval --out %s over the limit created the file", c.out)
+		}
+	}
+}

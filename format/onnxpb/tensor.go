@@ -619,8 +619,8 @@ type tensorEncoder struct {
 	word int    // the size of its words
 }
 
-// newTensorEncoder checks that t can be encoded. ctx names the tensor in
-// error messages.
+// newTensorEncoder checks that t can be encoded, in no more bytes than the
+// limit of tensor.SetMaxBytes. ctx names the tensor in error messages.
 func newTensorEncoder(t tensor.Tensor, name, ctx string) (*tensorEncoder, error) {
 	if t.IsZero() {
 		return nil, errorf("%s: cannot encode the zero (undefined) tensor", ctx)
@@ -645,12 +645,18 @@ func newTensorEncoder(t tensor.Tensor, name, ctx string) (*tensorEncoder, error)
 			return nil, wrapf(err, "%s", ctx)
 		}
 		e.strs = v
-		return e, nil
+	} else {
+		// raw_data is written even when it is empty.
+		e.raw, e.word = rawbytes.Bytes(t), rawbytes.WordSize(d)
+		if e.raw == nil {
+			e.raw = []byte{}
+		}
 	}
-	// raw_data is written even when it is empty.
-	e.raw, e.word = rawbytes.Bytes(t), rawbytes.WordSize(d)
-	if e.raw == nil {
-		e.raw = []byte{}
+	// What is written is held to the size limit too: a long string
+	// gathered many times takes little memory (the copies share it) but
+	// as many bytes each in the file.
+	if err := tensor.CheckBytes(fmt.Sprintf("the TensorProto of %s", ctx), int64(e.size()), 1); err != nil {
+		return nil, fmt.Errorf("onnxpb: %w", err)
 	}
 	return e, nil
 }
