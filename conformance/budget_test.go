@@ -99,3 +99,35 @@ func TestElementBudget(t *testing.T) {
 		t.Errorf("20 reduces of 512 KiB under a limit of 1 MiB: %v, want ErrTooLarge naming the reduce", r)
 	}
 }
+
+// TestLineEscapes: a name or an error holding a newline, a terminal's
+// escape sequence or an invalid byte prints on one line with them
+// escaped, so that no name forges a line of its own.
+func TestLineEscapes(t *testing.T) {
+	for _, c := range []struct {
+		r    conformance.Result
+		want string
+	}{
+		{conformance.Result{Name: "x.mlir\nPASS y.mlir"}, `PASS "x.mlir\nPASS y.mlir"`},
+		{conformance.Result{Name: "\x1b[2Jx.mlir"}, `PASS "\x1b[2Jx.mlir"`},
+		{conformance.Result{Name: "plain name.mlir"}, "PASS plain name.mlir"},
+		{conformance.Result{Name: "a\xffb", Err: errors.New("a\xffb:1: bad\n\x1b[31mred")}, `FAIL "a\xffb": a\xffb:1: bad\n\x1b[31mred`},
+	} {
+		if got := conformance.Line(c.r); got != c.want {
+			t.Errorf("Line(%q, %v) = %q, want %q", c.r.Name, c.r.Err, got, c.want)
+		}
+	}
+}
+
+// TestErrorNamesOperationOnce: an operator's error, which names the
+// operation, is not prefixed with its name again.
+func TestErrorNamesOperationOnce(t *testing.T) {
+	src := program(`  %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %i = stablehlo.constant dense<[[0], [1]]> : tensor<2x1xi64>
+  %g = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 5>}> : (tensor<3xi32>, tensor<2x1xi64>) -> tensor<2x5xi32>
+  check.expect_eq_const %g, dense<0> : tensor<2x5xi32>`)
+	r := conformance.RunMLIR("g.mlir", []byte(src), conformance.Exec)
+	if len(r) != 1 || r[0].Err == nil || !strings.HasPrefix(r[0].Err.Error(), "g.mlir:4: stablehlo.gather: shape mismatch: slice_sizes[0] = 5") {
+		t.Errorf("a gather of slices too large: %v, want its error naming stablehlo.gather once", r)
+	}
+}

@@ -16,7 +16,10 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format/onnxpb"
@@ -347,10 +350,43 @@ func Exec(op string, c dialect.Call) (tensor.Tensor, error) {
 	return o.Run(c)
 }
 
-// Line formats one result as the conform command prints it.
+// Line formats one result as the conform command prints it, on one line
+// that holds no control character: a name that has one (a file may be
+// called "x\nPASS y" or hold a terminal's escape sequence) is quoted as
+// Go quotes strings, and in an error message each is escaped.
 func Line(r Result) string {
-	if r.Err == nil {
-		return "PASS " + r.Name
+	name := r.Name
+	if strings.IndexFunc(name, notShown) >= 0 || !utf8.ValidString(name) {
+		name = strconv.Quote(name)
 	}
-	return "FAIL " + r.Name + ": " + strings.ReplaceAll(r.Err.Error(), "\n", " ")
+	if r.Err == nil {
+		return "PASS " + name
+	}
+	return "FAIL " + name + ": " + escape(r.Err.Error())
+}
+
+// notShown reports whether r is a rune that Line escapes: one that is
+// neither graphic nor a space. (An invalid byte decodes as
+// utf8.RuneError, which is graphic: escape finds those itself.)
+func notShown(r rune) bool { return r != ' ' && !unicode.IsGraphic(r) }
+
+// escape replaces each rune of s that notShown reports (a control
+// character, an invalid byte) with its Go escape ("\n", "\x1b").
+func escape(s string) string {
+	if strings.IndexFunc(s, notShown) < 0 && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], string(utf8.RuneError)): // an invalid byte
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case notShown(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

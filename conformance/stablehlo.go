@@ -184,7 +184,7 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 			return nil, fmt.Errorf("%s:%d: more than %d operations run", m.file, op.Line, maxSteps)
 		}
 		if err := m.budget.due(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
+			return nil, m.errorAt(op, err)
 		}
 		in, err := m.operands(op, env)
 		if err != nil {
@@ -200,7 +200,7 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		if op.Name == "func.call" {
 			out, err = m.callOp(op, in) // its errors say where they happened
 		} else if out, err = m.eval(op, in); err != nil {
-			err = fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
+			err = m.errorAt(op, err)
 		}
 		if err != nil {
 			return nil, err
@@ -210,7 +210,7 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		}
 		if op.Name != "stablehlo.constant" && op.Name != "func.call" { // these make no tensor
 			if err := m.budget.spend(in, out); err != nil {
-				return nil, fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
+				return nil, m.errorAt(op, err)
 			}
 		}
 		for i, name := range op.Results {
@@ -218,6 +218,16 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		}
 	}
 	return nil, fmt.Errorf("%s:%d: @%s ends without a return", m.file, fn.Line, fn.Name)
+}
+
+// errorAt returns err, an error of op, prefixed with the file, the line
+// and the operation's name, unless it names the operation already (as the
+// registry's operators' errors do).
+func (m *machine) errorAt(op *stablehlo.Op, err error) error {
+	if strings.HasPrefix(err.Error(), opName(op)+": ") {
+		return fmt.Errorf("%s:%d: %w", m.file, op.Line, err)
+	}
+	return fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
 }
 
 // operands looks up op's operands in env and checks their declared types.
