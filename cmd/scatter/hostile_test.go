@@ -107,3 +107,16 @@ func TestOutputSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAllTooLarge checks that compare, when every operator refuses
+// the call as too large for --max-bytes, exits 1 saying so rather than 0
+// for an agreement.
+func TestCompareAllTooLarge(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
+	code, stdout, stderr := runArgs("compare", "--family", "gather", "--max-bytes", "48B",
+		"--in", "data=float32:[[1,2,3,4]]", "--in", "indices=int64:[0,0,0,0]")
+	if code != exitInvalid || strings.Contains(stdout, "agree") || !strings.Contains(stderr, "every operator refused the call") ||
+		!strings.Contains(stderr, tooLargeHint) {
+		t.Errorf("compare of a gather whose output is over --max-bytes: exit %d, %q, %q; want 1 and no agreement", code, stdout, stderr)
+	}
+}

@@ -49,8 +49,9 @@
 // any dialect spells it. It prints each operator's call and outcome, the
 // operators left out and why, then where the outcomes, shapes or cells
 // differ, each with the rule of the operators' Behavior tables behind it.
-// It exits 0 when all agree, 1 when they differ, 2 on a usage error (an
-// unreadable input file included).
+// It exits 0 when all agree, 1 when they differ or all were refused as
+// too large for --max-bytes, 2 on a usage error (an unreadable input file
+// included).
 //
 // show prints each tensor file (- reads .npy from standard input): its
 // element type, shape and (.pb) name, then its elements nested in brackets
