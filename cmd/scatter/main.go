@@ -105,7 +105,7 @@ import (
 
 func main() {
 	cleanUpOnSignal()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // Exit codes.
