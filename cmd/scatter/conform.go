@@ -80,7 +80,7 @@ func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
 	}
 	failed := false
 	for _, r := range all {
-		fmt.Fprintln(stdout, conformance.Line(r))
+		fmt.Fprintln(stdout, clip(conformance.Line(r)))
 		failed = failed || r.Err != nil
 	}
 	fmt.Fprintln(stdout, conformance.Summary(all))

@@ -120,3 +120,32 @@ func TestCompareAllTooLarge(t *testing.T) {
 		t.Errorf("compare of a gather whose output is over --max-bytes: exit %d, %q, %q; want 1 and no agreement", code, stdout, stderr)
 	}
 }
+
+// TestClip checks that a line echoing a long value keeps its start and
+// end and says how long it was, between runes, and that a long line of
+// short words is bounded too.
+func TestClip(t *testing.T) {
+	long := strings.Repeat("9", 5000)
+	for _, c := range []struct{ in, want string }{
+		{"short line", "short line"},
+		{"dimension " + long + " is too large", "dimension " + strings.Repeat("9", 32) + "..." + strings.Repeat("9", 16) + " (5000 bytes) is too large"},
+		{strings.Repeat("é", 100), strings.Repeat("é", 16) + "..." + strings.Repeat("é", 8) + " (200 bytes)"},
+	} {
+		if got := clip(c.in); got != c.want {
+			t.Errorf("clip(%.80q...) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	words := strings.Repeat("1, ", 100000)
+	if got := clip(words); len(got) > maxLine+32 || !strings.HasSuffix(got, "(300000 bytes)") {
+		t.Errorf("clip of 300 KB of short words: %d bytes ending %q", len(got), got[max(0, len(got)-40):])
+	}
+	// What the command prints of a hostile attribute and literal.
+	for _, args := range [][]string{
+		{"eval", "onnx.Gather", "--attr", "axis=" + long, "--in", "data=float32:[1]", "--in", "indices=int64:[0]", "--out", "o.npy"},
+		{"eval", "onnx.Gather", "--in", "data=float32:[" + strings.Repeat("x", 120000) + "]", "--in", "indices=int64:[0]", "--out", "o.npy"},
+	} {
+		if code, _, stderr := runArgs(args...); code != exitUsage || len(stderr) > 400 {
+			t.Errorf("eval with a hostile %.30s...: exit %d, %d bytes on standard error; want 2 and a short line", args[3], code, len(stderr))
+		}
+	}
+}

@@ -98,6 +98,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/tensor"
@@ -252,9 +253,50 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 // errFailed reports a failure that the command has already printed.
 var errFailed = errors.New("failed")
 
-// oneLine flattens an error message onto a single line.
+// oneLine flattens an error message onto a single line, clipped (clip).
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+	return clip(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
+}
+
+// Bounds of what scatter echoes of its input in a line: a word (a value as
+// given, quoted or not) and the whole line.
+const (
+	maxWord = 64
+	maxLine = 1024
+)
+
+// clip shortens a line that may echo hostile input (a literal of 100 KB, a
+// dimension of 5000 digits): each word longer than maxWord bytes keeps its
+// start and end around "..." and says how long it was, and a line still
+// longer than maxLine keeps its start and end likewise.
+func clip(line string) string {
+	if len(line) <= maxWord {
+		return line
+	}
+	words := strings.Split(line, " ")
+	for i, w := range words {
+		if len(w) > maxWord {
+			words[i] = shorten(w, maxWord/2, maxWord/4)
+		}
+	}
+	line = strings.Join(words, " ")
+	if len(line) > maxLine {
+		line = shorten(line, maxLine/2, maxLine/4)
+	}
+	return line
+}
+
+// shorten returns the first head and last tail bytes of s (fewer, to cut
+// between runes) around "...", and s's length in bytes.
+func shorten(s string, head, tail int) string {
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	end := len(s) - tail
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	return fmt.Sprintf("%s...%s (%d bytes)", s[:head], s[end:], len(s))
 }
 
 // parseInterspersed parses flags that may come before, between or after
