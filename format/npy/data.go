@@ -297,7 +297,9 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 		}
 		width := 1
 		for _, s := range data {
-			width = max(width, utf8.RuneCountInString(s))
+			if len(s) > width { // a string has no more runes than bytes
+				width = max(width, utf8.RuneCountInString(s))
+			}
 		}
 		if width > math.MaxInt/4/max(1, len(data)) {
 			return nil, formatErrorf("cannot write %d strings of up to %d runes: too many bytes", len(data), width)
