@@ -17,7 +17,7 @@ import (
 // chainModel returns a node test in dir "chain" of n Gather nodes, each
 // gathering every element of the previous one's output again, on an input
 // of size float32 elements.
-func chainModel(t *testing.T, n, size int) fstest.MapFS {
+func chainModel(t testing.TB, n, size int) fstest.MapFS {
 	t.Helper()
 	m := &onnxpb.Model{IRVersion: 8, Opsets: map[string]int64{"": 13}}
 	m.Graph.Inputs = []onnxpb.ValueInfo{{Name: "x", DType: tensor.Float32}, {Name: "i", DType: tensor.Int64}}
