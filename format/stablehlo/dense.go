@@ -13,14 +13,18 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// literal is a dense<...> literal as written, before the type that
-// follows it gives its elements a meaning.
+// literal is a dense<...> literal as read, before the type that follows
+// it gives its elements a meaning. Nested lists are read twice: once for
+// their shape and form, then, once the type has been checked and the
+// tensor allocated, for their elements, which go straight into it, so
+// that a literal costs no memory an element besides the tensor's.
 type literal struct {
-	pos   int
-	hex   []byte     // the bytes of a "0x..." string; nil otherwise
-	list  bool       // written as nested lists (otherwise one element, a splat)
-	shape nest.Shape // of the lists
-	elems []element  // in row-major order
+	pos     int
+	hex     []byte     // the bytes of a "0x..." string; nil otherwise
+	list    bool       // written as nested lists (otherwise one element, a splat)
+	listPos int        // where the outermost list starts
+	shape   nest.Shape // of the lists
+	splat   element    // the element of a splat
 }
 
 // element is one element token: a number, true/false, inf/nan, or a
@@ -69,8 +73,8 @@ func (p *parser) denseLiteral() (*literal, error) {
 			return nil, p.errAt(at, ErrSyntax, "invalid hex bytes in dense literal: %v", err)
 		}
 	case '[':
-		lit.list = true
-		if err := p.denseList(lit, 0); err != nil {
+		lit.list, lit.listPos = true, p.pos
+		if err := p.denseList(&lit.shape, 0, func(element) error { return nil }); err != nil {
 			return nil, err
 		}
 	default:
@@ -78,15 +82,16 @@ func (p *parser) denseLiteral() (*literal, error) {
 		if err != nil {
 			return nil, err
 		}
-		lit.elems = []element{e}
+		lit.splat = e
 	}
 	return lit, p.expect(">")
 }
 
-// denseList reads a bracketed list at nesting depth dim into lit. Lists
-// at one depth must all have the same length and hold all lists or all
-// elements.
-func (p *parser) denseList(lit *literal, dim int) error {
+// denseList reads a bracketed list at nesting depth dim, recording its
+// shape in shape and calling visit with each element in row-major order.
+// Lists at one depth must all have the same length and hold all lists or
+// all elements.
+func (p *parser) denseList(shape *nest.Shape, dim int, visit func(element) error) error {
 	if dim >= maxRank {
 		return p.unsupported(p.pos, "dense literal nested over %d levels", maxRank)
 	}
@@ -99,27 +104,26 @@ func (p *parser) denseList(lit *literal, dim int) error {
 			}
 		}
 		nested := p.peek() == '['
-		if err := lit.shape.Item(dim, nested); err != nil {
+		if err := shape.Item(dim, nested); err != nil {
 			return p.errAt(p.pos, ErrSyntax, "ragged dense literal: %v", err)
 		}
 		if nested {
-			if err := p.denseList(lit, dim+1); err != nil {
+			if err := p.denseList(shape, dim+1, visit); err != nil {
 				return err
 			}
 		} else {
 			e, err := p.denseElement()
+			if err == nil {
+				err = visit(e)
+			}
 			if err != nil {
 				return err
 			}
-			if err := p.hold(e.pos, elementBytes); err != nil {
-				return err
-			}
-			lit.elems = append(lit.elems, e)
 		}
 		n++
 	}
 	p.pos++ // ']'
-	if err := lit.shape.End(dim, n); err != nil {
+	if err := shape.End(dim, n); err != nil {
 		return p.errAt(p.pos-1, ErrSyntax, "ragged dense literal: %v", err)
 	}
 	return nil
@@ -225,15 +229,23 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	switch {
 	case lit.hex != nil:
 		return p.fromHex(lit, t, typ)
-	case !lit.list && t.Len() == 0:
-		return t, nil // a splat of no elements
-	}
-	for i, e := range lit.elems {
-		if err := p.setElem(t, i, e); err != nil {
+	case lit.list:
+		// The second reading of the lists, which the first has checked.
+		end, i := p.pos, 0
+		p.pos = lit.listPos
+		err := p.denseList(&nest.Shape{}, 0, func(e element) error {
+			err := p.setElem(t, i, e)
+			i++
+			return err
+		})
+		p.pos = end
+		if err != nil {
 			return tensor.Tensor{}, err
 		}
-	}
-	if !lit.list {
+	case t.Len() > 0: // a splat
+		if err := p.setElem(t, 0, lit.splat); err != nil {
+			return tensor.Tensor{}, err
+		}
 		fillSplat(t)
 	}
 	return t, nil

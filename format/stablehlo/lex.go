@@ -68,16 +68,15 @@ func newParser(file string, src []byte, firstLine int, held *int64) *parser {
 }
 
 // The bytes that the parse holds for each thing it reads, besides the
-// constants' elements: a line's start, an element of a dense literal as
-// written (until the constant is made), an integer of a list, a value's
+// constants' elements: a line's start, an integer of a list, a value's
 // name, and an operation with its names, types and attributes (an
-// estimate of what the Op and the maps and slices that make it take).
+// estimate of what the Op and the maps and slices that make it take). A
+// dense literal's elements go straight into the constant (see literal).
 const (
-	lineBytes    = int64(unsafe.Sizeof(int(0)))
-	elementBytes = int64(unsafe.Sizeof(element{}))
-	intBytes     = 8
-	nameBytes    = int64(unsafe.Sizeof(""))
-	opBytes      = 1024
+	lineBytes = int64(unsafe.Sizeof(int(0)))
+	intBytes  = 8
+	nameBytes = int64(unsafe.Sizeof(""))
+	opBytes   = 1024
 )
 
 // hold adds n bytes to those the file's parse holds, and fails at pos
