@@ -59,18 +59,25 @@ func TestOpenRegularRefuses(t *testing.T) {
 	}
 }
 
+// fileAndLink makes in dir a regular file holding contents and a symbolic
+// link to it, and returns their paths.
+func fileAndLink(t *testing.T, dir, contents string) (file, link string) {
+	t.Helper()
+	file, link = filepath.Join(dir, "file"), filepath.Join(dir, "link")
+	if err := os.WriteFile(file, []byte(contents), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	return file, link
+}
+
 // TestOpenRegularReads checks that a regular file, and a link to one, open
 // and read as usual.
 func TestOpenRegularReads(t *testing.T) {
 	dir := t.TempDir()
-	name := filepath.Join(dir, "f")
-	if err := os.WriteFile(name, []byte("abc"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(name, link); err != nil {
-		t.Fatal(err)
-	}
+	name, link := fileAndLink(t, dir, "abc")
 	for _, p := range []string{name, link} {
 		f, fi, err := OpenRegular(p)
 		if err != nil {
@@ -89,14 +96,7 @@ func TestOpenRegularReads(t *testing.T) {
 // file, and leaves them as they were.
 func TestWriteRefusesSpecialTargets(t *testing.T) {
 	dir := t.TempDir()
-	target := filepath.Join(dir, "target")
-	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
+	target, link := fileAndLink(t, dir, "keep")
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no named pipes:", err)
