@@ -75,6 +75,7 @@ func hostileInputs(t *testing.T, dir string) [][]string {
 	indices := "int64:[" + strings.TrimSuffix(strings.Repeat("0,", 1000), ",") + "]"
 	return [][]string{
 		{"conform", "--max-bytes", "64MiB", splat},
+		{"conform", splat}, // under the default, an eighth of the address space
 		{"conform", short},
 		{"conform", "--max-bytes", "16MiB", ops},
 		{"conform", "--max-bytes", "8MB", reduce},

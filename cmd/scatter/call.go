@@ -127,10 +127,24 @@ func addAttrsAndInputs(fs *flag.FlagSet, attrs, ins *pairs) {
 	fs.Var(ins, "in", "an input `NAME=FILE|TYPE:VALUES` (repeatable): a .npy or .pb file, or a literal such as int64:[[0],[2]]")
 }
 
-// addMaxBytes defines --max-bytes on fs, into size.
+// addMaxBytes defines --max-bytes on fs, into size, by default
+// defaultMaxBytes.
 func addMaxBytes(fs *flag.FlagSet, size *byteSize) {
-	*size = tensor.DefaultMaxBytes
+	*size = byteSize(defaultMaxBytes())
 	fs.Var(size, "max-bytes", "refuse any input or output tensor larger than `SIZE` bytes (suffixes KiB, MiB, GiB, TiB, KB, MB, GB, TB)")
+}
+
+// defaultMaxBytes is --max-bytes when it is not given: tensor's default
+// (16 GiB), or an eighth of the process's address space where that is
+// limited (ulimit -v), so that a tensor the limit lets by, the command's
+// other tensors and the runtime's own memory fit in it: an input that asks
+// for more is then refused with an error rather than ending the process
+// when the memory runs out.
+func defaultMaxBytes() int64 {
+	if as, ok := addressSpaceLimit(); ok {
+		return min(tensor.DefaultMaxBytes, as/8)
+	}
+	return tensor.DefaultMaxBytes
 }
 
 // call checks the flags against op's versions, attributes and inputs,
