@@ -62,7 +62,10 @@
 // conform runs ONNX node-test directories and StableHLO .mlir test files
 // (or directories of them) and prints one line per test and "N passed, M
 // failed" with a count per suite; with no DIR it runs the official tests
-// of both bundled into the binary. It exits 1 if any failed.
+// of both bundled into the binary. It exits 1 if any failed. A test that
+// makes a tensor over --max-bytes, tensors over 8 times it in all, or
+// reads and writes elements over 8 times it in all fails, as does one
+// still running after --timeout (default 5m): see conformance.RunMLIR.
 //
 // ops lists every operator with its versions, inputs and attributes; with
 // PATTERN, those whose name contains it (ignoring case) or whose family it
