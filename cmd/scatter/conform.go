@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -80,8 +81,11 @@ func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
 	}
 	failed := false
 	for _, r := range all {
-		fmt.Fprintln(stdout, clip(conformance.Line(r)))
 		failed = failed || r.Err != nil
+		if r.Err != nil { // the error is clipped, the test's name is not
+			r.Err = errors.New(clip(r.Err.Error()))
+		}
+		fmt.Fprintln(stdout, conformance.Line(r))
 	}
 	fmt.Fprintln(stdout, conformance.Summary(all))
 	if failed {

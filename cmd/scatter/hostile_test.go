@@ -149,3 +149,19 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestConformClipsErrorsNotNames checks that conform prints a test's name
+// whole, however long, and clips the value its error echoes.
+func TestConformClipsErrorsNotNames(t *testing.T) {
+	dir := t.TempDir()
+	name := strings.Repeat("long_name_", 10) + ".mlir"
+	src := "func.func @main() {\n  %c = stablehlo.constant dense<" + strings.Repeat("7", 5000) + "> : tensor<i8>\n  func.return\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ := runArgs("conform", filepath.Join(dir, name))
+	line, _, _ := strings.Cut(stdout, "\n")
+	if !strings.HasPrefix(line, "FAIL "+name+": ") || !strings.Contains(line, "(5002 bytes) for i8") || len(line) > 500 {
+		t.Errorf("conform of a long name echoing 5000 digits: %q; want the name whole and the digits clipped", line)
+	}
+}
