@@ -25,7 +25,6 @@ import (
 	"github.com/scatter-dev/scatter/format/onnxpb"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 //go:embed testdata/onnx-node
@@ -133,7 +132,7 @@ func RunTest(fsys fs.FS, dir string) error {
 	}
 	// The nodes are counted before the model is decoded, which takes
 	// several times the file's size for a file of many small nodes.
-	if n := countNodes(b); n > maxNodes {
+	if n := onnxpb.CountNodes(b); n > maxNodes {
 		return fmt.Errorf("model.onnx: %w: %d nodes, more than a node test may have (%d)", tensor.ErrTooLarge, n, maxNodes)
 	}
 	m, err := onnxpb.DecodeModel(b)
@@ -153,51 +152,6 @@ func RunTest(fsys fs.FS, dir string) error {
 		}
 	}
 	return nil
-}
-
-// Field numbers of ONNX's ModelProto.graph and GraphProto.node.
-const (
-	fieldModelGraph = 7
-	fieldGraphNode  = 1
-)
-
-// countNodes returns the number of nodes in the graphs of the serialized
-// ModelProto b, as far as b reads as protobuf (DecodeModel says what is
-// wrong with the rest).
-func countNodes(b []byte) int {
-	n := 0
-	eachField(b, func(num protowire.Number, graph []byte) {
-		if num == fieldModelGraph {
-			eachField(graph, func(num protowire.Number, _ []byte) {
-				if num == fieldGraphNode {
-					n++
-				}
-			})
-		}
-	})
-	return n
-}
-
-// eachField calls f with the number and contents of each length-delimited
-// field of the message b, up to the first that does not parse.
-func eachField(b []byte, f func(protowire.Number, []byte)) {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return
-		}
-		b = b[n:]
-		if typ == protowire.BytesType {
-			if v, m := protowire.ConsumeBytes(b); m >= 0 {
-				f(num, v)
-			}
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b)
-		if m < 0 {
-			return
-		}
-		b = b[m:]
-	}
 }
 
 func readTensor(fsys fs.FS, name string) (tensor.Tensor, error) {
