@@ -37,6 +37,7 @@ var layers = []struct {
 	{"file formats", []string{"format/npy", "format/onnxpb", "format/stablehlo"}},
 	{"format by extension", []string{"format"}},
 	{"tools on the operators", []string{"bench", "compare", "conformance", "explain"}},
+	{"charts of the benchmarks", []string{"bench/chart"}},
 	{"command", []string{"cmd/scatter"}},
 }
 

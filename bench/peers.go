@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
 
 // peersJSON holds the peers' figures; see Peers.
@@ -66,6 +67,10 @@ type peerReport struct {
 	Best      json.RawMessage `json:"best"`
 }
 
+// MaxPeersFile is the largest file ReadPeersFile reads: the peers'
+// scripts write a few kilobytes.
+const MaxPeersFile = 64 << 20
+
 // ReadPeersFile reads the results of peer implementations from the named
 // file and returns them with a line saying where they come from. It reads
 // what the peers' scripts write: run_peers.sh's report (results.json, whose
@@ -76,18 +81,28 @@ type peerReport struct {
 // --json writes it. Records with an error, a wrong output or an impl
 // named bound_... (the report's memory bounds) are left out.
 //
+// The file must be a regular file (or a symbolic link to one) of at most
+// MaxPeersFile bytes: a device or a named pipe is refused before it is
+// opened (atomicfile.OpenRegular), so that /dev/zero is not read without
+// end.
+//
 // A peer's API is Reuse where it wrote into a buffer it was given: ONNX
 // Runtime's C API ("ort_c") on the bulk workloads, and every peer on the
 // small calls (small_calls.py writes into a pre-allocated output or in
 // place where the API allows). Every other bulk call, which returns a new
 // array, is Fresh. Result.Call keeps the peer's own name for the call.
 func ReadPeersFile(path string) ([]Result, string, error) {
-	f, err := os.Open(path)
+	f, fi, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("bench: %w", err)
 	}
 	defer f.Close()
-	results, source, err := readPeers(f, filepath.Base(path))
+	if fi.Size() > MaxPeersFile {
+		return nil, "", fmt.Errorf("bench: %s: %d bytes, more than a peers' file may take (%d)", path, fi.Size(), MaxPeersFile)
+	}
+	// A file that grows while it is read is cut at the bound, and fails to
+	// parse, rather than read without end.
+	results, source, err := readPeers(io.LimitReader(f, MaxPeersFile), filepath.Base(path))
 	if err != nil {
 		return nil, "", fmt.Errorf("bench: %s: %w", path, err)
 	}

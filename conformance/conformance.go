@@ -16,7 +16,10 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format/onnxpb"
@@ -113,11 +116,24 @@ func Run(fsys fs.FS, root string) ([]Result, error) {
 	return results, nil
 }
 
-// RunTest runs the node test in directory dir of fsys.
+// maxNodes bounds the nodes of a node test's model.
+const maxNodes = 1000
+
+// RunTest runs the node test in directory dir of fsys. Its model may have
+// at most 1000 nodes; each data set may make tensors (its inputs and the
+// nodes' outputs) of at most 8 times the limit of tensor.SetMaxBytes in
+// all, and its nodes may read and write elements of at most 8 times that
+// limit in all; a data set stops at the first node that starts after the
+// timeout SetTimeout sets.
 func RunTest(fsys fs.FS, dir string) error {
 	b, err := readFile(fsys, path.Join(dir, "model.onnx"))
 	if err != nil {
 		return err
+	}
+	// The nodes are counted before the model is decoded, which takes
+	// several times the file's size for a file of many small nodes.
+	if n := onnxpb.CountNodes(b); n > maxNodes {
+		return fmt.Errorf("model.onnx: %w: %d nodes, more than a node test may have (%d)", tensor.ErrTooLarge, n, maxNodes)
 	}
 	m, err := onnxpb.DecodeModel(b)
 	if err != nil {
@@ -155,6 +171,7 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 	if !ok {
 		return errors.New("the model imports no ai.onnx opset")
 	}
+	b := newBudget()
 	values := map[string]tensor.Tensor{}
 	for _, init := range m.Graph.Initializers {
 		values[init.Name] = init.Tensor
@@ -165,15 +182,21 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 			continue
 		}
 		t, err := readTensor(fsys, path.Join(set, fmt.Sprintf("input_%d.pb", k)))
+		if err == nil {
+			err = b.spend(nil, []tensor.Tensor{t})
+		}
 		if err != nil {
 			return fmt.Errorf("graph input %q: %w", in.Name, err)
 		}
 		values[in.Name] = t
 		k++
 	}
-	for _, n := range m.Graph.Nodes {
-		if err := evalNode(n, int(opset), values); err != nil {
-			return err
+	for i, n := range m.Graph.Nodes {
+		if err := b.due(); err != nil {
+			return fmt.Errorf("node %d (%s): %w", i, n.OpType, err)
+		}
+		if err := evalNode(n, int(opset), values, b); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
 		}
 	}
 	for k, out := range m.Graph.Outputs {
@@ -193,8 +216,8 @@ func runDataSet(fsys fs.FS, set string, m *onnxpb.Model) error {
 }
 
 // evalNode runs one ONNX node, reading its inputs from values and storing
-// its output there.
-func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor) error {
+// its output there, and counts what it reads and makes in b.
+func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor, b *budget) error {
 	if n.Domain != "" {
 		return fmt.Errorf("node %q: domain %q is not supported (only ai.onnx)", n.OpType, n.Domain)
 	}
@@ -229,6 +252,13 @@ func evalNode(n onnxpb.Node, opset int, values map[string]tensor.Tensor) error {
 	out, err := op.Run(call)
 	if err != nil {
 		return err
+	}
+	in := make([]tensor.Tensor, 0, len(call.Inputs))
+	for _, t := range call.Inputs {
+		in = append(in, t)
+	}
+	if err := b.spend(in, []tensor.Tensor{out}); err != nil {
+		return fmt.Errorf("%s: %w", op.Name, err)
 	}
 	values[n.Outputs[0]] = out
 	return nil
@@ -322,10 +352,43 @@ func Exec(op string, c dialect.Call) (tensor.Tensor, error) {
 	return o.Run(c)
 }
 
-// Line formats one result as the conform command prints it.
+// Line formats one result as the conform command prints it, on one line
+// that holds no control character: a name that has one (a file may be
+// called "x\nPASS y" or hold a terminal's escape sequence) is quoted as
+// Go quotes strings, and in an error message each is escaped.
 func Line(r Result) string {
-	if r.Err == nil {
-		return "PASS " + r.Name
+	name := r.Name
+	if strings.IndexFunc(name, notShown) >= 0 || !utf8.ValidString(name) {
+		name = strconv.Quote(name)
 	}
-	return "FAIL " + r.Name + ": " + strings.ReplaceAll(r.Err.Error(), "\n", " ")
+	if r.Err == nil {
+		return "PASS " + name
+	}
+	return "FAIL " + name + ": " + escape(r.Err.Error())
+}
+
+// notShown reports whether r is a rune that Line escapes: one that is
+// neither graphic nor a space. (An invalid byte decodes as
+// utf8.RuneError, which is graphic: escape finds those itself.)
+func notShown(r rune) bool { return r != ' ' && !unicode.IsGraphic(r) }
+
+// escape replaces each rune of s that notShown reports (a control
+// character, an invalid byte) with its Go escape ("\n", "\x1b").
+func escape(s string) string {
+	if strings.IndexFunc(s, notShown) < 0 && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], string(utf8.RuneError)): // an invalid byte
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case notShown(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -34,7 +34,7 @@ func TestOfficialSuite(t *testing.T) {
 }
 
 // copyTest copies one bundled test into a map file system.
-func copyTest(t *testing.T, name string) fstest.MapFS {
+func copyTest(t testing.TB, name string) fstest.MapFS {
 	t.Helper()
 	m := fstest.MapFS{}
 	err := fs.WalkDir(conformance.Suite(), name, func(p string, d fs.DirEntry, err error) error {

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"math"
 	"slices"
 	"strings"
 
@@ -107,8 +106,12 @@ func RunStableHLO(fsys fs.FS, root string, exec ExecFunc) ([]Result, error) {
 //
 // Every tensor the runner makes goes through tensor.New and the limit of
 // tensor.SetMaxBytes; a test may run at most a million operations, nest
-// calls 64 deep, and make tensors (its own and exec's) of at most 8 times
-// that limit in all.
+// calls 64 deep, make tensors (its own and exec's) of at most 8 times that
+// limit in all, and read and write elements (the operands and results of
+// each operation but constants and calls) of at most 8 times that limit
+// in all, which bounds its time; the first operation over a bound fails
+// the test, naming it. It stops at the first operation that starts after
+// the timeout SetTimeout sets.
 func RunMLIR(name string, src []byte, exec ExecFunc) []Result {
 	f, err := stablehlo.Parse(name, src)
 	if err != nil {
@@ -132,7 +135,7 @@ func RunMLIR(name string, src []byte, exec ExecFunc) []Result {
 			r.Err = fmt.Errorf("%s:%d: the module has no function main and more than one function", name, m.Line)
 			continue
 		}
-		run := &machine{file: name, mod: m, exec: exec}
+		run := &machine{file: name, mod: m, exec: exec, budget: newBudget()}
 		if len(entry.Params) > 0 {
 			r.Err = fmt.Errorf("%s:%d: entry function @%s takes %d arguments; a test takes none", name, entry.Line, entry.Name, len(entry.Params))
 			continue
@@ -144,12 +147,10 @@ func RunMLIR(name string, src []byte, exec ExecFunc) []Result {
 	return results
 }
 
-// Limits of one test's run: operations run, calls nested, and the bytes
-// of all the tensors made, as a multiple of tensor.SetMaxBytes's limit.
+// Limits of one test's run: operations run and calls nested.
 const (
 	maxSteps     = 1_000_000
 	maxCallDepth = 64
-	maxTensors   = 8
 )
 
 // machine runs the functions of one module.
@@ -157,28 +158,10 @@ type machine struct {
 	file   string
 	mod    *stablehlo.Module
 	exec   ExecFunc
+	budget *budget
 	steps  int
 	depth  int
 	checks int
-	bytes  int64 // of the tensors made so far
-}
-
-// count adds the bytes of op's results to those made so far, and fails
-// beyond maxTensors times the tensor size limit.
-func (m *machine) count(op *stablehlo.Op, out []tensor.Tensor) error {
-	limit := tensor.SetMaxBytes(-1)
-	budget := limit * maxTensors
-	if limit > math.MaxInt64/maxTensors {
-		budget = math.MaxInt64
-	}
-	for _, v := range out {
-		m.bytes += int64(v.Len()) * int64(max(v.DType().Size(), 1))
-		if m.bytes > budget {
-			return fmt.Errorf("%s:%d: %s: the test's tensors take more than %d bytes, %d times the limit of one",
-				m.file, op.Line, opName(op), budget, maxTensors)
-		}
-	}
-	return nil
 }
 
 // call runs fn on args and returns its results.
@@ -200,6 +183,9 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		if m.steps++; m.steps > maxSteps {
 			return nil, fmt.Errorf("%s:%d: more than %d operations run", m.file, op.Line, maxSteps)
 		}
+		if err := m.budget.due(); err != nil {
+			return nil, m.errorAt(op, err)
+		}
 		in, err := m.operands(op, env)
 		if err != nil {
 			return nil, err
@@ -214,7 +200,7 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		if op.Name == "func.call" {
 			out, err = m.callOp(op, in) // its errors say where they happened
 		} else if out, err = m.eval(op, in); err != nil {
-			err = fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
+			err = m.errorAt(op, err)
 		}
 		if err != nil {
 			return nil, err
@@ -223,8 +209,8 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 			return nil, err
 		}
 		if op.Name != "stablehlo.constant" && op.Name != "func.call" { // these make no tensor
-			if err := m.count(op, out); err != nil {
-				return nil, err
+			if err := m.budget.spend(in, out); err != nil {
+				return nil, m.errorAt(op, err)
 			}
 		}
 		for i, name := range op.Results {
@@ -232,6 +218,16 @@ func (m *machine) call(fn *stablehlo.Func, args []tensor.Tensor) ([]tensor.Tenso
 		}
 	}
 	return nil, fmt.Errorf("%s:%d: @%s ends without a return", m.file, fn.Line, fn.Name)
+}
+
+// errorAt returns err, an error of op, prefixed with the file, the line
+// and the operation's name, unless it names the operation already (as the
+// registry's operators' errors do).
+func (m *machine) errorAt(op *stablehlo.Op, err error) error {
+	if strings.HasPrefix(err.Error(), opName(op)+": ") {
+		return fmt.Errorf("%s:%d: %w", m.file, op.Line, err)
+	}
+	return fmt.Errorf("%s:%d: %s: %w", m.file, op.Line, opName(op), err)
 }
 
 // operands looks up op's operands in env and checks their declared types.

@@ -194,18 +194,27 @@ func reduce(x, init tensor.Tensor, dims []int64, comp string, to stablehlo.Type)
 	for i := range out.Len() {
 		copyElem(out, i, init, 0)
 	}
-	dst := make([]int, 0, len(keep))
-	for i := range x.Len() {
-		c := xs.Coords(i)
-		dst = dst[:0]
-		for d, v := range c {
-			if !slices.Contains(dims, int64(d)) {
-				dst = append(dst, v)
-			}
+	// stride[d] is how far the output offset moves along x's dimension d:
+	// 0 for a dimension reduced. The coordinates c of x's element i are
+	// counted up as i is, with the output offset o.
+	stride := make([]int, len(xs))
+	for d, k := len(xs)-1, 1; d >= 0; d-- {
+		if !slices.Contains(dims, int64(d)) {
+			stride[d], k = k, k*xs[d]
 		}
-		o := keep.Offset(dst)
+	}
+	c, o := make([]int, len(xs)), 0
+	for i := range x.Len() {
 		if err := binary(comp, out, o, out, o, x, i); err != nil {
 			return tensor.Tensor{}, err
+		}
+		for d := len(xs) - 1; d >= 0; d-- {
+			if c[d]++; c[d] < xs[d] {
+				o += stride[d]
+				break
+			}
+			o -= (xs[d] - 1) * stride[d]
+			c[d] = 0
 		}
 	}
 	return out, nil

@@ -246,15 +246,14 @@ func TestRunnerErrors(t *testing.T) {
 		{"returns the wrong type", "func.func @main() -> tensor<i16> {\n  %a = stablehlo.constant dense<1> : tensor<i8>\n  return %a : tensor<i8>\n}",
 			"t.mlir:3: @main returns tensor<i8>, declared tensor<i16>"},
 		{"recursion", "func.func @main() {\n  call @main() : () -> ()\n  func.return\n}", "nested more than 64 deep"},
-		{"too many steps", strings.Replace(program("  call @f() : () -> ()"), "}\n", "}\nfunc.func @f() {\n  call @g() : () -> ()\n"+
-			strings.Repeat("  call @g() : () -> ()\n", 15)+"  func.return\n}\nfunc.func @g() {\n  call @h() : () -> ()\n"+
-			strings.Repeat("  call @h() : () -> ()\n", 63)+"  func.return\n}\nfunc.func @h() {\n"+
-			strings.Repeat("  %a = stablehlo.constant dense<1> : tensor<i8>\n", 1000)+"  func.return\n}\n", 1), "more than 1000000 operations"},
-		{"a tensor over the limit", program("  %a = stablehlo.constant dense<1> : tensor<i8>\n  %r = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<i8>) -> tensor<2000xi8>"),
-			"t.mlir:3: stablehlo.broadcast_in_dim: tensor: too large: int8[2000] takes 2000 bytes, over the limit of 1024 bytes"},
+		{"too many steps", strings.Replace(program("  call @f() : () -> ()"), "}\n", "}\n"+
+			fanOut("f", "g")+fanOut("g", "h")+fanOut("h", "k")+"func.func @k() {\n"+
+			strings.Repeat("  %a = stablehlo.constant dense<1> : tensor<i8>\n", 32)+"  func.return\n}\n", 1), "more than 1000000 operations"},
+		{"a tensor over the limit", program("  %a = stablehlo.constant dense<1> : tensor<i8>\n  %r = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<i8>) -> tensor<2000000xi8>"),
+			"t.mlir:3: stablehlo.broadcast_in_dim: tensor: too large: int8[2000000] takes 2000000 bytes, over the limit of 1048576 bytes"},
 		{"tensors over the budget", program("  %a = stablehlo.constant dense<1> : tensor<i8>\n" +
-			strings.Repeat("  %r = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<i8>) -> tensor<1000xi8>\n", 9)),
-			"t.mlir:11: stablehlo.broadcast_in_dim: the test's tensors take more than 8192 bytes, 8 times the limit of one"},
+			strings.Repeat("  %r = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<i8>) -> tensor<1000000xi8>\n", 9)),
+			"t.mlir:11: stablehlo.broadcast_in_dim: too large: the test's tensors take more than 8388608 bytes, 8 times the limit of one"},
 		{"scatter refused by exec", program(`  %a = stablehlo.constant dense<0> : tensor<4xf32>
   %i = stablehlo.constant dense<[[0], [1]]> : tensor<2x1xi64>
   %u = stablehlo.constant dense<1.0> : tensor<2xf32>
@@ -265,7 +264,7 @@ func TestRunnerErrors(t *testing.T) {
   }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<4xf32>`),
 			"t.mlir:5: stablehlo.scatter: reftest: unsupported element type: (C23) update computation and on float32 elements"},
 	}
-	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 10))
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 20))
 	for _, c := range cases {
 		results := conformance.RunMLIR("t.mlir", []byte(c.src), refExec(reftest.ScatterSkipWindow))
 		if len(results) != 1 {
@@ -277,6 +276,11 @@ func TestRunnerErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one saying %q (and no mismatch)", c.name, err, c.msg)
 		}
 	}
+}
+
+// fanOut returns function @name, which calls @callee 32 times.
+func fanOut(name, callee string) string {
+	return "func.func @" + name + "() {\n" + strings.Repeat("  call @"+callee+"() : () -> ()\n", 32) + "  func.return\n}\n"
 }
 
 // TestExecCalls: what exec receives for each kind of operation: StableHLO's

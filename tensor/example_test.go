@@ -61,6 +61,7 @@ func ExampleParse() {
 	// string[2] ["a" "b"]
 	// tensor: invalid tensor literal: "int64:[[1,2],[3]]": ragged: a list at depth 1 has 1 items, another 2
 }
+
 // Empty leaves a large tensor's memory as it was, for a destination that
 // an operator's Into form is about to overwrite whole.
 func ExampleEmpty() {

@@ -13,6 +13,7 @@ import (
 	"github.com/scatter-dev/scatter/compare"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/format"
+	"github.com/scatter-dev/scatter/internal/atomicfile"
 	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
@@ -126,10 +127,24 @@ func addAttrsAndInputs(fs *flag.FlagSet, attrs, ins *pairs) {
 	fs.Var(ins, "in", "an input `NAME=FILE|TYPE:VALUES` (repeatable): a .npy or .pb file, or a literal such as int64:[[0],[2]]")
 }
 
-// addMaxBytes defines --max-bytes on fs, into size.
+// addMaxBytes defines --max-bytes on fs, into size, by default
+// defaultMaxBytes.
 func addMaxBytes(fs *flag.FlagSet, size *byteSize) {
-	*size = tensor.DefaultMaxBytes
+	*size = byteSize(defaultMaxBytes())
 	fs.Var(size, "max-bytes", "refuse any input or output tensor larger than `SIZE` bytes (suffixes KiB, MiB, GiB, TiB, KB, MB, GB, TB)")
+}
+
+// defaultMaxBytes is --max-bytes when it is not given: tensor's default
+// (16 GiB), or an eighth of the process's address space where that is
+// limited (ulimit -v), so that a tensor the limit lets by, the command's
+// other tensors and the runtime's own memory fit in it: an input that asks
+// for more is then refused with an error rather than ending the process
+// when the memory runs out.
+func defaultMaxBytes() int64 {
+	if as, ok := addressSpaceLimit(); ok {
+		return min(tensor.DefaultMaxBytes, as/8)
+	}
+	return tensor.DefaultMaxBytes
 }
 
 // call checks the flags against op's versions, attributes and inputs,
@@ -330,7 +345,8 @@ func (b *byteSize) Set(s string) error {
 
 // checkOutput returns an error naming --flag and path when path cannot
 // become an output file: its directory does not exist, or path is a
-// directory. Commands check it before their work, so that a bench run or
+// directory, a symbolic link, a named pipe or a device (which the write
+// would replace by a regular file: atomicfile.CheckTarget). Commands check it before their work, so that a bench run or
 // an operator call is not done for nothing, and the error says why
 // rather than what the rename over path met.
 func checkOutput(flag, path string) error {
@@ -339,6 +355,9 @@ func checkOutput(flag, path string) error {
 	}
 	if isDir(path) {
 		return fmt.Errorf("--%s %s: is a directory", flag, path)
+	}
+	if err := atomicfile.CheckTarget(path); err != nil {
+		return fmt.Errorf("--%s %w", flag, err)
 	}
 	return nil
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/scatter-dev/scatter/compare"
@@ -28,7 +30,8 @@ NAMEs are any dialect's spelling or the role they stand for:
 A reduction may be spelled as any dialect spells it (add, sum, mul, prod,
 amax, update, ...). shape and value may be given with --in or --attr.
 
-Exit status: 0 when all agree, 1 when they differ, 2 on a usage error
+Exit status: 0 when all agree, 1 when they differ or every one was refused
+as too large for --max-bytes, 2 on a usage error
 (including an input file that cannot be read, or fewer than two operators
 that can take the inputs).
 `,
@@ -105,6 +108,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	// Operators that all refused to run, as too large for --max-bytes,
+	// compared nothing: that is no agreement.
+	if !slices.ContainsFunc(rep.Runs, func(r *compare.OpRun) bool { return !errors.Is(r.Err, tensor.ErrTooLarge) }) {
+		return fmt.Errorf("compare: every operator refused the call, so nothing was compared; %s: %w", rep.Runs[0].Label(), rep.Runs[0].Err)
 	}
 	if err := rep.WriteText(stdout, o.cells); err != nil {
 		return err

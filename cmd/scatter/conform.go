@@ -1,15 +1,19 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/scatter-dev/scatter/conformance"
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/registry"
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // conformCommand runs ONNX node tests.
@@ -18,10 +22,30 @@ var conformCommand = &command{
 	args: "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
-	define: noFlags(conformCmd),
+	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+		o := &conformOptions{}
+		addMaxBytes(fs, &o.maxBytes)
+		fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "fail a test that runs longer than `DURATION` (such as 90s or 5m; 0 for no limit)")
+		return o.run
+	},
 }
 
-func conformCmd(dirs []string, stdout io.Writer) error {
+// defaultTimeout is how long conform lets one test run by default: far
+// longer than any of the bundled tests takes.
+const defaultTimeout = 5 * time.Minute
+
+// conformOptions are the flags of conform.
+type conformOptions struct {
+	maxBytes byteSize
+	timeout  time.Duration
+}
+
+func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
+	if o.timeout < 0 {
+		return usagef("conform: --timeout %v: a timeout is 0 (none) or more", o.timeout)
+	}
+	tensor.SetMaxBytes(int64(o.maxBytes))
+	conformance.SetTimeout(o.timeout)
 	var all []conformance.Result
 	if len(dirs) == 0 {
 		results, err := conformance.Run(conformance.Suite(), ".")
@@ -57,8 +81,11 @@ func conformCmd(dirs []string, stdout io.Writer) error {
 	}
 	failed := false
 	for _, r := range all {
-		fmt.Fprintln(stdout, conformance.Line(r))
 		failed = failed || r.Err != nil
+		if r.Err != nil { // the error is clipped, the test's name is not
+			r.Err = errors.New(clip(r.Err.Error()))
+		}
+		fmt.Fprintln(stdout, conformance.Line(r))
 	}
 	fmt.Fprintln(stdout, conformance.Summary(all))
 	if failed {

@@ -108,6 +108,9 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
+		if c, ok := stdout.(*checkedWriter); ok {
+			stdout = c.w
+		}
 		f, ok := stdout.(*os.File)
 		if !ok || os.Getenv("NO_COLOR") != "" {
 			return false, nil

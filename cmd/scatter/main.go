@@ -7,7 +7,7 @@
 //	scatter compare [OP...] [--attr NAME=VALUE]... [--cells N] [--family F] [--max-bytes SIZE] [--opset DIALECT=N]... --in NAME=FILE|TYPE:VALUES...
 //	scatter explain OP [--attr NAME=VALUE]... [--color WHEN] [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] [--opset N] [--svg FILE | --png FILE]
 //	scatter show FILE... [--max-bytes SIZE]
-//	scatter conform [DIR...]
+//	scatter conform [DIR...] [--max-bytes SIZE] [--timeout DURATION]
 //	scatter ops [PATTERN]
 //	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
 //	scatter version
@@ -50,8 +50,9 @@
 // any dialect spells it. It prints each operator's call and outcome, the
 // operators left out and why, then where the outcomes, shapes or cells
 // differ, each with the rule of the operators' Behavior tables behind it.
-// It exits 0 when all agree, 1 when they differ, 2 on a usage error (an
-// unreadable input file included).
+// It exits 0 when all agree, 1 when they differ or all were refused as
+// too large for --max-bytes, 2 on a usage error (an unreadable input file
+// included).
 //
 // show prints each tensor file (- reads .npy from standard input): its
 // element type, shape and (.pb) name, then its elements nested in brackets
@@ -62,7 +63,10 @@
 // conform runs ONNX node-test directories and StableHLO .mlir test files
 // (or directories of them) and prints one line per test and "N passed, M
 // failed" with a count per suite; with no DIR it runs the official tests
-// of both bundled into the binary. It exits 1 if any failed.
+// of both bundled into the binary. It exits 1 if any failed. A test that
+// makes a tensor over --max-bytes, tensors over 8 times it in all, or
+// reads and writes elements over 8 times it in all fails, as does one
+// still running after --timeout (default 5m): see conformance.RunMLIR.
 //
 // ops lists every operator with its versions, inputs and attributes; with
 // PATTERN, those whose name contains it (ignoring case) or whose family it
@@ -101,6 +105,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scatter-dev/scatter/internal/suggest"
 	"github.com/scatter-dev/scatter/tensor"
@@ -108,7 +113,7 @@ import (
 
 func main() {
 	cleanUpOnSignal()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // Exit codes.
@@ -166,31 +171,37 @@ func usagef(format string, args ...any) error {
 }
 
 // run is the whole command, with its streams, returning the exit code.
+// A write to stdout that fails (a full disk, a closed pipe) fails the
+// command: what it printed is not all there.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
+	out := &checkedWriter{w: stdout}
 	var err error
 	switch name := args[0]; name {
 	case "help", "-h", "-help", "--help":
-		err = help(args[1:], stdout)
+		err = help(args[1:], out)
 	case "-version", "--version":
-		err = versionCommand.run(args[1:], stdout)
+		err = versionCommand.run(args[1:], out)
 	default:
 		if c := lookupCommand(name); c != nil {
-			err = c.run(args[1:], stdout)
+			err = c.run(args[1:], out)
 		} else {
 			err = unknownCommand(name)
 		}
 	}
 	var ue *usageError
 	switch {
-	case err == nil:
-		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, ue.line())
 		return exitUsage
+	case out.err != nil:
+		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", args[0], oneLine(out.err))
+		return exitInvalid
+	case err == nil:
+		return exitOK
 	case errors.Is(err, errFailed):
 		return exitInvalid
 	case errors.Is(err, tensor.ErrTooLarge):
@@ -229,12 +240,72 @@ func unknownCommand(name string) error {
 	return usagef("unknown command %q%s", name, suggest.Phrase(name, names))
 }
 
+// checkedWriter passes writes on to w until one fails, and keeps that
+// failure: the writes after it fail with the same error, unattempted.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
 // errFailed reports a failure that the command has already printed.
 var errFailed = errors.New("failed")
 
-// oneLine flattens an error message onto a single line.
+// oneLine flattens an error message onto a single line, clipped (clip).
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+	return clip(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
+}
+
+// Bounds of what scatter echoes of its input in a line: a word (a value as
+// given, quoted or not) and the whole line.
+const (
+	maxWord = 64
+	maxLine = 1024
+)
+
+// clip shortens a line that may echo hostile input (a literal of 100 KB, a
+// dimension of 5000 digits): each word longer than maxWord bytes keeps its
+// start and end around "..." and says how long it was, and a line still
+// longer than maxLine keeps its start and end likewise.
+func clip(line string) string {
+	if len(line) <= maxWord {
+		return line
+	}
+	words := strings.Split(line, " ")
+	for i, w := range words {
+		if len(w) > maxWord {
+			words[i] = shorten(w, maxWord/2, maxWord/4)
+		}
+	}
+	line = strings.Join(words, " ")
+	if len(line) > maxLine {
+		line = shorten(line, maxLine/2, maxLine/4)
+	}
+	return line
+}
+
+// shorten returns the first head and last tail bytes of s (fewer, to cut
+// between runes) around "...", and s's length in bytes.
+func shorten(s string, head, tail int) string {
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	end := len(s) - tail
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	return fmt.Sprintf("%s...%s (%d bytes)", s[:head], s[end:], len(s))
 }
 
 // parseInterspersed parses flags that may come before, between or after

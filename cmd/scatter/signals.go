@@ -23,6 +23,7 @@ func cleanUpOnSignal() {
 	signal.Notify(c, stopSignals...)
 	go func() {
 		sig := <-c
+		close(stopping)
 		atomicfile.Abort()
 		signal.Reset(stopSignals...)
 		if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(sig) == nil {
@@ -34,4 +35,20 @@ func cleanUpOnSignal() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// stopping is closed when a stop signal has arrived.
+var stopping = make(chan struct{})
+
+// exit ends the process with status code, unless a stop signal has
+// arrived: then the signal's handler ends it, as the signal would have,
+// even though the command has meanwhile failed (its output's write
+// refused once the handler has aborted it) and returned another status.
+func exit(code int) {
+	select {
+	case <-stopping:
+		select {} // the handler exits
+	default:
+		os.Exit(code)
+	}
 }

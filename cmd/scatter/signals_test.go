@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"runtime"
@@ -30,6 +31,42 @@ func TestSignalHelper(t *testing.T) {
 		return nil
 	})
 	t.Fatalf("the write was not stopped: %v", err)
+}
+
+// earlySignalHelperEnv is set for TestEarlySignalHelper when it runs as a
+// helper process.
+const earlySignalHelperEnv = "SCATTER_EARLY_SIGNAL_HELPER"
+
+// TestEarlySignalHelper is not a test: run as a helper process, it sets up
+// the command's signal handling, says it is ready and, once a signal has
+// arrived, fails as a command whose output was refused by the abort would
+// (exit 1).
+func TestEarlySignalHelper(t *testing.T) {
+	helpertest.Arg(t, earlySignalHelperEnv)
+	cleanUpOnSignal()
+	helpertest.Ready()
+	<-stopping
+	err := atomicfile.Write(filepath.Join(t.TempDir(), "out.npy"), func(io.Writer) error { return nil })
+	if !errors.Is(err, atomicfile.ErrAborted) {
+		t.Fatalf("the write after the signal: %v, want ErrAborted", err)
+	}
+	exit(exitInvalid)
+}
+
+// TestEarlySignalStatus stops a process of the command with SIGINT before
+// it creates its output, and checks that it ends by the signal, not with
+// the status of the failure that the stop caused.
+func TestEarlySignalStatus(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no SIGINT to send")
+	}
+	cmd := helpertest.Start(t, "TestEarlySignalHelper", earlySignalHelperEnv, "1")
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !(ws.Signaled() && ws.Signal() == syscall.SIGINT) && ws.ExitStatus() != 130 {
+		t.Errorf("the process ended with %v, want killed by SIGINT or status 130", cmd.ProcessState)
+	}
 }
 
 // TestSignalLeavesNoTemporary stops a process of the command with SIGTERM,

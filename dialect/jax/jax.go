@@ -57,6 +57,7 @@ package jax
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect"
@@ -202,9 +203,30 @@ func scatterInto(op string, r engine.Reduction, dst, operand, indices, updates t
 		err = merr
 	}
 	if err == nil {
-		err = engine.ScatterGeneral(dst, operand, indices, updates, &d, opt)
+		err = jaxWords(engine.ScatterGeneral(dst, operand, indices, updates, &d, opt))
 	}
 	return opcall.Wrap(op, err)
+}
+
+// reworded is an error of the engine's in JAX's words.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+
+func (e *reworded) Unwrap() error { return e.err }
+
+// jaxWords returns err in JAX's words: the engine names the operand's
+// batching dimensions as StableHLO does, input_batching_dims, where
+// lax.ScatterDimensionNumbers has operand_batching_dims. The error still
+// wraps err, for errors.Is and errors.As.
+func jaxWords(err error) error {
+	if err == nil || !strings.Contains(err.Error(), "input_batching_dims") {
+		return err
+	}
+	return &reworded{msg: strings.ReplaceAll(err.Error(), "input_batching_dims", batching), err: err}
 }
 
 // scatterOptions returns the engine's options for a scatter with

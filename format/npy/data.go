@@ -3,6 +3,7 @@ package npy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -277,7 +278,10 @@ func (e *encoder) encode(w io.Writer, shape tensor.Shape) error {
 }
 
 // newEncoder returns the descr and data writer for t, or an error if a .npy
-// file cannot hold t.
+// file cannot hold t or its data would take more bytes than the limit of
+// tensor.SetMaxBytes (strings take 4 bytes a code unit, as many as the
+// longest has: one long string repeated takes little memory but many
+// bytes in the file).
 func newEncoder(t tensor.Tensor) (*encoder, error) {
 	if t.IsZero() {
 		return nil, formatErrorf("cannot write the zero tensor.Tensor, which has no element type")
@@ -293,10 +297,18 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 		}
 		width := 1
 		for _, s := range data {
-			width = max(width, utf8.RuneCountInString(s))
+			if len(s) > width { // a string has no more runes than bytes
+				width = max(width, utf8.RuneCountInString(s))
+			}
 		}
 		if width > math.MaxInt/4/max(1, len(data)) {
 			return nil, formatErrorf("cannot write %d strings of up to %d runes: too many bytes", len(data), width)
+		}
+		// Every string takes width code units in the file, however short:
+		// the file is held to the size limit before anything is written.
+		if err := tensor.CheckBytes(fmt.Sprintf("the .npy data of %d strings of %d UTF-32 code units", len(data), width),
+			int64(len(data)), 4*int64(width)); err != nil {
+			return nil, &npyError{err: err}
 		}
 		descr := "<U" + strconv.Itoa(width)
 		return &encoder{descr: descr, write: func(w io.Writer) error {
@@ -310,6 +322,9 @@ func newEncoder(t tensor.Tensor) (*encoder, error) {
 		return nil, formatErrorf("cannot write a tensor of element type %v", t.DType())
 	}
 	b, word := rawbytes.Bytes(t.Data()), rawbytes.WordSize(t.Data())
+	if err := tensor.CheckBytes("the .npy data", int64(len(b)), 1); err != nil {
+		return nil, &npyError{err: err}
+	}
 	return &encoder{descr: descr, write: func(w io.Writer) error {
 		if err := rawbytes.WriteLittleEndian(w, b, word); err != nil {
 			return ioErrorf("writing data: %w", err)

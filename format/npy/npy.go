@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
 	"github.com/scatter-dev/scatter/tensor"
@@ -88,9 +87,13 @@ func Read(r io.Reader) (tensor.Tensor, error) {
 	return readData(r, h)
 }
 
-// ReadFile reads the .npy file at path. Its errors name the file.
+// ReadFile reads the .npy file at path. Its errors name the file. The
+// file must be a regular file (or a symbolic link to one): a named pipe or
+// a device, which might never end or block the open, is refused before it
+// is opened (atomicfile.OpenRegular), with an error matching
+// atomicfile.ErrNotRegular. Read reads from a pipe.
 func ReadFile(path string) (tensor.Tensor, error) {
-	f, err := os.Open(path)
+	f, _, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return tensor.Tensor{}, ioErrorf("%w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
@@ -37,22 +36,15 @@ func ReadTensorFile(path string) (tensor.Tensor, string, error) {
 }
 
 // ErrNotRegular is matched (with errors.Is) by the error of reading a file
-// that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+// that is not a regular file. It is atomicfile.ErrNotRegular.
+var ErrNotRegular = atomicfile.ErrNotRegular
 
 // openRegular opens the file at path for reading and returns its size; it
-// refuses a file that is not a regular file, which might never end.
+// refuses a file that is not a regular file, which might never end, before
+// an open that could block (atomicfile.OpenRegular).
 func openRegular(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, fi, err := atomicfile.OpenRegular(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("onnxpb: %w", err)
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %w but %s", path, ErrNotRegular, fileKind(fi.Mode()))
-	}
-	if err != nil {
-		f.Close()
 		return nil, 0, fmt.Errorf("onnxpb: %w", err)
 	}
 	return f, fi.Size(), nil
@@ -116,19 +108,4 @@ func writeFileAtomic(path string, write func(w io.Writer) error) error {
 		return fmt.Errorf("onnxpb: %w", err)
 	}
 	return nil
-}
-
-// fileKind names the kind of file that mode describes, for an error.
-func fileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

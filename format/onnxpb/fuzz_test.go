@@ -3,6 +3,7 @@ package onnxpb
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/scatter-dev/scatter/format/onnxpb/internal/pb"
@@ -124,6 +125,9 @@ func checkAgainstProtobuf(t *testing.T, b []byte, got tensor.Tensor, name string
 	if errors.As(err, &m) {
 		t.Fatalf("protobuf accepts the message; DecodeTensor: %v", err)
 	}
+	if errors.Is(err, ErrFormat) && strings.Contains(err.Error(), "int32_data value") && wide(b) {
+		return // protobuf cuts such a value to 32 bits; DecodeTensor refuses it
+	}
 	canon, perr := proto.Marshal(&p)
 	if perr != nil {
 		t.Fatal(perr)
@@ -135,4 +139,11 @@ func checkAgainstProtobuf(t *testing.T, b []byte, got tensor.Tensor, name string
 	if name != wantName || !tensor.Equal(got, want) {
 		t.Fatalf("DecodeTensor: %q %v; of the canonical message: %q %v", name, got, wantName, want)
 	}
+}
+
+// wide reports whether the TensorProto b has an int32_data value that is
+// not an int32.
+func wide(b []byte) bool {
+	_, ok := wideInt32(b)
+	return ok
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scatter-dev/scatter/format/onnxpb/internal/pb"
 	"github.com/scatter-dev/scatter/tensor"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -211,6 +212,9 @@ func DecodeModel(b []byte) (*Model, error) {
 	var p pb.ModelProto
 	if err := proto.Unmarshal(b, &p); err != nil {
 		return nil, wrapf(err, "model: malformed protobuf")
+	}
+	if v, ok := wideInt32Data(b); ok {
+		return nil, errorf("model: a tensor's int32_data value %d is out of range for int32", v)
 	}
 	m := &Model{
 		IRVersion:       p.GetIrVersion(),
@@ -641,4 +645,126 @@ func encodeAttribute(a *Attribute, ctx string) (*pb.AttributeProto, error) {
 		return nil, errorf("%s is of type %v, which is not supported", ctx, a.Type)
 	}
 	return p, nil
+}
+
+// Field numbers on the paths from a ModelProto to its TensorProtos: the
+// graph, its initializers and nodes, a node's attributes, an attribute's
+// tensor and tensors.
+const (
+	fieldModelGraph       = 7
+	fieldGraphNode        = 1
+	fieldGraphInitializer = 5
+	fieldNodeAttribute    = 5
+	fieldAttributeTensor  = 5
+	fieldAttributeTensors = 11
+)
+
+// CountNodes returns the number of nodes of the graph of the serialized
+// ModelProto b, as far as b reads as protobuf (DecodeModel says what is
+// wrong with the rest), without decoding it: a caller can refuse a model
+// of too many nodes before it takes the memory of decoding them.
+func CountNodes(b []byte) int {
+	n := 0
+	forFields(b, func(num protowire.Number, _ protowire.Type, graph []byte) {
+		if num == fieldModelGraph {
+			forFields(graph, func(num protowire.Number, typ protowire.Type, _ []byte) {
+				if num == fieldGraphNode && typ == protowire.BytesType {
+					n++
+				}
+			})
+		}
+	})
+	return n
+}
+
+// wideInt32Data returns a value of the int32_data of a tensor of the
+// serialized ModelProto b (an initializer of its graph, or an attribute's
+// tensor) that wideInt32 finds, and whether there is one.
+func wideInt32Data(b []byte) (int64, bool) {
+	var wide int64
+	found := false
+	tensor := func(t []byte) {
+		if !found {
+			wide, found = wideInt32(t)
+		}
+	}
+	forFields(b, func(num protowire.Number, _ protowire.Type, graph []byte) {
+		if num != fieldModelGraph {
+			return
+		}
+		forFields(graph, func(num protowire.Number, _ protowire.Type, v []byte) {
+			switch num {
+			case fieldGraphInitializer:
+				tensor(v)
+			case fieldGraphNode:
+				forFields(v, func(num protowire.Number, _ protowire.Type, attr []byte) {
+					if num != fieldNodeAttribute {
+						return
+					}
+					forFields(attr, func(num protowire.Number, _ protowire.Type, t []byte) {
+						if num == fieldAttributeTensor || num == fieldAttributeTensors {
+							tensor(t)
+						}
+					})
+				})
+			}
+		})
+	})
+	return wide, found
+}
+
+// wideInt32 returns a value of the int32_data of the serialized
+// TensorProto t, packed or not, that is not an int32 sign-extended to 64
+// bits, as its varint must be, and whether there is one: protobuf's
+// runtimes cut such a value to its low 32 bits (2^32+5 to 5), where
+// DecodeTensor refuses it.
+func wideInt32(t []byte) (int64, bool) {
+	var wide int64
+	found := false
+	forFields(t, func(num protowire.Number, typ protowire.Type, v []byte) {
+		if num != int32Data.number() || found {
+			return
+		}
+		if typ == protowire.VarintType {
+			v = v[:max(protowire.ConsumeFieldValue(num, typ, v), 0)]
+		}
+		for len(v) > 0 {
+			x, n := protowire.ConsumeVarint(v)
+			if n < 0 {
+				return
+			}
+			if int64(x) != int64(int32(x)) {
+				wide, found = int64(x), true
+				return
+			}
+			v = v[n:]
+		}
+	})
+	return wide, found
+}
+
+// forFields calls f with the number and wire type of each field of the
+// message b that is length-delimited or a varint: with the contents of
+// the former, and the bytes from the latter's value on.
+func forFields(b []byte, f func(protowire.Number, protowire.Type, []byte)) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return
+		}
+		b = b[n:]
+		switch typ {
+		case protowire.BytesType:
+			if v, m := protowire.ConsumeBytes(b); m >= 0 {
+				f(num, typ, v)
+			}
+		case protowire.VarintType:
+			f(num, typ, b)
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return
+		}
+		b = b[m:]
+	}
 }

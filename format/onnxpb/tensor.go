@@ -467,6 +467,9 @@ func (d *tensorDecoder) put(data any, vals []uint64) error {
 			s[at+i] = math.Float64frombits(v)
 		}
 	case []int32:
+		if err := d.checkInt32Range(vals, math.MinInt32, math.MaxInt32); err != nil {
+			return err
+		}
 		for i, v := range vals {
 			s[at+i] = int32(v)
 		}
@@ -515,10 +518,13 @@ func parts[F float32 | float64, C complex64 | complex128](s []C) []F {
 	return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s))
 }
 
-// checkInt32Range checks that every int32_data value lies in [lo, hi].
+// checkInt32Range checks that every int32_data value lies in [lo, hi]. A
+// value is read as the varint of an int32 is written, sign-extended to 64
+// bits: one beyond int32 (2^32+5, which protobuf's runtimes cut to 5) is
+// out of range.
 func (d *tensorDecoder) checkInt32Range(vals []uint64, lo, hi int32) error {
 	for i, v := range vals {
-		if x := int32(v); x < lo || x > hi {
+		if x := int64(v); x < int64(lo) || x > int64(hi) {
 			return d.errorf("%s value %d at index %d is out of range for %s (%d to %d)", int32Data, x, d.got+int64(i), d.dtype, lo, hi)
 		}
 	}
@@ -619,8 +625,8 @@ type tensorEncoder struct {
 	word int    // the size of its words
 }
 
-// newTensorEncoder checks that t can be encoded. ctx names the tensor in
-// error messages.
+// newTensorEncoder checks that t can be encoded, in no more bytes than the
+// limit of tensor.SetMaxBytes. ctx names the tensor in error messages.
 func newTensorEncoder(t tensor.Tensor, name, ctx string) (*tensorEncoder, error) {
 	if t.IsZero() {
 		return nil, errorf("%s: cannot encode the zero (undefined) tensor", ctx)
@@ -645,12 +651,18 @@ func newTensorEncoder(t tensor.Tensor, name, ctx string) (*tensorEncoder, error)
 			return nil, wrapf(err, "%s", ctx)
 		}
 		e.strs = v
-		return e, nil
+	} else {
+		// raw_data is written even when it is empty.
+		e.raw, e.word = rawbytes.Bytes(t.Data()), rawbytes.WordSize(t.Data())
+		if e.raw == nil {
+			e.raw = []byte{}
+		}
 	}
-	// raw_data is written even when it is empty.
-	e.raw, e.word = rawbytes.Bytes(t.Data()), rawbytes.WordSize(t.Data())
-	if e.raw == nil {
-		e.raw = []byte{}
+	// What is written is held to the size limit too: a long string
+	// gathered many times takes little memory (the copies share it) but
+	// as many bytes each in the file.
+	if err := tensor.CheckBytes(fmt.Sprintf("the TensorProto of %s", ctx), int64(e.size()), 1); err != nil {
+		return nil, fmt.Errorf("onnxpb: %w", err)
 	}
 	return e, nil
 }

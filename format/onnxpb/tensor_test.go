@@ -154,6 +154,25 @@ func TestEncodeUsesRawData(t *testing.T) {
 	}
 }
 
+// wideInt32Tensor returns a TensorProto named name of one element of type d
+// whose int32_data, packed or not, holds 2^32+5.
+func wideInt32Tensor(name string, d tensor.DType, packed bool) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, 1)
+	b = protowire.AppendTag(b, 2, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(d))
+	if packed {
+		b = protowire.AppendTag(b, 5, protowire.BytesType)
+		b = protowire.AppendBytes(b, protowire.AppendVarint(nil, 1<<32+5))
+	} else {
+		b = protowire.AppendTag(b, 5, protowire.VarintType)
+		b = protowire.AppendVarint(b, 1<<32+5)
+	}
+	b = protowire.AppendTag(b, 8, protowire.BytesType)
+	return protowire.AppendString(b, name)
+}
+
 func marshal(t *testing.T, p proto.Message) []byte {
 	t.Helper()
 	b, err := proto.Marshal(p)
@@ -422,6 +441,12 @@ func TestDecodeTensorErrors(t *testing.T) {
 		{"uint32 too big",
 			marshal(t, &pb.TensorProto{Name: name, Dims: dims(1), DataType: dt(tensor.Uint32), Uint64Data: []uint64{1 << 32}}),
 			"uint64_data value 4294967296 at index 0 is out of range for uint32"},
+		// Varints beyond int32, which protobuf's runtimes cut to 32 bits
+		// (2^32+5 to 5), are not int32 values.
+		{"int8 2^32+5", wideInt32Tensor(*name, tensor.Int8, false),
+			"int32_data value 4294967301 at index 0 is out of range for int8 (-128 to 127)"},
+		{"int32 2^32+5 packed", wideInt32Tensor(*name, tensor.Int32, true),
+			"int32_data value 4294967301 at index 0 is out of range for int32 (-2147483648 to 2147483647)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -516,6 +541,25 @@ func TestTypedFields(t *testing.T) {
 	for _, d := range tensor.DTypes() {
 		if _, ok := fieldFor(d); !ok {
 			t.Errorf("fieldFor(%v): no field", d)
+		}
+	}
+}
+
+// TestModelWideInt32Data: a model whose initializer, or a node
+// attribute's tensor, holds an int32_data value beyond int32 is refused,
+// where protobuf would read 2^32+5 as 5.
+func TestModelWideInt32Data(t *testing.T) {
+	field := func(num protowire.Number, v []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), v)
+	}
+	x := wideInt32Tensor("x", tensor.Int8, false)
+	for what, graph := range map[string][]byte{
+		"an initializer":       field(5, x),
+		"an attribute's value": field(1, field(5, field(5, x))),
+	} {
+		_, err := DecodeModel(field(7, graph))
+		if !errors.Is(err, ErrFormat) || err == nil || !strings.Contains(err.Error(), "int32_data value 4294967301 is out of range for int32") {
+			t.Errorf("%s with int32_data 2^32+5: %v, want ErrFormat naming the value", what, err)
 		}
 	}
 }

@@ -166,6 +166,9 @@ func (p *parser) attrList() (attr, error) {
 	defer p.leave()
 	err := p.commaList("]", func() error {
 		v, err := p.attrValue()
+		if err == nil {
+			err = p.hold(a.pos, intBytes)
+		}
 		if v.kind == attrInt {
 			a.ints = append(a.ints, v.i)
 		} else {
@@ -191,6 +194,9 @@ func (p *parser) arrayAttr(a attr) (attr, error) {
 	if p.punct(":") {
 		for {
 			v, err := p.integer()
+			if err == nil {
+				err = p.hold(at, intBytes)
+			}
 			if err != nil {
 				return a, err
 			}

@@ -13,14 +13,18 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// literal is a dense<...> literal as written, before the type that
-// follows it gives its elements a meaning.
+// literal is a dense<...> literal as read, before the type that follows
+// it gives its elements a meaning. Nested lists are read twice: once for
+// their shape and form, then, once the type has been checked and the
+// tensor allocated, for their elements, which go straight into it, so
+// that a literal costs no memory an element besides the tensor's.
 type literal struct {
-	pos   int
-	hex   []byte     // the bytes of a "0x..." string; nil otherwise
-	list  bool       // written as nested lists (otherwise one element, a splat)
-	shape nest.Shape // of the lists
-	elems []element  // in row-major order
+	pos     int
+	hex     []byte     // the bytes of a "0x..." string; nil otherwise
+	list    bool       // written as nested lists (otherwise one element, a splat)
+	listPos int        // where the outermost list starts
+	shape   nest.Shape // of the lists
+	splat   element    // the element of a splat
 }
 
 // element is one element token: a number, true/false, inf/nan, or a
@@ -69,8 +73,8 @@ func (p *parser) denseLiteral() (*literal, error) {
 			return nil, p.errAt(at, ErrSyntax, "invalid hex bytes in dense literal: %v", err)
 		}
 	case '[':
-		lit.list = true
-		if err := p.denseList(lit, 0); err != nil {
+		lit.list, lit.listPos = true, p.pos
+		if err := p.denseList(&lit.shape, 0, func(element) error { return nil }); err != nil {
 			return nil, err
 		}
 	default:
@@ -78,15 +82,16 @@ func (p *parser) denseLiteral() (*literal, error) {
 		if err != nil {
 			return nil, err
 		}
-		lit.elems = []element{e}
+		lit.splat = e
 	}
 	return lit, p.expect(">")
 }
 
-// denseList reads a bracketed list at nesting depth dim into lit. Lists
-// at one depth must all have the same length and hold all lists or all
-// elements.
-func (p *parser) denseList(lit *literal, dim int) error {
+// denseList reads a bracketed list at nesting depth dim, recording its
+// shape in shape and calling visit with each element in row-major order.
+// Lists at one depth must all have the same length and hold all lists or
+// all elements.
+func (p *parser) denseList(shape *nest.Shape, dim int, visit func(element) error) error {
 	if dim >= maxRank {
 		return p.unsupported(p.pos, "dense literal nested over %d levels", maxRank)
 	}
@@ -99,24 +104,26 @@ func (p *parser) denseList(lit *literal, dim int) error {
 			}
 		}
 		nested := p.peek() == '['
-		if err := lit.shape.Item(dim, nested); err != nil {
+		if err := shape.Item(dim, nested); err != nil {
 			return p.errAt(p.pos, ErrSyntax, "ragged dense literal: %v", err)
 		}
 		if nested {
-			if err := p.denseList(lit, dim+1); err != nil {
+			if err := p.denseList(shape, dim+1, visit); err != nil {
 				return err
 			}
 		} else {
 			e, err := p.denseElement()
+			if err == nil {
+				err = visit(e)
+			}
 			if err != nil {
 				return err
 			}
-			lit.elems = append(lit.elems, e)
 		}
 		n++
 	}
 	p.pos++ // ']'
-	if err := lit.shape.End(dim, n); err != nil {
+	if err := shape.End(dim, n); err != nil {
 		return p.errAt(p.pos-1, ErrSyntax, "ragged dense literal: %v", err)
 	}
 	return nil
@@ -192,10 +199,28 @@ func (p *parser) numberToken() (element, error) {
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // materialize builds the tensor of type typ that lit describes. A single
-// element, or hex bytes of a single element, is a splat.
+// element, or hex bytes of a single element, is a splat. The type's size
+// and the literal's form (its shape, or its number of hex bytes) are
+// checked before the tensor is allocated, so that a short literal of a
+// huge type takes no memory.
 func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
-	if err := p.countConstant(typ); err != nil {
+	if err := tensor.CheckSize(typ.DType, typ.Shape); err != nil {
 		return tensor.Tensor{}, p.errAt(lit.pos, err, "constant of type %v", typ)
+	}
+	n, _ := typ.Shape.NumElements() // CheckSize has checked the shape
+	size := typ.DType.Size()
+	switch {
+	case lit.hex != nil:
+		if n > 0 && len(lit.hex) != size && len(lit.hex) != n*size {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of %d bytes for type %v (%d bytes)", len(lit.hex), typ, n*size)
+		}
+	case lit.list:
+		if !tensor.Shape(lit.shape.Dims).Equal(typ.Shape) {
+			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape.Dims), typ)
+		}
+	}
+	if err := p.hold(lit.pos, int64(n)*int64(size)); err != nil { // at most the limit: CheckSize said so
+		return tensor.Tensor{}, err
 	}
 	t, err := tensor.New(typ.DType, typ.Shape)
 	if err != nil {
@@ -205,37 +230,25 @@ func (p *parser) materialize(lit *literal, typ Type) (tensor.Tensor, error) {
 	case lit.hex != nil:
 		return p.fromHex(lit, t, typ)
 	case lit.list:
-		if !tensor.Shape(lit.shape.Dims).Equal(typ.Shape) {
-			return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "dense literal of shape %v for type %v", tensor.Shape(lit.shape.Dims), typ)
-		}
-	case t.Len() == 0:
-		return t, nil // a splat of no elements
-	}
-	for i, e := range lit.elems {
-		if err := p.setElem(t, i, e); err != nil {
+		// The second reading of the lists, which the first has checked.
+		end, i := p.pos, 0
+		p.pos = lit.listPos
+		err := p.denseList(&nest.Shape{}, 0, func(e element) error {
+			err := p.setElem(t, i, e)
+			i++
+			return err
+		})
+		p.pos = end
+		if err != nil {
 			return tensor.Tensor{}, err
 		}
-	}
-	if !lit.list {
+	case t.Len() > 0: // a splat
+		if err := p.setElem(t, 0, lit.splat); err != nil {
+			return tensor.Tensor{}, err
+		}
 		fillSplat(t)
 	}
 	return t, nil
-}
-
-// countConstant adds the bytes of a constant of type typ to those of the
-// file's constants, before it is allocated, and fails when the constant,
-// or all of them, take more than the limit of tensor.SetMaxBytes.
-func (p *parser) countConstant(typ Type) error {
-	if err := tensor.CheckSize(typ.DType, typ.Shape); err != nil {
-		return err
-	}
-	n, _ := typ.Shape.NumElements()
-	total := *p.constBytes + int64(n)*int64(typ.DType.Size()) // each is at most the limit
-	if total < *p.constBytes {
-		total = math.MaxInt64 // past a limit of math.MaxInt64, which is none
-	}
-	*p.constBytes = total
-	return tensor.CheckBytes("the sum of the file's constants", total, 1)
 }
 
 // fillSplat copies element 0 of t into all the others, doubling the
@@ -248,15 +261,13 @@ func fillSplat(t tensor.Tensor) {
 }
 
 // fromHex fills t from the little-endian element bytes of a hex literal:
-// one element's bytes (a splat) or every element's. i1 takes one byte
+// one element's bytes (a splat) or every element's, as materialize has
+// checked. i1 takes one byte
 // per element, 0 or 1.
 func (p *parser) fromHex(lit *literal, t tensor.Tensor, typ Type) (tensor.Tensor, error) {
 	size, n, b := typ.DType.Size(), t.Len(), lit.hex
 	if n == 0 {
 		return t, nil
-	}
-	if len(b) != size && len(b) != n*size {
-		return tensor.Tensor{}, p.errAt(lit.pos, ErrSyntax, "hex dense literal of %d bytes for type %v (%d bytes)", len(b), typ, n*size)
 	}
 	if typ.DType == tensor.Bool {
 		for i, v := range b {

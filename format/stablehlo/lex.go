@@ -3,8 +3,12 @@ package stablehlo
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
+	"unsafe"
+
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // ErrSyntax is matched (with errors.Is) by the error of text that is not
@@ -48,19 +52,47 @@ type parser struct {
 	lines     []int
 	firstLine int // the line number of src[0] in the whole file
 	depth     int
-	// constBytes counts the element bytes of the constants of the whole
-	// file read so far, shared by the parsers of its sections.
-	constBytes *int64
+	// held counts the bytes that the whole file's parse holds so far, as
+	// hold counts them, shared by the parsers of its sections.
+	held *int64
 }
 
-func newParser(file string, src []byte, firstLine int, constBytes *int64) *parser {
-	p := &parser{file: file, src: src, firstLine: firstLine, lines: []int{0}, constBytes: constBytes}
+func newParser(file string, src []byte, firstLine int, held *int64) *parser {
+	p := &parser{file: file, src: src, firstLine: firstLine, lines: []int{0}, held: held}
 	for i, c := range src {
 		if c == '\n' {
 			p.lines = append(p.lines, i+1)
 		}
 	}
 	return p
+}
+
+// The bytes that the parse holds for each thing it reads, besides the
+// constants' elements: a line's start, an integer of a list, a value's
+// name, and an operation with its names, types and attributes (an
+// estimate of what the Op and the maps and slices that make it take). A
+// dense literal's elements go straight into the constant (see literal).
+const (
+	lineBytes = int64(unsafe.Sizeof(int(0)))
+	intBytes  = 8
+	nameBytes = int64(unsafe.Sizeof(""))
+	opBytes   = 1024
+)
+
+// hold adds n bytes to those the file's parse holds, and fails at pos
+// once they are more than the limit of tensor.SetMaxBytes: a file of
+// millions of literal elements or operations is refused while it is read,
+// before it takes many times its size in memory.
+func (p *parser) hold(pos int, n int64) error {
+	total := *p.held + n
+	if total < *p.held {
+		total = math.MaxInt64 // past a limit of math.MaxInt64, which is none
+	}
+	*p.held = total
+	if err := tensor.CheckBytes("the parse of the file", total, 1); err != nil {
+		return p.errAt(pos, err, "the file holds too much to read")
+	}
+	return nil
 }
 
 // lineCol returns the line (in the whole file) and column of offset pos.
@@ -269,6 +301,9 @@ func (p *parser) valueUses() ([]string, error) {
 	}
 	for {
 		v, err := p.valueUse()
+		if err == nil {
+			err = p.hold(p.pos, nameBytes)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -393,6 +428,9 @@ func (p *parser) intList() ([]int64, error) {
 	vs := []int64{}
 	err := p.commaList("]", func() error {
 		v, err := p.integer()
+		if err == nil {
+			err = p.hold(p.pos, intBytes)
+		}
 		vs = append(vs, v)
 		return err
 	})

@@ -51,6 +51,9 @@ func init() {
 func (p *parser) op() (*Op, error) {
 	op := &Op{Line: p.line()}
 	at := p.pos
+	if err := p.hold(at, opBytes); err != nil {
+		return nil, err
+	}
 	if p.peek() == '%' {
 		if err := p.resultNames(op); err != nil {
 			return nil, err

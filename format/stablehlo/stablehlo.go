@@ -164,7 +164,7 @@ type Op struct {
 // Parse reads the file called name (used in errors) holding src.
 func Parse(name string, src []byte) (*File, error) {
 	f := &File{Name: name}
-	var constBytes int64      // of all the file's constants, held to the limit
+	var held int64            // by the parse of the file, held to the limit
 	secStart, secLine := 0, 1 // where the current section starts
 	line, lineStart := 1, 0
 	for i := 0; i <= len(src); i++ {
@@ -172,24 +172,27 @@ func Parse(name string, src []byte) (*File, error) {
 			continue
 		}
 		if bytes.HasPrefix(bytes.TrimLeft(src[lineStart:i], " \t"), []byte("// -----")) {
-			if err := f.section(src[secStart:lineStart], secLine, &constBytes); err != nil {
+			if err := f.section(src[secStart:lineStart], secLine, &held); err != nil {
 				return nil, err
 			}
 			secStart, secLine = min(i+1, len(src)), line+1
 		}
 		line, lineStart = line+1, i+1
 	}
-	if err := f.section(src[secStart:], secLine, &constBytes); err != nil {
+	if err := f.section(src[secStart:], secLine, &held); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // section parses one section, starting on line first, and appends its
-// module, if it holds anything but comments and space. constBytes counts
-// the bytes of the file's constants.
-func (f *File) section(src []byte, first int, constBytes *int64) error {
-	p := newParser(f.Name, src, first, constBytes)
+// module, if it holds anything but comments and space. held counts the
+// bytes that the file's parse holds.
+func (f *File) section(src []byte, first int, held *int64) error {
+	p := newParser(f.Name, src, first, held)
+	if err := p.hold(0, lineBytes*int64(len(p.lines))); err != nil {
+		return err
+	}
 	if p.peek() == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -296,20 +297,87 @@ func TestDenseLimit(t *testing.T) {
 }
 
 // TestConstantsLimit: the constants of a file are held to the limit of
-// tensor.SetMaxBytes in all, across its sections, each counted before it
-// is allocated; a file whose constants fit is read.
+// tensor.SetMaxBytes in all, with what the parse holds besides, across its
+// sections, each counted before it is allocated; a file whose constants
+// fit is read.
 func TestConstantsLimit(t *testing.T) {
 	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 20))
 	fn := func(n int) string { // a section whose constant takes n KiB
 		return fmt.Sprintf("func.func @main() {\n  %%c = stablehlo.constant dense<1> : tensor<%dx256xf32>\n  func.return\n}\n", n)
 	}
-	if _, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(512))); err != nil {
-		t.Errorf("two constants of 512 KiB under a limit of 1 MiB: %v", err)
+	if _, err := stablehlo.Parse("c.mlir", []byte(fn(500)+"// -----\n"+fn(500))); err != nil {
+		t.Errorf("two constants of 500 KiB under a limit of 1 MiB: %v", err)
 	}
 	_, err := stablehlo.Parse("c.mlir", []byte(fn(512)+"// -----\n"+fn(256)+"// -----\n"+fn(257)))
 	var e *stablehlo.Error
-	if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &e) || e.Line != 12 || !strings.Contains(err.Error(), "the sum of the file's constants takes") {
-		t.Errorf("constants of 1025 KiB in all under a limit of 1 MiB: error %v, want ErrTooLarge at line 12 naming the file's constants", err)
+	if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &e) || e.Line != 12 || !strings.Contains(err.Error(), "the parse of the file takes") {
+		t.Errorf("constants of 1025 KiB in all under a limit of 1 MiB: error %v, want ErrTooLarge at line 12 naming the file's parse", err)
+	}
+}
+
+// allocated returns the bytes that f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestLiteralCheckedFirst: a literal whose form does not match its type
+// (too few elements, the wrong number of hex bytes) is refused before the
+// type's tensor is allocated.
+func TestLiteralCheckedFirst(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 30))
+	for _, lit := range []string{"dense<[1.0, 2.0]>", `dense<"0x0000803F0000803F">`} {
+		var err error
+		bytes := allocated(func() { _, err = constant(lit, "tensor<100000000xf32>") })
+		if !errors.Is(err, stablehlo.ErrSyntax) || bytes > 1<<20 {
+			t.Errorf("%s for 400 MB: error %v after allocating %d bytes, want ErrSyntax before allocating", lit, err, bytes)
+		}
+	}
+}
+
+// TestLiteralCostsItsTensor: a literal of a million elements costs the
+// memory of its tensor, not of its elements as written: they go straight
+// into the tensor.
+func TestLiteralCostsItsTensor(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(4 << 20))
+	src := []byte("func.func @main() {\n  %c = stablehlo.constant dense<[" + strings.TrimSuffix(strings.Repeat("7,", 1<<20), ",") +
+		"]> : tensor<1048576xi8>\n  func.return\n}\n")
+	var f *stablehlo.File
+	var err error
+	bytes := allocated(func() { f, err = stablehlo.Parse("l.mlir", src) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := f.Modules[0].Funcs[0].Body[0].Value; v.Len() != 1<<20 || v.Data().([]int8)[1<<20-1] != 7 {
+		t.Errorf("the constant is %v", v.Shape())
+	}
+	if bytes > 2<<20 {
+		t.Errorf("reading a literal of 1 MiB elements of i8 allocated %d bytes, want little more than 1 MiB", bytes)
+	}
+}
+
+// TestParseHeld: the integers of a list and the operations of a file
+// count towards the limit as they are read, so that a file many times
+// smaller than what reading it would hold is refused while it is read.
+func TestParseHeld(t *testing.T) {
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(64 << 10))
+	list := func(n int, elem string) string {
+		return strings.TrimSuffix(strings.Repeat(elem+",", n), ",")
+	}
+	for _, c := range []struct{ what, src string }{
+		{"a list of 10000 integers", "func.func @main() {\n  %r = stablehlo.broadcast_in_dim %a, dims = [" + list(10000, "0") + "] : (tensor<i8>) -> tensor<i8>\n  func.return\n}\n"},
+		{"100 operations", "func.func @main() {\n" + strings.Repeat("  %c = stablehlo.constant dense<0> : tensor<i8>\n", 100) + "  func.return\n}\n"},
+	} {
+		if len(c.src) > 32<<10 {
+			t.Fatalf("%s: the file takes %d bytes, more than half the limit", c.what, len(c.src))
+		}
+		_, err := stablehlo.Parse("h.mlir", []byte(c.src))
+		if !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(err.Error(), "the parse of the file takes") {
+			t.Errorf("%s under a limit of 64 KiB: %v, want ErrTooLarge naming the parse", c.what, err)
+		}
 	}
 }
 

@@ -46,7 +46,9 @@ var temps = struct {
 // errors.Is finds fs.ErrNotExist and the like. write's other errors are
 // returned unchanged. A file
 // that replaces an existing one keeps that file's permission bits; a new
-// one gets 0644.
+// one gets 0644. A path that exists and is not a regular file (a symbolic
+// link, a named pipe, a device) is refused with an ErrNotRegular error
+// (see CheckTarget) rather than replaced by one.
 //
 // The temporary file is named ".BASE.tmp-PID-N" (BASE the name of path,
 // PID this process's id, N random digits). Before creating it, Write
@@ -58,9 +60,12 @@ func Write(path string, write func(w io.Writer) error) error {
 	if dir == "" {
 		dir = "."
 	}
+	if err := CheckTarget(path); err != nil {
+		return fmt.Errorf("writing %w", err)
+	}
 	removeStale(dir, base)
 	perm := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
 	f, err := create(dir, base)

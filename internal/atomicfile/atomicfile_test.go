@@ -58,13 +58,13 @@ func TestWrite(t *testing.T) {
 		strings.Contains(err.Error(), ".tmp-") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("writing into a missing directory: %v, want fs.ErrNotExist starting %q", err, want)
 	}
-	// A directory in the way: the rename fails, the error names the path
-	// alone, and nothing is left behind.
+	// A directory in the way: it is refused before a temporary file is
+	// made, the error names the path alone, and nothing is left behind.
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "keep"), nil, 0o644)
 	err = Write(sub, func(io.Writer) error { return nil })
-	if want := "writing " + sub + ": rename: "; err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".tmp-") {
+	if want := "writing " + sub + ": not a regular file but a directory"; err == nil || err.Error() != want || !errors.Is(err, ErrNotRegular) {
 		t.Errorf("replacing a directory: %v, want an error starting %q", err, want)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
