@@ -281,7 +281,7 @@ func TestCompare(t *testing.T) {
 					}}
 			},
 			runs:     []string{"onnx.ScatterND-18", "openvino.ScatterNDUpdate-3"},
-			outcomes: []string{"invalid input", "index out of range"},
+			outcomes: []string{"unsupported element type", "index out of range"},
 			why: []saying{
 				{"onnx.ScatterND-18", "refuses int32"},
 				{"openvino.ScatterNDUpdate-3", "accepts int32, int64"},

@@ -19,7 +19,7 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 		return nil, fmt.Errorf("%w: %s must be a scalar or a 1-D tensor, got shape %v", ErrInput, name, t.Shape())
 	}
 	if !t.DType().IsInteger() {
-		return nil, fmt.Errorf("%w: %s must be integers, got %v", ErrInput, name, t.DType())
+		return nil, TypeError(fmt.Sprintf("%s must be integers, got %v", name, t.DType()))
 	}
 	out := make([]int, t.Len())
 	for i := range out {

@@ -21,6 +21,17 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
+// TypeError is the refusal of an input's element type: its message is
+// ErrInput's and the text, and it matches both ErrInput, as a refusal of
+// an input, and engine.ErrType, as every wrong element type does, in data,
+// indices or updates alike.
+func TypeError(text string) error { return &typeError{text} }
+
+type typeError struct{ text string }
+
+func (e *typeError) Error() string   { return ErrInput.Error() + ": " + e.text }
+func (e *typeError) Unwrap() []error { return []error{ErrInput, engine.ErrType} }
+
 // Sentinel errors of the dialect layer, matched with errors.Is. Errors from
 // the engine (engine.ErrIndex, engine.ErrShape, ...) pass through wrapped
 // in an *OpError.
@@ -31,8 +42,12 @@ var (
 	// ErrAttribute: an attribute that the operator version does not have,
 	// or a value it does not accept.
 	ErrAttribute = errors.New("invalid attribute")
-	// ErrInput: a missing or unexpected input, or an input whose element
-	// type the operator version does not accept.
+	// ErrInput: a missing or unexpected input, an input that is not what
+	// the operator takes it as (a shape or an axis given as a tensor of
+	// the wrong rank or values), or an input whose element type the
+	// operator version does not accept: that refusal also matches
+	// engine.ErrType, which every wrong element type matches (see
+	// TypeError).
 	ErrInput = errors.New("invalid input")
 	// ErrUnknownOp: no operator has the name asked for.
 	ErrUnknownOp = errors.New("unknown operator")

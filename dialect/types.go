@@ -100,7 +100,8 @@ var defaultRefusal = Refusal{Text: "{input} of type {type} is not accepted (acce
 // type DataTypes lists: it must be given, and of one of those types. The
 // refusal of a type is worded by the first of TypeRefusals that holds it,
 // or else as "{input} of type {type} is not accepted (accepted:
-// {accepted})". Both errors wrap ErrInput.
+// {accepted})". Both errors wrap ErrInput; the refusal of a type is a
+// TypeError, which matches engine.ErrType too.
 func (b *Behavior) CheckData(input string, t tensor.Tensor) error {
 	if t.IsZero() {
 		return fmt.Errorf("%w: missing input %q", ErrInput, input)
@@ -122,7 +123,7 @@ func (b *Behavior) CheckType(input string, d tensor.DType) error {
 		}
 	}
 	text := strings.NewReplacer("{input}", input, "{type}", d.String(), "{accepted}", b.DataTypes.Names()).Replace(r.Text)
-	return fmt.Errorf("%w: %s", ErrInput, text)
+	return TypeError(text)
 }
 
 // ParseReduction returns the engine's reduction that the framework's name

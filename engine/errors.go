@@ -17,8 +17,11 @@ var (
 	ErrIndex = errors.New("index out of range")
 	// ErrShape: the shapes of the arguments do not fit together.
 	ErrShape = errors.New("shape mismatch")
-	// ErrType: an element type the operation does not accept, or element
-	// types that differ where they must be equal.
+	// ErrType: an element type the operation does not accept (of data,
+	// indices, updates or any other input), or element types that differ
+	// where they must be equal. Every such mistake matches it, the
+	// dialects' refusals of an input's type too (dialect.TypeError, which
+	// also matches dialect.ErrInput).
 	ErrType = errors.New("unsupported element type")
 	// ErrArgument: an invalid axis, batch dimension count, reduction, or a
 	// destination that overlaps an input.

@@ -154,8 +154,12 @@ func gatherOptions(operand, indices tensor.Tensor, mode Mode, fill tensor.Tensor
 			fill = defaultFill(operand.DType())
 		}
 		if fill.DType() != operand.DType() || fill.Rank() != 0 {
-			return opt, fmt.Errorf("%w: fill_value must be a %v scalar, got %v of shape %v",
+			err := fmt.Errorf("%w: fill_value must be a %v scalar, got %v of shape %v",
 				dialect.ErrInput, operand.DType(), fill.DType(), fill.Shape())
+			if fill.DType() != operand.DType() {
+				err = dialect.TypeError(strings.TrimPrefix(err.Error(), dialect.ErrInput.Error()+": "))
+			}
+			return opt, err
 		}
 		opt.Fill = fill
 	default:

@@ -112,8 +112,7 @@ func ScalarOf(t tensor.Tensor) (Scalar, error) {
 	case complex128:
 		return Complex(v), nil
 	}
-	return Scalar{}, fmt.Errorf("%w: value must be a bool, integer, floating-point or complex tensor, got %v",
-		dialect.ErrInput, t.DType())
+	return Scalar{}, dialect.TypeError(fmt.Sprintf("value must be a bool, integer, floating-point or complex tensor, got %v", t.DType()))
 }
 
 // bfloat16Max is the largest finite bfloat16, 0x7F7F.

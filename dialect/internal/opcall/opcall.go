@@ -126,13 +126,14 @@ func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
 // CheckIndices checks an operator's index input, the input called name:
 // it must be given, and its element type must be one of types, the
 // IndexTypes of the operator version's Behavior. Both errors wrap
-// dialect.ErrInput.
+// dialect.ErrInput; the refusal of a type is a dialect.TypeError, which
+// matches engine.ErrType too.
 func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) error {
 	if indices.IsZero() {
 		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
 	}
 	if d := indices.DType(); !slices.Contains(types, d) {
-		return fmt.Errorf("%w: %s must be %s, got %v", dialect.ErrInput, name, typeNames(types), d)
+		return dialect.TypeError(fmt.Sprintf("%s must be %s, got %v", name, typeNames(types), d))
 	}
 	return nil
 }

@@ -23,10 +23,9 @@ func StartValues(buf []int64, operand tensor.Tensor, starts []tensor.Tensor) ([]
 		case s.IsZero():
 			return nil, fmt.Errorf("%w: start index %d is missing", dialect.ErrInput, i)
 		case !s.DType().IsInteger():
-			return nil, fmt.Errorf("%w: start index %d must be an integer, got %v", dialect.ErrInput, i, s.DType())
+			return nil, dialect.TypeError(fmt.Sprintf("start index %d must be an integer, got %v", i, s.DType()))
 		case s.DType() != starts[0].DType():
-			return nil, fmt.Errorf("%w: start indices must have one type, got %v and %v",
-				dialect.ErrInput, starts[0].DType(), s.DType())
+			return nil, dialect.TypeError(fmt.Sprintf("start indices must have one type, got %v and %v", starts[0].DType(), s.DType()))
 		case s.Rank() != 0:
 			return nil, fmt.Errorf("%w: start index %d must be a scalar, got shape %v", dialect.ErrInput, i, s.Shape())
 		}
@@ -98,7 +97,7 @@ func IntList(v dialect.Value) []int {
 
 // NoStrings refuses element type d, of the input called name, for a
 // framework, named for the error, that has no string tensors, as
-// StringsRefusal words it: its error wraps dialect.ErrInput.
+// StringsRefusal words it: its error is a dialect.TypeError.
 func NoStrings(framework, name string, d tensor.DType) error {
 	if d != tensor.String {
 		return nil
