@@ -45,7 +45,7 @@ type halver interface {
 // halving reports whether n single updates into a dst of size elements
 // of elem bytes each, with the given work, should run in halves.
 func halving(n, size, elem, work int) bool {
-	return n >= halvesMin && size*elem >= halvesBytes && size <= 1<<31 && parts(work) >= 2
+	return n >= halvesMin && size*elem >= halvesBytes && int64(size) <= 1<<31 && parts(work) >= 2
 }
 
 // halfEntry is an update in a bucket: its element's offset in the half of
