@@ -8,11 +8,13 @@ package opcall
 import (
 	"errors"
 	"fmt"
-	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/internal/rawalloc"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/internal/rawalloc"
 
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
@@ -33,6 +35,11 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 		v, _ := t.IntAt(i) // a uint64 as its bits
 		if v < 0 && t.DType() == tensor.Uint64 {
 			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", dialect.ErrInput, name, i, uint64(v))
+		}
+		if int64(int(v)) != v {
+			// Only where int has 32 bits: refused rather than truncated.
+			return nil, fmt.Errorf("%w: %s[%d] = %d is too large: %w beyond a %d-bit int",
+				dialect.ErrInput, name, i, v, tensor.ErrTooLarge, bits.UintSize)
 		}
 		out[i] = int(v)
 	}
