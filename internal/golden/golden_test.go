@@ -1,0 +1,479 @@
+package golden_test
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/registry"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/digest.txt and testdata/calls.txt from this platform's results")
+
+const (
+	digestFile = "testdata/digest.txt" // the SHA-256 of every call's outcome, in order
+	callsFile  = "testdata/calls.txt"  // each call's digest, one a line, to locate a difference
+)
+
+// TestGoldenDigest runs the battery and compares the digest of its
+// outcomes with the committed one; on a difference it names the first
+// call whose outcome changed.
+func TestGoldenDigest(t *testing.T) {
+	calls := battery(t)
+	total := sha256.New()
+	sums := make([]string, len(calls))
+	for i, c := range calls {
+		out := outcome(c)
+		fmt.Fprintf(total, "%s\n%d\n", c.what, len(out))
+		total.Write(out)
+		s := sha256.Sum256(append([]byte(c.what+"\n"), out...))
+		sums[i] = hex.EncodeToString(s[:8])
+	}
+	digest := hex.EncodeToString(total.Sum(nil))
+	if *update {
+		writeLines(t, digestFile, []string{digest})
+		writeLines(t, callsFile, sums)
+		t.Logf("%d calls, digest %s", len(calls), digest)
+		return
+	}
+	want := readLines(t, digestFile)
+	if len(want) == 1 && want[0] == digest {
+		return
+	}
+	t.Errorf("the digest of %d calls is %s, want %s (go test ./internal/golden -update rewrites it where the change is meant)",
+		len(calls), digest, strings.Join(want, ""))
+	wantSums := readLines(t, callsFile)
+	for i, s := range sums {
+		if i >= len(wantSums) || s != wantSums[i] {
+			t.Fatalf("first changed call, %d of %d: %s\n  outcome now: %s", i+1, len(calls), calls[i].what, describe(calls[i]))
+		}
+	}
+	if len(wantSums) != len(sums) {
+		t.Fatalf("%d calls, testdata lists %d", len(sums), len(wantSums))
+	}
+}
+
+func readLines(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/golden -update writes it)", err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+func writeLines(t *testing.T, name string, lines []string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call is one call of the battery, described by what.
+type call struct {
+	what string
+	op   *dialect.Op
+	c    dialect.Call
+}
+
+// outcome returns the call's result as bytes that do not depend on the
+// platform: the type, the shape and each element little-endian, or the
+// error's message.
+func outcome(c call) []byte {
+	out, err := c.op.Run(c.c)
+	if err != nil {
+		return []byte("error: " + err.Error())
+	}
+	b := fmt.Appendf(nil, "%v%v:", out.DType(), out.Shape())
+	return appendElems(b, out)
+}
+
+// describe returns the call's outcome as text, for a failure message.
+func describe(c call) string {
+	out, err := c.op.Run(c.c)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprintf("%v (bits %x)", out, appendElems(nil, out))
+}
+
+// appendElems appends the elements of t to b, little-endian.
+func appendElems(b []byte, t tensor.Tensor) []byte {
+	le := binary.LittleEndian
+	switch s := t.Data().(type) {
+	case []bool:
+		for _, v := range s {
+			b = append(b, map[bool]byte{false: 0, true: 1}[v])
+		}
+	case []int8:
+		for _, v := range s {
+			b = append(b, byte(v))
+		}
+	case []uint8:
+		b = append(b, s...)
+	case []int16:
+		for _, v := range s {
+			b = le.AppendUint16(b, uint16(v))
+		}
+	case []uint16:
+		for _, v := range s {
+			b = le.AppendUint16(b, v)
+		}
+	case []int32:
+		for _, v := range s {
+			b = le.AppendUint32(b, uint32(v))
+		}
+	case []uint32:
+		for _, v := range s {
+			b = le.AppendUint32(b, v)
+		}
+	case []int64:
+		for _, v := range s {
+			b = le.AppendUint64(b, uint64(v))
+		}
+	case []uint64:
+		for _, v := range s {
+			b = le.AppendUint64(b, v)
+		}
+	case []float16.Float16:
+		for _, v := range s {
+			b = le.AppendUint16(b, v.Bits())
+		}
+	case []bfloat16.BFloat16:
+		for _, v := range s {
+			b = le.AppendUint16(b, v.Bits())
+		}
+	case []float32:
+		for _, v := range s {
+			b = le.AppendUint32(b, math.Float32bits(v))
+		}
+	case []float64:
+		for _, v := range s {
+			b = le.AppendUint64(b, math.Float64bits(v))
+		}
+	case []complex64:
+		for _, v := range s {
+			b = le.AppendUint32(le.AppendUint32(b, math.Float32bits(real(v))), math.Float32bits(imag(v)))
+		}
+	case []complex128:
+		for _, v := range s {
+			b = le.AppendUint64(le.AppendUint64(b, math.Float64bits(real(v))), math.Float64bits(imag(v)))
+		}
+	case []string:
+		for _, v := range s {
+			b = le.AppendUint32(b, uint32(len(v)))
+			b = append(b, v...)
+		}
+	default:
+		panic(fmt.Sprintf("golden: no encoding for %T", s))
+	}
+	return b
+}
+
+// The corner values of each element type, as bits where the bits are the
+// point: NaNs with payloads and both signs, signed zeros, the smallest
+// subnormal and one in the middle of the subnormals, the largest finite
+// values, infinities, and ordinary values whose sums and products round.
+var (
+	f32Corners = []uint32{0x00000000, 0x80000000, 0x7fc00123, 0xffc00456, 0x00000001, 0x80400000,
+		0x7f7fffff, 0xff800000, 0x7f800000, 0x3f800000, 0xbfc00000, 0x3dcccccd, 0x40490fdb, 0x00800000}
+	f64Corners = []uint64{0, 0x8000000000000000, 0x7ff8000000000123, 0xfff8000000000456, 1, 0x8008000000000000,
+		0x7fefffffffffffff, 0xfff0000000000000, 0x7ff0000000000000, 0x3ff0000000000000, 0xbff8000000000000,
+		0x3fb999999999999a, 0x400921fb54442d18, 0x0010000000000000}
+	f16Corners  = []uint16{0x0000, 0x8000, 0x7e01, 0xfe02, 0x0001, 0x8200, 0x7bff, 0xfc00, 0x7c00, 0x3c00, 0xbe00, 0x2e66, 0x4248, 0x0400}
+	bf16Corners = []uint16{0x0000, 0x8000, 0x7fc1, 0xffc2, 0x0001, 0x8040, 0x7f7f, 0xff80, 0x7f80, 0x3f80, 0xbfc0, 0x3dcd, 0x4049, 0x0080}
+	intCorners  = []int64{0, 1, -1, math.MinInt64, math.MaxInt64, 7, -100, 3, 2, -2, 127, -128, 255, 1 << 40}
+	strCorners  = []string{"", "a", "\u00e9t\u00e9", "b\x00c", "zz", "A", "a"}
+)
+
+// values returns n corner values of type d, starting at the k-th corner.
+func values(d tensor.DType, shape tensor.Shape, k int) tensor.Tensor {
+	n, err := shape.NumElements()
+	if err != nil {
+		panic(err)
+	}
+	at := func(i, m int) int { return (i + k) % m }
+	var data any
+	switch d {
+	case tensor.Bool:
+		s := make([]bool, n)
+		for i := range s {
+			s[i] = at(i, 3) == 1
+		}
+		data = s
+	case tensor.Float32:
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = math.Float32frombits(f32Corners[at(i, len(f32Corners))])
+		}
+		data = s
+	case tensor.Float64:
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = math.Float64frombits(f64Corners[at(i, len(f64Corners))])
+		}
+		data = s
+	case tensor.Float16:
+		s := make([]float16.Float16, n)
+		for i := range s {
+			s[i] = float16.Frombits(f16Corners[at(i, len(f16Corners))])
+		}
+		data = s
+	case tensor.BFloat16:
+		s := make([]bfloat16.BFloat16, n)
+		for i := range s {
+			s[i] = bfloat16.FromBits(bf16Corners[at(i, len(bf16Corners))])
+		}
+		data = s
+	case tensor.Complex64:
+		s := make([]complex64, n)
+		for i := range s {
+			re := math.Float32frombits(f32Corners[at(i, len(f32Corners))])
+			im := math.Float32frombits(f32Corners[at(3*i+5, len(f32Corners))])
+			s[i] = complex(re, im)
+		}
+		data = s
+	case tensor.Complex128:
+		s := make([]complex128, n)
+		for i := range s {
+			re := math.Float64frombits(f64Corners[at(i, len(f64Corners))])
+			im := math.Float64frombits(f64Corners[at(3*i+5, len(f64Corners))])
+			s[i] = complex(re, im)
+		}
+		data = s
+	case tensor.String:
+		s := make([]string, n)
+		for i := range s {
+			s[i] = strCorners[at(i, len(strCorners))]
+		}
+		data = s
+	default: // the integers: the corners wrapped to the type's width
+		t, err := tensor.New(d, shape)
+		if err != nil {
+			panic(err)
+		}
+		for i := range n {
+			t.SetIntAt(i, intCorners[at(i, len(intCorners))])
+		}
+		return t
+	}
+	return tensor.Must(tensor.Wrap(shape, data))
+}
+
+// indexSet is a family's indices for one variant, as int64 values and a
+// shape, with the updates' shape, the axis or the dimension numbers that
+// go with them.
+type indexSet struct {
+	name    string
+	idx     []int64
+	shape   tensor.Shape
+	updates tensor.Shape
+	axis    int64
+	attrs   map[dialect.Role]dialect.Value
+}
+
+func ints(v ...int64) dialect.Value { return dialect.Value{Kind: dialect.Ints, Ints: v} }
+func one(v int64) dialect.Value     { return dialect.Value{Kind: dialect.Int, Int: v} }
+
+// The data of every call is [4,3]. Each family's index sets: duplicates,
+// a negative index and one out of range, along each axis where the family
+// has one.
+var dataShape = tensor.Shape{4, 3}
+
+func indexSets(family string) []indexSet {
+	switch family {
+	case "scatter_elements", "gather_elements":
+		return []indexSet{
+			{"axis 0, duplicates", []int64{1, 0, 3, 1, 3, 1}, tensor.Shape{2, 3}, tensor.Shape{2, 3}, 0, nil},
+			{"axis 1, duplicates", []int64{0, 2, 0, 1, 1, 2, 2, 2, 0}, tensor.Shape{3, 3}, tensor.Shape{3, 3}, 1, nil},
+			{"axis -1, one row", []int64{2, 2}, tensor.Shape{1, 2}, tensor.Shape{1, 2}, -1, nil},
+			{"negative", []int64{-1, 0, -4, 1, -1, 1}, tensor.Shape{2, 3}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{0, 4, 0}, tensor.Shape{1, 3}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "scatter_nd", "gather_nd":
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3, 1}, tensor.Shape{3, 3}, 0, nil},
+			{"elements, duplicates", []int64{1, 2, 0, 0, 1, 2, 3, 1, 1, 2}, tensor.Shape{5, 2}, tensor.Shape{5}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2, 1}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1, 1}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "gather":
+		return []indexSet{
+			{"axis 0, duplicates", []int64{2, 0, 2, 3}, tensor.Shape{4}, nil, 0, nil},
+			{"axis 1, matrix", []int64{2, 0, 2, 1}, tensor.Shape{2, 2}, nil, 1, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, nil, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, nil, 0, nil},
+		}
+	case "general_scatter":
+		rows := map[dialect.Role]dialect.Value{dialect.RoleUpdateWindowDims: ints(1), dialect.RoleInsertedWindowDims: ints(0),
+			dialect.RoleScatterDimsToOperandDims: ints(0), dialect.RoleIndexVectorDim: one(1)}
+		elems := map[dialect.Role]dialect.Value{dialect.RoleUpdateWindowDims: ints(), dialect.RoleInsertedWindowDims: ints(0, 1),
+			dialect.RoleScatterDimsToOperandDims: ints(0, 1), dialect.RoleIndexVectorDim: one(1)}
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3, 1}, tensor.Shape{3, 3}, 0, rows},
+			{"elements, duplicates", []int64{1, 2, 0, 0, 1, 2, 3, 1, 1, 2}, tensor.Shape{5, 2}, tensor.Shape{5}, 0, elems},
+			{"negative", []int64{-1, 0}, tensor.Shape{2, 1}, tensor.Shape{2, 3}, 0, rows},
+			{"out of range", []int64{4, 1}, tensor.Shape{2, 1}, tensor.Shape{2, 3}, 0, rows},
+		}
+	case "general_gather":
+		rows := map[dialect.Role]dialect.Value{dialect.RoleOffsetDims: ints(1), dialect.RoleCollapsedSliceDims: ints(0),
+			dialect.RoleStartIndexMap: ints(0), dialect.RoleIndexVectorDim: one(1), dialect.RoleSliceSizes: ints(1, 3)}
+		elems := map[dialect.Role]dialect.Value{dialect.RoleOffsetDims: ints(), dialect.RoleCollapsedSliceDims: ints(0, 1),
+			dialect.RoleStartIndexMap: ints(0, 1), dialect.RoleIndexVectorDim: one(1), dialect.RoleSliceSizes: ints(1, 1)}
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3, 1}, nil, 0, rows},
+			{"elements, duplicates", []int64{1, 2, 0, 0, 1, 2, 3, 1}, tensor.Shape{4, 2}, nil, 0, elems},
+			{"negative", []int64{-1, 0}, tensor.Shape{2, 1}, nil, 0, rows},
+			{"out of range", []int64{4, 1}, tensor.Shape{2, 1}, nil, 0, rows},
+		}
+	case "dynamic_slice", "dynamic_update_slice":
+		sizes := map[dialect.Role]dialect.Value{dialect.RoleSliceSizes: ints(2, 2)}
+		return []indexSet{
+			{"inside", []int64{1, 1}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
+			{"clamped", []int64{3, 2}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
+		}
+	}
+	panic("golden: no index sets for the family " + family)
+}
+
+// battery returns every call: for each operator, each version, each index
+// set, each element type (those the operator refuses too, by their
+// errors), each reduction (and none given), each setting of its
+// include-self attribute; and with float32 data, each index type.
+func battery(t *testing.T) []call {
+	t.Helper()
+	var calls []call
+	for _, op := range registry.Ops() {
+		for _, version := range op.Versions {
+			_, b, err := op.Resolve(version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reductions := append([]string{""}, dialect.ReductionNames(b.Reductions)...)
+			includes := []string{""}
+			if b.IncludeSelf != "" {
+				includes = []string{"", "true", "false"}
+			}
+			idxTypes := slices.Clone(b.IndexTypes)
+			if !slices.Contains(idxTypes, tensor.Int16) {
+				idxTypes = append(idxTypes, tensor.Int16) // refused by most
+			}
+			for _, set := range indexSets(op.Family) {
+				for _, d := range tensor.DTypes() {
+					its := idxTypes[:1]
+					if d == tensor.Float32 {
+						its = idxTypes
+					}
+					for _, it := range its {
+						for _, red := range reductions {
+							for _, incl := range includes {
+								for _, value := range valueForms(op) {
+									what := fmt.Sprintf("%s v%d, %s, %v data, %v indices", op.Name, version, set.name, d, it)
+									if red != "" {
+										what += ", reduction " + red
+									}
+									if incl != "" {
+										what += ", " + b.IncludeSelf + " " + incl
+									}
+									if value != "" {
+										what += ", " + value
+									}
+									calls = append(calls, call{what, op, build(op, version, set, d, it, red, b.IncludeSelf, incl, value)})
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return calls
+}
+
+// valueForms returns the ways an operator's optional value inputs are
+// given: for torch.scatter, its src or its scalar value; for a gather
+// with a fill value, none or one.
+func valueForms(op *dialect.Op) []string {
+	for _, p := range op.Inputs {
+		switch p.Role {
+		case dialect.RoleValue:
+			return []string{"src", "value"}
+		case dialect.RoleFill:
+			return []string{"", "fill_value"}
+		}
+	}
+	return []string{""}
+}
+
+// build returns the call of op at version with the index set in type it,
+// data and updates of type d, the reduction red (none if ""), include
+// attribute incl (unset if "") and the value form.
+func build(op *dialect.Op, version int, set indexSet, d, it tensor.DType, red, includeName, incl, value string) dialect.Call {
+	c := dialect.Call{Opset: version, Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
+	idx := tensor.Must(tensor.New(it, set.shape))
+	for i, v := range set.idx {
+		idx.SetIntAt(i, v)
+	}
+	for _, p := range op.Inputs {
+		switch p.Role {
+		case dialect.RoleData:
+			c.Inputs[p.Name] = values(d, dataShape, 0)
+		case dialect.RoleIndices:
+			c.Inputs[p.Name] = idx
+		case dialect.RoleUpdates:
+			if value != "value" {
+				c.Inputs[p.Name] = values(d, set.updates, 5)
+			}
+		case dialect.RoleShape:
+			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{2}, []int64{4, 3}))
+		case dialect.RoleAxis:
+			c.Inputs[p.Name] = tensor.Scalar(set.axis)
+		case dialect.RoleValue:
+			if value == "value" {
+				c.Inputs[p.Name] = values(d, tensor.Shape{}, 2)
+			}
+		case dialect.RoleFill:
+			if value == "fill_value" {
+				c.Inputs[p.Name] = values(d, tensor.Shape{}, 2)
+			}
+		}
+	}
+	for _, a := range op.Attrs {
+		if v, ok := set.attrs[a.Role]; ok {
+			c.Attrs[a.Name] = v
+			continue
+		}
+		switch {
+		case a.Role == dialect.RoleAxis:
+			c.Attrs[a.Name] = one(set.axis)
+		case a.Role == dialect.RoleReduction && red != "":
+			c.Attrs[a.Name] = dialect.Value{Kind: dialect.String, Str: red}
+		case a.Name == includeName && incl != "":
+			c.Attrs[a.Name] = dialect.Value{Kind: dialect.Bool, Bool: incl == "true"}
+		}
+	}
+	return c
+}
