@@ -1,6 +1,7 @@
 package rawbytes
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"math"
@@ -287,6 +288,46 @@ func TestWriteLittleEndian(t *testing.T) {
 	boom := errors.New("boom")
 	withHost(t, false, func() {
 		if err := WriteLittleEndian(failWriter{boom}, make([]byte, 16), 4); err != boom {
+			t.Errorf("got %v, want the writer's error", err)
+		}
+	})
+}
+
+// TestWriteLittleEndianBuffered writes words swapped into a
+// bufio.Writer's own buffer, whose free space is not a multiple of the
+// word size, allocating nothing, and passes the writer's error on.
+func TestWriteLittleEndianBuffered(t *testing.T) {
+	for _, size := range []int{2, 4, 8} {
+		le := make([]byte, 3*writeChunk+5*8)
+		for i := range le {
+			le[i] = byte(i*5 + i/253)
+		}
+		host := reverseWords(le, size)
+		withHost(t, false, func() {
+			var out bytes.Buffer
+			out.Grow(2*len(le) + 1) // AllocsPerRun writes twice
+			bw := bufio.NewWriterSize(&out, 4096+3)
+			bw.WriteString("x") // the free space starts off a word's boundary
+			allocs := testing.AllocsPerRun(1, func() {
+				if err := WriteLittleEndian(bw, host, size); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if err := bw.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Bytes(); len(got) != 2*len(le)+1 || !bytes.Equal(got[1:len(le)+1], le) || !bytes.Equal(got[len(le)+1:], le) {
+				t.Errorf("size %d: wrote other bytes", size)
+			}
+			if allocs != 0 {
+				t.Errorf("size %d: %v allocations, want none", size, allocs)
+			}
+		})
+	}
+	boom := errors.New("boom")
+	withHost(t, false, func() {
+		bw := bufio.NewWriterSize(failWriter{boom}, 16)
+		if err := WriteLittleEndian(bw, make([]byte, 64), 4); err != boom {
 			t.Errorf("got %v, want the writer's error", err)
 		}
 	})
