@@ -38,8 +38,8 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 		}
 		if int64(int(v)) != v {
 			// Only where int has 32 bits: refused rather than truncated.
-			return nil, fmt.Errorf("%w: %s[%d] = %d is too large: %w beyond a %d-bit int",
-				dialect.ErrInput, name, i, v, tensor.ErrTooLarge, bits.UintSize)
+			return nil, fmt.Errorf("%w: %s[%d] = %d is beyond a %d-bit int (%w)",
+				dialect.ErrInput, name, i, v, bits.UintSize, tensor.ErrTooLarge)
 		}
 		out[i] = int(v)
 	}

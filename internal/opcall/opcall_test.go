@@ -272,8 +272,8 @@ func TestIntsOfExtremes(t *testing.T) {
 			want []int
 			err  string
 		}{
-			{tensor.Must(tensor.From(tensor.Shape{2}, []int64{0, math.MinInt64})), nil, "x[1] = -9223372036854775808 is too large"},
-			{tensor.Must(tensor.From(tensor.Shape{1}, []uint32{math.MaxUint32})), nil, "x[0] = 4294967295 is too large"},
+			{tensor.Must(tensor.From(tensor.Shape{2}, []int64{0, math.MinInt64})), nil, "x[1] = -9223372036854775808 is beyond a 32-bit int (too large)"},
+			{tensor.Must(tensor.From(tensor.Shape{1}, []uint32{math.MaxUint32})), nil, "x[0] = 4294967295 is beyond a 32-bit int (too large)"},
 		}...)
 	}
 	for _, tt := range tests {
