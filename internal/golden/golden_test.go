@@ -185,35 +185,12 @@ func appendElems(b []byte, t tensor.Tensor, blind bool) []byte {
 		for _, v := range s {
 			b = append(b, map[bool]byte{false: 0, true: 1}[v])
 		}
-	case []int8:
-		for _, v := range s {
-			b = append(b, byte(v))
-		}
-	case []uint8:
-		b = append(b, s...)
-	case []int16:
-		for _, v := range s {
-			b = le.AppendUint16(b, uint16(v))
-		}
-	case []uint16:
-		for _, v := range s {
-			b = le.AppendUint16(b, v)
-		}
-	case []int32:
-		for _, v := range s {
-			b = le.AppendUint32(b, uint32(v))
-		}
-	case []uint32:
-		for _, v := range s {
-			b = le.AppendUint32(b, v)
-		}
-	case []int64:
-		for _, v := range s {
-			b = le.AppendUint64(b, uint64(v))
-		}
-	case []uint64:
-		for _, v := range s {
-			b = le.AppendUint64(b, v)
+	case []int8, []uint8, []int16, []uint16, []int32, []uint32, []int64, []uint64:
+		// The low bytes of the value's 64 bits, as many as the type has.
+		size := t.DType().Size()
+		for i := range t.Len() {
+			v, _ := t.IntAt(i)
+			b = le.AppendUint64(b, uint64(v))[:len(b)+size]
 		}
 	case []float16.Float16:
 		for _, v := range s {
@@ -270,78 +247,51 @@ var (
 	strCorners  = []string{"", "a", "\u00e9t\u00e9", "b\x00c", "zz", "A", "a"}
 )
 
-// values returns n corner values of type d, starting at the k-th corner.
+// values returns a tensor of type d and the given shape holding its
+// corner values in turn, from the k-th on; a complex part's imaginary part
+// runs through the corners at another pace than its real part.
 func values(d tensor.DType, shape tensor.Shape, k int) tensor.Tensor {
 	n, err := shape.NumElements()
 	if err != nil {
 		panic(err)
 	}
-	at := func(i, m int) int { return (i + k) % m }
+	f32 := func(i int) float32 { return math.Float32frombits(f32Corners[(i+k)%len(f32Corners)]) }
+	f64 := func(i int) float64 { return math.Float64frombits(f64Corners[(i+k)%len(f64Corners)]) }
 	var data any
 	switch d {
 	case tensor.Bool:
-		s := make([]bool, n)
-		for i := range s {
-			s[i] = at(i, 3) == 1
-		}
-		data = s
+		data = fill(n, func(i int) bool { return (i+k)%3 == 1 })
 	case tensor.Float32:
-		s := make([]float32, n)
-		for i := range s {
-			s[i] = math.Float32frombits(f32Corners[at(i, len(f32Corners))])
-		}
-		data = s
+		data = fill(n, f32)
 	case tensor.Float64:
-		s := make([]float64, n)
-		for i := range s {
-			s[i] = math.Float64frombits(f64Corners[at(i, len(f64Corners))])
-		}
-		data = s
+		data = fill(n, f64)
 	case tensor.Float16:
-		s := make([]float16.Float16, n)
-		for i := range s {
-			s[i] = float16.Frombits(f16Corners[at(i, len(f16Corners))])
-		}
-		data = s
+		data = fill(n, func(i int) float16.Float16 { return float16.Frombits(f16Corners[(i+k)%len(f16Corners)]) })
 	case tensor.BFloat16:
-		s := make([]bfloat16.BFloat16, n)
-		for i := range s {
-			s[i] = bfloat16.FromBits(bf16Corners[at(i, len(bf16Corners))])
-		}
-		data = s
+		data = fill(n, func(i int) bfloat16.BFloat16 { return bfloat16.FromBits(bf16Corners[(i+k)%len(bf16Corners)]) })
 	case tensor.Complex64:
-		s := make([]complex64, n)
-		for i := range s {
-			re := math.Float32frombits(f32Corners[at(i, len(f32Corners))])
-			im := math.Float32frombits(f32Corners[at(3*i+5, len(f32Corners))])
-			s[i] = complex(re, im)
-		}
-		data = s
+		data = fill(n, func(i int) complex64 { return complex(f32(i), f32(3*i+5)) })
 	case tensor.Complex128:
-		s := make([]complex128, n)
-		for i := range s {
-			re := math.Float64frombits(f64Corners[at(i, len(f64Corners))])
-			im := math.Float64frombits(f64Corners[at(3*i+5, len(f64Corners))])
-			s[i] = complex(re, im)
-		}
-		data = s
+		data = fill(n, func(i int) complex128 { return complex(f64(i), f64(3*i+5)) })
 	case tensor.String:
-		s := make([]string, n)
-		for i := range s {
-			s[i] = strCorners[at(i, len(strCorners))]
-		}
-		data = s
+		data = fill(n, func(i int) string { return strCorners[(i+k)%len(strCorners)] })
 	default: // the integers: the corners wrapped to the type's width
-		t, err := tensor.New(d, shape)
-		if err != nil {
-			panic(err)
-		}
+		t := tensor.Must(tensor.New(d, shape))
 		for i := range n {
-			t.SetIntAt(i, intCorners[at(i, len(intCorners))])
+			t.SetIntAt(i, intCorners[(i+k)%len(intCorners)])
 		}
 		return t
 	}
 	return tensor.Must(tensor.Wrap(shape, data))
+}
+
+// fill returns the n values f gives for 0 to n-1.
+func fill[T any](n int, f func(i int) T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = f(i)
+	}
+	return s
 }
 
 // indexSet is a family's indices for one variant, as int64 values and a
