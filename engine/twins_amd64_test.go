@@ -46,12 +46,12 @@ func TestAddFloatRowsTwin(t *testing.T) {
 					idx := twinIndices(r, n, size, bad, value)
 					upd := make([]float32, n)
 					for i := range upd {
-						upd[i] = float32(r.NormFloat64()) * 1e3
+						upd[i] = twinFloat(r, 1e3)
 					}
 					rows := max(1, (n+last-1)/last)
 					base := make([]float32, rows*size)
 					for i := range base {
-						base[i] = float32(r.NormFloat64())
+						base[i] = twinFloat(r, 1)
 					}
 					asm, twin := slices.Clone(base), slices.Clone(base)
 					ka := addFloatRows(asm, size, idx, last, upd)
@@ -67,6 +67,19 @@ func TestAddFloatRowsTwin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// twinFloats are the values twinFloat picks now and then: NaNs with
+// payloads, quiet and signalling, of both signs, and the infinities, so
+// that the NaN a sum makes is compared too.
+var twinFloats = []uint32{0x7fc00001, 0xffc00002, 0x7f800003, 0xff800004, 0x7f800000, 0xff800000}
+
+// twinFloat returns a normal value of about scale, or one of twinFloats.
+func twinFloat(r *rand.Rand, scale float64) float32 {
+	if r.IntN(4) == 0 {
+		return math.Float32frombits(twinFloats[r.IntN(len(twinFloats))])
+	}
+	return float32(r.NormFloat64() * scale)
 }
 
 func sameFloat32Bits(a, b []float32) bool {
