@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -26,6 +27,11 @@ func IntsOf(t tensor.Tensor, name string) ([]int, error) {
 		v, _ := t.IntAt(i) // a uint64 as its bits
 		if v < 0 && t.DType() == tensor.Uint64 {
 			return nil, fmt.Errorf("%w: %s[%d] = %d is too large", ErrInput, name, i, uint64(v))
+		}
+		if int64(int(v)) != v {
+			// Only where int has 32 bits: refused rather than truncated.
+			return nil, fmt.Errorf("%w: %s[%d] = %d is beyond a %d-bit int (%w)",
+				ErrInput, name, i, v, bits.UintSize, tensor.ErrTooLarge)
 		}
 		out[i] = int(v)
 	}

@@ -3,6 +3,7 @@ package dialect_test
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func TestAxisExtremes(t *testing.T) {
 		{"NormAxis", dialect.NormAxis, dialect.ErrAttribute},
 		{"NormAxisInput", dialect.NormAxisInput, dialect.ErrInput},
 	} {
-		for _, axis := range []int{math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1} {
+		for _, axis := range []int{math.MinInt, math.MinInt + 1, math.MaxInt, math.MaxInt - 1} {
 			for _, rank := range []int{0, 1, 3} {
 				got, err := f.norm(axis, rank, "data")
 				if !errors.Is(err, f.class) || !strings.Contains(err.Error(), "axis "+strconv.Itoa(axis)+" is out of range") ||
@@ -128,20 +129,32 @@ func TestAxisExtremes(t *testing.T) {
 }
 
 // TestIntsOfExtremes reads the extreme values of int64 and uint64 tensors
-// as ints: every int64 as it is, a uint64 above MaxInt64 refused as too
-// large, quoted as it is.
+// as ints: every int that fits as it is, a uint64 above MaxInt64 refused as
+// too large, quoted as it is, and where int has 32 bits, an int64 beyond
+// it refused as too large, never truncated.
 func TestIntsOfExtremes(t *testing.T) {
-	tests := []struct {
+	// Variables, not constants, so that the 64-bit cases compile anywhere.
+	minInt64, maxInt64, maxUint32 := int64(math.MinInt64), int64(math.MaxInt64), int64(math.MaxUint32)
+	type intsCase struct {
 		x    tensor.Tensor
 		want []int
 		err  string
-	}{
-		{tensor.Must(tensor.From(tensor.Shape{2}, []int64{math.MinInt64, math.MaxInt64})), []int{math.MinInt64, math.MaxInt64}, ""},
-		{tensor.Must(tensor.From(tensor.Shape{1}, []uint64{math.MaxInt64})), []int{math.MaxInt64}, ""},
+	}
+	tests := []intsCase{
+		{tensor.Must(tensor.From(tensor.Shape{2}, []int64{math.MinInt, math.MaxInt})), []int{math.MinInt, math.MaxInt}, ""},
+		{tensor.Must(tensor.From(tensor.Shape{1}, []uint64{math.MaxInt})), []int{math.MaxInt}, ""},
 		{tensor.Must(tensor.From(tensor.Shape{2}, []uint64{1, math.MaxInt64 + 1})), nil, "x[1] = 9223372036854775808 is too large"},
 		{tensor.Must(tensor.From(tensor.Shape{1}, []uint64{math.MaxUint64})), nil, "x[0] = 18446744073709551615 is too large"},
 		{tensor.Must(tensor.From(tensor.Shape{1}, []int32{math.MinInt32})), []int{math.MinInt32}, ""},
-		{tensor.Must(tensor.From(tensor.Shape{1}, []uint32{math.MaxUint32})), []int{math.MaxUint32}, ""},
+	}
+	if bits.UintSize == 64 {
+		tests = append(tests,
+			intsCase{tensor.Must(tensor.From(tensor.Shape{2}, []int64{math.MinInt64, math.MaxInt64})), []int{int(minInt64), int(maxInt64)}, ""},
+			intsCase{tensor.Must(tensor.From(tensor.Shape{1}, []uint32{math.MaxUint32})), []int{int(maxUint32)}, ""})
+	} else {
+		tests = append(tests,
+			intsCase{tensor.Must(tensor.From(tensor.Shape{2}, []int64{0, math.MinInt64})), nil, "x[1] = -9223372036854775808 is beyond a 32-bit int (too large)"},
+			intsCase{tensor.Must(tensor.From(tensor.Shape{1}, []uint32{math.MaxUint32})), nil, "x[0] = 4294967295 is beyond a 32-bit int (too large)"})
 	}
 	for _, tt := range tests {
 		got, err := dialect.IntsOf(tt.x, "x")

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -642,6 +643,10 @@ func (op *Op) checkAttr(version int, name string, v Value) error {
 		return fmt.Errorf("%w: attribute %q is defined from version %d, this is version %d", ErrAttribute, name, a.Since, version)
 	case v.Kind != a.Kind:
 		return fmt.Errorf("%w: attribute %q must be %v, got %v", ErrAttribute, name, a.Kind, v.Kind)
+	case v.Kind == Int && int64(int(v.Int)) != v.Int:
+		// Only where int has 32 bits: the operators read the value as an
+		// int, which would truncate it.
+		return fmt.Errorf("%w: attribute %q = %d is beyond a %d-bit int", ErrAttribute, name, v.Int, bits.UintSize)
 	}
 	return nil
 }

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package engine
 
 // addFloatRows is the loop of addInRange and addFlat for float32, in

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 #include "textflag.h"
 
 // func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int

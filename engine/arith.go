@@ -228,9 +228,11 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 
 // complexOps is the arithmetic of complex64 or complex128 under a, with
 // mulC10 and quoC10 the type's ComplexC10 product and quotient. Addition
-// and subtraction are the same under both: part by part.
+// and subtraction are the same under both: part by part. Go's product is
+// mulGo's (Go's v * u, with no fused rounding); its quotient is the
+// runtime's, which divides a mean by a real count exactly, fused or not.
 func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, quoC10 func(x, y T) T) ops[T] {
-	mul, quo := func(v, u T) T { return v * u }, func(v, u T) T { return v / u }
+	mul, quo := mulGo[T], func(v, u T) T { return v / u }
 	if a == ComplexC10 {
 		mul, quo = mulC10, quoC10
 	}
@@ -282,6 +284,18 @@ func quoC10[F float32 | float64](a, b, c, d F) (re, im F) {
 	rat := c / d // also when c or d is NaN
 	scl := 1 / (d + F(c*rat))
 	return (F(a*rat) + b) * scl, (F(b*rat) - a) * scl
+}
+
+// mulGo is Go's complex product v * u as the compiler computes it, in
+// float64 for complex64 too: (a*c - b*d) + (a*d + b*c)i, then rounded to
+// the type. Written out, so that explicit conversions round each product
+// before the sum: the compiler fuses a product and a sum into one rounding
+// on arm64, ppc64le, riscv64 and s390x where nothing stops it, and the
+// builtin v * u does not.
+func mulGo[T complex64 | complex128](v, u T) T {
+	x, y := complex128(v), complex128(u)
+	re, im := mulC10(real(x), imag(x), real(y), imag(y))
+	return T(complex(re, im))
 }
 
 func mulC10x64(x, y complex64) complex64 { return complex(mulC10(real(x), imag(x), real(y), imag(y))) }

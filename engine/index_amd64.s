@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 #include "textflag.h"
 
 // func orWords(ind []int64, lo int64, avx2 bool) uint64

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 #include "textflag.h"
 
 // The few instructions Go has no other way to ask for: see stream.go.

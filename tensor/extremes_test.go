@@ -2,7 +2,10 @@ package tensor_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/bits"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,13 +45,16 @@ func TestParseExtremes(t *testing.T) {
 // int: a negative one or a product beyond int is refused as ErrShape,
 // quoting the dimensions as given.
 func TestParseShapeExtremes(t *testing.T) {
+	minInt, maxInt := strconv.Itoa(math.MinInt), strconv.Itoa(math.MaxInt)
+	// The smallest dimension whose square overflows int.
+	root := strconv.Itoa(int(math.Sqrt(math.MaxInt)) + 1)
 	tests := []struct {
 		text, want string
 	}{
-		{"-9223372036854775808", "dimension 0 of [-9223372036854775808] is negative"},
+		{minInt, "dimension 0 of [" + minInt + "] is negative"},
 		{"2,-1", "dimension 1 of [2,-1] is negative"},
-		{"9223372036854775807,2", "element count of [9223372036854775807,2] overflows int"},
-		{"3037000500,3037000500", "element count of [3037000500,3037000500] overflows int"},
+		{maxInt + ",2", "element count of [" + maxInt + ",2] overflows int"},
+		{root + "," + root, "element count of [" + root + "," + root + "] overflows int"},
 		{"9223372036854775808", "dimension 0 is beyond the range of int"},
 		{"x", "dimension 0 is not an integer"},
 	}
@@ -58,10 +64,39 @@ func TestParseShapeExtremes(t *testing.T) {
 			t.Errorf("ParseShape(%q) = %v, %v; want ErrShape saying %q", tt.text, s, err, tt.want)
 		}
 	}
-	if s, err := tensor.ParseShape("9223372036854775807"); err != nil || s[0] != math.MaxInt64 {
-		t.Errorf("ParseShape of MaxInt64 = %v, %v", s, err)
+	if s, err := tensor.ParseShape(maxInt); err != nil || s[0] != math.MaxInt {
+		t.Errorf("ParseShape of MaxInt = %v, %v", s, err)
 	}
-	if err := tensor.CheckSize(tensor.Uint8, tensor.Shape{math.MaxInt64}); !errors.Is(err, tensor.ErrTooLarge) {
-		t.Errorf("CheckSize of MaxInt64 bytes: %v, want ErrTooLarge", err)
+	if err := tensor.CheckSize(tensor.Uint16, tensor.Shape{math.MaxInt}); !errors.Is(err, tensor.ErrTooLarge) {
+		t.Errorf("CheckSize of MaxInt uint16s: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestBeyondInt checks that on a platform whose int has 32 bits a tensor
+// that would be valid with 64-bit ints, but whose element count or byte
+// size an int cannot hold, is refused as too large, naming its size,
+// however high the limit.
+func TestBeyondInt(t *testing.T) {
+	if bits.UintSize != 32 {
+		t.Skip("int has 64 bits: every count that fits an int64 fits an int (TestNumElements)")
+	}
+	defer tensor.SetMaxBytes(tensor.SetMaxBytes(math.MaxInt64))
+	tests := []struct {
+		dtype tensor.DType
+		shape tensor.Shape
+		want  string
+	}{
+		{tensor.Float32, tensor.Shape{1 << 30}, "float32[1073741824] takes 4294967296 bytes, more than a 32-bit int counts"},
+		{tensor.Uint8, tensor.Shape{1 << 16, 1 << 16}, "element count of [65536,65536] overflows int: 4294967296 elements"},
+		{tensor.String, tensor.Shape{1 << 28}, "string[268435456] takes 4294967296 bytes, more than a 32-bit int counts"},
+	}
+	for _, tt := range tests {
+		_, err := tensor.New(tt.dtype, tt.shape)
+		if !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(fmt.Sprint(err), tt.want) {
+			t.Errorf("New(%v, %v) = %v, want ErrTooLarge saying %q", tt.dtype, tt.shape, err, tt.want)
+		}
+	}
+	if _, err := tensor.ParseShape("4294967296"); !errors.Is(err, tensor.ErrTooLarge) || !strings.Contains(fmt.Sprint(err), "4294967296") {
+		t.Errorf("ParseShape of 2^32 = %v, want ErrTooLarge naming it", err)
 	}
 }

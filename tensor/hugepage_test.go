@@ -15,6 +15,9 @@ func TestNewOnHugePages(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
 		t.Skip("no transparent huge pages here:", err)
 	}
+	if err := hugepage.Observable(); err != nil {
+		t.Skip("huge pages cannot be observed here:", err)
+	}
 	for _, d := range []DType{Float32, Int8, Complex128} {
 		x := Must(New(d, Shape{hugepage.MinBytes / d.Size()}))
 		p := reflect.ValueOf(x.Data()).Pointer()

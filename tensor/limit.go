@@ -61,7 +61,7 @@ func CheckSize(d DType, s Shape) error {
 		return err
 	}
 	size := int64(d.Size())
-	limit := maxBytes.Load()
+	limit := byteLimit()
 	if size > 0 && int64(n) > limit/size {
 		return tooLarge(fmt.Sprintf("%v%v", d, s), uint64(n), uint64(size), 0, limit)
 	}
@@ -82,7 +82,7 @@ func CheckStrings(s Shape, contents int64) error {
 	if contents < 0 {
 		return fmt.Errorf("tensor: %w: string contents of %d bytes", ErrShape, contents)
 	}
-	limit := maxBytes.Load()
+	limit := byteLimit()
 	if int64(n) > limit/StringHeaderBytes || int64(n)*StringHeaderBytes > limit-contents {
 		return tooLarge(fmt.Sprintf("%v%v", String, s), uint64(n), StringHeaderBytes, uint64(contents), limit)
 	}
@@ -96,11 +96,18 @@ func CheckBytes(what string, n, size int64) error {
 	if n < 0 || size < 0 {
 		return fmt.Errorf("tensor: %w: %s: %d values of %d bytes", ErrShape, what, n, size)
 	}
-	limit := maxBytes.Load()
+	limit := byteLimit()
 	if size > 0 && n > limit/size {
 		return tooLarge(what, uint64(n), uint64(size), 0, limit)
 	}
 	return nil
+}
+
+// byteLimit returns the limit SetMaxBytes sets, or the largest int if
+// that is smaller (on a 32-bit platform), since no Go slice can take more
+// bytes than an int counts.
+func byteLimit() int64 {
+	return min(maxBytes.Load(), math.MaxInt)
 }
 
 // tooLarge returns the ErrTooLarge error for what, which takes n values of
@@ -114,6 +121,9 @@ func tooLarge(what string, n, size, extra uint64, limit int64) error {
 	}
 	if extra > 0 {
 		bytes += fmt.Sprintf(" (%d of contents)", extra)
+	}
+	if limit == math.MaxInt && limit < maxBytes.Load() {
+		return fmt.Errorf("tensor: %w: %s takes %s, more than a %d-bit int counts", ErrTooLarge, what, bytes, bits.UintSize)
 	}
 	return fmt.Errorf("tensor: %w: %s takes %s, over the limit of %d bytes", ErrTooLarge, what, bytes, limit)
 }

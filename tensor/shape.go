@@ -20,7 +20,10 @@ type Shape []int
 
 // NumElements returns the number of elements a tensor of shape s holds. It
 // fails, before anything is allocated, when a dimension is negative or the
-// product overflows int.
+// product overflows int. A product that fits an int64 but not the
+// platform's int (a 32-bit one) is refused with an error that matches
+// ErrTooLarge as well as ErrShape and names the count: such a tensor is
+// valid where int has 64 bits.
 func (s Shape) NumElements() (int, error) {
 	n := uint64(1)
 	overflow := false
@@ -29,7 +32,7 @@ func (s Shape) NumElements() (int, error) {
 			return 0, fmt.Errorf("tensor: %w: dimension %d of %v is negative", ErrShape, i, s)
 		}
 		hi, lo := bits.Mul64(n, uint64(d))
-		if hi != 0 || lo > math.MaxInt {
+		if hi != 0 || lo > math.MaxInt64 {
 			overflow = true
 		}
 		n = lo
@@ -42,6 +45,10 @@ func (s Shape) NumElements() (int, error) {
 	}
 	if overflow {
 		return 0, fmt.Errorf("tensor: %w: element count of %v overflows int", ErrShape, s)
+	}
+	if n > math.MaxInt {
+		return 0, fmt.Errorf("tensor: %w: element count of %v overflows int: %d elements, more than a %d-bit int counts (%w)",
+			ErrTooLarge, s, n, bits.UintSize, ErrShape)
 	}
 	return int(n), nil
 }
@@ -130,14 +137,18 @@ func ParseShape(text string) (Shape, error) {
 	parts := strings.Split(t, ",")
 	s := make(Shape, len(parts))
 	for i, p := range parts {
-		d, err := strconv.Atoi(strings.TrimSpace(p))
+		d, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Errorf("tensor: %w: %q: dimension %d is beyond the range of int", ErrShape, text, i)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("tensor: %w: %q: dimension %d is not an integer", ErrShape, text, i)
 		}
-		s[i] = d
+		if d > math.MaxInt || d < math.MinInt {
+			return nil, fmt.Errorf("tensor: %w: %q: dimension %d is beyond the range of int: %d, more than a %d-bit int counts (%w)",
+				ErrTooLarge, text, i, d, bits.UintSize, ErrShape)
+		}
+		s[i] = int(d)
 	}
 	if _, err := s.NumElements(); err != nil {
 		return nil, err

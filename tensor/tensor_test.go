@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -25,8 +26,8 @@ func TestNumElements(t *testing.T) {
 		{tensor.Shape{math.MaxInt, 0}, 0, false}, // a zero dimension makes any product zero
 		{tensor.Shape{math.MaxInt}, math.MaxInt, false},
 		{tensor.Shape{math.MaxInt, 2}, 0, true},
-		{tensor.Shape{1 << 32, 1 << 32}, 0, true}, // the product wraps to 0 in 64 bits
-		{tensor.Shape{1 << 31, 1 << 31, 4}, 0, true},
+		{tensor.Shape{1 << (bits.UintSize / 2), 1 << (bits.UintSize / 2)}, 0, true}, // the product wraps to 0 in an int's bits
+		{tensor.Shape{1 << (bits.UintSize/2 - 1), 1 << (bits.UintSize/2 - 1), 4}, 0, true},
 		{tensor.Shape{2, -1}, 0, true},
 	}
 	for _, tt := range tests {
@@ -41,7 +42,7 @@ func TestNumElements(t *testing.T) {
 }
 
 func TestNewChecksBeforeAllocating(t *testing.T) {
-	if _, err := tensor.New(tensor.Float32, tensor.Shape{1 << 40, 1 << 40}); !errors.Is(err, tensor.ErrShape) {
+	if _, err := tensor.New(tensor.Float32, tensor.Shape{math.MaxInt, math.MaxInt}); !errors.Is(err, tensor.ErrShape) {
 		t.Errorf("got %v", err)
 	}
 	if _, err := tensor.New(tensor.DType(99), tensor.Shape{1}); !errors.Is(err, tensor.ErrDType) {

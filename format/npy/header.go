@@ -179,8 +179,8 @@ func parseHeader(text []byte) (*header, error) {
 		return nil, formatErrorf("header key 'shape': %w", err)
 	}
 	if h.count > 0 && h.elem.size > math.MaxInt/h.count {
-		return nil, formatErrorf("header declares %d elements of %d bytes (descr %q), more bytes than an int holds",
-			h.count, h.elem.size, h.descr)
+		return nil, formatErrorf("%w: header declares %d elements of %d bytes (descr %q), more bytes than an int holds",
+			tensor.ErrTooLarge, h.count, h.elem.size, h.descr)
 	}
 	h.size = int64(h.count) * int64(h.elem.size)
 	return h, nil
@@ -341,7 +341,7 @@ func (p *parser) parseDim(i int) (int, error) {
 	if isIdentByte(p.peek()) {
 		return 0, formatErrorf("header key 'shape': dimension %d: want an integer, found %s", i, p.describe())
 	}
-	d, err := strconv.ParseInt(lit, 10, strconv.IntSize)
+	d, err := strconv.ParseInt(lit, 10, 64)
 	if err != nil {
 		if strings.HasPrefix(lit, "-") {
 			return 0, formatErrorf("header key 'shape': dimension %d is negative (%s)", i, lit)
@@ -350,6 +350,11 @@ func (p *parser) parseDim(i int) (int, error) {
 	}
 	if d < 0 {
 		return 0, formatErrorf("header key 'shape': dimension %d is negative (%s)", i, lit)
+	}
+	if d > math.MaxInt {
+		// A valid dimension where int has 64 bits, too large where it has 32.
+		return 0, formatErrorf("header key 'shape': %w: dimension %d (%s) is more than a %d-bit int counts (%w)",
+			tensor.ErrTooLarge, i, lit, strconv.IntSize, tensor.ErrShape)
 	}
 	return int(d), nil
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -617,6 +619,10 @@ func TestReadBadBoolLate(t *testing.T) {
 }
 
 func TestHeader(t *testing.T) {
+	// Two dimensions whose product wraps an int's bits to 0 in a uint64
+	// where int has 64 bits, and is beyond int where it has 32.
+	half := strconv.Itoa(1 << (bits.UintSize / 2))
+	wrapDims := half + ", " + half
 	tests := []struct {
 		text    string
 		shape   tensor.Shape
@@ -630,8 +636,8 @@ func TestHeader(t *testing.T) {
 		{"{'descr': '|u1', 'fortran_order': False, 'shape': (3L, 2L), }", tensor.Shape{3, 2}, false, ""},
 		{"{'descr': '|u1', 'fortran_order': False, 'shape': (), }", tensor.Shape{}, false, ""},
 		{"{'descr': 'u1', 'fortran_order': False, 'shape': (1,), }", tensor.Shape{1}, false, ""},
-		{"{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4), }",
-			tensor.Shape{0, 1 << 62, 4}, false, ""},
+		{"{'descr': '|u1', 'fortran_order': False, 'shape': (0, " + strconv.Itoa(math.MaxInt) + ", 4), }",
+			tensor.Shape{0, math.MaxInt, 4}, false, ""},
 
 		{"", nil, false, "want the opening '{'"},
 		{"[1, 2]", nil, false, "want the opening '{'"},
@@ -644,8 +650,8 @@ func TestHeader(t *testing.T) {
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", nil, false, "dimension 0 is negative (-1)"},
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (2, -3)}", nil, false, "dimension 1 is negative (-3)"},
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", nil, false, "out of range"},
-		{"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", nil, false, "overflows int"},
-		{"{'descr': '<c16', 'fortran_order': False, 'shape': (2305843009213693952,)}", nil, false, "more bytes than an int holds"},
+		{"{'descr': '<f4', 'fortran_order': False, 'shape': (" + wrapDims + ")}", nil, false, "overflows int"},
+		{"{'descr': '<c16', 'fortran_order': False, 'shape': (" + strconv.Itoa(math.MaxInt/8+1) + ",)}", nil, false, "more bytes than an int holds"},
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (" + strings.Repeat("1, ", 65) + ")}", nil, false, "more than 64 dimensions"},
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (2.0,)}", nil, false, "want ',' or ')' after dimension 0"},
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (2x,)}", nil, false, "dimension 0: want an integer"},
@@ -686,7 +692,7 @@ func TestHeader(t *testing.T) {
 	}
 
 	// The element count overflow is a tensor.ErrShape too.
-	_, err := parseHeader([]byte("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}"))
+	_, err := parseHeader([]byte("{'descr': '<f4', 'fortran_order': False, 'shape': (" + wrapDims + ")}"))
 	if !errors.Is(err, tensor.ErrShape) {
 		t.Errorf("overflow: %v does not match tensor.ErrShape", err)
 	}
@@ -814,19 +820,22 @@ func TestReadTruncated(t *testing.T) {
 
 // TestReadHugeDeclared checks that a tiny file declaring a terabyte array
 // fails without allocating it: over the size limit, as too large; with no
-// limit, as truncated.
+// limit, as truncated. Where int has 32 bits, the float32 and text arrays
+// take more bytes than an int counts, too large whatever the limit.
 func TestReadHugeDeclared(t *testing.T) {
 	for _, limit := range []int64{tensor.DefaultMaxBytes, math.MaxInt64} {
 		prev := tensor.SetMaxBytes(limit)
-		for _, descr := range []string{"<f4", "<U1000000000", "|b1"} {
-			dim := 1 << 40
+		for _, descr := range []string{"<f4", fmt.Sprintf("<U%d", min(1000000000, math.MaxInt/4)), "|b1"} {
+			// 2^40 elements, or 2^30 where int has 32 bits.
+			big := int(min(1<<40, math.MaxInt/2))
+			dim := big
 			if descr[1] == 'U' {
 				dim = 1000 // 16 kB of string headers, 4 TB of text
 			}
 			text := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, dim)
 			b := file(1, text, make([]byte, 100))
 			want, wantText := io.ErrUnexpectedEOF, "truncated"
-			if limit != math.MaxInt64 && dim == 1<<40 {
+			if limit != math.MaxInt64 && dim == big && bits.UintSize == 64 || bits.UintSize == 32 && descr != "|b1" {
 				want, wantText = tensor.ErrTooLarge, "too large"
 			}
 			for _, r := range []io.Reader{bytes.NewReader(b), unsized{bytes.NewReader(b)}} {

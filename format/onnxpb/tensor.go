@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/bfloat16"
@@ -276,7 +277,9 @@ func (h *tensorHeader) decoder(ctx string) (*tensorDecoder, error) {
 			return nil, errorf("%s: dimension %d is negative (%d)", ctx, i, dim)
 		}
 		if uint64(dim) > math.MaxInt {
-			return nil, errorf("%s: dimension %d (%d) is too large", ctx, i, dim)
+			// A valid dimension where int has 64 bits, too large where it has 32.
+			return nil, wrapf(fmt.Errorf("%w: dimension %d (%d) is more than a %d-bit int counts (%w)",
+				tensor.ErrTooLarge, i, dim, strconv.IntSize, tensor.ErrShape), "%s", ctx)
 		}
 		shape[i] = int(dim)
 	}

@@ -31,6 +31,9 @@ func TestAdvise(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
 		t.Skip("no transparent huge pages here:", err)
 	}
+	if err := Observable(); err != nil {
+		t.Skip("huge pages cannot be observed here:", err)
+	}
 	var keep [][]byte // so that no check's memory lies in an earlier one's
 	defer runtime.KeepAlive(keep)
 	check := func(name string, n uintptr, want bool) {

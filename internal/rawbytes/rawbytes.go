@@ -26,14 +26,18 @@ func LittleEndianHost() bool { return littleEndianHost }
 // such as float16.Float16: any tensor's elements but strings), viewed as
 // bytes in host byte order, without copying: len(Bytes(s)) is len(s)
 // times the element size. It returns nil for nil, an empty slice and a
-// slice of any other element type.
+// slice of any other element type, and panics on a value that is not a
+// slice (a tensor.Tensor passed for its Data, say).
 //
 // The view aliases the slice: writing through it changes the elements
 // and vice versa, and it keeps the elements alive. Every byte written to
 // a bool slice's view must be 0 or 1.
 func Bytes(data any) []byte {
 	v := reflect.ValueOf(data)
-	if v.Kind() != reflect.Slice || v.Len() == 0 || !fixedSize[v.Type().Elem().Kind()] {
+	if data != nil && v.Kind() != reflect.Slice {
+		panic(fmt.Sprintf("rawbytes: Bytes of a %T, not a slice", data))
+	}
+	if data == nil || v.Len() == 0 || !fixedSize[v.Type().Elem().Kind()] {
 		return nil
 	}
 	return unsafe.Slice((*byte)(v.UnsafePointer()), v.Len()*int(v.Type().Elem().Size()))
@@ -91,10 +95,19 @@ func copyLittleEndian(dst, src []byte, size int) {
 // multiple of every word size.
 const writeChunk = 256 << 10
 
+// bufferedWriter is a writer with a buffer of its own, such as a
+// *bufio.Writer, into whose free space words can be swapped.
+type bufferedWriter interface {
+	io.Writer
+	AvailableBuffer() []byte
+	Flush() error
+}
+
 // WriteLittleEndian writes b, which holds words of size bytes in host byte
 // order, to w in little-endian order: as it is on a little-endian host
-// (or for single bytes), and through a swapped copy, a chunk at a time, on
-// a big-endian one. It returns w's error as it is.
+// (or for single bytes), and on a big-endian one swapped into w's own
+// buffer if it has one (a *bufio.Writer: nothing is allocated), else
+// through a swapped copy, a chunk at a time. It returns w's error as it is.
 func WriteLittleEndian(w io.Writer, b []byte, size int) error {
 	checkSize(len(b), size)
 	if len(b) == 0 {
@@ -103,6 +116,12 @@ func WriteLittleEndian(w io.Writer, b []byte, size int) error {
 	if littleEndianHost || size == 1 {
 		_, err := w.Write(b)
 		return err
+	}
+	if bw, ok := w.(bufferedWriter); ok {
+		var err error
+		if b, err = writeBuffered(bw, b, size); err != nil || len(b) == 0 {
+			return err
+		}
 	}
 	buf := make([]byte, min(len(b), writeChunk))
 	for len(b) > 0 {
@@ -114,6 +133,33 @@ func WriteLittleEndian(w io.Writer, b []byte, size int) error {
 		b = b[len(c):]
 	}
 	return nil
+}
+
+// writeBuffered writes the words of b swapped into w's free buffer space,
+// flushing it when it has no room for a word, and returns what it could
+// not write that way: the rest of b if w's whole buffer holds less than a
+// word.
+func writeBuffered(w bufferedWriter, b []byte, size int) ([]byte, error) {
+	for len(b) > 0 {
+		free := w.AvailableBuffer()
+		n := min(len(b), cap(free)-cap(free)%size)
+		if n == 0 {
+			if err := w.Flush(); err != nil {
+				return b, err
+			}
+			if free = w.AvailableBuffer(); cap(free) < size {
+				return b, nil
+			}
+			continue
+		}
+		c := free[:n]
+		ToLittleEndian(c, b[:n], size)
+		if _, err := w.Write(c); err != nil {
+			return b, err
+		}
+		b = b[n:]
+	}
+	return nil, nil
 }
 
 // Swap reverses, in place, the order of the bytes of each size-byte word

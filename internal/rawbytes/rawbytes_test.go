@@ -1,8 +1,10 @@
 package rawbytes
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"testing"
 
@@ -245,10 +247,20 @@ func TestBytesEmpty(t *testing.T) {
 			t.Errorf("Bytes(%v) = % x, want nil", x, b)
 		}
 	}
-	for _, x := range []any{nil, 7, []*int{new(int)}, []struct{ a int8 }{{1}}} {
+	for _, x := range []any{nil, []*int{new(int)}, []struct{ a int8 }{{1}}} {
 		if b := Bytes(x); b != nil {
 			t.Errorf("Bytes(%T) = % x, want nil", x, b)
 		}
+	}
+	for _, x := range []any{7, tensor.Scalar(float32(1))} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Bytes(%T) did not panic", x)
+				}
+			}()
+			Bytes(x)
+		}()
 	}
 	if b := Bytes(tensor.Scalar(uint16(0x0102)).Data()); len(b) != 2 {
 		t.Errorf("Bytes(scalar uint16) has %d bytes, want 2", len(b))
@@ -301,6 +313,45 @@ func TestWriteLittleEndian(t *testing.T) {
 	boom := errors.New("boom")
 	withHost(t, false, func() {
 		if err := WriteLittleEndian(failWriter{boom}, make([]byte, 16), 4); err != boom {
+			t.Errorf("got %v, want the writer's error", err)
+		}
+	})
+}
+
+// TestWriteLittleEndianBuffered writes words swapped into a
+// bufio.Writer's own buffer, whose free space is not a multiple of the
+// word size, allocating nothing, and passes the writer's error on.
+func TestWriteLittleEndianBuffered(t *testing.T) {
+	for _, size := range []int{2, 4, 8} {
+		le := make([]byte, 3*writeChunk+5*8)
+		for i := range le {
+			le[i] = byte(i*5 + i/253)
+		}
+		host := reverseWords(le, size)
+		withHost(t, false, func() {
+			var out bytes.Buffer
+			bw := bufio.NewWriterSize(&out, 4096+3)
+			bw.WriteString("x") // the free space starts off a word's boundary
+			if err := WriteLittleEndian(bw, host, size); err != nil {
+				t.Fatal(err)
+			}
+			if err := bw.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Bytes(); len(got) != len(le)+1 || !bytes.Equal(got[1:], le) {
+				t.Errorf("size %d: wrote other bytes", size)
+			}
+			discard := bufio.NewWriterSize(io.Discard, 4096+3)
+			discard.WriteString("x")
+			if allocs := testing.AllocsPerRun(10, func() { WriteLittleEndian(discard, host, size) }); allocs != 0 {
+				t.Errorf("size %d: %v allocations, want none", size, allocs)
+			}
+		})
+	}
+	boom := errors.New("boom")
+	withHost(t, false, func() {
+		bw := bufio.NewWriterSize(failWriter{boom}, 16)
+		if err := WriteLittleEndian(bw, make([]byte, 64), 4); err != boom {
 			t.Errorf("got %v, want the writer's error", err)
 		}
 	})

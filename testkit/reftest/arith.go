@@ -285,7 +285,11 @@ func complexStep[T complex64 | complex128](r Reduction, v, u T) T {
 	case Sub:
 		return v - u
 	case Mul:
-		return v * u
+		// Go's v * u, which the compiler computes in float64 for
+		// complex64 too; written out, since it may fuse a product into
+		// the sum that follows on arm64, ppc64le, riscv64 and s390x.
+		// c10Product's complex128 form is that computation.
+		return T(c10Product(complex128(v), complex128(u)))
 	}
 	return v + u
 }

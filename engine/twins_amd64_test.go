@@ -1,0 +1,190 @@
+//go:build amd64 && !purego
+
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// twinLengths are the lengths the assembly and its Go twin are compared
+// at: none, one, and around the widths the assembly takes at a time (8
+// and 16 values, 64-byte lines).
+var twinLengths = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200}
+
+// twinIndices returns n indices in [0, size), with the one at bad (if
+// bad is in [0, n)) replaced by value.
+func twinIndices(r *rand.Rand, n, size, bad int, value int64) []int64 {
+	idx := make([]int64, n)
+	for i := range idx {
+		idx[i] = int64(r.IntN(size))
+	}
+	if bad >= 0 && bad < n {
+		idx[bad] = value
+	}
+	return idx
+}
+
+// badValues are indices outside [0, size) for a size of 10.
+var badValues = []int64{-1, 10, 11, math.MinInt64, math.MaxInt64, -10}
+
+// TestAddFloatRowsTwin checks that the assembly of addFloatRows and its Go
+// twin add the same updates to the same bits and stop at the same bad
+// index.
+func TestAddFloatRowsTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const size = 10
+	for _, n := range twinLengths {
+		for _, last := range []int{1, 3, 8, 16, max(n, 1)} {
+			for bad := -1; bad < n; bad += max(1, n/4) {
+				for _, value := range badValues {
+					idx := twinIndices(r, n, size, bad, value)
+					upd := make([]float32, n)
+					for i := range upd {
+						upd[i] = twinFloat(r, 1e3)
+					}
+					rows := max(1, (n+last-1)/last)
+					base := make([]float32, rows*size)
+					for i := range base {
+						base[i] = twinFloat(r, 1)
+					}
+					asm, twin := slices.Clone(base), slices.Clone(base)
+					ka := addFloatRows(asm, size, idx, last, upd)
+					kt := addFloatRowsGo(twin, size, idx, last, upd)
+					if ka != kt || !sameFloat32Bits(asm, twin) {
+						t.Fatalf("n %d, last %d, bad %d = %d: assembly added %d, twin %d; same dst %v",
+							n, last, bad, value, ka, kt, sameFloat32Bits(asm, twin))
+					}
+					if bad < 0 {
+						break // no bad index: one value is enough
+					}
+				}
+			}
+		}
+	}
+}
+
+// twinFloats are the values twinFloat picks now and then: NaNs with
+// payloads, quiet and signalling, of both signs, and the infinities, so
+// that the NaN a sum makes is compared too.
+var twinFloats = []uint32{0x7fc00001, 0xffc00002, 0x7f800003, 0xff800004, 0x7f800000, 0xff800000}
+
+// twinFloat returns a normal value of about scale, or one of twinFloats.
+func twinFloat(r *rand.Rand, scale float64) float32 {
+	if r.IntN(4) == 0 {
+		return math.Float32frombits(twinFloats[r.IntN(len(twinFloats))])
+	}
+	return float32(r.NormFloat64() * scale)
+}
+
+func sameFloat32Bits(a, b []float32) bool {
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
+}
+
+// TestOrBlocksTwin checks that the assembly's OR, with SSE2 and with AVX2
+// where the processor has it, equals its Go twin's, whatever lo.
+func TestOrBlocksTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range twinLengths {
+		n -= n % 8 // the length is a multiple of 8
+		for _, lo := range []int64{0, -3, 5, math.MinInt64, math.MaxInt64} {
+			for bad := -1; bad < n; bad += max(1, n/3) {
+				for _, value := range badValues {
+					idx := twinIndices(r, n, 10, bad, value)
+					want := orBlocksGo(idx, lo)
+					for _, avx2 := range []bool{false, true} {
+						if avx2 && !cpu.X86.HasAVX2 {
+							continue
+						}
+						if got := orWords(idx, lo, avx2); got != want {
+							t.Fatalf("n %d, lo %d, bad %d = %d, avx2 %v: assembly %#x, twin %#x", n, lo, bad, value, avx2, got, want)
+						}
+					}
+					if bad < 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCopyStreamingTwin checks that the non-temporal copy writes the bytes
+// its Go twin writes, and nothing past them.
+func TestCopyStreamingTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	// aligned returns n bytes whose first lies on a 64-byte line, as
+	// MOVNTDQ needs (16 bytes at least), followed by 64 more.
+	aligned := func(n int) []byte {
+		b := make([]byte, n+128)
+		off := int(-uintptr(unsafe.Pointer(&b[0])) % 64)
+		return b[off : off+n+64]
+	}
+	for _, lines := range []int{0, 1, 2, 3, 4, 5, 16, 65} {
+		n := lines * 64
+		src := aligned(n)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		asm, twin := aligned(n), aligned(n)
+		prefetchBytes(unsafe.Pointer(&src[0]), uintptr(n))
+		copyStreaming(unsafe.Pointer(&asm[0]), unsafe.Pointer(&src[0]), uintptr(n))
+		storeFence()
+		copyStreamingGo(unsafe.Pointer(&twin[0]), unsafe.Pointer(&src[0]), uintptr(n))
+		if !slices.Equal(asm, twin) {
+			t.Fatalf("%d bytes: the assembly wrote %v, the twin %v", n, asm, twin)
+		}
+	}
+}
+
+// TestGatherRowsTwin checks that the AVX-512 gathers and their Go twin
+// set the same elements, 4 and 8 bytes wide, and stop at the same block
+// of eight holding a bad index.
+func TestGatherRowsTwin(t *testing.T) {
+	if !canGather {
+		t.Skip("the processor has no AVX-512: the assembly cannot run")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	const size = 10
+	for _, n := range twinLengths {
+		n -= n % 8
+		for _, last := range []int{8, 16, max(8, n)} {
+			for bad := -1; bad < n; bad += max(1, n/5) {
+				for _, value := range badValues {
+					idx := twinIndices(r, n, size, bad, value)
+					rows := max(1, (n+last-1)/last)
+					const stride = size + 3 // a row of src is longer than size
+					src := make([]uint64, rows*stride)
+					for i := range src {
+						src[i] = r.Uint64()
+					}
+					for _, wide := range []bool{false, true} {
+						es := uintptr(4)
+						if wide {
+							es = 8
+						}
+						asm, twin := make([]uint64, n+1), make([]uint64, n+1)
+						idxp := (*int64)(nil)
+						if n > 0 {
+							idxp = &idx[0]
+						}
+						ka := gatherRows(unsafe.Pointer(&asm[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, wide)
+						kt := gatherRowsGo(unsafe.Pointer(&twin[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, wide)
+						if ka != kt || !slices.Equal(asm, twin) {
+							t.Fatalf("n %d, last %d, bad %d = %d, wide %v: assembly set %d, twin %d; same out %v",
+								n, last, bad, value, wide, ka, kt, slices.Equal(asm, twin))
+						}
+					}
+					if bad < 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+}
