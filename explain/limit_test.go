@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
@@ -138,14 +139,17 @@ func TestRunIndexErrorUnderLimit(t *testing.T) {
 	op := lookup(t, "onnx.ScatterND")
 	c := call(t, op, 18, "data=float32:[1,2,3,4]", "indices=int64:[[7]]", "updates=float32:[9]")
 	defer tensor.SetMaxBytes(tensor.SetMaxBytes(-1))
-	for _, limit := range []int64{6 * 16, 6*16 - 1} {
+	// Six cells (data's four, indices' one, updates' one), 16 bytes each
+	// where int has 64 bits.
+	fits := 6 * int64(unsafe.Sizeof(Cell{}))
+	for _, limit := range []int64{fits, fits - 1} {
 		tensor.SetMaxBytes(limit)
 		tr, err := Run(op, c)
 		var ie *engine.IndexError
 		if !errors.As(err, &ie) {
 			t.Fatalf("limit %d: %v, want the index error", limit, err)
 		}
-		if errors.Is(err, tensor.ErrTooLarge) || (tr != nil) != (limit == 6*16) {
+		if errors.Is(err, tensor.ErrTooLarge) || (tr != nil) != (limit == fits) {
 			t.Errorf("limit %d: trace %v, error %v", limit, tr != nil, err)
 		}
 	}

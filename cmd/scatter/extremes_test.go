@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,12 @@ func TestAttrExtremes(t *testing.T) {
 		{"axis=-9223372036854775809", 2, `"-9223372036854775809" is beyond the range of int64`},
 	}
 	for _, tt := range tests {
+		if bits.UintSize == 32 && tt.code == 1 {
+			// An int attribute beyond int is refused before the operator
+			// sees it.
+			name, _, _ := strings.Cut(tt.attr, "=")
+			tt.want = "tf.gather: invalid attribute: attribute \"" + name + "\" = " + strings.TrimPrefix(tt.attr, name+"=") + " is beyond a 32-bit int"
+		}
 		out := filepath.Join(t.TempDir(), "out.npy")
 		code, _, stderr := runArgs(append([]string{"eval", "tf.gather", "--attr", tt.attr, "--out", out}, in...)...)
 		if code != tt.code || !strings.Contains(stderr, tt.want) {
