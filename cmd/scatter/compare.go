@@ -93,10 +93,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 		req.Attrs[name] = v
 	}
 	for i, name := range o.ins.names {
-		if role, ok := compare.RoleOf(name); !ok || !role.IsInput() {
+		role, ok := compare.RoleOf(name)
+		if !ok || !role.IsInput() {
 			return usagef("compare: --in %s: not an input name (%s)", name, roleNames(compare.Role.IsInput))
 		}
-		t, err := readInput(o.ins.values[i])
+		t, err := readInput(o.ins.values[i], role)
 		if err != nil {
 			return usagef("compare: --in %s: %w", name, err)
 		}
