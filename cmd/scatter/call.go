@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,6 +199,12 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 			return call, usagef("%s: --in %s: %w", cmd, name, err)
 		case literal:
 			literals[name] = t
+		}
+	}
+	for _, p := range op.Inputs {
+		given := slices.Contains(c.ins.names, p.Name) || p.AttrKind != 0 && slices.Contains(c.attrs.names, p.Name)
+		if !given && !p.Optional {
+			return call, usagef("%s: %s: missing input %q (give it with --in %s=FILE|TYPE:VALUES)", cmd, op.Name, p.Name, p.Name)
 		}
 	}
 	// The command line is sound; what fails from here on is the data.
