@@ -25,7 +25,7 @@ var benchCommand = &command{
 		"and each small call (S) through the Into form in a loop, per call, with its heap allocations.\n" +
 		"With --plot, draws a panel per workload of these times, the peers' and the memory bound.\n",
 	groups: []group{with("plot", "peers")},
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &benchOptions{}
 		fs.Var(&o.ids, "workload", "the workloads to run, comma-separated as in `W1,W3`, or one per --workload (default: all, "+
 			strings.Join(bench.IDs(), ",")+")")
@@ -64,7 +64,7 @@ func (p *peerFiles) Set(s string) error {
 	return nil
 }
 
-func (o *benchOptions) run(pos []string, stdout io.Writer) error {
+func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 	switch {
 	case len(pos) > 0:
 		return usagef("bench takes no arguments, got %s", strings.Join(pos, " "))

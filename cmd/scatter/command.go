@@ -28,12 +28,12 @@ type command struct {
 	// define defines the command's flags on fs and returns the function
 	// that runs the command on its positional arguments once fs has parsed
 	// the command line.
-	define func(fs *flag.FlagSet) func(pos []string, stdout io.Writer) error
+	define func(fs *flag.FlagSet) func(pos []string, stdout, stderr io.Writer) error
 }
 
 // noFlags returns the define of a command without flags, which runs run.
-func noFlags(run func(pos []string, stdout io.Writer) error) func(*flag.FlagSet) func([]string, io.Writer) error {
-	return func(*flag.FlagSet) func([]string, io.Writer) error { return run }
+func noFlags(run func(pos []string, stdout, stderr io.Writer) error) func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error {
+	return func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error { return run }
 }
 
 // commands are scatter's subcommands, in the order its usage lists them.
@@ -69,7 +69,7 @@ func with(outer string, inner ...string) group {
 // flagSet returns a new flag set holding c's flags, whose Usage prints
 // c's help to out, and the function that runs c once the flag set has
 // parsed. Package flag's own messages go to out too.
-func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdout io.Writer) error) {
+func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdout, stderr io.Writer) error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	runCmd := c.define(fs)
@@ -89,9 +89,11 @@ func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdo
 }
 
 // run parses args, flags and positional arguments in any order, and runs
-// c. -h prints c's help to stdout. A mistake in the command line comes
-// back as a usage error about c, with nothing printed.
-func (c *command) run(args []string, stdout io.Writer) error {
+// c, which writes its results to stdout and what it has to say besides
+// (the files it wrote) to stderr. -h prints c's help to stdout. A mistake
+// in the command line comes back as a usage error about c, with nothing
+// printed.
+func (c *command) run(args []string, stdout, stderr io.Writer) error {
 	fs, runCmd := c.flagSet(io.Discard)
 	pos, err := parseInterspersed(fs, args)
 	switch {
@@ -100,7 +102,7 @@ func (c *command) run(args []string, stdout io.Writer) error {
 		help.Usage()
 		return nil
 	case err == nil:
-		err = runCmd(pos, stdout)
+		err = runCmd(pos, stdout, stderr)
 	}
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd == "" {

@@ -23,7 +23,7 @@ func TestSynopsis(t *testing.T) {
 		args:     "OP [DIR...]",
 		required: []string{"out", "in"},
 		groups:   []group{oneOf("svg", "png"), with("plot", "peers", "dpi")},
-		define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+		define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 			fs.Bool("verbose", false, "say more")
 			fs.Bool("Dry-run2", false, "do nothing")
 			fs.String("out", "", "the output `FILE`")
@@ -47,7 +47,7 @@ func TestSynopsis(t *testing.T) {
 		t.Errorf("synopsis:\n got %s\nwant %s", got, want)
 	}
 
-	bare := &command{name: "bare", define: func(*flag.FlagSet) func([]string, io.Writer) error { return nil }}
+	bare := &command{name: "bare", define: func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error { return nil }}
 	fs, _ = bare.flagSet(io.Discard)
 	if got := bare.synopsis(fs); got != "scatter bare" {
 		t.Errorf("synopsis of a command without flags or arguments: %q", got)

@@ -35,7 +35,7 @@ as too large for --max-bytes, 2 on a usage error
 (including an input file that cannot be read, or fewer than two operators
 that can take the inputs).
 `,
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &compareOptions{}
 		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` ("+strings.Join(dialect.Families, ", ")+")")
 		fs.IntVar(&o.cells, "cells", 20, "list at most `N` differing cells (0: all)")
@@ -56,7 +56,7 @@ type compareOptions struct {
 
 // run maps the inputs onto each operator, runs them, and prints the
 // comparison. Differences make it return errFailed, after printing them.
-func (o *compareOptions) run(ops []string, stdout io.Writer) error {
+func (o *compareOptions) run(ops []string, stdout, _ io.Writer) error {
 	switch {
 	case len(ops) == 0 && o.family == "":
 		return usagef("compare: name two operators or more, or give --family")

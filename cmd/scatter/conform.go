@@ -22,7 +22,7 @@ var conformCommand = &command{
 	args: "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &conformOptions{}
 		addMaxBytes(fs, &o.maxBytes)
 		fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "fail a test that runs longer than `DURATION` (such as 90s or 5m; 0 for no limit)")
@@ -40,7 +40,7 @@ type conformOptions struct {
 	timeout  time.Duration
 }
 
-func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
+func (o *conformOptions) run(dirs []string, stdout, _ io.Writer) error {
 	if o.timeout < 0 {
 		return usagef("conform: --timeout %v: a timeout is 0 (none) or more", o.timeout)
 	}
@@ -103,7 +103,7 @@ var opsCommand = &command{
 	define: noFlags(opsCmd),
 }
 
-func opsCmd(args []string, stdout io.Writer) error {
+func opsCmd(args []string, stdout, _ io.Writer) error {
 	if len(args) > 1 {
 		return usagef("ops takes one PATTERN, got %s", strings.Join(args, " "))
 	}

@@ -15,7 +15,7 @@ var evalCommand = &command{
 	name:     "eval",
 	args:     "OP",
 	required: []string{"out"},
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &evalOptions{call: addCallFlags(fs)}
 		fs.StringVar(&o.out, "out", "", "the output `FILE`, .npy or .pb, or - for .npy on standard output")
 		return o.run
@@ -28,7 +28,7 @@ type evalOptions struct {
 	out  string
 }
 
-func (o *evalOptions) run(pos []string, stdout io.Writer) error {
+func (o *evalOptions) run(pos []string, stdout, stderr io.Writer) error {
 	op, err := lookupOp("eval", pos)
 	if err != nil {
 		return err
@@ -63,6 +63,6 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	if err := format.WriteFile(o.out, result, op.Output); err != nil {
 		return fmt.Errorf("%s: output: %w", op.Name, err)
 	}
-	fmt.Fprintf(stdout, "%s: wrote %s: %v%v\n", op.Name, o.out, result.DType(), result.Shape())
+	fmt.Fprintf(stderr, "scatter eval: %s: wrote %s: %v%v\n", op.Name, o.out, result.DType(), result.Shape())
 	return nil
 }

@@ -97,8 +97,8 @@ func TestExplainExamples(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("--svg: exit %d: %s", code, stderr)
 			}
-			if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) || !strings.Contains(stdout, "wrote "+svg) {
-				t.Errorf("--svg: %v, %q", err, stdout)
+			if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) || stdout != "" || !strings.Contains(stderr, "wrote "+svg) {
+				t.Errorf("--svg: %v, stdout %q, stderr %q; want the file and what was written said on standard error", err, stdout, stderr)
 			}
 		})
 	}

@@ -184,10 +184,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		err = help(args[1:], out)
 	case "-version", "--version":
-		err = versionCommand.run(args[1:], out)
+		err = versionCommand.run(args[1:], out, stderr)
 	default:
 		if c := lookupCommand(name); c != nil {
-			err = c.run(args[1:], out)
+			err = c.run(args[1:], out, stderr)
 		} else {
 			err = unknownCommand(name)
 		}

@@ -41,8 +41,10 @@ func TestEval(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stdout, "float32[8]") {
-			t.Errorf("stdout %q", stdout)
+		// What eval wrote is said on standard error, which results only
+		// go to.
+		if want := "scatter eval: onnx.ScatterND: wrote " + outPath + ": float32[8]\n"; stdout != "" || stderr != want {
+			t.Errorf("stdout %q, stderr %q; want nothing and %q", stdout, stderr, want)
 		}
 		got, err := format.ReadFile(outPath)
 		if err != nil {

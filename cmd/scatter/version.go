@@ -16,7 +16,7 @@ var versionCommand = &command{
 	define: noFlags(versionCmd),
 }
 
-func versionCmd(args []string, stdout io.Writer) error {
+func versionCmd(args []string, stdout, _ io.Writer) error {
 	if len(args) > 0 {
 		return usagef("version takes no arguments, got %s", strings.Join(args, " "))
 	}
