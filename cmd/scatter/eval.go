@@ -39,6 +39,9 @@ func (o *evalOptions) run(pos []string, stdout, stderr io.Writer) error {
 	if err := format.Check(o.out); err != nil && o.out != "-" {
 		return usagef("eval: --out %s: want a %s file, or - for .npy on standard output", o.out, strings.Join(format.Extensions(), " or "))
 	}
+	if o.out == "-" && isTerminal(stdout) {
+		return usagef("eval: --out -: standard output is a terminal, which .npy bytes would garble; pipe it on, as in 'scatter eval %s ... --out - | scatter show -'", op.Name)
+	}
 	if o.out != "-" {
 		if err := checkOutput("out", o.out); err != nil {
 			return fmt.Errorf("%s: %w", op.Name, err)

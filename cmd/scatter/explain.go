@@ -108,15 +108,7 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if c, ok := stdout.(*checkedWriter); ok {
-			stdout = c.w
-		}
-		f, ok := stdout.(*os.File)
-		if !ok || os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		fi, err := f.Stat()
-		return err == nil && fi.Mode()&os.ModeCharDevice != 0, nil
+		return os.Getenv("NO_COLOR") == "" && isTerminal(stdout), nil
 	}
 	return false, usagef("explain: --color %q: want auto, always or never", mode)
 }
