@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,9 @@ type command struct {
 	// groups put some of the optional flags together on the usage line;
 	// they change nothing else (the command checks its flags itself).
 	groups []group
+	// short says in one line, lower case and without a full stop, what
+	// the command does; scatter help lists it by the command's name.
+	short string
 	// about, lines of text ending in a newline, is printed by NAME --help
 	// between the usage line and the flags.
 	about string
@@ -37,7 +41,7 @@ func noFlags(run func(pos []string, stdout, stderr io.Writer) error) func(*flag.
 }
 
 // commands are scatter's subcommands, in the order its usage lists them.
-var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand, versionCommand}
+var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand, completionCommand, versionCommand}
 
 // repeatable is implemented by the values of flags that may be given more
 // than once, each use adding to the value; the usage line marks them "...".
@@ -82,7 +86,7 @@ func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdo
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
 			fmt.Fprintln(out)
-			fs.PrintDefaults()
+			printFlags(out, fs)
 		}
 	}
 	return fs, runCmd
@@ -163,6 +167,25 @@ func flagWord(f *flag.Flag) string {
 	return w
 }
 
+// printFlags writes the flags of fs to out in the order of their names,
+// each spelt as the usage line spells it (flagWord: "--attr
+// NAME=VALUE...") on a line of its own, then its usage text, indented,
+// and its default unless that is the zero value.
+func printFlags(out io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		_, text := flag.UnquoteUsage(f)
+		if def := f.DefValue; def != "" && def != "0" && def != "false" && def != "0s" {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					def = strconv.Quote(def)
+				}
+			}
+			text += " (default " + def + ")"
+		}
+		fmt.Fprintf(out, "  %s\n        %s\n", flagWord(f), text)
+	})
+}
+
 // optionalWord returns flagWord in brackets: "[--NAME ARG]", or
 // "[--NAME ARG]..." if f is repeatable.
 func optionalWord(f *flag.Flag) string {
@@ -195,16 +218,24 @@ func groupWord(fs *flag.FlagSet, g group) string {
 	return "[" + strings.Join(ws, sep) + "]"
 }
 
-// usage returns scatter's usage text: the usage line of every command.
+// usage returns scatter's usage text: the usage line of every command,
+// then each command's name and what it does, then where to read more.
 func usage() string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
+	width := 0
 	for _, c := range commands {
 		fs, _ := c.flagSet(io.Discard)
 		fmt.Fprintf(&b, "  %s\n", c.synopsis(fs))
+		width = max(width, len(c.name))
 	}
-	b.WriteString("\nRun 'scatter help COMMAND' for a command's flags, and 'scatter ops [PATTERN]' for the\n" +
-		"operators, their inputs and attributes.\n")
+	b.WriteString("\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.short)
+	}
+	b.WriteString("\nRun 'scatter help COMMAND' or 'scatter COMMAND -h' for a command's flags, 'scatter ops\n" +
+		"[PATTERN]' for the operators, their inputs and attributes, and 'scatter completion SHELL'\n" +
+		"for completion in bash, zsh or fish.\n")
 	return b.String()
 }
 

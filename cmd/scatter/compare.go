@@ -17,6 +17,7 @@ import (
 // where their results differ.
 var compareCommand = &command{
 	name:     "compare",
+	short:    "run the same inputs through several dialects' operators and say where they differ",
 	args:     "[OP...]",
 	required: []string{"in"},
 	about: `Runs the same inputs through each operator named (all of one family), or

@@ -19,8 +19,9 @@ import (
 
 // conformCommand runs ONNX node tests.
 var conformCommand = &command{
-	name: "conform",
-	args: "[DIR...]",
+	name:  "conform",
+	short: "run ONNX node tests and StableHLO test files, the bundled ones by default",
+	args:  "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
 	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
@@ -118,8 +119,9 @@ func (o *conformOptions) runTests(dirs []string, stdout, _ io.Writer) error {
 
 // opsCommand lists the operators.
 var opsCommand = &command{
-	name: "ops",
-	args: "[PATTERN]",
+	name:  "ops",
+	short: "list the operators with their versions, inputs and attributes",
+	args:  "[PATTERN]",
 	about: "Lists every operator with its versions, inputs and attributes; with PATTERN, those whose\n" +
 		"name contains it, ignoring case (onnx., scatter), or whose family it is (gather_nd).\n",
 	define: noFlags(opsCmd),

@@ -13,6 +13,7 @@ import (
 // evalCommand runs one operator and writes its output to a file.
 var evalCommand = &command{
 	name:     "eval",
+	short:    "run an operator on tensor files or literals and write its output",
 	args:     "OP",
 	required: []string{"out"},
 	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {

@@ -16,8 +16,9 @@ import (
 // explainCommand runs one operator and shows what it did: in the terminal,
 // or as an SVG or PNG picture.
 var explainCommand = &command{
-	name: "explain",
-	args: "OP",
+	name:  "explain",
+	short: "run an operator and show what happened to every cell, as text or a picture",
+	args:  "OP",
 	about: "Runs OP as eval does and shows what happened to every cell: as text, or as a\n" +
 		"picture with --svg or --png (not both).\n",
 	groups: []group{oneOf("svg", "png")},

@@ -17,8 +17,9 @@ import (
 
 // showCommand prints tensor files.
 var showCommand = &command{
-	name: "show",
-	args: "FILE...",
+	name:  "show",
+	short: "print the element type, shape and elements of .npy and .pb tensor files",
+	args:  "FILE...",
 	about: "Prints each .npy or .pb tensor file (- reads .npy from standard input): its element type,\n" +
 		"shape (and name, for .pb) and elements, nested by dimension. Of a tensor of more than 1000\n" +
 		"elements, only the first and last 3 positions of each dimension are shown.\n",

@@ -9,7 +9,8 @@ import (
 )
 
 var versionCommand = &command{
-	name: "version",
+	name:  "version",
+	short: "print the module version and VCS revision the binary was built from",
 	about: "Prints the module version the binary was built from, its VCS revision and time (with\n" +
 		"\"modified\" if the work tree had changes), and the Go version and platform. scatter --version\n" +
 		"prints the same.\n",
