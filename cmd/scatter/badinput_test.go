@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 				tt.want = w
 			}
 			code, stdout, stderr := runArgs(append(args, "--out", out)...)
-			if code != 1 || stdout != "" || !strings.HasPrefix(stderr, tt.args[0]+": ") || !strings.Contains(stderr, tt.want) ||
+			if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "scatter eval: "+tt.args[0]+": ") || !strings.Contains(stderr, tt.want) ||
 				strings.Count(stderr, "\n") != 1 {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and a line naming %s and saying %q", code, stdout, stderr, tt.args[0], tt.want)
 			}

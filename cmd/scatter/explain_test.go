@@ -140,7 +140,7 @@ func TestExplainIndexError(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	if want := "tf.gather_nd: indices[1] = [7, 0] does not index into param shape [2,2]\n"; stderr != want {
+	if want := "scatter explain: tf.gather_nd: indices[1] = [7, 0] does not index into param shape [2,2]\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	for _, want := range []string{"  1  7 !  0", "the call failed on an index value out of range, marked !"} {

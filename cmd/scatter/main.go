@@ -197,10 +197,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	out := &checkedWriter{w: stdout}
 	var err error
-	switch name := args[0]; name {
+	name := args[0] // the command, as messages name it
+	switch name {
 	case "help", "-h", "-help", "--help":
+		name = "help"
 		err = help(args[1:], out)
 	case "-version", "--version":
+		name = "version"
 		err = versionCommand.run(args[1:], out, stderr)
 	default:
 		if c := lookupCommand(name); c != nil {
@@ -215,19 +218,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, ue.line())
 		return exitUsage
 	case out.err != nil:
-		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", args[0], oneLine(out.err))
+		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", name, oneLine(out.err))
 		return exitInvalid
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFailed):
 		return exitInvalid
 	case errors.Is(err, tensor.ErrTooLarge):
-		fmt.Fprintf(stderr, "%s %s\n", oneLine(err), tooLargeHint)
+		fmt.Fprintf(stderr, "%s %s\n", message(name, err), tooLargeHint)
 		return exitInvalid
 	default:
-		fmt.Fprintln(stderr, oneLine(err))
+		fmt.Fprintln(stderr, message(name, err))
 		return exitInvalid
 	}
+}
+
+// message returns the line that scatter prints for err, an error of the
+// command name: "scatter NAME: " and the error on one line (oneLine),
+// less the "NAME: " that the command's own errors begin with.
+func message(name string, err error) string {
+	return "scatter " + name + ": " + strings.TrimPrefix(oneLine(err), name+": ")
 }
 
 // help prints scatter's usage, or with one argument that command's help.
