@@ -33,6 +33,7 @@ func TestStdoutWriteFails(t *testing.T) {
 		{"ops", "gather_nd"},
 		{"help"},
 		{"help", "eval"},
+		{"completion", "bash"},
 		{"eval", "--help"},
 		{"eval", "onnx.Gather", "--in", "data=float32:[1,2]", "--in", "indices=int64:[1]", "--out", "-"},
 		{"explain", "onnx.Gather", "--in", "data=float32:[1,2]", "--in", "indices=int64:[1]"},
