@@ -169,8 +169,8 @@ func flagWord(f *flag.Flag) string {
 
 // printFlags writes the flags of fs to out in the order of their names,
 // each spelt as the usage line spells it (flagWord: "--attr
-// NAME=VALUE...") on a line of its own, then its usage text, indented,
-// and its default unless that is the zero value.
+// NAME=VALUE...") on a line of its own, then its usage text, each of its
+// lines indented, and its default unless that is the zero value.
 func printFlags(out io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		_, text := flag.UnquoteUsage(f)
@@ -182,7 +182,7 @@ func printFlags(out io.Writer, fs *flag.FlagSet) {
 			}
 			text += " (default " + def + ")"
 		}
-		fmt.Fprintf(out, "  %s\n        %s\n", flagWord(f), text)
+		fmt.Fprintf(out, "  %s\n        %s\n", flagWord(f), strings.ReplaceAll(text, "\n", "\n        "))
 	})
 }
 

@@ -150,6 +150,15 @@ func TestFlagHelp(t *testing.T) {
 				t.Errorf("help %s spells a flag with one dash: %q", c.name, line)
 			}
 		}
+		// The flags come last, after a blank line: each line a flag or an
+		// indented line of its text, a text of several lines too.
+		if i := strings.LastIndex(out, "\n\n"); i >= 0 && strings.HasPrefix(out[i+2:], "  --") {
+			for line := range strings.SplitSeq(strings.TrimSuffix(out[i+2:], "\n"), "\n") {
+				if !strings.HasPrefix(line, "  --") && !strings.HasPrefix(line, "        ") {
+					t.Errorf("help %s: line %q of the flags is neither a flag nor its text", c.name, line)
+				}
+			}
+		}
 	}
 }
 

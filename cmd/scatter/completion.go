@@ -116,7 +116,7 @@ func completionSpecs() []completionSpec {
 // completes it ("FILE", "NAME=FILE|TYPE:VALUES", or a word such as "N").
 func newFlagSpec(f *flag.Flag) flagSpec {
 	arg, usage := flag.UnquoteUsage(f)
-	s := flagSpec{name: f.Name, usage: usage}
+	s := flagSpec{name: f.Name, usage: strings.Join(strings.Fields(usage), " ")} // one line
 	_, s.repeatable = f.Value.(repeatable)
 	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 		return s

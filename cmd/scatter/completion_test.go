@@ -49,6 +49,13 @@ func TestCompletionContent(t *testing.T) {
 				t.Errorf("%s: the operator %s is missing", c.shell, op.Name)
 			}
 		}
+		if c.shell == "fish" {
+			for line := range strings.SplitSeq(strings.TrimSuffix(script, "\n"), "\n") {
+				if !strings.HasPrefix(line, "complete -c scatter ") && !strings.HasPrefix(line, "# ") {
+					t.Errorf("fish: line %q is not a completion or a comment (a description broken over lines?)", line)
+				}
+			}
+		}
 		for _, f := range c.files {
 			if !strings.Contains(script, f) {
 				t.Errorf("%s: no %q: file names are not completed", c.shell, f)
