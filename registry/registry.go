@@ -30,10 +30,13 @@ func Ops() []*dialect.Op {
 
 // Lookup returns the operator with the given name. Names are matched
 // exactly; the error for an unknown name suggests the operators whose
-// names it most likely misspells (suggest.Near's rule, ignoring case, with
-// a name without a dialect compared to the part after the dot):
-// "onnx.ScaterND" suggests onnx.ScatterND, "gather_nd" tf.gather_nd and
-// mindspore.gather_nd.
+// names it most likely misspells (suggest.Near's rule, ignoring case).
+// A name is compared whole and by its last part, after the last dot, with
+// each operator's name whole and by its last part; a name that begins with
+// a dialect ("jax.") is compared with that dialect's operators first, and
+// with every dialect's only if none of that dialect is close:
+// "onnx.ScaterND" suggests onnx.ScatterND, "jax.gather" jax.lax.gather,
+// "gather_nd" tf.gather_nd and mindspore.gather_nd.
 func Lookup(name string) (*dialect.Op, error) {
 	ops := Ops()
 	for _, op := range ops {
@@ -47,17 +50,34 @@ func Lookup(name string) (*dialect.Op, error) {
 	return nil, fmt.Errorf("%w %q (run 'scatter ops' for the list)", dialect.ErrUnknownOp, name)
 }
 
-// nearOps returns the names of the operators of ops nearest to name by
-// edit distance, if they are close enough for name to be a misspelling.
+// nearOps returns the names of the operators of ops nearest to name, if
+// they are close enough for name to be a misspelling: those of name's
+// dialect if it names one and any of them is close, else those of every
+// dialect.
 func nearOps(ops []*dialect.Op, name string) []string {
+	if d, _, ok := strings.Cut(name, "."); ok {
+		var same []*dialect.Op
+		for _, op := range ops {
+			if strings.HasPrefix(op.Name, d+".") {
+				same = append(same, op)
+			}
+		}
+		if near := nearestOps(same, name); len(near) > 0 {
+			return near
+		}
+	}
+	return nearestOps(ops, name)
+}
+
+// nearestOps returns the names of the operators of ops nearest to name by
+// edit distance, whole name to whole name or last part to last part, that
+// are close enough for name to be a misspelling.
+func nearestOps(ops []*dialect.Op, name string) []string {
 	best := -1
 	var near []string
 	for _, op := range ops {
-		short := op.Name[strings.IndexByte(op.Name, '.')+1:]
-		d := suggest.Distance(name, op.Name)
-		if !strings.Contains(name, ".") {
-			d = min(d, suggest.Distance(name, short))
-		}
+		short := lastPart(op.Name)
+		d := min(suggest.Distance(name, op.Name), suggest.Distance(lastPart(name), short))
 		switch {
 		case !suggest.Close(d, short) || best >= 0 && d > best:
 			continue
@@ -67,4 +87,10 @@ func nearOps(ops []*dialect.Op, name string) []string {
 		near = append(near, op.Name)
 	}
 	return near
+}
+
+// lastPart returns what follows the last dot of an operator's name:
+// "gather" of "jax.lax.gather".
+func lastPart(name string) string {
+	return name[strings.LastIndexByte(name, '.')+1:]
 }

@@ -26,6 +26,12 @@ func TestLookup(t *testing.T) {
 		{"tf.ScatterND", "did you mean tf.scatter_nd?"},
 		{"gather_nd", "did you mean mindspore.gather_nd or tf.gather_nd?"},
 		{"onnx.Foo", "run 'scatter ops'"},
+		// A dialect's own operators come first, by their last part.
+		{"jax.gather", "did you mean jax.lax.gather?"},
+		{"jax.scatter_ad", "did you mean jax.lax.scatter_add?"},
+		{"stablehlo.Gather", "did you mean stablehlo.gather?"},
+		// With none of that dialect close, every dialect's.
+		{"jax.GatherElements", "did you mean onnx.GatherElements or openvino.GatherElements?"},
 	}
 	for _, tt := range tests {
 		_, err := registry.Lookup(tt.name)

@@ -20,12 +20,13 @@ import (
 
 // benchCommand times the benchmark workloads.
 var benchCommand = &command{
-	name: "bench",
+	name:  "bench",
+	short: "time the benchmark workloads through the ONNX API, and chart them against peers",
 	about: "Times each bulk workload (W) through the Into form (reuse) and the allocating form (fresh),\n" +
 		"and each small call (S) through the Into form in a loop, per call, with its heap allocations.\n" +
 		"With --plot, draws a panel per workload of these times, the peers' and the memory bound.\n",
 	groups: []group{with("plot", "peers")},
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &benchOptions{}
 		fs.Var(&o.ids, "workload", "the workloads to run, comma-separated as in `W1,W3`, or one per --workload (default: all, "+
 			strings.Join(bench.IDs(), ",")+")")
@@ -64,7 +65,7 @@ func (p *peerFiles) Set(s string) error {
 	return nil
 }
 
-func (o *benchOptions) run(pos []string, stdout io.Writer) error {
+func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 	switch {
 	case len(pos) > 0:
 		return usagef("bench takes no arguments, got %s", strings.Join(pos, " "))

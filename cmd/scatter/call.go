@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -189,7 +190,8 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 			return call, usagef("%s: %s has no input %q%s (its inputs: %s)", cmd, op.Name, name,
 				nameHint(name, inputs), strings.Join(inputs, ", "))
 		}
-		t, literal, err := parseLiteral(c.ins.values[i])
+		p, _ := op.Param(name)
+		t, literal, err := parseLiteral(c.ins.values[i], p.Role)
 		switch {
 		case errors.Is(err, tensor.ErrTooLarge):
 			return call, fmt.Errorf("%s: input %q: %w", op.Name, name, err)
@@ -197,6 +199,12 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 			return call, usagef("%s: --in %s: %w", cmd, name, err)
 		case literal:
 			literals[name] = t
+		}
+	}
+	for _, p := range op.Inputs {
+		given := slices.Contains(c.ins.names, p.Name) || p.AttrKind != 0 && slices.Contains(c.attrs.names, p.Name)
+		if !given && !p.Optional {
+			return call, usagef("%s: %s: missing input %q (give it with --in %s=FILE|TYPE:VALUES)", cmd, op.Name, p.Name, p.Name)
 		}
 	}
 	// The command line is sound; what fails from here on is the data.
@@ -214,27 +222,56 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 	return call, nil
 }
 
-// readInput reads an --in value: a tensor literal (TYPE:VALUES) or a .npy
-// or .pb file. Its errors wrap those of parseLiteral and format.ReadFile
-// (tensor.ErrSyntax, tensor.ErrTooLarge, ...).
-func readInput(value string) (tensor.Tensor, error) {
-	t, literal, err := parseLiteral(value)
+// readInput reads an --in value for an input of the given role: a tensor
+// literal (TYPE:VALUES) or a .npy or .pb file. Its errors wrap those of
+// parseLiteral and format.ReadFile (tensor.ErrSyntax, tensor.ErrTooLarge,
+// ...).
+func readInput(value string, role dialect.Role) (tensor.Tensor, error) {
+	t, literal, err := parseLiteral(value, role)
 	if err != nil || literal {
 		return t, err
 	}
 	return format.ReadFile(value)
 }
 
-// parseLiteral parses an --in value that is a tensor literal (isLiteral);
-// literal is false for the name of a file, which it leaves to
-// format.ReadFile. Its errors are isLiteral's and tensor.Parse's.
-func parseLiteral(value string) (t tensor.Tensor, literal bool, err error) {
+// parseLiteral parses an --in value that is a tensor literal (isLiteral)
+// for an input of the given role; literal is false for the name of a
+// file, which it leaves to format.ReadFile. Its errors are isLiteral's and
+// tensor.Parse's, except that a literal without an element type is told
+// the type that suits the input's role (literalType).
+func parseLiteral(value string, role dialect.Role) (t tensor.Tensor, literal bool, err error) {
 	if literal, err = isLiteral(value); err != nil || !literal {
 		return tensor.Tensor{}, literal, err
+	}
+	if !strings.Contains(value, ":") {
+		typ := literalType(role)
+		example := typ + ":" + literalExamples[typ]
+		if v := strings.TrimSpace(value); strings.HasPrefix(v, "[") {
+			example = typ + ":" + v
+		}
+		return tensor.Tensor{}, true, fmt.Errorf("tensor: %w: %q has no element type: want TYPE:VALUES, e.g. %s", tensor.ErrSyntax, value, example)
 	}
 	t, err = tensor.Parse(value)
 	return t, true, err
 }
+
+// literalType returns the element type that the hint for a literal
+// without one proposes for an input of the given role: float32 for the
+// data, updates, value or fill, bool for include_self, and int64 for an
+// index or anything else (a shape, an axis, a count of dimensions).
+func literalType(role dialect.Role) string {
+	switch role {
+	case dialect.RoleData, dialect.RoleUpdates, dialect.RoleValue, dialect.RoleFill:
+		return "float32"
+	case dialect.RoleIncludeSelf:
+		return "bool"
+	}
+	return "int64"
+}
+
+// literalExamples are the values of each type of literalType that a hint
+// shows when the literal given is not a list.
+var literalExamples = map[string]string{"float32": "[1,2]", "int64": "[0,1]", "bool": "[true,false]"}
 
 // isLiteral reports whether an --in value is a tensor literal (TYPE:VALUES)
 // rather than the name of a .npy or .pb file. A value that is neither but

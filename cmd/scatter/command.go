@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,22 +23,25 @@ type command struct {
 	// groups put some of the optional flags together on the usage line;
 	// they change nothing else (the command checks its flags itself).
 	groups []group
+	// short says in one line, lower case and without a full stop, what
+	// the command does; scatter help lists it by the command's name.
+	short string
 	// about, lines of text ending in a newline, is printed by NAME --help
 	// between the usage line and the flags.
 	about string
 	// define defines the command's flags on fs and returns the function
 	// that runs the command on its positional arguments once fs has parsed
 	// the command line.
-	define func(fs *flag.FlagSet) func(pos []string, stdout io.Writer) error
+	define func(fs *flag.FlagSet) func(pos []string, stdout, stderr io.Writer) error
 }
 
 // noFlags returns the define of a command without flags, which runs run.
-func noFlags(run func(pos []string, stdout io.Writer) error) func(*flag.FlagSet) func([]string, io.Writer) error {
-	return func(*flag.FlagSet) func([]string, io.Writer) error { return run }
+func noFlags(run func(pos []string, stdout, stderr io.Writer) error) func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error {
+	return func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error { return run }
 }
 
 // commands are scatter's subcommands, in the order its usage lists them.
-var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand, versionCommand}
+var commands = []*command{evalCommand, compareCommand, explainCommand, showCommand, conformCommand, opsCommand, benchCommand, completionCommand, versionCommand}
 
 // repeatable is implemented by the values of flags that may be given more
 // than once, each use adding to the value; the usage line marks them "...".
@@ -69,7 +73,7 @@ func with(outer string, inner ...string) group {
 // flagSet returns a new flag set holding c's flags, whose Usage prints
 // c's help to out, and the function that runs c once the flag set has
 // parsed. Package flag's own messages go to out too.
-func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdout io.Writer) error) {
+func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdout, stderr io.Writer) error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	runCmd := c.define(fs)
@@ -82,16 +86,18 @@ func (c *command) flagSet(out io.Writer) (*flag.FlagSet, func(pos []string, stdo
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
 			fmt.Fprintln(out)
-			fs.PrintDefaults()
+			printFlags(out, fs)
 		}
 	}
 	return fs, runCmd
 }
 
 // run parses args, flags and positional arguments in any order, and runs
-// c. -h prints c's help to stdout. A mistake in the command line comes
-// back as a usage error about c, with nothing printed.
-func (c *command) run(args []string, stdout io.Writer) error {
+// c, which writes its results to stdout and what it has to say besides
+// (the files it wrote) to stderr. -h prints c's help to stdout. A mistake
+// in the command line comes back as a usage error about c, with nothing
+// printed.
+func (c *command) run(args []string, stdout, stderr io.Writer) error {
 	fs, runCmd := c.flagSet(io.Discard)
 	pos, err := parseInterspersed(fs, args)
 	switch {
@@ -100,7 +106,7 @@ func (c *command) run(args []string, stdout io.Writer) error {
 		help.Usage()
 		return nil
 	case err == nil:
-		err = runCmd(pos, stdout)
+		err = runCmd(pos, stdout, stderr)
 	}
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd == "" {
@@ -161,6 +167,25 @@ func flagWord(f *flag.Flag) string {
 	return w
 }
 
+// printFlags writes the flags of fs to out in the order of their names,
+// each spelt as the usage line spells it (flagWord: "--attr
+// NAME=VALUE...") on a line of its own, then its usage text, each of its
+// lines indented, and its default unless that is the zero value.
+func printFlags(out io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		_, text := flag.UnquoteUsage(f)
+		if def := f.DefValue; def != "" && def != "0" && def != "false" && def != "0s" {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					def = strconv.Quote(def)
+				}
+			}
+			text += " (default " + def + ")"
+		}
+		fmt.Fprintf(out, "  %s\n        %s\n", flagWord(f), strings.ReplaceAll(text, "\n", "\n        "))
+	})
+}
+
 // optionalWord returns flagWord in brackets: "[--NAME ARG]", or
 // "[--NAME ARG]..." if f is repeatable.
 func optionalWord(f *flag.Flag) string {
@@ -193,16 +218,24 @@ func groupWord(fs *flag.FlagSet, g group) string {
 	return "[" + strings.Join(ws, sep) + "]"
 }
 
-// usage returns scatter's usage text: the usage line of every command.
+// usage returns scatter's usage text: the usage line of every command,
+// then each command's name and what it does, then where to read more.
 func usage() string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
+	width := 0
 	for _, c := range commands {
 		fs, _ := c.flagSet(io.Discard)
 		fmt.Fprintf(&b, "  %s\n", c.synopsis(fs))
+		width = max(width, len(c.name))
 	}
-	b.WriteString("\nRun 'scatter help COMMAND' for a command's flags, and 'scatter ops [PATTERN]' for the\n" +
-		"operators, their inputs and attributes.\n")
+	b.WriteString("\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.short)
+	}
+	b.WriteString("\nRun 'scatter help COMMAND' or 'scatter COMMAND -h' for a command's flags, 'scatter ops\n" +
+		"[PATTERN]' for the operators, their inputs and attributes, and 'scatter completion SHELL'\n" +
+		"for completion in bash, zsh or fish.\n")
 	return b.String()
 }
 

@@ -23,7 +23,7 @@ func TestSynopsis(t *testing.T) {
 		args:     "OP [DIR...]",
 		required: []string{"out", "in"},
 		groups:   []group{oneOf("svg", "png"), with("plot", "peers", "dpi")},
-		define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+		define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 			fs.Bool("verbose", false, "say more")
 			fs.Bool("Dry-run2", false, "do nothing")
 			fs.String("out", "", "the output `FILE`")
@@ -47,7 +47,7 @@ func TestSynopsis(t *testing.T) {
 		t.Errorf("synopsis:\n got %s\nwant %s", got, want)
 	}
 
-	bare := &command{name: "bare", define: func(*flag.FlagSet) func([]string, io.Writer) error { return nil }}
+	bare := &command{name: "bare", define: func(*flag.FlagSet) func([]string, io.Writer, io.Writer) error { return nil }}
 	fs, _ = bare.flagSet(io.Discard)
 	if got := bare.synopsis(fs); got != "scatter bare" {
 		t.Errorf("synopsis of a command without flags or arguments: %q", got)
@@ -124,6 +124,65 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	}
 }
 
+// TestFlagHelp checks that the flags of a command's help are spelt as its
+// usage line spells them, each with its usage text and default.
+func TestFlagHelp(t *testing.T) {
+	_, out, _ := runArgs("help", "explain")
+	for _, want := range []string{
+		"\n  --attr NAME=VALUE...\n        an attribute NAME=VALUE (repeatable)",
+		"\n  --color WHEN\n        colour the printed cells WHEN: always, never, or auto, which colours them on a terminal unless NO_COLOR is set (default \"auto\")\n",
+		"\n  --max-bytes SIZE\n        refuse any input or output tensor larger than SIZE bytes",
+		"(default 16GiB)\n",
+		"\n  --svg FILE\n        draw the picture into FILE (.svg) instead of printing\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help explain lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runArgs("conform", "-h")
+	if !strings.Contains(out, "\n  --quiet\n        print the failed tests and the summary only\n") {
+		t.Errorf("conform -h: a boolean flag is not shown without a value or default:\n%s", out)
+	}
+	for _, c := range commands {
+		_, out, _ := runArgs("help", c.name)
+		for line := range strings.SplitSeq(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "-") && !strings.HasPrefix(strings.TrimSpace(line), "--") {
+				t.Errorf("help %s spells a flag with one dash: %q", c.name, line)
+			}
+		}
+		// The flags come last, after a blank line: each line a flag or an
+		// indented line of its text, a text of several lines too.
+		if i := strings.LastIndex(out, "\n\n"); i >= 0 && strings.HasPrefix(out[i+2:], "  --") {
+			for line := range strings.SplitSeq(strings.TrimSuffix(out[i+2:], "\n"), "\n") {
+				if !strings.HasPrefix(line, "  --") && !strings.HasPrefix(line, "        ") {
+					t.Errorf("help %s: line %q of the flags is neither a flag nor its text", c.name, line)
+				}
+			}
+		}
+	}
+}
+
+// TestHelpListsCommands checks that scatter help says in a line what
+// each command does, after the usage lines.
+func TestHelpListsCommands(t *testing.T) {
+	_, out, _ := runArgs("help")
+	_, list, ok := strings.Cut(out, "\ncommands:\n")
+	if !ok {
+		t.Fatalf("scatter help has no commands: list:\n%s", out)
+	}
+	for _, c := range commands {
+		if c.short == "" || strings.HasSuffix(c.short, ".") || strings.Contains(c.short, "\n") {
+			t.Errorf("%s: short %q is not one line without a full stop", c.name, c.short)
+		}
+		if !regexp.MustCompile(`(?m)^  ` + c.name + ` +` + regexp.QuoteMeta(c.short) + `$`).MatchString(list) {
+			t.Errorf("scatter help does not list %s with %q:\n%s", c.name, c.short, list)
+		}
+	}
+	if !strings.Contains(out, "'scatter help COMMAND' or 'scatter COMMAND -h' for a command's flags") {
+		t.Errorf("scatter help does not say how to get a command's flags:\n%s", out)
+	}
+}
+
 // TestHelpLayout checks that NAME -h prints the usage line, then the about
 // text and the flags, each after a blank line when there are any, and no
 // blank line at the end.
@@ -135,8 +194,7 @@ func TestHelpLayout(t *testing.T) {
 			want += "\n" + c.about
 		}
 		var flags strings.Builder
-		fs.SetOutput(&flags)
-		fs.PrintDefaults()
+		printFlags(&flags, fs)
 		if flags.Len() > 0 {
 			want += "\n" + flags.String()
 		}

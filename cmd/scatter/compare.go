@@ -17,6 +17,7 @@ import (
 // where their results differ.
 var compareCommand = &command{
 	name:     "compare",
+	short:    "run the same inputs through several dialects' operators and say where they differ",
 	args:     "[OP...]",
 	required: []string{"in"},
 	about: `Runs the same inputs through each operator named (all of one family), or
@@ -35,7 +36,7 @@ as too large for --max-bytes, 2 on a usage error
 (including an input file that cannot be read, or fewer than two operators
 that can take the inputs).
 `,
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &compareOptions{}
 		fs.StringVar(&o.family, "family", "", "compare every dialect's member of family `F` ("+strings.Join(dialect.Families, ", ")+")")
 		fs.IntVar(&o.cells, "cells", 20, "list at most `N` differing cells (0: all)")
@@ -56,7 +57,7 @@ type compareOptions struct {
 
 // run maps the inputs onto each operator, runs them, and prints the
 // comparison. Differences make it return errFailed, after printing them.
-func (o *compareOptions) run(ops []string, stdout io.Writer) error {
+func (o *compareOptions) run(ops []string, stdout, _ io.Writer) error {
 	switch {
 	case len(ops) == 0 && o.family == "":
 		return usagef("compare: name two operators or more, or give --family")
@@ -93,10 +94,11 @@ func (o *compareOptions) run(ops []string, stdout io.Writer) error {
 		req.Attrs[name] = v
 	}
 	for i, name := range o.ins.names {
-		if role, ok := compare.RoleOf(name); !ok || !role.IsInput() {
+		role, ok := compare.RoleOf(name)
+		if !ok || !role.IsInput() {
 			return usagef("compare: --in %s: not an input name (%s)", name, roleNames(compare.Role.IsInput))
 		}
-		t, err := readInput(o.ins.values[i])
+		t, err := readInput(o.ins.values[i], role)
 		if err != nil {
 			return usagef("compare: --in %s: %w", name, err)
 		}

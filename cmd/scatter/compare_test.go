@@ -282,7 +282,7 @@ func TestCompareTooLarge(t *testing.T) {
 	for _, data := range []string{"float32:[1,2,3,4]", file} {
 		t.Run(data, func(t *testing.T) {
 			err := compareCommand.run([]string{"--family", "scatter_nd", "--max-bytes", "8B", "--in", "data=" + data,
-				"--in", "indices=int64:[[0]]", "--in", "updates=float32:[1]"}, io.Discard)
+				"--in", "indices=int64:[[0]]", "--in", "updates=float32:[1]"}, io.Discard, io.Discard)
 			var ue *usageError
 			if !errors.Is(err, tensor.ErrTooLarge) || !errors.As(err, &ue) {
 				t.Fatalf("got %v, want a usage error that is tensor.ErrTooLarge", err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -18,15 +19,18 @@ import (
 
 // conformCommand runs ONNX node tests.
 var conformCommand = &command{
-	name: "conform",
-	args: "[DIR...]",
+	name:  "conform",
+	short: "run ONNX node tests and StableHLO test files, the bundled ones by default",
+	args:  "[DIR...]",
 	about: "Runs ONNX node-test directories and StableHLO .mlir test files, or directories of them; with no\n" +
 		"DIR, the bundled official tests of both.\n",
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &conformOptions{}
 		addMaxBytes(fs, &o.maxBytes)
 		fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "fail a test that runs longer than `DURATION` (such as 90s or 5m; 0 for no limit)")
-		return o.run
+		fs.BoolVar(&o.quiet, "quiet", false, "print the failed tests and the summary only")
+		fs.StringVar(&o.run, "run", "", "count and print only the tests whose name matches the regular expression `PATTERN`, as go test -run does")
+		return o.runTests
 	},
 }
 
@@ -38,11 +42,17 @@ const defaultTimeout = 5 * time.Minute
 type conformOptions struct {
 	maxBytes byteSize
 	timeout  time.Duration
+	quiet    bool
+	run      string
 }
 
-func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
+func (o *conformOptions) runTests(dirs []string, stdout, _ io.Writer) error {
 	if o.timeout < 0 {
 		return usagef("conform: --timeout %v: a timeout is 0 (none) or more", o.timeout)
+	}
+	pattern, err := regexp.Compile(o.run)
+	if err != nil {
+		return usagef("conform: --run %q: not a regular expression: %v", o.run, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	tensor.SetMaxBytes(int64(o.maxBytes))
 	conformance.SetTimeout(o.timeout)
@@ -79,15 +89,28 @@ func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
 		}
 		all = append(all, results...)
 	}
-	failed := false
+	// Every test runs, and --run picks the ones counted: a .mlir file
+	// holds several tests, named only once they have run.
+	var picked []conformance.Result
 	for _, r := range all {
+		if pattern.MatchString(r.Name) {
+			picked = append(picked, r)
+		}
+	}
+	if len(picked) == 0 && len(all) > 0 {
+		return usagef("conform: --run %q matches none of the %d tests", o.run, len(all))
+	}
+	failed := false
+	for _, r := range picked {
 		failed = failed || r.Err != nil
 		if r.Err != nil { // the error is clipped, the test's name is not
 			r.Err = errors.New(clip(r.Err.Error()))
 		}
-		fmt.Fprintln(stdout, conformance.Line(r))
+		if r.Err != nil || !o.quiet {
+			fmt.Fprintln(stdout, conformance.Line(r))
+		}
 	}
-	fmt.Fprintln(stdout, conformance.Summary(all))
+	fmt.Fprintln(stdout, conformance.Summary(picked))
 	if failed {
 		return errFailed
 	}
@@ -96,14 +119,15 @@ func (o *conformOptions) run(dirs []string, stdout io.Writer) error {
 
 // opsCommand lists the operators.
 var opsCommand = &command{
-	name: "ops",
-	args: "[PATTERN]",
+	name:  "ops",
+	short: "list the operators with their versions, inputs and attributes",
+	args:  "[PATTERN]",
 	about: "Lists every operator with its versions, inputs and attributes; with PATTERN, those whose\n" +
 		"name contains it, ignoring case (onnx., scatter), or whose family it is (gather_nd).\n",
 	define: noFlags(opsCmd),
 }
 
-func opsCmd(args []string, stdout io.Writer) error {
+func opsCmd(args []string, stdout, _ io.Writer) error {
 	if len(args) > 1 {
 		return usagef("ops takes one PATTERN, got %s", strings.Join(args, " "))
 	}

@@ -13,9 +13,10 @@ import (
 // evalCommand runs one operator and writes its output to a file.
 var evalCommand = &command{
 	name:     "eval",
+	short:    "run an operator on tensor files or literals and write its output",
 	args:     "OP",
 	required: []string{"out"},
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &evalOptions{call: addCallFlags(fs)}
 		fs.StringVar(&o.out, "out", "", "the output `FILE`, .npy or .pb, or - for .npy on standard output")
 		return o.run
@@ -28,7 +29,7 @@ type evalOptions struct {
 	out  string
 }
 
-func (o *evalOptions) run(pos []string, stdout io.Writer) error {
+func (o *evalOptions) run(pos []string, stdout, stderr io.Writer) error {
 	op, err := lookupOp("eval", pos)
 	if err != nil {
 		return err
@@ -38,6 +39,9 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	}
 	if err := format.Check(o.out); err != nil && o.out != "-" {
 		return usagef("eval: --out %s: want a %s file, or - for .npy on standard output", o.out, strings.Join(format.Extensions(), " or "))
+	}
+	if o.out == "-" && isTerminal(stdout) {
+		return usagef("eval: --out -: standard output is a terminal, which .npy bytes would garble; pipe it on, as in 'scatter eval %s ... --out - | scatter show -'", op.Name)
 	}
 	if o.out != "-" {
 		if err := checkOutput("out", o.out); err != nil {
@@ -63,6 +67,6 @@ func (o *evalOptions) run(pos []string, stdout io.Writer) error {
 	if err := format.WriteFile(o.out, result, op.Output); err != nil {
 		return fmt.Errorf("%s: output: %w", op.Name, err)
 	}
-	fmt.Fprintf(stdout, "%s: wrote %s: %v%v\n", op.Name, o.out, result.DType(), result.Shape())
+	fmt.Fprintf(stderr, "scatter eval: %s: wrote %s: %v%v\n", op.Name, o.out, result.DType(), result.Shape())
 	return nil
 }

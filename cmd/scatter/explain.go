@@ -16,12 +16,13 @@ import (
 // explainCommand runs one operator and shows what it did: in the terminal,
 // or as an SVG or PNG picture.
 var explainCommand = &command{
-	name: "explain",
-	args: "OP",
+	name:  "explain",
+	short: "run an operator and show what happened to every cell, as text or a picture",
+	args:  "OP",
 	about: "Runs OP as eval does and shows what happened to every cell: as text, or as a\n" +
 		"picture with --svg or --png (not both).\n",
 	groups: []group{oneOf("svg", "png")},
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &explainOptions{call: addCallFlags(fs)}
 		fs.StringVar(&o.svg, "svg", "", "draw the picture into `FILE` (.svg) instead of printing")
 		fs.StringVar(&o.png, "png", "", "draw the picture into `FILE` (.png) instead of printing")
@@ -36,7 +37,7 @@ type explainOptions struct {
 	svg, png, color string
 }
 
-func (o *explainOptions) run(pos []string, stdout io.Writer) error {
+func (o *explainOptions) run(pos []string, stdout, stderr io.Writer) error {
 	op, err := lookupOp("explain", pos)
 	if err != nil {
 		return err
@@ -79,23 +80,23 @@ func (o *explainOptions) run(pos []string, stdout io.Writer) error {
 	}
 	switch {
 	case o.svg != "":
-		return writePicture(stdout, tr, o.svg, tr.WriteSVG)
+		return writePicture(stderr, tr, o.svg, tr.WriteSVG)
 	case o.png != "":
-		return writePicture(stdout, tr, o.png, tr.WritePNG)
+		return writePicture(stderr, tr, o.png, tr.WritePNG)
 	}
 	return tr.WriteText(stdout, colored)
 }
 
 // writePicture checks that tr can be drawn and writes it to path with
-// write, atomically.
-func writePicture(stdout io.Writer, tr *explain.Trace, path string, write func(io.Writer) error) error {
+// write, atomically, then says so on stderr.
+func writePicture(stderr io.Writer, tr *explain.Trace, path string, write func(io.Writer) error) error {
 	if err := tr.Fits(); err != nil {
 		return fmt.Errorf("%w (without --svg or --png, explain prints a summary)", err)
 	}
 	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("%s: picture: %w", tr.Op, err)
 	}
-	fmt.Fprintf(stdout, "%s: wrote %s\n", tr.Op, path)
+	fmt.Fprintf(stderr, "scatter explain: %s: wrote %s\n", tr.Op, path)
 	return nil
 }
 
@@ -108,15 +109,7 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if c, ok := stdout.(*checkedWriter); ok {
-			stdout = c.w
-		}
-		f, ok := stdout.(*os.File)
-		if !ok || os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		fi, err := f.Stat()
-		return err == nil && fi.Mode()&os.ModeCharDevice != 0, nil
+		return os.Getenv("NO_COLOR") == "" && isTerminal(stdout), nil
 	}
 	return false, usagef("explain: --color %q: want auto, always or never", mode)
 }

@@ -97,8 +97,8 @@ func TestExplainExamples(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("--svg: exit %d: %s", code, stderr)
 			}
-			if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) || !strings.Contains(stdout, "wrote "+svg) {
-				t.Errorf("--svg: %v, %q", err, stdout)
+			if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("<svg")) || stdout != "" || !strings.Contains(stderr, "wrote "+svg) {
+				t.Errorf("--svg: %v, stdout %q, stderr %q; want the file and what was written said on standard error", err, stdout, stderr)
 			}
 		})
 	}
@@ -140,7 +140,7 @@ func TestExplainIndexError(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	if want := "tf.gather_nd: indices[1] = [7, 0] does not index into param shape [2,2]\n"; stderr != want {
+	if want := "scatter explain: tf.gather_nd: indices[1] = [7, 0] does not index into param shape [2,2]\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	for _, want := range []string{"  1  7 !  0", "the call failed on an index value out of range, marked !"} {

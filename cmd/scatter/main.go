@@ -7,21 +7,31 @@
 //	scatter compare [OP...] [--attr NAME=VALUE]... [--cells N] [--family F] [--max-bytes SIZE] [--opset DIALECT=N]... --in NAME=FILE|TYPE:VALUES...
 //	scatter explain OP [--attr NAME=VALUE]... [--color WHEN] [--in NAME=FILE|TYPE:VALUES]... [--max-bytes SIZE] [--opset N] [--svg FILE | --png FILE]
 //	scatter show FILE... [--max-bytes SIZE]
-//	scatter conform [DIR...] [--max-bytes SIZE] [--timeout DURATION]
+//	scatter conform [DIR...] [--max-bytes SIZE] [--quiet] [--run PATTERN] [--timeout DURATION]
 //	scatter ops [PATTERN]
 //	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
+//	scatter completion bash|zsh|fish
 //	scatter version
 //
-// scatter help COMMAND, or COMMAND -h, prints a command's flags. A mistake
-// in the command line (an unknown operator, flag, attribute or input, an
-// opset the operator does not have, a file name without a known extension,
-// a literal without a known element type) prints one line on standard
-// error that says what is wrong, with the name meant where a misspelling
-// is likely, and the help command to run, and exits 2.
+// scatter help lists these usage lines, then each command with a line on
+// what it does. scatter help COMMAND, or COMMAND -h, prints a command's
+// flags, spelt as the usage lines spell them (--attr). A mistake in the
+// command line (an unknown operator, flag, attribute or input, a missing
+// input, an opset the operator does not have, a file name without a known
+// extension, a literal without a known element type) prints one line on
+// standard error that says what is wrong, with the name meant where a
+// misspelling is likely (an operator's name is compared whole and by its
+// last part, its own dialect's first: jax.gather suggests jax.lax.gather;
+// a literal without a type is shown with the type its input's role takes,
+// int64 for indices and float32 for data), and the help command to run,
+// and exits 2. Every message on standard error begins "scatter COMMAND:";
+// results go to standard output, and what a command says besides (the
+// files it wrote) to standard error.
 //
 // eval runs the operator OP ("onnx.ScatterND") on the inputs given under
 // the operator's own input names, and writes its output to --out (.npy or
-// .pb; - writes .npy to standard output). An input is a file (.npy or .pb,
+// .pb; - writes .npy to standard output, which eval refuses when that is a
+// terminal: pipe it to scatter show -). An input is a file (.npy or .pb,
 // by extension) or a literal such as int64:[[4],[3]] (see tensor.Parse).
 // --opset, if given, is an opset of OP's dialect (1 or more); OP runs as
 // its newest version not newer than it, and without --opset as its newest.
@@ -63,7 +73,10 @@
 // conform runs ONNX node-test directories and StableHLO .mlir test files
 // (or directories of them) and prints one line per test and "N passed, M
 // failed" with a count per suite; with no DIR it runs the official tests
-// of both bundled into the binary. It exits 1 if any failed. A test that
+// of both bundled into the binary. --quiet prints the failed tests and the
+// summary only; --run PATTERN counts and prints only the tests whose name
+// the regular expression matches (all of them run). It exits 1 if any
+// failed. A test that
 // makes a tensor over --max-bytes, tensors over 8 times it in all, or
 // reads and writes elements over 8 times it in all fails, as does one
 // still running after --timeout (default 5m): see conformance.RunMLIR.
@@ -92,6 +105,10 @@
 // FILE.json adds those of a file the peers' scripts write (their
 // results.json, raw/IMPL.json or small.json) or --json writes instead, and
 // --peers none leaves them out. The chart is written whole or not at all.
+//
+// completion prints the completion script of bash, zsh or fish: command
+// names, each command's flags, the operator names after eval, explain,
+// compare and ops, and file names for the flags that take a file.
 //
 // version (or --version) prints the module version the binary was built
 // from, its VCS revision and time, and the Go version and platform.
@@ -180,14 +197,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	out := &checkedWriter{w: stdout}
 	var err error
-	switch name := args[0]; name {
+	name := args[0] // the command, as messages name it
+	switch name {
 	case "help", "-h", "-help", "--help":
+		name = "help"
 		err = help(args[1:], out)
 	case "-version", "--version":
-		err = versionCommand.run(args[1:], out)
+		name = "version"
+		err = versionCommand.run(args[1:], out, stderr)
 	default:
 		if c := lookupCommand(name); c != nil {
-			err = c.run(args[1:], out)
+			err = c.run(args[1:], out, stderr)
 		} else {
 			err = unknownCommand(name)
 		}
@@ -198,19 +218,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, ue.line())
 		return exitUsage
 	case out.err != nil:
-		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", args[0], oneLine(out.err))
+		fmt.Fprintf(stderr, "scatter %s: writing standard output: %s\n", name, oneLine(out.err))
 		return exitInvalid
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFailed):
 		return exitInvalid
 	case errors.Is(err, tensor.ErrTooLarge):
-		fmt.Fprintf(stderr, "%s %s\n", oneLine(err), tooLargeHint)
+		fmt.Fprintf(stderr, "%s %s\n", message(name, err), tooLargeHint)
 		return exitInvalid
 	default:
-		fmt.Fprintln(stderr, oneLine(err))
+		fmt.Fprintln(stderr, message(name, err))
 		return exitInvalid
 	}
+}
+
+// message returns the line that scatter prints for err, an error of the
+// command name: "scatter NAME: " and the error on one line (oneLine),
+// less the "NAME: " that the command's own errors begin with.
+func message(name string, err error) string {
+	return "scatter " + name + ": " + strings.TrimPrefix(oneLine(err), name+": ")
 }
 
 // help prints scatter's usage, or with one argument that command's help.

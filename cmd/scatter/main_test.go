@@ -41,8 +41,10 @@ func TestEval(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(stdout, "float32[8]") {
-			t.Errorf("stdout %q", stdout)
+		// What eval wrote is said on standard error, which results only
+		// go to.
+		if want := "scatter eval: onnx.ScatterND: wrote " + outPath + ": float32[8]\n"; stdout != "" || stderr != want {
+			t.Errorf("stdout %q, stderr %q; want nothing and %q", stdout, stderr, want)
 		}
 		got, err := format.ReadFile(outPath)
 		if err != nil {
@@ -81,7 +83,7 @@ func TestEvalInvalidInput(t *testing.T) {
 		if code != 1 {
 			t.Errorf("exit %d, want 1", code)
 		}
-		want := "onnx.ScatterND: index out of range: indices[1] = [9]: component 0 is 9, allowed range [-4, 3] for dimension 0 of data [4]\n"
+		want := "scatter eval: onnx.ScatterND: index out of range: indices[1] = [9]: component 0 is 9, allowed range [-4, 3] for dimension 0 of data [4]\n"
 		if stderr != want || stdout != "" {
 			t.Errorf("stderr %q\nwant   %q", stderr, want)
 		}
@@ -96,15 +98,11 @@ func TestEvalInvalidInput(t *testing.T) {
 	if len(entries) != 4 {
 		t.Errorf("stray files left: %v", entries)
 	}
-	// Unreadable and missing inputs are invalid input too, named.
+	// Unreadable inputs are invalid input too, named.
 	code, _, stderr := runArgs("eval", "onnx.Gather", "--in", "data="+filepath.Join(dir, "nope.npy"),
 		"--in", "indices="+bad, "--out", filepath.Join(dir, "o.npy"))
-	if code != 1 || !strings.HasPrefix(stderr, `onnx.Gather: input "data": `) || strings.Count(stderr, "\n") != 1 {
+	if code != 1 || !strings.HasPrefix(stderr, `scatter eval: onnx.Gather: input "data": `) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("missing file: exit %d, %q", code, stderr)
-	}
-	code, _, stderr = runArgs("eval", "onnx.Gather", "--in", "data="+data, "--out", filepath.Join(dir, "o.npy"))
-	if code != 1 || stderr != "onnx.Gather: invalid input: missing input \"indices\"\n" {
-		t.Errorf("missing input: exit %d, %q", code, stderr)
 	}
 }
 
@@ -125,17 +123,17 @@ func TestOutputNotWritable(t *testing.T) {
 		want string
 	}{
 		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "o.npy")}, in...),
-			"onnx.ScatterND: --out " + filepath.Join(dir, "o.npy") + ": is a directory\n"},
+			"scatter eval: onnx.ScatterND: --out " + filepath.Join(dir, "o.npy") + ": is a directory\n"},
 		{append([]string{"eval", "onnx.ScatterND", "--out", filepath.Join(dir, "no", "o.npy")}, in...),
-			"onnx.ScatterND: --out " + filepath.Join(dir, "no", "o.npy") + ": directory " + filepath.Join(dir, "no") + " does not exist\n"},
+			"scatter eval: onnx.ScatterND: --out " + filepath.Join(dir, "no", "o.npy") + ": directory " + filepath.Join(dir, "no") + " does not exist\n"},
 		{append([]string{"explain", "onnx.ScatterND", "--svg", filepath.Join(dir, "o.svg")}, in...),
-			"onnx.ScatterND: --svg " + filepath.Join(dir, "o.svg") + ": is a directory\n"},
+			"scatter explain: onnx.ScatterND: --svg " + filepath.Join(dir, "o.svg") + ": is a directory\n"},
 		{append([]string{"explain", "onnx.ScatterND", "--png", filepath.Join(dir, "o.png")}, in...),
-			"onnx.ScatterND: --png " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+			"scatter explain: onnx.ScatterND: --png " + filepath.Join(dir, "o.png") + ": is a directory\n"},
 		{[]string{"bench", "--workload", "W1", "--json", filepath.Join(dir, "o.json")},
-			"bench: --json " + filepath.Join(dir, "o.json") + ": is a directory\n"},
+			"scatter bench: --json " + filepath.Join(dir, "o.json") + ": is a directory\n"},
 		{[]string{"bench", "--workload", "W1", "--plot", filepath.Join(dir, "o.png")},
-			"bench: --plot " + filepath.Join(dir, "o.png") + ": is a directory\n"},
+			"scatter bench: --plot " + filepath.Join(dir, "o.png") + ": is a directory\n"},
 	} {
 		code, stdout, stderr := runArgs(tc.args...)
 		if code != 1 || stdout != "" || stderr != tc.want {
@@ -242,6 +240,20 @@ func TestUsageMessages(t *testing.T) {
 			`scatter eval: --in data: tensor: invalid tensor literal: "f32:[1,2]": unknown element type "f32": did you mean float32? Run 'scatter help eval' for usage.`},
 		{[]string{"eval", "onnx.ScatterND", "--in", "data=[1,2]", "--out", "x.npy"},
 			`scatter eval: --in data: tensor: invalid tensor literal: "[1,2]" has no element type: want TYPE:VALUES, e.g. float32:[1,2]. Run 'scatter help eval' for usage.`},
+		// A missing input is a mistake in the command line, as an unknown one is.
+		{[]string{"eval", "onnx.Gather", "--in", "data=float32:[1]", "--out", "x.npy"},
+			`scatter eval: onnx.Gather: missing input "indices" (give it with --in indices=FILE|TYPE:VALUES). Run 'scatter help eval' for usage.`},
+		{[]string{"explain", "onnx.ScatterND", "--in", "data=float32:[1]", "--in", "indices=int64:[[0]]"},
+			`scatter explain: onnx.ScatterND: missing input "updates" (give it with --in updates=FILE|TYPE:VALUES). Run 'scatter help explain' for usage.`},
+		// The hint for a literal without a type suits the input's role.
+		{[]string{"eval", "onnx.ScatterND", "--in", "indices=[[0]]", "--out", "x.npy"},
+			`scatter eval: --in indices: tensor: invalid tensor literal: "[[0]]" has no element type: want TYPE:VALUES, e.g. int64:[[0]]. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "onnx.ScatterND", "--in", "updates=[[5]]", "--out", "x.npy"},
+			`scatter eval: --in updates: tensor: invalid tensor literal: "[[5]]" has no element type: want TYPE:VALUES, e.g. float32:[[5]]. Run 'scatter help eval' for usage.`},
+		{[]string{"eval", "torch.gather", "--in", "index=3", "--out", "x.npy"},
+			`scatter eval: --in index: tensor: invalid tensor literal: "3" has no element type: want TYPE:VALUES, e.g. int64:[0,1]. Run 'scatter help eval' for usage.`},
+		{[]string{"compare", "--family", "gather", "--in", "index=[1]"},
+			`scatter compare: --in index: tensor: invalid tensor literal: "[1]" has no element type: want TYPE:VALUES, e.g. int64:[1]. Run 'scatter help compare' for usage.`},
 		{[]string{"eval", "onnx.ScatterND", "--in", "data=x.txt", "--out", "x.npy"},
 			`scatter eval: --in data: "x.txt" is neither a .npy or .pb file nor a literal TYPE:VALUES such as float32:[1,2]. Run 'scatter help eval' for usage.`},
 		{[]string{"eval", "onnx.ScatterND", "--in", "data=./data", "--out", "x.npy"},
@@ -393,5 +405,28 @@ func TestOps(t *testing.T) {
 	}
 	if len(col) < 10 || slices.Min(col) != slices.Max(col) {
 		t.Errorf("the descriptions start at columns %v:\n%s", col, stdout)
+	}
+}
+
+// TestMessagesNameCommand checks that a failure of each command is told
+// on one line that begins "scatter COMMAND: ", whatever the command's own
+// error begins with.
+func TestMessagesNameCommand(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"show", filepath.Join(dir, "nope.npy")}, "scatter show: npy: open "},
+		{[]string{"conform", filepath.Join(dir, "nope")}, "scatter conform: stat "},
+		{[]string{"ops", "nothing"}, `scatter ops: no operator name contains "nothing"`},
+		{[]string{"eval", "onnx.Gather", "--in", "data=float32:[1]", "--in", "indices=int64:[5]", "--out", "-"}, "scatter eval: onnx.Gather: index out of range"},
+		{[]string{"explain", "onnx.Gather", "--in", "data=float32:[1]", "--in", "indices=int64:[5]"}, "scatter explain: onnx.Gather: index out of range"},
+	} {
+		code, _, stderr := runArgs(c.args...)
+		if code != exitInvalid || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 ||
+			strings.Count(stderr, "scatter "+c.args[0]+": ") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and one line beginning %q", c.args, code, stderr, c.want)
+		}
 	}
 }

@@ -17,12 +17,13 @@ import (
 
 // showCommand prints tensor files.
 var showCommand = &command{
-	name: "show",
-	args: "FILE...",
+	name:  "show",
+	short: "print the element type, shape and elements of .npy and .pb tensor files",
+	args:  "FILE...",
 	about: "Prints each .npy or .pb tensor file (- reads .npy from standard input): its element type,\n" +
 		"shape (and name, for .pb) and elements, nested by dimension. Of a tensor of more than 1000\n" +
 		"elements, only the first and last 3 positions of each dimension are shown.\n",
-	define: func(fs *flag.FlagSet) func([]string, io.Writer) error {
+	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &showOptions{}
 		addMaxBytes(fs, &o.maxBytes)
 		return o.run
@@ -44,7 +45,7 @@ const (
 	showEdge  = 3
 )
 
-func (o *showOptions) run(files []string, stdout io.Writer) error {
+func (o *showOptions) run(files []string, stdout, _ io.Writer) error {
 	if len(files) == 0 {
 		return usagef("show: missing FILE")
 	}

@@ -112,7 +112,7 @@ func TestOpsPattern(t *testing.T) {
 		}
 	}
 	code, stdout, stderr := runArgs("ops", "nothing")
-	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, `ops: no operator name contains "nothing"`) {
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, `scatter ops: no operator name contains "nothing"`) {
 		t.Errorf("ops nothing: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

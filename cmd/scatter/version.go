@@ -9,14 +9,15 @@ import (
 )
 
 var versionCommand = &command{
-	name: "version",
+	name:  "version",
+	short: "print the module version and VCS revision the binary was built from",
 	about: "Prints the module version the binary was built from, its VCS revision and time (with\n" +
 		"\"modified\" if the work tree had changes), and the Go version and platform. scatter --version\n" +
 		"prints the same.\n",
 	define: noFlags(versionCmd),
 }
 
-func versionCmd(args []string, stdout io.Writer) error {
+func versionCmd(args []string, stdout, _ io.Writer) error {
 	if len(args) > 0 {
 		return usagef("version takes no arguments, got %s", strings.Join(args, " "))
 	}
