@@ -59,14 +59,14 @@ func ExampleOpset_ScatterElements() {
 	indices := tensor.Must(tensor.From(tensor.Shape{1, 2}, []int64{1, 1}))
 	updates := tensor.Must(tensor.From(tensor.Shape{1, 2}, []float32{1.1, 2.1}))
 
-	for _, reduction := range []string{"none", "add", "max"} {
+	for _, reduction := range []onnx.Reduction{onnx.ReductionNone, onnx.ReductionAdd, onnx.ReductionMax} {
 		out, err := onnx.Latest.ScatterElements(data, indices, updates, 1, reduction)
 		if err != nil {
 			panic(err)
 		}
 		fmt.Println(reduction, out)
 	}
-	_, err := onnx.Opset(16).ScatterElements(data, indices, updates, 1, "max")
+	_, err := onnx.Opset(16).ScatterElements(data, indices, updates, 1, onnx.ReductionMax)
 	fmt.Println(err)
 	// Output:
 	// none float32[1,5] [[1 2.1 3 4 5]]

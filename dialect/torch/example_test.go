@@ -70,9 +70,13 @@ func ExampleScatterReduce() {
 
 	for _, c := range []struct {
 		input       tensor.Tensor
-		reduce      string
+		reduce      torch.Reduce
 		includeSelf bool
-	}{{input, "sum", true}, {input, "sum", false}, {input2, "amax", true}, {input2, "amax", false}, {input, "mean", true}} {
+	}{
+		{input, torch.ReduceSum, true}, {input, torch.ReduceSum, false},
+		{input2, torch.ReduceAmax, true}, {input2, torch.ReduceAmax, false},
+		{input, torch.ReduceMean, true},
+	} {
 		out, err := torch.ScatterReduce(c.input, 0, index, src, c.reduce, c.includeSelf)
 		fmt.Println(c.reduce, c.includeSelf, out, err)
 	}
