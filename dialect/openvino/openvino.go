@@ -23,13 +23,14 @@
 //
 //   - ScatterElementsUpdate-3 has no reduction and takes indices in
 //     [0, size-1]. ScatterElementsUpdate-12 adds the reduction attribute
-//     (none, sum, prod, min, max, mean) and use_init_val, and counts
-//     negative indices from the end. Indices and axis may be of any
-//     integer type; axis is an input tensor holding one value.
+//     ([Reduction]: none, sum, prod, min, max, mean) and use_init_val
+//     (useInitVal), and counts negative indices from the end. Indices and
+//     axis may be of any integer type; axis is an input tensor holding one
+//     value.
 //   - ScatterNDUpdate-3 has no reduction and takes indices in [0, size-1].
-//     ScatterNDUpdate-15 adds the reduction attribute (none, sum, sub,
-//     prod, min, max) and counts negative indices from the end. Indices
-//     are int32 or int64.
+//     ScatterNDUpdate-15 adds the reduction attribute ([Reduction]: none,
+//     sum, sub, prod, min, max) and counts negative indices from the end.
+//     Indices are int32 or int64.
 //   - GatherND-5 flattens its batch dimensions into one output dimension;
 //     GatherND-8 keeps them. Both count negative indices from the end, as
 //     OpenVINO's reference implementation and its GatherND-5 tests do
@@ -94,10 +95,9 @@ const (
 // data at its own position with the coordinate along axis taken from
 // indices. axis is in [-rank, rank-1]. reduction is "" or ReductionNone,
 // or from version 12 ReductionSum, ReductionProd, ReductionMin,
-// ReductionMax or ReductionMean. useInitVal says
-// whether data's own value takes part in a reduction (OpenVINO's default
-// is true); it has no effect with reduction none, and so none at
-// version 3.
+// ReductionMax or ReductionMean. useInitVal says whether data's own value
+// takes part in a reduction (OpenVINO's default is true); it has no effect
+// with reduction none, and so none at version 3.
 func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis int, reduction Reduction, useInitVal bool) (tensor.Tensor, error) {
 	return opcall.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterElementsUpdateInto(dst, data, indices, updates, axis, reduction, useInitVal)
