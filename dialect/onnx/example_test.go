@@ -16,7 +16,7 @@ func ExampleOpset_ScatterND() {
 	indices := tensor.Must(tensor.From(tensor.Shape{4, 1}, []int64{4, 3, 1, 7}))
 	updates := tensor.Must(tensor.From(tensor.Shape{4}, []float32{9, 10, 11, 12}))
 
-	out, err := onnx.Latest.ScatterND(data, indices, updates, "none")
+	out, err := onnx.Latest.ScatterND(data, indices, updates, onnx.ReductionNone)
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func ExampleOpset_ScatterNDInto() {
 	indices := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{0, 0, -1}))
 	updates := tensor.Must(tensor.From(tensor.Shape{3}, []float32{2, 3, 4}))
 
-	if err := onnx.Opset(16).ScatterNDInto(data, data, indices, updates, "add"); err != nil {
+	if err := onnx.Opset(16).ScatterNDInto(data, data, indices, updates, onnx.ReductionAdd); err != nil {
 		panic(err)
 	}
 	fmt.Println(buf)
@@ -124,4 +124,26 @@ func ExampleOpset_GatherInto() {
 	err := onnx.Latest.GatherInto(dst, data, indices, 0)
 	fmt.Println(dst, err)
 	// Output: string[2] ["c" "a"] <nil>
+}
+
+func ExampleReduction() {
+	// A reduction named at run time (a flag, a model's attribute) is a
+	// string converted to Reduction; whether the opset accepts it is
+	// checked by the call.
+	data := tensor.Must(tensor.From(tensor.Shape{3}, []int32{5, 5, 5}))
+	indices := tensor.Must(tensor.From(tensor.Shape{2, 1}, []int64{0, 0}))
+	updates := tensor.Must(tensor.From(tensor.Shape{2}, []int32{2, 3}))
+
+	for _, name := range []string{"mul", "max", "sum"} {
+		out, err := onnx.Opset(16).ScatterND(data, indices, updates, onnx.Reduction(name))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(name, out)
+	}
+	// Output:
+	// mul int32[3] [30 5 5]
+	// onnx.ScatterND: invalid attribute: reduction "max" is not allowed in version 16 (allowed: none, add, mul)
+	// onnx.ScatterND: invalid attribute: reduction "sum" is not allowed in version 16 (allowed: none, add, mul)
 }
