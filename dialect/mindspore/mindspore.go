@@ -8,7 +8,7 @@
 //
 //   - mindspore.ops.scatter_nd: [ScatterND], scatter updates into zeros of a given shape, summing duplicates.
 //   - mindspore.ops.gather_nd: [GatherND], take elements or slices of input_x at index tuples.
-//   - mindspore.ops.tensor_scatter_elements: [TensorScatterElements], update elements of input_x at positions along an axis, replacing or adding them ([Reduction]).
+//   - mindspore.ops.tensor_scatter_elements: [TensorScatterElements], update elements of input_x at positions along an axis, replacing or adding them (Reduction).
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.

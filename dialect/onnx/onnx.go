@@ -28,7 +28,7 @@
 //     int32 or int64.
 //   - bfloat16 elements are accepted from version 13.
 //   - ScatterND and ScatterElements have the reduction attribute
-//     ([Reduction]) from version 16 (none, add, mul) and gain max and min
+//     (Reduction) from version 16 (none, add, mul) and gain max and min
 //     in version 18. Any other reduction is an error.
 //   - GatherND has batch_dims from version 12.
 //   - Scatter exists in opsets 9 and 10 only; it is an error from opset 11,

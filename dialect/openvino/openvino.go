@@ -23,12 +23,12 @@
 //
 //   - ScatterElementsUpdate-3 has no reduction and takes indices in
 //     [0, size-1]. ScatterElementsUpdate-12 adds the reduction attribute
-//     ([Reduction]: none, sum, prod, min, max, mean) and use_init_val
+//     (Reduction: none, sum, prod, min, max, mean) and use_init_val
 //     (useInitVal), and counts negative indices from the end. Indices and
 //     axis may be of any integer type; axis is an input tensor holding one
 //     value.
 //   - ScatterNDUpdate-3 has no reduction and takes indices in [0, size-1].
-//     ScatterNDUpdate-15 adds the reduction attribute ([Reduction]: none,
+//     ScatterNDUpdate-15 adds the reduction attribute (Reduction: none,
 //     sum, sub, prod, min, max) and counts negative indices from the end.
 //     Indices are int32 or int64.
 //   - GatherND-5 flattens its batch dimensions into one output dimension;

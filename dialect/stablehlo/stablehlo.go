@@ -9,8 +9,8 @@
 //
 // Each has an Into form that writes into a dst you supply (GatherInto):
 //
-//   - stablehlo.gather: [Gather], take slices of operand at start indices, by dimension numbers dims ([GatherDims]).
-//   - stablehlo.scatter: [Scatter], combine windows of updates into inputs at start indices, by dimension numbers dims and an update computation c ([Computation]).
+//   - stablehlo.gather: [Gather], take slices of operand at start indices, by dimension numbers dims (GatherDims).
+//   - stablehlo.scatter: [Scatter], combine windows of updates into inputs at start indices, by dimension numbers dims and an update computation c (Computation).
 //   - stablehlo.dynamic_slice: [DynamicSlice], take one slice of operand at a start index.
 //   - stablehlo.dynamic_update_slice: [DynamicUpdateSlice], replace one slice of operand at a start index.
 //

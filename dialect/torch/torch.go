@@ -9,9 +9,9 @@
 //
 // Each has an Into form that writes into a dst you supply (GatherInto):
 //
-//   - torch.scatter: [Scatter] with src, [ScatterValue] with a value; write into input at positions along dim, optionally adding or multiplying ([Reduce]).
+//   - torch.scatter: [Scatter] with src, [ScatterValue] with a value; write into input at positions along dim, optionally adding or multiplying (Reduce).
 //   - torch.scatter_add: [ScatterAdd], add src into input at positions along dim.
-//   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin ([Reduce]), input's own values taking part or not (includeSelf, its last parameter).
+//   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin (Reduce), input's own values taking part or not (includeSelf, its last parameter).
 //   - torch.gather: [Gather], take elements of input at positions along dim.
 //   - torch.index_select: [IndexSelect], take slices of input along dim.
 //
