@@ -1,7 +1,12 @@
 package dialect_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -66,6 +71,58 @@ func TestTypedReductionsMatchTables(t *testing.T) {
 	for d := range typedReductions {
 		if tables[d] == nil {
 			t.Errorf("%s declares reduction constants but no operator of it has a reduction attribute", d)
+		}
+	}
+}
+
+// reductionTypes are the names of the reduction types, by dialect.
+var reductionTypes = map[string]string{
+	"onnx": "Reduction", "torch": "Reduce", "openvino": "Reduction", "mindspore": "Reduction", "stablehlo": "Computation",
+}
+
+// TestReductionTypeDocsNameConstants: `go doc` of a reduction type prints
+// only the first constant of its group, so the type's doc comment names
+// every constant of the type.
+func TestReductionTypeDocsNameConstants(t *testing.T) {
+	for d := range typedReductions {
+		typ := reductionTypes[d]
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, d, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") },
+			parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc string
+		var consts []string
+		for _, f := range pkgs[d].Files {
+			for _, decl := range f.Decls {
+				g, ok := decl.(*ast.GenDecl)
+				if !ok {
+					continue
+				}
+				for _, spec := range g.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.Name == typ {
+							doc = g.Doc.Text()
+						}
+					case *ast.ValueSpec:
+						if id, ok := s.Type.(*ast.Ident); ok && g.Tok == token.CONST && id.Name == typ {
+							for _, n := range s.Names {
+								consts = append(consts, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(consts) != len(typedReductions[d]) {
+			t.Errorf("%s.%s: %d constants in the source, %d in the test", d, typ, len(consts), len(typedReductions[d]))
+		}
+		for _, c := range consts {
+			if !regexp.MustCompile(`\b` + c + `\b`).MatchString(doc) {
+				t.Errorf("%s.%s: the doc comment does not name the constant %s", d, typ, c)
+			}
 		}
 	}
 }

@@ -251,8 +251,8 @@ func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 }
 
 // Reduction is the reduction attribute of TensorScatterElements, named as
-// MindSpore names it. The empty Reduction is the attribute left out,
-// which is ReductionNone.
+// MindSpore names it: ReductionNone or ReductionAdd. The empty Reduction
+// is the attribute left out, which is ReductionNone.
 type Reduction string
 
 // The reductions, as tensor_scatter_elements' Behavior table names them

@@ -56,8 +56,9 @@ import (
 type Opset int
 
 // Reduction is the reduction attribute of ScatterND and ScatterElements,
-// named as ONNX names it. The empty Reduction is the attribute left out,
-// which is ReductionNone.
+// named as ONNX names it: ReductionNone, from version 16 ReductionAdd and
+// ReductionMul, from version 18 ReductionMax and ReductionMin. The empty
+// Reduction is the attribute left out, which is ReductionNone.
 type Reduction string
 
 // The reductions, as the operators' Behavior tables name them (Ops).

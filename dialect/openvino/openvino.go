@@ -67,8 +67,11 @@ type Opset int
 const Latest Opset = 15
 
 // Reduction is the reduction attribute of ScatterElementsUpdate and
-// ScatterNDUpdate, named as OpenVINO names it. The empty Reduction is the
-// attribute left out, which is ReductionNone.
+// ScatterNDUpdate, named as OpenVINO names it: ReductionNone; from
+// ScatterElementsUpdate-12 ReductionSum, ReductionProd, ReductionMin,
+// ReductionMax and ReductionMean; from ScatterNDUpdate-15 ReductionSum,
+// ReductionSub, ReductionProd, ReductionMin and ReductionMax. The empty
+// Reduction is the attribute left out, which is ReductionNone.
 type Reduction string
 
 // The reductions, as the operations' Behavior tables name them (Ops).

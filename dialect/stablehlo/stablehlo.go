@@ -110,7 +110,8 @@ type GatherDims = engine.GatherDims
 type ScatterDims = engine.ScatterDims
 
 // Computation is a scatter's update computation, named as the StableHLO
-// operation in its region is named.
+// operation in its region is named: Replace, Add, Multiply, Maximum,
+// Minimum, And, Or or Xor.
 type Computation string
 
 // The update computations.
