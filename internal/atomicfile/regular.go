@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular is matched (with errors.Is) by the error of OpenRegular
@@ -32,7 +31,7 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, notRegular(path, fi.Mode())
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, nil, err
 	}
