@@ -172,7 +172,7 @@ func uniqueI64(rng *rand.Rand, n, limit int) []int64 {
 }
 
 // scatterND and the functions below adapt the onnx API to a spec.
-func scatterND(reduction string) op {
+func scatterND(reduction onnx.Reduction) op {
 	return op{func(dst tensor.Tensor, in inputs) error {
 		return onnx.Latest.ScatterNDInto(dst, in.data, in.indices, in.updates, reduction)
 	}, func(in inputs) (tensor.Tensor, error) {
@@ -180,7 +180,7 @@ func scatterND(reduction string) op {
 	}}
 }
 
-func scatterElements(axis int, reduction string) op {
+func scatterElements(axis int, reduction onnx.Reduction) op {
 	return op{func(dst tensor.Tensor, in inputs) error {
 		return onnx.Latest.ScatterElementsInto(dst, in.data, in.indices, in.updates, axis, reduction)
 	}, func(in inputs) (tensor.Tensor, error) {
@@ -278,7 +278,7 @@ func smallWorkloads() []Workload {
 				in.updates = randF16(rng, s.updates)
 				return in
 			},
-			op: scatterND("none"),
+			op: scatterND(onnx.ReductionNone),
 		}},
 		{"S3", "gather_elements_small", "onnx.GatherElements", &spec{
 			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, out: tensor.Shape{64, 8},
@@ -289,7 +289,7 @@ func smallWorkloads() []Workload {
 			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, updates: tensor.Shape{64, 8},
 			out: tensor.Shape{64, 64}, inPlace: true,
 			gen: genScatter(uniform(64)),
-			op:  scatterElements(1, "add"),
+			op:  scatterElements(1, onnx.ReductionAdd),
 		}},
 		{"S5", "gathernd_small", "onnx.GatherND", &spec{
 			data: tensor.Shape{16, 16, 16}, indices: tensor.Shape{32, 2}, out: tensor.Shape{32, 16},
@@ -300,7 +300,7 @@ func smallWorkloads() []Workload {
 			data: tensor.Shape{1024}, indices: tensor.Shape{256, 1}, updates: tensor.Shape{256},
 			out: tensor.Shape{1024}, inPlace: true,
 			gen: genScatter(uniform(1024)),
-			op:  scatterND("add"),
+			op:  scatterND(onnx.ReductionAdd),
 		}},
 	}
 	ws := make([]Workload, len(table))
@@ -335,7 +335,7 @@ func workloads() []Workload {
 				in.updates = randF32(rng, s.updates)
 				return in
 			},
-			op: scatterND("none"),
+			op: scatterND(onnx.ReductionNone),
 		}},
 		{"W2", "scatternd_slice_none", "onnx.ScatterND", 1.23, &spec{
 			seed: 2, data: tensor.Shape{65536, 256}, indices: tensor.Shape{16384, 1}, updates: tensor.Shape{16384, 256}, out: tensor.Shape{65536, 256},
@@ -343,17 +343,17 @@ func workloads() []Workload {
 			gen: genScatter(func(rng *rand.Rand, s *spec) tensor.Tensor {
 				return tensor.Must(tensor.From(s.indices, uniqueI64(rng, s.indices[0], s.data[0])))
 			}),
-			op: scatterND("none"),
+			op: scatterND(onnx.ReductionNone),
 		}},
 		{"W3", "scatternd_add_dups", "onnx.ScatterND", 1.9, &spec{
 			seed: 3, data: tensor.Shape{1 << 20}, indices: tensor.Shape{4 << 20, 1}, updates: tensor.Shape{4 << 20}, out: tensor.Shape{1 << 20},
 			gen: genScatter(uniform(1 << 20)),
-			op:  scatterND("add"),
+			op:  scatterND(onnx.ReductionAdd),
 		}},
 		{"W4", "scatter_elements_add_axis1", "onnx.ScatterElements", 1.69, &spec{
 			seed: 4, data: tensor.Shape{n, n}, indices: tensor.Shape{n, 1024}, updates: tensor.Shape{n, 1024}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
-			op:  scatterElements(1, "add"),
+			op:  scatterElements(1, onnx.ReductionAdd),
 		}},
 		{"W5", "gathernd_slice", "onnx.GatherND", 1.23, &spec{
 			seed: 5, data: tensor.Shape{65536, 256}, indices: tensor.Shape{65536, 1}, out: tensor.Shape{65536, 256},
@@ -378,7 +378,7 @@ func workloads() []Workload {
 		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 9.09, &spec{
 			seed: 9, data: tensor.Shape{n, n}, indices: tensor.Shape{1024, n}, updates: tensor.Shape{1024, n}, out: tensor.Shape{n, n},
 			gen: genScatter(uniform(n)),
-			op:  scatterElements(0, "max"),
+			op:  scatterElements(0, onnx.ReductionMax),
 		}},
 	}
 	ws := make([]Workload, len(table))

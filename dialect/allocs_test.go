@@ -107,19 +107,20 @@ func allocCases(in *inputs) []allocCase {
 
 	// onnx
 	o := onnx.Latest
-	for _, red := range []string{"none", "add", "mul", "max", "min"} {
-		add("onnx.ScatterND", red, func() error { return o.ScatterNDInto(in.dst, in.data, in.ndElems, in.ndElemUpd, red) })
-		add("onnx.ScatterND", red+" rows in place", func() error { return o.ScatterNDInto(in.data, in.data, in.ndRows, in.ndRowUpd, red) })
-		add("onnx.ScatterElements", red, func() error {
+	for _, red := range []onnx.Reduction{onnx.ReductionNone, onnx.ReductionAdd, onnx.ReductionMul, onnx.ReductionMax, onnx.ReductionMin} {
+		name := string(red)
+		add("onnx.ScatterND", name, func() error { return o.ScatterNDInto(in.dst, in.data, in.ndElems, in.ndElemUpd, red) })
+		add("onnx.ScatterND", name+" rows in place", func() error { return o.ScatterNDInto(in.data, in.data, in.ndRows, in.ndRowUpd, red) })
+		add("onnx.ScatterElements", name, func() error {
 			return o.ScatterElementsInto(in.dst, in.data, in.rowIdx, in.rowUpd, 1, red)
 		})
-		add("onnx.ScatterElements", red+" in place int32", func() error {
+		add("onnx.ScatterElements", name+" in place int32", func() error {
 			return o.ScatterElementsInto(in.data, in.data, in.rowIdx32, in.rowUpd, 1, red)
 		})
-		add("onnx.ScatterElements", red+" axis 0", func() error {
+		add("onnx.ScatterElements", name+" axis 0", func() error {
 			return o.ScatterElementsInto(in.dst, in.data, in.colIdx, in.colUpd, 0, red)
 		})
-		add("onnx.ScatterElements", red+" axis 0 in place", func() error {
+		add("onnx.ScatterElements", name+" axis 0 in place", func() error {
 			return o.ScatterElementsInto(in.data, in.data, in.colIdx, in.colUpd, 0, red)
 		})
 	}
@@ -164,7 +165,7 @@ func allocCases(in *inputs) []allocCase {
 	add("torch.scatter_add", "float16 in place", func() error {
 		return torch.ScatterAddInto(in.half, in.half, 1, in.rowIdx, in.rowUpdF16)
 	})
-	for _, red := range []string{"sum", "prod", "mean", "amax", "amin"} {
+	for _, red := range []torch.Reduce{torch.ReduceSum, torch.ReduceProd, torch.ReduceMean, torch.ReduceAmax, torch.ReduceAmin} {
 		for _, self := range []bool{true, false} {
 			name := fmt.Sprintf("%s include_self=%v", red, self)
 			add("torch.scatter_reduce", name, func() error {
@@ -183,8 +184,8 @@ func allocCases(in *inputs) []allocCase {
 	}
 	// An empty index: the input as it is, but a mean divides every element.
 	noIdx, noSrc := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{0})), tensor.Must(tensor.New(tensor.Float32, tensor.Shape{0}))
-	for _, red := range []string{"mean", "sum"} {
-		add("torch.scatter_reduce", red+" empty index", func() error {
+	for _, red := range []torch.Reduce{torch.ReduceMean, torch.ReduceSum} {
+		add("torch.scatter_reduce", string(red)+" empty index", func() error {
 			return torch.ScatterReduceInto(in.dst, in.data, 1, noIdx, noSrc, red, false)
 		})
 	}
@@ -193,7 +194,7 @@ func allocCases(in *inputs) []allocCase {
 
 	// openvino
 	ov := openvino.Latest
-	for _, red := range []string{"none", "sum", "prod", "min", "max", "mean"} {
+	for _, red := range []openvino.Reduction{openvino.ReductionNone, openvino.ReductionSum, openvino.ReductionProd, openvino.ReductionMin, openvino.ReductionMax, openvino.ReductionMean} {
 		for _, init := range []bool{true, false} {
 			name := fmt.Sprintf("%s use_init_val=%v", red, init)
 			add("openvino.ScatterElementsUpdate", name, func() error {
@@ -204,8 +205,8 @@ func allocCases(in *inputs) []allocCase {
 			})
 		}
 	}
-	for _, red := range []string{"none", "sum", "sub", "prod", "min", "max"} {
-		add("openvino.ScatterNDUpdate", red, func() error { return ov.ScatterNDUpdateInto(in.dst, in.data, in.ndRows32, in.ndRowUpd, red) })
+	for _, red := range []openvino.Reduction{openvino.ReductionNone, openvino.ReductionSum, openvino.ReductionSub, openvino.ReductionProd, openvino.ReductionMin, openvino.ReductionMax} {
+		add("openvino.ScatterNDUpdate", string(red), func() error { return ov.ScatterNDUpdateInto(in.dst, in.data, in.ndRows32, in.ndRowUpd, red) })
 	}
 	add("openvino.GatherND", "opset 5", func() error { return openvino.Opset(5).GatherNDInto(in.ndElemOut, in.data, in.ndElems, 0) })
 	add("openvino.GatherND", "", func() error { return ov.GatherNDInto(in.ndRowOut, in.data, in.ndRows32, 0) })
@@ -214,11 +215,11 @@ func allocCases(in *inputs) []allocCase {
 	// mindspore
 	add("mindspore.scatter_nd", "", func() error { return mindspore.ScatterNDInto(in.dst, in.ndElems, in.ndElemUpd) })
 	add("mindspore.gather_nd", "", func() error { return mindspore.GatherNDInto(in.ndRowOut, in.data, in.ndRows32) })
-	for _, red := range []string{"none", "add"} {
-		add("mindspore.tensor_scatter_elements", red, func() error {
+	for _, red := range []mindspore.Reduction{mindspore.ReductionNone, mindspore.ReductionAdd} {
+		add("mindspore.tensor_scatter_elements", string(red), func() error {
 			return mindspore.TensorScatterElementsInto(in.dst, in.data, in.rowIdx32, in.rowUpd, 1, red)
 		})
-		add("mindspore.tensor_scatter_elements", red+" in place", func() error {
+		add("mindspore.tensor_scatter_elements", string(red)+" in place", func() error {
 			return mindspore.TensorScatterElementsInto(in.data, in.data, in.rowIdx, in.rowUpd, -1, red)
 		})
 	}

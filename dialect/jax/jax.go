@@ -5,7 +5,10 @@
 //
 // # Operators
 //
-// Each has an Into form that writes into a dst you supply (GatherInto):
+// Each has an Into form that writes into a dst you supply (GatherInto).
+// The gather and the scatters take their dimension numbers as dims and the
+// treatment of out-of-bounds starts as mode; the gather takes its slice
+// sizes as sliceSizes and, for mode "fill", fillValue:
 //
 //   - jax.lax.gather: [Gather], take slices of operand at start indices, by dimension numbers.
 //   - jax.lax.scatter: [Scatter], write windows of updates into operand at start indices.

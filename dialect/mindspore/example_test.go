@@ -98,12 +98,12 @@ func ExampleTensorScatterElements() {
 	indices := tensor.Must(tensor.From(tensor.Shape{2, 3}, []int32{1, -1, 2, 0, 2, 1}))
 	updates := tensor.Must(tensor.From(tensor.Shape{2, 3}, []int32{1, 2, 2, 4, 5, 8}))
 
-	out, err := mindspore.TensorScatterElements(inputX, indices, updates, 0, "add")
+	out, err := mindspore.TensorScatterElements(inputX, indices, updates, 0, mindspore.ReductionAdd)
 	fmt.Println(out, err)
 
 	// Indices outside [-3, 2] are skipped without an error.
 	indices = tensor.Must(tensor.From(tensor.Shape{2, 3}, []int32{3, -4, 2, 0, 9, -3}))
-	out, err = mindspore.TensorScatterElements(inputX, indices, updates, 0, "none")
+	out, err = mindspore.TensorScatterElements(inputX, indices, updates, 0, mindspore.ReductionNone)
 	fmt.Println(out, err)
 	// Output:
 	// int32[3,3] [[5 2 3] [5 5 14] [7 15 11]] <nil>
@@ -117,7 +117,7 @@ func ExampleTensorScatterElementsInto() {
 	indices := tensor.Must(tensor.From(tensor.Shape{1, 2}, []int64{2, 4}))
 	updates := tensor.Must(tensor.From(tensor.Shape{1, 2}, []float32{8, 8}))
 
-	err := mindspore.TensorScatterElementsInto(x, x, indices, updates, -1, "none")
+	err := mindspore.TensorScatterElementsInto(x, x, indices, updates, -1, mindspore.ReductionNone)
 	fmt.Println(buf, err)
 	// Output: [1 2 8 4 8] <nil>
 }

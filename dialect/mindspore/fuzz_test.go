@@ -167,7 +167,7 @@ func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	case "gather_nd":
 		return mindspore.GatherND(c.x, c.indices)
 	}
-	return mindspore.TensorScatterElements(c.x, c.indices, c.updates, c.axis, c.reduction)
+	return mindspore.TensorScatterElements(c.x, c.indices, c.updates, c.axis, mindspore.Reduction(c.reduction))
 }
 
 // Args returns the call's inputs and attributes for the operator's
@@ -201,7 +201,7 @@ func (c *fuzzCall) Into(dst, x tensor.Tensor) error {
 	case "gather_nd":
 		return mindspore.GatherNDInto(dst, x, c.indices)
 	}
-	return mindspore.TensorScatterElementsInto(dst, x, c.indices, c.updates, c.axis, c.reduction)
+	return mindspore.TensorScatterElementsInto(dst, x, c.indices, c.updates, c.axis, mindspore.Reduction(c.reduction))
 }
 
 // FuzzOps runs every MindSpore operator (through the typed API and

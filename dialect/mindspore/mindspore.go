@@ -8,7 +8,7 @@
 //
 //   - mindspore.ops.scatter_nd: [ScatterND], scatter updates into zeros of a given shape, summing duplicates.
 //   - mindspore.ops.gather_nd: [GatherND], take elements or slices of input_x at index tuples.
-//   - mindspore.ops.tensor_scatter_elements: [TensorScatterElements], update elements of input_x at positions along an axis.
+//   - mindspore.ops.tensor_scatter_elements: [TensorScatterElements], update elements of input_x at positions along an axis, replacing or adding them (Reduction).
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -250,16 +250,28 @@ func checkGatherND(inputX, indices tensor.Tensor) (tensor.Tensor, error) {
 	return indices, nil
 }
 
+// Reduction is the reduction attribute of TensorScatterElements, named as
+// MindSpore names it: ReductionNone or ReductionAdd. The empty Reduction
+// is the attribute left out, which is ReductionNone.
+type Reduction string
+
+// The reductions, as tensor_scatter_elements' Behavior table names them
+// (Ops).
+const (
+	ReductionNone Reduction = "none" // updates replace the elements they address
+	ReductionAdd  Reduction = "add"  // updates are added
+)
+
 // TensorScatterElements returns a copy of inputX in which, for each
 // element of indices at position p, the element of inputX at p with p[axis]
-// replaced by the index value is replaced by (reduction "none") or added
-// to (reduction "add") the element of updates at p. "" means "none".
+// replaced by the index value is replaced by (ReductionNone) or added to
+// (ReductionAdd) the element of updates at p. "" means ReductionNone.
 //
 // inputX, indices and updates have the same rank >= 1, updates has the
 // shape of indices, and indices.shape[d] <= inputX.shape[d] for d != axis.
 // axis is in [-rank, rank-1]. Index values in [-size, size-1] address the
 // axis, negative ones from the end; any other value is skipped.
-func TensorScatterElements(inputX, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
+func TensorScatterElements(inputX, indices, updates tensor.Tensor, axis int, reduction Reduction) (tensor.Tensor, error) {
 	return opcall.AllocLike(scatterElemsName, inputX, "input_x", func(dst tensor.Tensor) error {
 		return TensorScatterElementsInto(dst, inputX, indices, updates, axis, reduction)
 	})
@@ -268,8 +280,8 @@ func TensorScatterElements(inputX, indices, updates tensor.Tensor, axis int, red
 // TensorScatterElementsInto is TensorScatterElements writing into dst,
 // which has inputX's type and shape and may be inputX itself for an
 // in-place update.
-func TensorScatterElementsInto(dst, inputX, indices, updates tensor.Tensor, axis int, reduction string) error {
-	return opcall.Wrap(scatterElemsName, scatterElements(dst, inputX, indices, updates, axis, reduction))
+func TensorScatterElementsInto(dst, inputX, indices, updates tensor.Tensor, axis int, reduction Reduction) error {
+	return opcall.Wrap(scatterElemsName, scatterElements(dst, inputX, indices, updates, axis, string(reduction)))
 }
 
 func scatterElements(dst, inputX, indices, updates tensor.Tensor, axis int, reduction string) error {

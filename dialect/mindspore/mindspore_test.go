@@ -173,7 +173,7 @@ func TestTensorScatterElementsSkipsOutOfRange(t *testing.T) {
 		{"-2 int32", tensortest.I32(tensor.Shape{1}, -2), []float32{1, 2, 9, 4}},
 	}
 	for _, tt := range tests {
-		for _, red := range []string{"none", "add"} {
+		for _, red := range []mindspore.Reduction{mindspore.ReductionNone, mindspore.ReductionAdd} {
 			got, err := mindspore.TensorScatterElements(inputX, tt.indices, tensortest.F32(tensor.Shape{1}, 9), 0, red)
 			want := slices.Clone(tt.want)
 			if red == "add" {

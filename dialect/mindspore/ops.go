@@ -69,7 +69,7 @@ var ops = opcall.Unversioned("output", []*dialect.Op{
 		},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			return TensorScatterElements(c.Inputs["input_x"], c.Inputs["indices"], c.Inputs["updates"],
-				int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
+				int(c.Attrs["axis"].Int), Reduction(c.Attrs["reduction"].Str))
 		},
 	},
 })

@@ -16,7 +16,7 @@ func ExampleOpset_ScatterND() {
 	indices := tensor.Must(tensor.From(tensor.Shape{4, 1}, []int64{4, 3, 1, 7}))
 	updates := tensor.Must(tensor.From(tensor.Shape{4}, []float32{9, 10, 11, 12}))
 
-	out, err := onnx.Latest.ScatterND(data, indices, updates, "none")
+	out, err := onnx.Latest.ScatterND(data, indices, updates, onnx.ReductionNone)
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func ExampleOpset_ScatterNDInto() {
 	indices := tensor.Must(tensor.From(tensor.Shape{3, 1}, []int64{0, 0, -1}))
 	updates := tensor.Must(tensor.From(tensor.Shape{3}, []float32{2, 3, 4}))
 
-	if err := onnx.Opset(16).ScatterNDInto(data, data, indices, updates, "add"); err != nil {
+	if err := onnx.Opset(16).ScatterNDInto(data, data, indices, updates, onnx.ReductionAdd); err != nil {
 		panic(err)
 	}
 	fmt.Println(buf)
@@ -59,14 +59,14 @@ func ExampleOpset_ScatterElements() {
 	indices := tensor.Must(tensor.From(tensor.Shape{1, 2}, []int64{1, 1}))
 	updates := tensor.Must(tensor.From(tensor.Shape{1, 2}, []float32{1.1, 2.1}))
 
-	for _, reduction := range []string{"none", "add", "max"} {
+	for _, reduction := range []onnx.Reduction{onnx.ReductionNone, onnx.ReductionAdd, onnx.ReductionMax} {
 		out, err := onnx.Latest.ScatterElements(data, indices, updates, 1, reduction)
 		if err != nil {
 			panic(err)
 		}
 		fmt.Println(reduction, out)
 	}
-	_, err := onnx.Opset(16).ScatterElements(data, indices, updates, 1, "max")
+	_, err := onnx.Opset(16).ScatterElements(data, indices, updates, 1, onnx.ReductionMax)
 	fmt.Println(err)
 	// Output:
 	// none float32[1,5] [[1 2.1 3 4 5]]
@@ -124,4 +124,26 @@ func ExampleOpset_GatherInto() {
 	err := onnx.Latest.GatherInto(dst, data, indices, 0)
 	fmt.Println(dst, err)
 	// Output: string[2] ["c" "a"] <nil>
+}
+
+func ExampleReduction() {
+	// A reduction named at run time (a flag, a model's attribute) is a
+	// string converted to Reduction; whether the opset accepts it is
+	// checked by the call.
+	data := tensor.Must(tensor.From(tensor.Shape{3}, []int32{5, 5, 5}))
+	indices := tensor.Must(tensor.From(tensor.Shape{2, 1}, []int64{0, 0}))
+	updates := tensor.Must(tensor.From(tensor.Shape{2}, []int32{2, 3}))
+
+	for _, name := range []string{"mul", "max", "sum"} {
+		out, err := onnx.Opset(16).ScatterND(data, indices, updates, onnx.Reduction(name))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(name, out)
+	}
+	// Output:
+	// mul int32[3] [30 5 5]
+	// onnx.ScatterND: invalid attribute: reduction "max" is not allowed in version 16 (allowed: none, add, mul)
+	// onnx.ScatterND: invalid attribute: reduction "sum" is not allowed in version 16 (allowed: none, add, mul)
 }

@@ -233,9 +233,9 @@ func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	o := c.opset
 	switch c.op {
 	case "ScatterND":
-		return o.ScatterND(c.data, c.indices, c.updates, c.reduction)
+		return o.ScatterND(c.data, c.indices, c.updates, onnx.Reduction(c.reduction))
 	case "ScatterElements":
-		return o.ScatterElements(c.data, c.indices, c.updates, c.axis, c.reduction)
+		return o.ScatterElements(c.data, c.indices, c.updates, c.axis, onnx.Reduction(c.reduction))
 	case "Scatter":
 		return o.Scatter(c.data, c.indices, c.updates, c.axis)
 	case "GatherND":
@@ -271,9 +271,9 @@ func (c *fuzzCall) Into(dst, data tensor.Tensor) error {
 	o := c.opset
 	switch c.op {
 	case "ScatterND":
-		return o.ScatterNDInto(dst, data, c.indices, c.updates, c.reduction)
+		return o.ScatterNDInto(dst, data, c.indices, c.updates, onnx.Reduction(c.reduction))
 	case "ScatterElements":
-		return o.ScatterElementsInto(dst, data, c.indices, c.updates, c.axis, c.reduction)
+		return o.ScatterElementsInto(dst, data, c.indices, c.updates, c.axis, onnx.Reduction(c.reduction))
 	case "Scatter":
 		return o.ScatterInto(dst, data, c.indices, c.updates, c.axis)
 	case "GatherND":

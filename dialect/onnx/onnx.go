@@ -27,9 +27,9 @@
 //   - ScatterND and GatherND take int64 indices only; the others take
 //     int32 or int64.
 //   - bfloat16 elements are accepted from version 13.
-//   - ScatterND and ScatterElements have the reduction attribute from
-//     version 16 (none, add, mul) and gain max and min in version 18. Any
-//     other reduction is an error.
+//   - ScatterND and ScatterElements have the reduction attribute
+//     (Reduction) from version 16 (none, add, mul) and gain max and min
+//     in version 18. Any other reduction is an error.
 //   - GatherND has batch_dims from version 12.
 //   - Scatter exists in opsets 9 and 10 only; it is an error from opset 11,
 //     where ScatterElements replaced it.
@@ -55,6 +55,21 @@ import (
 // Opset is an ONNX operator set version (the ai.onnx domain).
 type Opset int
 
+// Reduction is the reduction attribute of ScatterND and ScatterElements,
+// named as ONNX names it: ReductionNone, from version 16 ReductionAdd and
+// ReductionMul, from version 18 ReductionMax and ReductionMin. The empty
+// Reduction is the attribute left out, which is ReductionNone.
+type Reduction string
+
+// The reductions, as the operators' Behavior tables name them (Ops).
+const (
+	ReductionNone Reduction = "none" // updates replace the elements they address
+	ReductionAdd  Reduction = "add"  // from version 16: updates are added, strings concatenated
+	ReductionMul  Reduction = "mul"  // from version 16: elements are multiplied by updates
+	ReductionMax  Reduction = "max"  // from version 18: the larger of element and update is kept
+	ReductionMin  Reduction = "min"  // from version 18: the smaller of element and update is kept
+)
+
 // Latest is the newest opset in which an operator of this family changed.
 // Any newer opset selects the same versions.
 const Latest Opset = 18
@@ -74,16 +89,16 @@ const (
 
 // ScatterND returns a copy of data with the slices that the index tuples in
 // indices select replaced by (or, from version 16, reduced with) updates.
-// reduction is "" or "none", or from version 16 "add" or "mul", or from
-// version 18 "max" or "min".
-func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.NewScatterND(ops, opScatterND, int(o), scatterND, data, indices, updates, reduction)
+// reduction is "" or ReductionNone, or from version 16 ReductionAdd or
+// ReductionMul, or from version 18 ReductionMax or ReductionMin.
+func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction Reduction) (tensor.Tensor, error) {
+	return opcall.NewScatterND(ops, opScatterND, int(o), scatterND, data, indices, updates, string(reduction))
 }
 
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
-func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.ScatterNDInto(ops, opScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
+func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
+	return opcall.ScatterNDInto(ops, opScatterND, int(o), scatterND, dst, data, indices, updates, string(reduction))
 }
 
 // scatterND is ScatterND at the version of Behavior b.
@@ -113,7 +128,7 @@ func scatterOptions(b *dialect.Behavior, data, indices *tensor.Tensor, reduction
 // replaces (or, from version 16, is reduced into) the element of data at
 // its own position with the coordinate along axis taken from indices.
 // axis is in [-rank, rank-1]; reduction as for ScatterND.
-func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, reduction string) (tensor.Tensor, error) {
+func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, reduction Reduction) (tensor.Tensor, error) {
 	return opcall.AllocLike(opScatterElements, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterElementsInto(dst, data, indices, updates, axis, reduction)
 	})
@@ -121,8 +136,8 @@ func (o Opset) ScatterElements(data, indices, updates tensor.Tensor, axis int, r
 
 // ScatterElementsInto is ScatterElements writing into dst, which has data's
 // type and shape and may be data itself.
-func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string) error {
-	return o.scatterElementsInto(opScatterElements, dst, data, indices, updates, axis, reduction)
+func (o Opset) ScatterElementsInto(dst, data, indices, updates tensor.Tensor, axis int, reduction Reduction) error {
+	return o.scatterElementsInto(opScatterElements, dst, data, indices, updates, axis, string(reduction))
 }
 
 // Scatter is the operator that ScatterElements replaced in opset 11: the

@@ -151,7 +151,7 @@ func TestReductions(t *testing.T) {
 	idx := tensortest.I64(tensor.Shape{1, 2}, 1, 1)
 	upd := tensortest.F32(tensor.Shape{1, 2}, 1.1, 2.1)
 	tests := []struct {
-		reduction string
+		reduction onnx.Reduction
 		want      float32
 	}{
 		{"none", 2.1}, // duplicates: the last update wins
@@ -489,9 +489,9 @@ func TestStringAdd(t *testing.T) {
 		if err != nil || !tensor.Equal(got, want) {
 			t.Errorf("ScatterElements opset %d: got %v, %v; want %v", opset, got, err, want)
 		}
-		for _, r := range []string{"mul", "max", "min"} {
+		for _, r := range []onnx.Reduction{onnx.ReductionMul, onnx.ReductionMax, onnx.ReductionMin} {
 			_, err := opset.ScatterND(data, tensortest.I64(tensor.Shape{1, 1}, 0), tensortest.Str(tensor.Shape{1}, "a"), r)
-			if opset == 16 && r != "mul" {
+			if opset == 16 && r != onnx.ReductionMul {
 				continue // not a reduction of version 16
 			}
 			if !errors.Is(err, engine.ErrType) {
@@ -507,7 +507,7 @@ func TestStringAdd(t *testing.T) {
 // Which NaN max and min keep, bit for bit, as the shared rule says: a NaN
 // already in data stays; otherwise the first NaN update wins.
 func TestNaNBits(t *testing.T) {
-	for _, reduction := range []string{"max", "min"} {
+	for _, reduction := range []onnx.Reduction{onnx.ReductionMax, onnx.ReductionMin} {
 		for _, tt := range optest.NaNCases() {
 			if tt.ExcludeSelf {
 				continue // ONNX has no include_self

@@ -39,7 +39,7 @@ func ExampleOpset_ScatterElementsUpdateInto() {
 	indices := tensor.Must(tensor.From(tensor.Shape{2}, []uint8{0, 2}))
 	updates := tensor.Must(tensor.From(tensor.Shape{2}, []int32{-4, 4}))
 
-	err := openvino.Latest.ScatterElementsUpdateInto(data, data, indices, updates, 0, "mean", true)
+	err := openvino.Latest.ScatterElementsUpdateInto(data, data, indices, updates, 0, openvino.ReductionMean, true)
 	fmt.Println(buf, err)
 	// Output: [-2 1 2] <nil>
 }
@@ -51,7 +51,7 @@ func ExampleOpset_ScatterNDUpdate() {
 	indices := tensor.Must(tensor.From(tensor.Shape{5, 1}, []int32{0, 2, -3, -3, 0}))
 	updates := tensor.Must(tensor.From(tensor.Shape{5}, []int32{10, 20, 30, 40, 50}))
 
-	out, err := openvino.Opset(15).ScatterNDUpdate(data, indices, updates, "sub")
+	out, err := openvino.Opset(15).ScatterNDUpdate(data, indices, updates, openvino.ReductionSub)
 	fmt.Println(out, err)
 	_, err = openvino.Opset(3).ScatterNDUpdate(data, indices, updates, "")
 	var ie *engine.IndexError

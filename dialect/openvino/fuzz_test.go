@@ -259,9 +259,9 @@ func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	o := c.opset
 	switch c.op {
 	case "ScatterElementsUpdate":
-		return o.ScatterElementsUpdate(c.data, c.indices, c.updates, c.axis, c.reduction, c.useInitVal)
+		return o.ScatterElementsUpdate(c.data, c.indices, c.updates, c.axis, openvino.Reduction(c.reduction), c.useInitVal)
 	case "ScatterNDUpdate":
-		return o.ScatterNDUpdate(c.data, c.indices, c.updates, c.reduction)
+		return o.ScatterNDUpdate(c.data, c.indices, c.updates, openvino.Reduction(c.reduction))
 	case "GatherND":
 		return o.GatherND(c.data, c.indices, c.batchDims)
 	}
@@ -308,9 +308,9 @@ func (c *fuzzCall) Into(dst, data tensor.Tensor) error {
 	o := c.opset
 	switch c.op {
 	case "ScatterElementsUpdate":
-		return o.ScatterElementsUpdateInto(dst, data, c.indices, c.updates, c.axis, c.reduction, c.useInitVal)
+		return o.ScatterElementsUpdateInto(dst, data, c.indices, c.updates, c.axis, openvino.Reduction(c.reduction), c.useInitVal)
 	case "ScatterNDUpdate":
-		return o.ScatterNDUpdateInto(dst, data, c.indices, c.updates, c.reduction)
+		return o.ScatterNDUpdateInto(dst, data, c.indices, c.updates, openvino.Reduction(c.reduction))
 	case "GatherND":
 		return o.GatherNDInto(dst, data, c.indices, c.batchDims)
 	}

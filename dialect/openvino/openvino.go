@@ -23,13 +23,14 @@
 //
 //   - ScatterElementsUpdate-3 has no reduction and takes indices in
 //     [0, size-1]. ScatterElementsUpdate-12 adds the reduction attribute
-//     (none, sum, prod, min, max, mean) and use_init_val, and counts
-//     negative indices from the end. Indices and axis may be of any
-//     integer type; axis is an input tensor holding one value.
+//     (Reduction: none, sum, prod, min, max, mean) and use_init_val
+//     (useInitVal), and counts negative indices from the end. Indices and
+//     axis may be of any integer type; axis is an input tensor holding one
+//     value.
 //   - ScatterNDUpdate-3 has no reduction and takes indices in [0, size-1].
-//     ScatterNDUpdate-15 adds the reduction attribute (none, sum, sub,
-//     prod, min, max) and counts negative indices from the end. Indices
-//     are int32 or int64.
+//     ScatterNDUpdate-15 adds the reduction attribute (Reduction: none,
+//     sum, sub, prod, min, max) and counts negative indices from the end.
+//     Indices are int32 or int64.
 //   - GatherND-5 flattens its batch dimensions into one output dimension;
 //     GatherND-8 keeps them. Both count negative indices from the end, as
 //     OpenVINO's reference implementation and its GatherND-5 tests do
@@ -65,6 +66,25 @@ type Opset int
 // Any newer opset selects the same versions.
 const Latest Opset = 15
 
+// Reduction is the reduction attribute of ScatterElementsUpdate and
+// ScatterNDUpdate, named as OpenVINO names it: ReductionNone; from
+// ScatterElementsUpdate-12 ReductionSum, ReductionProd, ReductionMin,
+// ReductionMax and ReductionMean; from ScatterNDUpdate-15 ReductionSum,
+// ReductionSub, ReductionProd, ReductionMin and ReductionMax. The empty
+// Reduction is the attribute left out, which is ReductionNone.
+type Reduction string
+
+// The reductions, as the operations' Behavior tables name them (Ops).
+const (
+	ReductionNone Reduction = "none" // updates replace the elements they address
+	ReductionSum  Reduction = "sum"  // updates are added
+	ReductionSub  Reduction = "sub"  // ScatterNDUpdate only: updates are subtracted
+	ReductionProd Reduction = "prod" // elements are multiplied by updates
+	ReductionMin  Reduction = "min"  // the smallest value is kept
+	ReductionMax  Reduction = "max"  // the largest value is kept
+	ReductionMean Reduction = "mean" // ScatterElementsUpdate only: the mean of the values that take part
+)
+
 // The operation names.
 const (
 	nameScatterElements = "openvino.ScatterElementsUpdate"
@@ -76,12 +96,12 @@ const (
 // ScatterElementsUpdate returns a copy of data in which each element of
 // updates replaces (or, from version 12, is reduced into) the element of
 // data at its own position with the coordinate along axis taken from
-// indices. axis is in [-rank, rank-1]. reduction is "" or "none", or from
-// version 12 "sum", "prod", "min", "max" or "mean". useInitVal says
-// whether data's own value takes part in a reduction (OpenVINO's default
-// is true); it has no effect with reduction none, and so none at
-// version 3.
-func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) (tensor.Tensor, error) {
+// indices. axis is in [-rank, rank-1]. reduction is "" or ReductionNone,
+// or from version 12 ReductionSum, ReductionProd, ReductionMin,
+// ReductionMax or ReductionMean. useInitVal says whether data's own value
+// takes part in a reduction (OpenVINO's default is true); it has no effect
+// with reduction none, and so none at version 3.
+func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis int, reduction Reduction, useInitVal bool) (tensor.Tensor, error) {
 	return opcall.AllocLike(nameScatterElements, data, "data", func(dst tensor.Tensor) error {
 		return o.ScatterElementsUpdateInto(dst, data, indices, updates, axis, reduction, useInitVal)
 	})
@@ -89,12 +109,12 @@ func (o Opset) ScatterElementsUpdate(data, indices, updates tensor.Tensor, axis 
 
 // ScatterElementsUpdateInto is ScatterElementsUpdate writing into dst,
 // which has data's type and shape and may be data itself.
-func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction string, useInitVal bool) error {
+func (o Opset) ScatterElementsUpdateInto(dst, data, indices, updates tensor.Tensor, axis int, reduction Reduction, useInitVal bool) error {
 	b, err := opcall.Resolve(ops, nameScatterElements, int(o))
 	if err != nil {
 		return err
 	}
-	return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, reduction, useInitVal))
+	return opcall.Wrap(nameScatterElements, scatterElements(b, dst, data, indices, updates, axis, string(reduction), useInitVal))
 }
 
 // newScatterElements is ScatterElementsUpdate at the version of Behavior
@@ -128,15 +148,16 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Ten
 // (or, from version 15, reduced with) updates, whose shape is
 // indices.shape[:-1] + data.shape[indices.shape[-1]:]; when that shape is
 // a scalar's, updates may be any tensor of one element. reduction is ""
-// or "none", or from version 15 "sum", "sub", "prod", "min" or "max".
-func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return opcall.NewScatterND(ops, nameScatterND, int(o), scatterND, data, indices, updates, reduction)
+// or ReductionNone, or from version 15 ReductionSum, ReductionSub,
+// ReductionProd, ReductionMin or ReductionMax.
+func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction Reduction) (tensor.Tensor, error) {
+	return opcall.NewScatterND(ops, nameScatterND, int(o), scatterND, data, indices, updates, string(reduction))
 }
 
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
-func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction string) error {
-	return opcall.ScatterNDInto(ops, nameScatterND, int(o), scatterND, dst, data, indices, updates, reduction)
+func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
+	return opcall.ScatterNDInto(ops, nameScatterND, int(o), scatterND, dst, data, indices, updates, string(reduction))
 }
 
 // scatterND is ScatterNDUpdate at the version of Behavior b.

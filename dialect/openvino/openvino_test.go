@@ -26,7 +26,7 @@ func TestReductions(t *testing.T) {
 	idx := []int{1, 1, -2, 1}
 	upd := tensortest.I32(tensor.Shape{4}, 4, -6, 5, 2)
 	tests := []struct {
-		reduction string
+		reduction openvino.Reduction
 		init      bool
 		want      []int32 // nil: the reduction is not allowed
 		wantND    []int32 // ScatterNDUpdate-15, which has no use_init_val; nil: not allowed
@@ -108,7 +108,7 @@ func TestBoolReductions(t *testing.T) {
 	upd := ints(tensor.Bool, tensor.Shape{4}, 1, 0, 0, 1)
 	idx := []int{0, 1, 2, 3}
 	tests := []struct {
-		reduction    string
+		reduction    openvino.Reduction
 		include      []int // ScatterElementsUpdate-12 with use_init_val true, and ScatterNDUpdate-15
 		exclude      []int // use_init_val false
 		scatterNDErr bool
@@ -366,11 +366,11 @@ func TestVersionRules(t *testing.T) {
 	data := seq(tensor.Float32, tensor.Shape{2, 2}, 1)
 	idx := tensortest.I64(tensor.Shape{1, 1}, 0)
 	upd := tensortest.F32(tensor.Shape{1, 1}, 9)
-	nd := func(opset openvino.Opset, indices, updates tensor.Tensor, red string) error {
+	nd := func(opset openvino.Opset, indices, updates tensor.Tensor, red openvino.Reduction) error {
 		_, err := opset.ScatterNDUpdate(data, indices, updates, red)
 		return err
 	}
-	se := func(opset openvino.Opset, indices, updates tensor.Tensor, axis int, red string) error {
+	se := func(opset openvino.Opset, indices, updates tensor.Tensor, axis int, red openvino.Reduction) error {
 		_, err := opset.ScatterElementsUpdate(data, indices, updates, axis, red, true)
 		return err
 	}
@@ -873,7 +873,7 @@ func TestGatherAfterScatter(t *testing.T) {
 // already in data stays (unless use_init_val is false); otherwise the
 // first NaN update wins.
 func TestNaNBits(t *testing.T) {
-	for _, reduction := range []string{"max", "min"} {
+	for _, reduction := range []openvino.Reduction{openvino.ReductionMax, openvino.ReductionMin} {
 		for _, tt := range optest.NaNCases() {
 			n := len(tt.Updates)
 			data, upd := tensortest.F32(tensor.Shape{1}, tt.Data), tensortest.F32(tensor.Shape{n}, tt.Updates...)

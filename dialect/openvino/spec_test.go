@@ -59,7 +59,7 @@ func TestScatterElementsUpdate12SpecExamples(t *testing.T) {
 	seu := op("openvino.ScatterElementsUpdate")
 	tests := []struct {
 		name       string
-		reduction  string
+		reduction  openvino.Reduction
 		useInitVal bool
 		data       tensor.Tensor
 		indices    tensor.Tensor
@@ -86,7 +86,7 @@ func TestScatterElementsUpdate12SpecExamples(t *testing.T) {
 			out, err := seu.Run(dialect.Call{
 				Opset:  opset,
 				Inputs: inputs("data", tt.data, "indices", tt.indices, "updates", tt.updates, "axis", tensortest.I64(tensor.Shape{1}, tt.axis)),
-				Attrs:  map[string]dialect.Value{"reduction": sAttr(tt.reduction), "use_init_val": bAttr(tt.useInitVal)},
+				Attrs:  map[string]dialect.Value{"reduction": sAttr(string(tt.reduction)), "use_init_val": bAttr(tt.useInitVal)},
 			})
 			if err != nil || !tensor.Equal(out, tt.want) {
 				t.Errorf("%s opset %d: got %v, %v; want %v", tt.name, opset, out, err, tt.want)
@@ -200,7 +200,7 @@ func TestScatterNDUpdate3SpecExamples(t *testing.T) {
 func TestScatterNDUpdate15SpecExamples(t *testing.T) {
 	tests := []struct {
 		name      string
-		reduction string
+		reduction openvino.Reduction
 		data      tensor.Tensor
 		indices   tensor.Tensor
 		updates   tensor.Tensor

@@ -9,8 +9,8 @@
 //
 // Each has an Into form that writes into a dst you supply (GatherInto):
 //
-//   - stablehlo.gather: [Gather], take slices of operand at start indices, by dimension numbers.
-//   - stablehlo.scatter: [Scatter], combine windows of updates into inputs at start indices, by dimension numbers and an update computation.
+//   - stablehlo.gather: [Gather], take slices of operand at start indices, by dimension numbers dims (GatherDims).
+//   - stablehlo.scatter: [Scatter], combine windows of updates into inputs at start indices, by dimension numbers dims and an update computation c (Computation).
 //   - stablehlo.dynamic_slice: [DynamicSlice], take one slice of operand at a start index.
 //   - stablehlo.dynamic_update_slice: [DynamicUpdateSlice], replace one slice of operand at a start index.
 //
@@ -57,14 +57,61 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// GatherDims are the dimension numbers of Gather, slice sizes included.
+// GatherDims are the dimension numbers of Gather, slice sizes included:
+// the attributes of stablehlo.gather. It is engine.GatherDims, whose
+// fields a caller sets (each list in increasing order unless said
+// otherwise):
+//
+//   - OffsetDims (offset_dims): the dimensions of the result that hold
+//     the slice's dimensions that remain.
+//   - CollapsedSliceDims (collapsed_slice_dims): the operand dimensions,
+//     of slice size 1, that the result leaves out.
+//   - OperandBatchingDims (operand_batching_dims): operand dimensions, of
+//     slice size 1, indexed by the position of the result along the
+//     matching StartIndicesBatchingDims instead of by an index value; the
+//     result leaves them out too.
+//   - StartIndicesBatchingDims (start_indices_batching_dims): the
+//     dimensions of startIndices that pair, in order, with
+//     OperandBatchingDims.
+//   - StartIndexMap (start_index_map): the operand dimension that each
+//     component of a start index addresses, in the components' order.
+//   - IndexVectorDim (index_vector_dim): the dimension of startIndices
+//     that holds the start index vectors; rank(startIndices) for vectors
+//     of one component, one per element.
+//   - SliceSizes (slice_sizes): the size of the slice in every operand
+//     dimension.
 type GatherDims = engine.GatherDims
 
-// ScatterDims are the dimension numbers of Scatter.
+// ScatterDims are the dimension numbers of Scatter: the attributes of
+// stablehlo.scatter. It is engine.ScatterDims, whose fields a caller sets
+// (each list in increasing order unless said otherwise):
+//
+//   - UpdateWindowDims (update_window_dims): the dimensions of updates
+//     that hold the window.
+//   - InsertedWindowDims (inserted_window_dims): the operand dimensions,
+//     of window size 1, that have no dimension in updates.
+//   - InputBatchingDims (input_batching_dims): operand dimensions, of
+//     window size 1 and without a dimension in updates, addressed by the
+//     position along the matching ScatterIndicesBatchingDims instead of by
+//     an index value.
+//   - ScatterIndicesBatchingDims (scatter_indices_batching_dims): the
+//     dimensions of scatterIndices that pair, in order, with
+//     InputBatchingDims.
+//   - ScatterDimsToOperandDims (scatter_dims_to_operand_dims): the operand
+//     dimension that each component of a start index addresses, in the
+//     components' order.
+//   - IndexVectorDim (index_vector_dim): the dimension of scatterIndices
+//     that holds the start index vectors; rank(scatterIndices) for vectors
+//     of one component.
+//
+// No field gives the window's size: along the operand dimensions that are
+// neither inserted nor batching dimensions, in order, it is the size of
+// updates along UpdateWindowDims.
 type ScatterDims = engine.ScatterDims
 
 // Computation is a scatter's update computation, named as the StableHLO
-// operation in its region is named.
+// operation in its region is named: Replace, Add, Multiply, Maximum,
+// Minimum, And, Or or Xor.
 type Computation string
 
 // The update computations.

@@ -29,7 +29,7 @@ func ExampleScatterInto() {
 	index := tensor.Must(tensor.From(tensor.Shape{1, 2}, []int64{3, 3}))
 	src := tensor.Must(tensor.From(tensor.Shape{1, 3}, []float32{10, 20, 30}))
 
-	err := torch.ScatterInto(x, x, 1, index, src, "add")
+	err := torch.ScatterInto(x, x, 1, index, src, torch.ReduceAdd)
 	fmt.Println(buf, err)
 	// Output: [1 1 1 31] <nil>
 }
@@ -39,7 +39,7 @@ func ExampleScatterValue() {
 	full := tensor.Must(tensor.From(tensor.Shape{2, 4}, []float32{2, 2, 2, 2, 2, 2, 2, 2}))
 	index := tensor.Must(tensor.From(tensor.Shape{2, 1}, []int64{2, 3}))
 
-	out, err := torch.ScatterValue(full, 1, index, torch.Float(1.23), "multiply")
+	out, err := torch.ScatterValue(full, 1, index, torch.Float(1.23), torch.ReduceMultiply)
 	fmt.Println(out, err)
 	// The value is cast to the input's type as PyTorch casts it.
 	small := tensor.Must(tensor.New(tensor.Int8, tensor.Shape{4}))
@@ -70,9 +70,13 @@ func ExampleScatterReduce() {
 
 	for _, c := range []struct {
 		input       tensor.Tensor
-		reduce      string
+		reduce      torch.Reduce
 		includeSelf bool
-	}{{input, "sum", true}, {input, "sum", false}, {input2, "amax", true}, {input2, "amax", false}, {input, "mean", true}} {
+	}{
+		{input, torch.ReduceSum, true}, {input, torch.ReduceSum, false},
+		{input2, torch.ReduceAmax, true}, {input2, torch.ReduceAmax, false},
+		{input, torch.ReduceMean, true},
+	} {
 		out, err := torch.ScatterReduce(c.input, 0, index, src, c.reduce, c.includeSelf)
 		fmt.Println(c.reduce, c.includeSelf, out, err)
 	}
@@ -154,7 +158,7 @@ func ExampleScatterReduceInto() {
 	index := tensor.Must(tensor.From(tensor.Shape{3}, []int64{0, 0, 2}))
 	src := tensor.Must(tensor.From(tensor.Shape{3}, []int32{-3, 2, 5}))
 
-	err := torch.ScatterReduceInto(x, x, 0, index, src, "mean", false)
+	err := torch.ScatterReduceInto(x, x, 0, index, src, torch.ReduceMean, false)
 	fmt.Println(buf, err) // (-3 + 2) / 2 rounds down to -1
 	// Output: [-1 7 5] <nil>
 }

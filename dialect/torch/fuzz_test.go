@@ -455,13 +455,13 @@ func filled(d tensor.DType, shape tensor.Shape, v any) tensor.Tensor {
 func (c *fuzzCall) Call() (tensor.Tensor, error) {
 	switch c.op {
 	case "scatter":
-		return torch.Scatter(c.input, c.dim, c.index, c.src, c.reduce)
+		return torch.Scatter(c.input, c.dim, c.index, c.src, torch.Reduce(c.reduce))
 	case "scatter value":
-		return torch.ScatterValue(c.input, c.dim, c.index, c.value.scalar(), c.reduce)
+		return torch.ScatterValue(c.input, c.dim, c.index, c.value.scalar(), torch.Reduce(c.reduce))
 	case "scatter_add":
 		return torch.ScatterAdd(c.input, c.dim, c.index, c.src)
 	case "scatter_reduce":
-		return torch.ScatterReduce(c.input, c.dim, c.index, c.src, c.reduce, c.includeSelf)
+		return torch.ScatterReduce(c.input, c.dim, c.index, c.src, torch.Reduce(c.reduce), c.includeSelf)
 	case "gather":
 		return torch.Gather(c.input, c.dim, c.index)
 	}
@@ -492,13 +492,13 @@ func (c *fuzzCall) Args() dialect.Call {
 func (c *fuzzCall) Into(dst, input tensor.Tensor) error {
 	switch c.op {
 	case "scatter":
-		return torch.ScatterInto(dst, input, c.dim, c.index, c.src, c.reduce)
+		return torch.ScatterInto(dst, input, c.dim, c.index, c.src, torch.Reduce(c.reduce))
 	case "scatter value":
-		return torch.ScatterValueInto(dst, input, c.dim, c.index, c.value.scalar(), c.reduce)
+		return torch.ScatterValueInto(dst, input, c.dim, c.index, c.value.scalar(), torch.Reduce(c.reduce))
 	case "scatter_add":
 		return torch.ScatterAddInto(dst, input, c.dim, c.index, c.src)
 	case "scatter_reduce":
-		return torch.ScatterReduceInto(dst, input, c.dim, c.index, c.src, c.reduce, c.includeSelf)
+		return torch.ScatterReduceInto(dst, input, c.dim, c.index, c.src, torch.Reduce(c.reduce), c.includeSelf)
 	case "gather":
 		return torch.GatherInto(dst, input, c.dim, c.index)
 	}

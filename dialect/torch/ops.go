@@ -145,7 +145,7 @@ func init() {
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
-				reduce := c.Attrs["reduce"].Str
+				reduce := Reduce(c.Attrs["reduce"].Str)
 				switch {
 				case !src.IsZero() && !value.IsZero():
 					return tensor.Tensor{}, fmt.Errorf("%w: give src or value, not both", dialect.ErrInput)
@@ -183,7 +183,7 @@ func init() {
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
-					c.Attrs["reduce"].Str, c.Attrs["include_self"].Bool)
+					Reduce(c.Attrs["reduce"].Str), c.Attrs["include_self"].Bool)
 			},
 		},
 		{

@@ -95,7 +95,7 @@ func TestAgainstReference(t *testing.T) {
 		includeSelf := rng.IntN(2) == 0
 		d := types[rng.IntN(len(types))]
 		input, src := randTensor(rng, d, ds), randTensor(rng, d, ss)
-		got, err := torch.ScatterReduce(input, dim, index, src, reduce, includeSelf)
+		got, err := torch.ScatterReduce(input, dim, index, src, torch.Reduce(reduce), includeSelf)
 		want, wantErr := reftest.ScatterElements(input, index, src, dim, reftest.Options{
 			Reduction: torchReduce[reduce], ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true, DivideAll: true,
 			CountInType: true, C10Complex: true})

@@ -9,9 +9,9 @@
 //
 // Each has an Into form that writes into a dst you supply (GatherInto):
 //
-//   - torch.scatter: [Scatter] with src, [ScatterValue] with a value; write into input at positions along dim, optionally adding or multiplying.
+//   - torch.scatter: [Scatter] with src, [ScatterValue] with a value; write into input at positions along dim, optionally adding or multiplying (Reduce).
 //   - torch.scatter_add: [ScatterAdd], add src into input at positions along dim.
-//   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin.
+//   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin (Reduce), input's own values taking part or not (includeSelf, its last parameter).
 //   - torch.gather: [Gather], take elements of input at positions along dim.
 //   - torch.index_select: [IndexSelect], take slices of input along dim.
 //
@@ -85,21 +85,38 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
+// Reduce is the reduce argument of Scatter, ScatterValue and
+// ScatterReduce, named as PyTorch names it. Scatter and ScatterValue take
+// ReduceAdd or ReduceMultiply, or "" for a plain write; ScatterReduce
+// takes ReduceSum, ReduceProd, ReduceMean, ReduceAmax or ReduceAmin.
+type Reduce string
+
+// The reductions, as the operators' Behavior tables name them (Ops).
+const (
+	ReduceAdd      Reduce = "add"      // torch.scatter: updates are added
+	ReduceMultiply Reduce = "multiply" // torch.scatter: elements are multiplied by updates
+	ReduceSum      Reduce = "sum"      // torch.scatter_reduce: the sum
+	ReduceProd     Reduce = "prod"     // torch.scatter_reduce: the product
+	ReduceMean     Reduce = "mean"     // torch.scatter_reduce: the mean of the values that take part
+	ReduceAmax     Reduce = "amax"     // torch.scatter_reduce: the largest value, NaN if any is NaN
+	ReduceAmin     Reduce = "amin"     // torch.scatter_reduce: the smallest value, NaN if any is NaN
+)
+
 // Scatter returns a copy of input in which, for each element of index at
 // position p, the element at p with p[dim] replaced by the index value is
-// set to (or with reduce "add" or "multiply", combined with) src at p:
+// set to (or with reduce ReduceAdd or ReduceMultiply, combined with) src at p:
 // torch.scatter(input, dim, index, src, reduce=reduce). reduce "" is no
 // reduction.
-func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce) (tensor.Tensor, error) {
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce), includeSelf: true}
 	return c.alloc()
 }
 
 // ScatterInto is Scatter writing into dst, which has input's type and shape
 // and may be input itself: ScatterInto(x, x, ...) is PyTorch's in-place
 // x.scatter_(...).
-func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string) error {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce, includeSelf: true}
+func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce) error {
+	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce), includeSelf: true}
 	return c.into(dst)
 }
 
@@ -111,17 +128,17 @@ func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, re
 // 255), a float in range truncates toward zero into an integer type, and
 // anything nonzero, NaN included, is true. float16 and bfloat16 round
 // through float32. The cast happens only if index has elements.
-func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) (tensor.Tensor, error) {
+func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce Reduce) (tensor.Tensor, error) {
 	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
-		reduce: reduce, includeSelf: true}
+		reduce: string(reduce), includeSelf: true}
 	return c.alloc()
 }
 
 // ScatterValueInto is ScatterValue writing into dst, which has input's type
 // and shape and may be input itself.
-func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce string) error {
+func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce Reduce) error {
 	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
-		reduce: reduce, includeSelf: true}
+		reduce: string(reduce), includeSelf: true}
 	return c.into(dst)
 }
 
@@ -140,22 +157,24 @@ func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor)
 	return c.into(dst)
 }
 
-// ScatterReduce returns a copy of input into which, for each element of
-// index at position p, src at p is reduced at p with p[dim] replaced by
-// the index value: torch.scatter_reduce(input, dim, index, src, reduce,
-// include_self=includeSelf). reduce is "sum", "prod", "mean", "amax" or
-// "amin"; with includeSelf false, input's own value at a position that
-// receives updates takes no part.
-func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
+// ScatterReduce returns a copy of input into which src is reduced along
+// dim by reduce, with input's own values taking part when includeSelf is
+// true: torch.scatter_reduce(input, dim, index, src, reduce,
+// include_self=includeSelf). For each element of index at position p, src
+// at p is reduced at p with p[dim] replaced by the index value. reduce is
+// ReduceSum, ReduceProd, ReduceMean, ReduceAmax or ReduceAmin; with
+// includeSelf false, input's own value at a position that receives
+// updates takes no part.
+func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce, includeSelf bool) (tensor.Tensor, error) {
+	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce),
 		includeSelf: includeSelf}
 	return c.alloc()
 }
 
 // ScatterReduceInto is ScatterReduce writing into dst, which has input's
 // type and shape and may be input itself (x.scatter_reduce_(...)).
-func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce string, includeSelf bool) error {
-	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: reduce,
+func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce, includeSelf bool) error {
+	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce),
 		includeSelf: includeSelf}
 	return c.into(dst)
 }

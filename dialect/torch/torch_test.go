@@ -108,7 +108,7 @@ func TestScatterReduceDocExamples(t *testing.T) {
 		{input2, "amax", false, tensortest.F32(tensor.Shape{4}, 3, 6, 5, 2)},
 	}
 	for _, tt := range tests {
-		got, err := torch.ScatterReduce(tt.input, 0, index, src, tt.reduce, tt.includeSelf)
+		got, err := torch.ScatterReduce(tt.input, 0, index, src, torch.Reduce(tt.reduce), tt.includeSelf)
 		same(t, tt.reduce, got, err, tt.want)
 	}
 }
@@ -152,7 +152,7 @@ func TestReductions(t *testing.T) {
 		{"amin", false, []float64{8, -3, 7}},
 	}
 	for _, tt := range tests {
-		got, err := torch.ScatterReduce(input, 0, index, src, tt.reduce, tt.includeSelf)
+		got, err := torch.ScatterReduce(input, 0, index, src, torch.Reduce(tt.reduce), tt.includeSelf)
 		same(t, tt.reduce, got, err, tensortest.F64(tensor.Shape{3}, tt.want...))
 	}
 	// The legacy reductions of torch.scatter, and scatter_add.
@@ -240,7 +240,7 @@ func TestExcludeSelfStartsAtPositiveZero(t *testing.T) {
 	negZero := float32(math.Copysign(0, -1))
 	for _, reduce := range []string{"sum", "mean"} {
 		got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{2}, 5, negZero), 0, tensortest.I64(tensor.Shape{2}, 0, 0),
-			tensortest.F32(tensor.Shape{2}, negZero, negZero), reduce, false)
+			tensortest.F32(tensor.Shape{2}, negZero, negZero), torch.Reduce(reduce), false)
 		same(t, reduce, got, err, tensortest.F32(tensor.Shape{2}, 0, negZero))
 	}
 }
@@ -250,7 +250,7 @@ func TestNaN(t *testing.T) {
 	for _, reduce := range []string{"amax", "amin"} {
 		for _, self := range []bool{true, false} {
 			got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{2}, 1, nan), 0, tensortest.I64(tensor.Shape{3}, 0, 0, 1),
-				tensortest.F32(tensor.Shape{3}, nan, 2, 3), reduce, self)
+				tensortest.F32(tensor.Shape{3}, nan, 2, 3), torch.Reduce(reduce), self)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +279,7 @@ func TestNaNBits(t *testing.T) {
 			{[]float32{a}, []float32{2, 3}, true, 0x7fc00001},
 		} {
 			idx := tensortest.I64(tensor.Shape{len(tt.src)}, make([]int64, len(tt.src))...)
-			got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{1}, tt.input...), 0, idx, tensortest.F32(tensor.Shape{len(tt.src)}, tt.src...), reduce, tt.self)
+			got, err := torch.ScatterReduce(tensortest.F32(tensor.Shape{1}, tt.input...), 0, idx, tensortest.F32(tensor.Shape{len(tt.src)}, tt.src...), torch.Reduce(reduce), tt.self)
 			if err != nil || math.Float32bits(got.Data().([]float32)[0]) != tt.want {
 				t.Errorf("%s %v %v include_self=%v: got %#x, %v; want %#x", reduce, tt.input, tt.src, tt.self,
 					math.Float32bits(got.Data().([]float32)[0]), err, tt.want)
@@ -364,7 +364,7 @@ func TestBool(t *testing.T) {
 		{"amax", b(true, true, true, false)},
 		{"amin", b(false, false, false, false)},
 	} {
-		got, err := torch.ScatterReduce(input, 0, idx, src, tt.reduce, true)
+		got, err := torch.ScatterReduce(input, 0, idx, src, torch.Reduce(tt.reduce), true)
 		same(t, tt.reduce, got, err, tt.want)
 	}
 	got, err := torch.ScatterReduce(input, 0, idx, src, "prod", false)
@@ -408,9 +408,9 @@ func TestEmptyIndex(t *testing.T) {
 		same(t, "scatter value "+index.DType().String(), got, err, input)
 		got, err = torch.ScatterAdd(input, 0, index, tensortest.F32(tensor.Shape{}, 9))
 		same(t, "scatter_add "+index.DType().String(), got, err, input)
-		for _, r := range []string{"sum", "prod", "mean", "amax", "amin"} {
+		for _, r := range []torch.Reduce{torch.ReduceSum, torch.ReduceProd, torch.ReduceMean, torch.ReduceAmax, torch.ReduceAmin} {
 			got, err = torch.ScatterReduce(input, 0, index, tensortest.F32(tensor.Shape{}, 9), r, false)
-			same(t, "scatter_reduce "+r, got, err, input)
+			same(t, "scatter_reduce "+string(r), got, err, input)
 		}
 		got, err = torch.Gather(input, 1, index)
 		same(t, "gather", got, err, tensor.Must(tensor.New(tensor.Float32, index.Shape())))
@@ -565,7 +565,7 @@ func TestErrorMessages(t *testing.T) {
 func TestNothingWrittenOnError(t *testing.T) {
 	buf := []float32{1, 2, 3, 4}
 	x := tensor.Must(tensor.From(tensor.Shape{4}, buf))
-	for _, r := range []string{"sum", "mean", "amax"} {
+	for _, r := range []torch.Reduce{torch.ReduceSum, torch.ReduceMean, torch.ReduceAmax} {
 		err := torch.ScatterReduceInto(x, x, 0, tensortest.I64(tensor.Shape{3}, 0, 1, 9), tensortest.F32(tensor.Shape{3}, 5, 5, 5), r, false)
 		if !errors.Is(err, engine.ErrIndex) || buf[0] != 1 || buf[1] != 2 {
 			t.Errorf("%s: %v, %v", r, err, buf)
