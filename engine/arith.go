@@ -62,15 +62,15 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 	switch red {
 	case Add:
 		for _, p := range ps {
-			dst[p.d] += src[p.s]
+			dst[p.d] = add(dst[p.d], src[p.s])
 		}
 	case Sub:
 		for _, p := range ps {
-			dst[p.d] -= src[p.s]
+			dst[p.d] = sub(dst[p.d], src[p.s])
 		}
 	case Mul:
 		for _, p := range ps {
-			dst[p.d] *= src[p.s]
+			dst[p.d] = mul(dst[p.d], src[p.s])
 		}
 	case Max:
 		for _, p := range ps {
@@ -89,15 +89,15 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 	switch red {
 	case Add:
 		for j := range dst {
-			dst[j] += src[j]
+			dst[j] = add(dst[j], src[j])
 		}
 	case Sub:
 		for j := range dst {
-			dst[j] -= src[j]
+			dst[j] = sub(dst[j], src[j])
 		}
 	case Mul:
 		for j := range dst {
-			dst[j] *= src[j]
+			dst[j] = mul(dst[j], src[j])
 		}
 	case Max:
 		for j, u := range src {
@@ -162,9 +162,9 @@ func floatOps[T float](r Reduction) ops[T] {
 	negZero := T(math.Copysign(0, -1))
 	switch r {
 	case Sub:
-		return ops[T]{combine: func(v, u T) T { return v - u }}
+		return ops[T]{combine: sub[T]}
 	case Mul:
-		return ops[T]{combine: func(v, u T) T { return v * u }, identity: 1}
+		return ops[T]{combine: mul[T], identity: 1}
 	case Max:
 		return ops[T]{combine: maxNaN[T], identity: T(math.Inf(-1))}
 	case Min:
@@ -173,10 +173,10 @@ func floatOps[T float](r Reduction) ops[T] {
 	// Add, Mean. -0 is the identity of addition: -0 + x == x for every x,
 	// including +0 and -0.
 	return ops[T]{
-		combine:   func(v, u T) T { return v + u },
+		combine:   add[T],
 		identity:  negZero,
-		mean:      func(sum T, n int) T { return sum / T(n) },
-		countMean: func(sum T, n int) T { return sum / T(countIn[T](n)) },
+		mean:      func(sum T, n int) T { return quo(sum, T(n)) },
+		countMean: func(sum T, n int) T { return quo(sum, T(countIn[T](n))) },
 	}
 }
 
@@ -221,7 +221,7 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 	if f.mean != nil {
 		o.mean = func(sum H, n int) H { return narrow(f.mean(widen(sum), n)) }
 		// The count is counted in float32 and rounded to H.
-		o.countMean = func(sum H, n int) H { return narrow(widen(sum) / widen(narrow(float32(countIn[float32](n))))) }
+		o.countMean = func(sum H, n int) H { return narrow(quo(widen(sum), widen(narrow(float32(countIn[float32](n)))))) }
 	}
 	return o
 }
@@ -232,19 +232,19 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 // mulGo's (Go's v * u, with no fused rounding); its quotient is the
 // runtime's, which divides a mean by a real count exactly, fused or not.
 func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, quoC10 func(x, y T) T) ops[T] {
-	mul, quo := mulGo[T], func(v, u T) T { return v / u }
+	mul, quo := mulGo[T], func(v, u T) T { return fixComplex(v/u, v, u) }
 	if a == ComplexC10 {
 		mul, quo = mulC10, quoC10
 	}
 	switch r {
 	case Sub:
-		return ops[T]{combine: func(v, u T) T { return v - u }}
+		return ops[T]{combine: func(v, u T) T { return fixComplex(v-u, v, u) }}
 	case Mul:
 		return ops[T]{combine: mul, identity: 1}
 	}
 	negZero := math.Copysign(0, -1)
 	return ops[T]{
-		combine:   func(v, u T) T { return v + u },
+		combine:   func(v, u T) T { return fixComplex(v+u, v, u) },
 		identity:  T(complex(negZero, negZero)),
 		mean:      func(sum T, n int) T { return quo(sum, T(complex(float64(n), 0))) },
 		countMean: func(sum T, n int) T { return quo(sum, T(complex(float64(countIn[T](n)), 0))) },
@@ -295,19 +295,23 @@ func quoC10[F float32 | float64](a, b, c, d F) (re, im F) {
 func mulGo[T complex64 | complex128](v, u T) T {
 	x, y := complex128(v), complex128(u)
 	re, im := mulC10(real(x), imag(x), real(y), imag(y))
-	return T(complex(re, im))
+	return fixComplex(T(complex(re, im)), v, u)
 }
 
-func mulC10x64(x, y complex64) complex64 { return complex(mulC10(real(x), imag(x), real(y), imag(y))) }
+func mulC10x64(x, y complex64) complex64 {
+	return fixComplex(complex(mulC10(real(x), imag(x), real(y), imag(y))), x, y)
+}
 
 func mulC10x128(x, y complex128) complex128 {
-	return complex(mulC10(real(x), imag(x), real(y), imag(y)))
+	return fixComplex(complex(mulC10(real(x), imag(x), real(y), imag(y))), x, y)
 }
 
-func quoC10x64(x, y complex64) complex64 { return complex(quoC10(real(x), imag(x), real(y), imag(y))) }
+func quoC10x64(x, y complex64) complex64 {
+	return fixComplex(complex(quoC10(real(x), imag(x), real(y), imag(y))), x, y)
+}
 
 func quoC10x128(x, y complex128) complex128 {
-	return complex(quoC10(real(x), imag(x), real(y), imag(y)))
+	return fixComplex(complex(quoC10(real(x), imag(x), real(y), imag(y))), x, y)
 }
 
 // boolOps: add, max and or are OR, mul, min and and are AND, sub and xor
@@ -338,11 +342,11 @@ func bitOps[T signed | unsigned](r Reduction) ops[T] {
 func combine[T number](red Reduction, v, u T) T {
 	switch red {
 	case Add:
-		return v + u
+		return add(v, u)
 	case Sub:
-		return v - u
+		return sub(v, u)
 	case Mul:
-		return v * u
+		return mul(v, u)
 	case Max, Min:
 		// maxNaN or minNaN, written out (u wins when !(a <= b) and v is
 		// not NaN) so that combine stays within the inliner's budget.

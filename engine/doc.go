@@ -79,7 +79,9 @@
 // reducer.go, arith.go and knobs.go reduce them by type, types.go holds
 // the per-type table; view.go finds a tensor's elements; scratch.go and
 // parallel.go hold the working memory and the workers; errors.go and
-// options.go the public types.
+// options.go the public types; nan.go the one rule by which the
+// arithmetic makes a NaN, so that results are the same bits on every
+// platform.
 //
 // The few instructions Go cannot ask for are in assembly, each with a Go
 // twin where it is missing: add_amd64.s (float32 sums by index, addFloats;

@@ -159,12 +159,12 @@ func (r *halfOnce[H]) reduce(ps []pair) {
 		acc, upd := r.acc[p.d:p.d+r.block], r.src[p.s:p.s+r.block]
 		if r.mul {
 			for j := range acc {
-				acc[j] *= r.widen(upd[j])
+				acc[j] = mul(acc[j], r.widen(upd[j]))
 			}
 			continue
 		}
 		for j := range acc {
-			acc[j] += r.widen(upd[j])
+			acc[j] = add(acc[j], r.widen(upd[j]))
 		}
 	}
 }

@@ -354,7 +354,7 @@ func addLine[T number](dst []T, idx []int64, upd []T, fromEnd int64, skip bool, 
 		k += addInRange(dst, idx[k:], upd[k:])
 		for ; k < len(idx) && uint64(idx[k]) >= size; k++ {
 			if p := wrap(idx[k], fromEnd); uint64(p) < size {
-				dst[p] += upd[k]
+				dst[p] = add(dst[p], upd[k])
 			} else if !skip {
 				return at + k
 			}
@@ -381,8 +381,8 @@ func addInRange[T number](dst []T, idx []int64, upd []T) int {
 		if uint64(a) >= size || uint64(b) >= size {
 			break
 		}
-		dst[a] += upd[k]
-		dst[b] += upd[k+1]
+		dst[a] = add(dst[a], upd[k])
+		dst[b] = add(dst[b], upd[k+1])
 	}
 	for ; k < len(idx); k++ {
 		if uint64(idx[k]) >= size {
@@ -417,8 +417,8 @@ func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEn
 			if uint64(a) >= n || uint64(b) >= n {
 				break
 			}
-			dst[base+int(a)] += upd[k]
-			dst[base+int(b)] += upd[k+1]
+			dst[base+int(a)] = add(dst[base+int(a)], upd[k])
+			dst[base+int(b)] = add(dst[base+int(b)], upd[k+1])
 		}
 	}
 	for ; k < len(idx); k++ {
@@ -426,7 +426,7 @@ func addFlat[T number](dst []T, size int, idx []int64, last int, upd []T, fromEn
 			base, next = base+size, next+last
 		}
 		if p := wrap(idx[k], fromEnd); uint64(p) < n {
-			dst[base+int(p)] += upd[k]
+			dst[base+int(p)] = add(dst[base+int(p)], upd[k])
 		} else if !skip {
 			return at + k
 		}

@@ -175,7 +175,7 @@ func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int
 func applyEntries[T number](red Reduction, dst []T, es []halfEntry[T]) {
 	if red == Add {
 		for _, e := range es {
-			dst[e.off] += e.u
+			dst[e.off] = add(dst[e.off], e.u)
 		}
 		return
 	}

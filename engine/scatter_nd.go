@@ -268,7 +268,7 @@ func addOffsets[T number, O int32 | int](dst []T, offs []O, upd []T) {
 	upd = upd[:len(offs)]
 	for t, o := range offs {
 		if o >= 0 {
-			dst[o] += upd[t]
+			dst[o] = add(dst[o], upd[t])
 		}
 	}
 }

@@ -146,7 +146,7 @@ func intArith[T integer]() arith {
 func floatArith[T float32 | float64]() arith {
 	return arith{
 		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt) },
-		mean: func(sum any, n int, _ Options) any { return sum.(T) / T(n) },
+		mean: func(sum any, n int, _ Options) any { return ruleNaN(sum.(T)/T(n), sum.(T), T(n)) },
 		one:  T(1),
 	}
 }
@@ -157,7 +157,9 @@ func halfArith(d tensor.DType) arith {
 		step: func(r Reduction, v, u any, opt Options) any {
 			return narrow(d, floatStep(r, widen(v), widen(u), opt))
 		},
-		mean: func(sum any, n int, _ Options) any { return narrow(d, widen(sum)/float32(n)) },
+		mean: func(sum any, n int, _ Options) any {
+			return narrow(d, ruleNaN(widen(sum)/float32(n), widen(sum), float32(n)))
+		},
 		one:  narrow(d, 1),
 	}
 }
@@ -166,15 +168,16 @@ func complexArith[T complex64 | complex128]() arith {
 	return arith{
 		step: func(r Reduction, v, u any, opt Options) any {
 			if r == Mul && opt.C10Complex {
-				return c10Product(v.(T), u.(T))
+				return ruleNaNComplex(c10Product(v.(T), u.(T)), v.(T), u.(T))
 			}
 			return complexStep(r, v.(T), u.(T))
 		},
 		mean: func(sum any, n int, opt Options) any {
+			count := T(complex(float64(n), 0))
 			if opt.C10Complex {
-				return c10ByCount(sum.(T), n)
+				return ruleNaNComplex(c10ByCount(sum.(T), n), sum.(T), count)
 			}
-			return sum.(T) / T(complex(float64(n), 0))
+			return ruleNaNComplex(sum.(T)/count, sum.(T), count)
 		},
 		one: T(1),
 	}
@@ -253,9 +256,9 @@ func intMean[T integer](sum T, n int, inType bool) T {
 func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 	switch r {
 	case Sub:
-		return v - u
+		return ruleNaN(v-u, v, u)
 	case Mul:
-		return v * u
+		return ruleNaN(v*u, v, u)
 	case Max, Min:
 		if opt.StdMinMax { // std::max(v, u): u only if v < u; std::min: u only if u < v
 			if r == Max && v < u || r == Min && u < v {
@@ -277,21 +280,21 @@ func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 		}
 		return v
 	}
-	return v + u
+	return ruleNaN(v+u, v, u)
 }
 
 func complexStep[T complex64 | complex128](r Reduction, v, u T) T {
 	switch r {
 	case Sub:
-		return v - u
+		return ruleNaNComplex(v-u, v, u)
 	case Mul:
 		// Go's v * u, which the compiler computes in float64 for
 		// complex64 too; written out, since it may fuse a product into
 		// the sum that follows on arm64, ppc64le, riscv64 and s390x.
 		// c10Product's complex128 form is that computation.
-		return T(c10Product(complex128(v), complex128(u)))
+		return ruleNaNComplex(T(c10Product(complex128(v), complex128(u))), v, u)
 	}
-	return v + u
+	return ruleNaNComplex(v+u, v, u)
 }
 
 // floorDiv divides rounding toward negative infinity.
@@ -317,4 +320,64 @@ func narrow(d tensor.DType, f float32) any {
 		return float16.Fromfloat32(f)
 	}
 	return bfloat16.FromFloat32(f)
+}
+
+// ruleNaN returns r, the result of an operation on v and u, or where it is
+// a NaN, the NaN of the engine's rule (firstNaN of v and u). IEEE 754 and
+// Go leave that NaN open; the rule makes it the same on every platform.
+func ruleNaN[T float32 | float64](r, v, u T) T {
+	if r == r {
+		return r
+	}
+	return firstNaN(v, u)
+}
+
+// firstNaN returns the first of xs that is a NaN, with its quiet bit set,
+// or the negative quiet NaN when none is.
+func firstNaN[T float32 | float64](xs ...T) T {
+	for _, x := range xs {
+		if x != x {
+			if f, ok := any(x).(float32); ok {
+				return any(math.Float32frombits(math.Float32bits(f) | 1<<22)).(T)
+			}
+			return T(math.Float64frombits(math.Float64bits(float64(x)) | 1<<51))
+		}
+	}
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return any(math.Float32frombits(0xffc00000)).(T)
+	}
+	return T(math.Float64frombits(0xfff8000000000000))
+}
+
+// ruleNaNComplex returns r, the result of an operation on the complex v
+// and u, with each NaN part replaced by firstNaN of the parts of v and u
+// in order: real(v), imag(v), real(u), imag(u).
+func ruleNaNComplex[T complex64 | complex128](r, v, u T) T {
+	if c, ok := any(r).(complex64); ok {
+		x, y := any(v).(complex64), any(u).(complex64)
+		re, im := real(c), imag(c)
+		if re != re || im != im {
+			n := firstNaN(real(x), imag(x), real(y), imag(y))
+			if re != re {
+				re = n
+			}
+			if im != im {
+				im = n
+			}
+		}
+		return any(complex(re, im)).(T)
+	}
+	c, x, y := complex128(r), complex128(v), complex128(u)
+	re, im := real(c), imag(c)
+	if re != re || im != im {
+		n := firstNaN(real(x), imag(x), real(y), imag(y))
+		if re != re {
+			re = n
+		}
+		if im != im {
+			im = n
+		}
+	}
+	return T(complex(re, im))
 }
