@@ -160,7 +160,7 @@ func halfArith(d tensor.DType) arith {
 		mean: func(sum any, n int, _ Options) any {
 			return narrow(d, ruleNaN(widen(sum)/float32(n), widen(sum), float32(n)))
 		},
-		one:  narrow(d, 1),
+		one: narrow(d, 1),
 	}
 }
 
