@@ -356,28 +356,26 @@ func firstNaN[T float32 | float64](xs ...T) T {
 func ruleNaNComplex[T complex64 | complex128](r, v, u T) T {
 	if c, ok := any(r).(complex64); ok {
 		x, y := any(v).(complex64), any(u).(complex64)
-		re, im := real(c), imag(c)
-		if re != re || im != im {
-			n := firstNaN(real(x), imag(x), real(y), imag(y))
-			if re != re {
-				re = n
-			}
-			if im != im {
-				im = n
-			}
-		}
+		re, im := nanParts(real(c), imag(c), real(x), imag(x), real(y), imag(y))
 		return any(complex(re, im)).(T)
 	}
 	c, x, y := complex128(r), complex128(v), complex128(u)
-	re, im := real(c), imag(c)
-	if re != re || im != im {
-		n := firstNaN(real(x), imag(x), real(y), imag(y))
-		if re != re {
-			re = n
-		}
-		if im != im {
-			im = n
-		}
-	}
+	re, im := nanParts(real(c), imag(c), real(x), imag(x), real(y), imag(y))
 	return T(complex(re, im))
+}
+
+// nanParts returns re and im, each NaN of them replaced by firstNaN of
+// the operands' parts.
+func nanParts[F float32 | float64](re, im F, parts ...F) (F, F) {
+	if re == re && im == im {
+		return re, im
+	}
+	n := firstNaN(parts...)
+	if re != re {
+		re = n
+	}
+	if im != im {
+		im = n
+	}
+	return re, im
 }
