@@ -98,7 +98,13 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction Reducti
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
-	return opcall.ScatterNDInto(ops, opScatterND, int(o), scatterND, dst, data, indices, updates, string(reduction))
+	// A direct call: through opcall.ScatterNDInto's function value it
+	// costs a small call more.
+	b, err := opcall.Resolve(ops, opScatterND, int(o))
+	if err == nil {
+		err = scatterND(b, dst, data, indices, updates, string(reduction))
+	}
+	return opcall.Wrap(opScatterND, err)
 }
 
 // scatterND is ScatterND at the version of Behavior b.

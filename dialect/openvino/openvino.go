@@ -157,7 +157,13 @@ func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction R
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
-	return opcall.ScatterNDInto(ops, nameScatterND, int(o), scatterND, dst, data, indices, updates, string(reduction))
+	// A direct call: through opcall.ScatterNDInto's function value it
+	// costs a small call more.
+	b, err := opcall.Resolve(ops, nameScatterND, int(o))
+	if err == nil {
+		err = scatterND(b, dst, data, indices, updates, string(reduction))
+	}
+	return opcall.Wrap(nameScatterND, err)
 }
 
 // scatterND is ScatterNDUpdate at the version of Behavior b.

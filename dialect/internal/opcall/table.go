@@ -56,6 +56,8 @@ type ScatterNDFunc = func(b *dialect.Behavior, dst, data, indices, updates tenso
 
 // ScatterNDInto runs scatter, the ScatterND called op of ops, a versioned
 // dialect's table, at the version that opset selects; its error names op.
+// The dialects' own Into forms call their scatter directly, which a
+// small call feels; the allocating forms go through it.
 func ScatterNDInto(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, dst, data, indices, updates tensor.Tensor, reduction string) error {
 	b, err := Resolve(ops, op, opset)
 	if err != nil {
