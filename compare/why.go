@@ -405,7 +405,7 @@ func (f *facts) outcomeWhy(runs []*OpRun) []Rule {
 	if t := f.indices; !t.IsZero() {
 		rules.add(rule(fmt.Sprintf("%v indices", t.DType()), runs, func(r *OpRun) (any, string) {
 			types := r.behavior.IndexTypes
-			if slices.Contains(types, t.DType()) {
+			if types.Has(t.DType()) {
 				return true, "accepts " + typeList(types)
 			}
 			return false, fmt.Sprintf("refuses %v (accepts %s)", t.DType(), typeList(types))
@@ -628,18 +628,14 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 }
 
 // typeList names a list of index types ("int32, int64", "any integer").
-func typeList(types []tensor.DType) string {
-	if dialect.AllIntegers(types) {
+func typeList(types dialect.TypeSet) string {
+	switch {
+	case types == dialect.IntegerTypes:
 		return "any integer"
+	case len(types.List()) == 1:
+		return types.Names() + " only"
 	}
-	names := make([]string, len(types))
-	for i, d := range types {
-		names[i] = d.String()
-	}
-	if len(names) == 1 {
-		return names[0] + " only"
-	}
-	return strings.Join(names, ", ")
+	return types.Names()
 }
 
 // noteApplies reports whether a note applies to the run as far as its

@@ -3,7 +3,6 @@ package dialect
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -75,16 +74,4 @@ func normAxis(axis, rank int, of string, sentinel error) (int, error) {
 		axis += rank
 	}
 	return axis, nil
-}
-
-// AllIntegers reports whether types holds every integer element type and
-// nothing else, as an operator that takes indices of any integer type
-// lists them.
-func AllIntegers(types []tensor.DType) bool {
-	for _, d := range tensor.DTypes() {
-		if d.IsInteger() != slices.Contains(types, d) {
-			return false
-		}
-	}
-	return !slices.ContainsFunc(types, func(d tensor.DType) bool { return !d.IsInteger() })
 }

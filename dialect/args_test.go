@@ -78,33 +78,6 @@ func TestNormAxis(t *testing.T) {
 	}
 }
 
-func TestAllIntegers(t *testing.T) {
-	var ints []tensor.DType
-	for _, d := range tensor.DTypes() {
-		if d.IsInteger() {
-			ints = append(ints, d)
-		}
-	}
-	noUint64 := slices.DeleteFunc(slices.Clone(ints), func(d tensor.DType) bool { return d == tensor.Uint64 })
-	tests := []struct {
-		name  string
-		types []tensor.DType
-		want  bool
-	}{
-		{"every integer type", ints, true},
-		{"in another order", reversed(ints), true},
-		{"none", nil, false},
-		{"int32 or int64", []tensor.DType{tensor.Int32, tensor.Int64}, false},
-		{"as many, one twice and uint64 left out", append(noUint64, tensor.Int8), false},
-		{"and a float", append(slices.Clone(ints), tensor.Float32), false},
-	}
-	for _, tt := range tests {
-		if got := dialect.AllIntegers(tt.types); got != tt.want {
-			t.Errorf("%s: got %v", tt.name, got)
-		}
-	}
-}
-
 // TestAxisExtremes checks NormAxis and NormAxisInput on the extreme int
 // values: refused with their class, quoting the value itself.
 func TestAxisExtremes(t *testing.T) {

@@ -263,7 +263,7 @@ type Behavior struct {
 	// "use_init_val"); "" when it always does.
 	IncludeSelf string
 	// IndexTypes are the accepted index element types.
-	IndexTypes []tensor.DType
+	IndexTypes TypeSet
 	// DataTypes are the element types of data (or, for an operator
 	// without data, of updates) that the operator accepts; CheckData
 	// checks them.

@@ -114,7 +114,7 @@ func TestResolve(t *testing.T) {
 	op := echoOp()
 	op.Removed = 9
 	op.Behavior = func(v int) dialect.Behavior {
-		return dialect.Behavior{IndexTypes: []tensor.DType{tensor.Int64}, Notes: []string{strconv.Itoa(v)}}
+		return dialect.Behavior{IndexTypes: dialect.Types(tensor.Int64), Notes: []string{strconv.Itoa(v)}}
 	}
 	tests := []struct {
 		opset, want int
@@ -165,10 +165,10 @@ func TestResolve(t *testing.T) {
 	}
 	// An operator without a Behavior gets one that holds only its version.
 	bare := echoOp()
-	if v, b, err := bare.Resolve(0); err != nil || v != 5 || b.IndexTypes != nil || b.Version != 5 {
+	if v, b, err := bare.Resolve(0); err != nil || v != 5 || b.IndexTypes != 0 || b.Version != 5 {
 		t.Errorf("without Behavior: %d %v %v", v, b, err)
 	}
-	if v, p, err := bare.Shared(1); err != nil || v != 1 || p == nil || p.IndexTypes != nil || p.Version != 1 {
+	if v, p, err := bare.Shared(1); err != nil || v != 1 || p == nil || p.IndexTypes != 0 || p.Version != 1 {
 		t.Errorf("Shared without Behavior: %d %v %v", v, p, err)
 	}
 	early := echoOp()

@@ -11,7 +11,8 @@ import (
 )
 
 // TypeSet is a set of element types, a bit per tensor.DType: the types an
-// operator version's data accepts (Behavior.DataTypes).
+// operator version's data and indices accept (Behavior.DataTypes,
+// Behavior.IndexTypes).
 type TypeSet uint32
 
 // Types returns the set holding ds.
@@ -161,7 +162,7 @@ func (op *Op) InputTypes(p Param) string {
 	var set func(b *Behavior) TypeSet
 	switch {
 	case p.Role == RoleIndices:
-		set = func(b *Behavior) TypeSet { return Types(b.IndexTypes...) }
+		set = func(b *Behavior) TypeSet { return b.IndexTypes }
 	case p.Role == RoleData, p.Role == RoleUpdates && !op.hasInput(RoleData):
 		set = func(b *Behavior) TypeSet { return b.DataTypes }
 	default:

@@ -2,12 +2,10 @@ package registry
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/tensor"
 )
 
 // torchFollows names the PyTorch releases that the torch dialect follows,
@@ -98,12 +96,9 @@ func renderBehavior(b dialect.Behavior) string {
 	if b.Index.Negative == engine.NegativeFromEnd {
 		negative = "from the end"
 	}
-	types := make([]string, len(b.IndexTypes))
-	for i, d := range b.IndexTypes {
-		types[i] = d.String()
-	}
-	if sameTypes(b.IndexTypes, integerTypes) {
-		types = []string{"any integer"}
+	types := b.IndexTypes.Names()
+	if b.IndexTypes == dialect.IntegerTypes {
+		types = "any integer"
 	}
 	reductions := "-"
 	if len(b.Reductions) > 0 {
@@ -123,7 +118,7 @@ func renderBehavior(b dialect.Behavior) string {
 		notes = append(notes, sentence(rule))
 	}
 	notes = append(notes, b.Notes...)
-	return strings.Join([]string{negative, outOfRange, strings.Join(types, ", "), b.DataTypes.String(), reductions, strings.Join(notes, " ")}, " | ")
+	return strings.Join([]string{negative, outOfRange, types, b.DataTypes.String(), reductions, strings.Join(notes, " ")}, " | ")
 }
 
 // sentence returns s capitalised and ended with a full stop.
@@ -141,10 +136,4 @@ func ruleNotes(r engine.IndexRules) []string {
 		return []string{dialect.ReportRule(r.Report)}
 	}
 	return nil
-}
-
-var integerTypes = tensor.IntegerTypes()
-
-func sameTypes(a, b []tensor.DType) bool {
-	return len(a) == len(b) && !slices.ContainsFunc(b, func(d tensor.DType) bool { return !slices.Contains(a, d) })
 }

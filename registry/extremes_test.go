@@ -169,7 +169,7 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 				})
 			}
 			_, b, _ := op.Resolve(0)
-			if slices.Contains(b.IndexTypes, tensor.Uint64) {
+			if b.IndexTypes.Has(tensor.Uint64) {
 				u := tensor.Must(tensor.New(tensor.Uint64, x.Shape()))
 				u.Data().([]uint64)[0] = math.MaxUint64
 				with("a uint64 index value", -1, []error{engine.ErrIndex}, func(c *dialect.Call) { c.Inputs[p.Name] = u })

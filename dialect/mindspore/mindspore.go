@@ -95,7 +95,7 @@ var (
 )
 
 // indexTypes are the index element types every operator accepts.
-var indexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
+var indexTypes = dialect.Types(tensor.Int32, tensor.Int64)
 
 // The element types each operator accepts.
 var (

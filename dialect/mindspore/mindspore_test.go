@@ -546,7 +546,7 @@ func TestOpTable(t *testing.T) {
 			}
 		}
 		b := o.Behavior(1)
-		if !slices.Equal(b.IndexTypes, []tensor.DType{tensor.Int32, tensor.Int64}) || len(b.Notes) == 0 || b.IncludeSelf != "" {
+		if b.IndexTypes != dialect.Types(tensor.Int32, tensor.Int64) || len(b.Notes) == 0 || b.IncludeSelf != "" {
 			t.Errorf("%s behavior %+v", o.Name, b)
 		}
 		switch o.Name {

@@ -33,7 +33,7 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 	return func(v int) dialect.Behavior {
 		b := dialect.Behavior{
 			Index:            rules,
-			IndexTypes:       []tensor.DType{tensor.Int32, tensor.Int64},
+			IndexTypes:       dialect.Types(tensor.Int32, tensor.Int64),
 			DataTypes:        dialect.AnyType,
 			ReductionRefusal: fmt.Sprintf("reduction {name} is not allowed in version %d (allowed: {allowed})", v),
 		}
@@ -42,7 +42,7 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 			b.TypeRefusals = []dialect.Refusal{{Text: fmt.Sprintf("data of type {type} is accepted from version 13, this is version %d", v)}}
 		}
 		if int64Only {
-			b.IndexTypes = []tensor.DType{tensor.Int64}
+			b.IndexTypes = dialect.Types(tensor.Int64)
 		}
 		if scatter {
 			b.Reductions = reductions(v)

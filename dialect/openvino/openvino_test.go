@@ -486,7 +486,7 @@ func TestBehaviorMatchesEval(t *testing.T) {
 			shape := tensor.Shape{1, 2}
 			for _, d := range all {
 				err := run(ints(d, shape, 1, 0), "")
-				if ok := slices.Contains(b.IndexTypes, d); ok != (err == nil) {
+				if ok := b.IndexTypes.Has(d); ok != (err == nil) {
 					t.Errorf("%s-%d indices %v: Behavior says %v, Run gives %v", o.Name, v, d, ok, err)
 				}
 			}

@@ -11,8 +11,8 @@ import (
 
 var (
 	// anyInteger: "any integer type" of the specifications.
-	anyInteger = tensor.IntegerTypes()
-	int32or64  = []tensor.DType{tensor.Int32, tensor.Int64}
+	anyInteger = dialect.IntegerTypes
+	int32or64  = dialect.Types(tensor.Int32, tensor.Int64)
 
 	// inRange accepts indices in [0, size-1] only; fromEnd also counts
 	// negative indices from the end. Anything else is an error.
@@ -44,7 +44,7 @@ func withTypes(b dialect.Behavior, name string, v int) dialect.Behavior {
 // whose version since added the reduction attribute, with the reductions
 // red, and counted negative indices from the end; before it, none is the
 // only reduction and indices lie in [0, size-1].
-func scatterBehavior(name string, v, since int, types []tensor.DType, red map[string]engine.Reduction, notes ...string) dialect.Behavior {
+func scatterBehavior(name string, v, since int, types dialect.TypeSet, red map[string]engine.Reduction, notes ...string) dialect.Behavior {
 	b := dialect.Behavior{
 		Index:            fromEnd,
 		IndexTypes:       types,

@@ -89,7 +89,7 @@ var (
 )
 
 // indexTypes are the index types of every operator.
-var indexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
+var indexTypes = dialect.Types(tensor.Int32, tensor.Int64)
 
 // The shared Behaviors of gather_nd, gather and scatter_nd, which init
 // sets and the typed functions read.

@@ -898,7 +898,7 @@ func TestOpTable(t *testing.T) {
 		if b.Index != want {
 			t.Errorf("%s: index rules %+v, want %+v", op.Name, b.Index, want)
 		}
-		if len(b.IndexTypes) != 2 || b.IndexTypes[0] != tensor.Int32 || b.IndexTypes[1] != tensor.Int64 {
+		if b.IndexTypes != dialect.Types(tensor.Int32, tensor.Int64) {
 			t.Errorf("%s: index types %v", op.Name, b.IndexTypes)
 		}
 		if len(b.Reductions) != len(w.reduction) {

@@ -62,9 +62,9 @@ func behavior(op string) func(int) dialect.Behavior {
 	return func(int) dialect.Behavior {
 		// index is a LongTensor (int64) for the scatters and gather, as
 		// PyTorch documents it; index_select also takes int32.
-		b := dialect.Behavior{Index: rules, IndexTypes: []tensor.DType{tensor.Int64}, DataTypes: kernelTypes, TypeRefusals: typeRefusals}
+		b := dialect.Behavior{Index: rules, IndexTypes: dialect.Types(tensor.Int64), DataTypes: kernelTypes, TypeRefusals: typeRefusals}
 		if op == opIndexSelect {
-			b.IndexTypes = []tensor.DType{tensor.Int32, tensor.Int64}
+			b.IndexTypes = dialect.Types(tensor.Int32, tensor.Int64)
 			b.DataTypes = dialect.AnyType.Without(tensor.String)
 		}
 		if names := reductionNames[op]; names != nil {

@@ -723,11 +723,11 @@ func TestOpTable(t *testing.T) {
 			t.Errorf("%s: version %d, %v", op.Name, v, err)
 		}
 		b := op.Behavior(1)
-		wantTypes := 1 // int64: index is a LongTensor
+		wantTypes := dialect.Types(tensor.Int64) // index is a LongTensor
 		if op.Name == "torch.index_select" {
-			wantTypes = 2 // int32 or int64
+			wantTypes = dialect.Types(tensor.Int32, tensor.Int64)
 		}
-		if b.Index.Negative != engine.NegativeError || b.Index.OutOfRange != engine.OutOfRangeError || len(b.IndexTypes) != wantTypes {
+		if b.Index.Negative != engine.NegativeError || b.Index.OutOfRange != engine.OutOfRangeError || b.IndexTypes != wantTypes {
 			t.Errorf("%s: behavior %+v", op.Name, b)
 		}
 	}

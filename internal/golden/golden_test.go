@@ -370,7 +370,7 @@ func battery(t *testing.T) []call {
 			if b.IncludeSelf != "" {
 				includes = []string{"", "true", "false"}
 			}
-			idxTypes := slices.Clone(b.IndexTypes)
+			idxTypes := b.IndexTypes.List()
 			if !slices.Contains(idxTypes, tensor.Int16) {
 				idxTypes = append(idxTypes, tensor.Int16) // refused by most
 			}

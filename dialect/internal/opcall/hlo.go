@@ -193,7 +193,7 @@ func (s *Slices) Ops() []*dialect.Op {
 func HLOBehavior(framework string, rules engine.IndexRules, notes ...string) dialect.Behavior {
 	return dialect.Behavior{
 		Index:        rules,
-		IndexTypes:   tensor.IntegerTypes(),
+		IndexTypes:   dialect.IntegerTypes,
 		DataTypes:    dialect.AnyType.Without(tensor.String),
 		TypeRefusals: []dialect.Refusal{StringsRefusal(framework)},
 		Notes:        notes,

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -128,11 +127,11 @@ func (s *Shapes) Of(t tensor.Tensor) tensor.Shape {
 // IndexTypes of the operator version's Behavior. Both errors wrap
 // dialect.ErrInput; the refusal of a type is a dialect.TypeError, which
 // matches engine.ErrType too.
-func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) error {
+func CheckIndices(indices tensor.Tensor, name string, types dialect.TypeSet) error {
 	if indices.IsZero() {
 		return fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
 	}
-	if d := indices.DType(); !slices.Contains(types, d) {
+	if d := indices.DType(); !types.Has(d) {
 		return dialect.TypeError(fmt.Sprintf("%s must be %s, got %v", name, typeNames(types), d))
 	}
 	return nil
@@ -143,7 +142,7 @@ func CheckIndices(indices tensor.Tensor, name string, types []tensor.DType) erro
 // (b.CheckData, then CheckIndices with b.IndexTypes).
 func CheckInputs(b *dialect.Behavior, data tensor.Tensor, dataName string, indices tensor.Tensor, indName string) error {
 	// Zero tensors have the type Undefined, which no set holds.
-	if b.DataTypes.Has(data.DType()) && slices.Contains(b.IndexTypes, indices.DType()) {
+	if b.DataTypes.Has(data.DType()) && b.IndexTypes.Has(indices.DType()) {
 		return nil // the common case, without the calls that word a refusal
 	}
 	if err := b.CheckData(dataName, data); err != nil {
@@ -152,17 +151,13 @@ func CheckInputs(b *dialect.Behavior, data tensor.Tensor, dataName string, indic
 	return CheckIndices(indices, indName, b.IndexTypes)
 }
 
-// typeNames names a list of element types for an error: "int64", "int32
-// or int64", or "of an integer type" for a list of every integer type.
-func typeNames(types []tensor.DType) string {
-	if dialect.AllIntegers(types) {
+// typeNames names a set of element types for an error: "int64", "int32
+// or int64", or "of an integer type" for every integer type.
+func typeNames(types dialect.TypeSet) string {
+	if types == dialect.IntegerTypes {
 		return "of an integer type"
 	}
-	names := make([]string, len(types))
-	for i, d := range types {
-		names[i] = d.String()
-	}
-	return strings.Join(names, " or ")
+	return strings.ReplaceAll(types.Names(), ", ", " or ")
 }
 
 // IntRange returns the range of integer type d, from its size and

@@ -46,13 +46,8 @@ func TestCheckDst(t *testing.T) {
 }
 
 func TestCheckIndices(t *testing.T) {
-	i32or64 := []tensor.DType{tensor.Int32, tensor.Int64}
-	var anyInt []tensor.DType
-	for _, d := range tensor.DTypes() {
-		if d.IsInteger() {
-			anyInt = append(anyInt, d)
-		}
-	}
+	i32or64 := dialect.Types(tensor.Int32, tensor.Int64)
+	anyInt := dialect.IntegerTypes
 	idx := func(d tensor.DType, shape ...int) tensor.Tensor {
 		return tensor.Must(tensor.New(d, tensor.Shape(shape)))
 	}
@@ -60,15 +55,15 @@ func TestCheckIndices(t *testing.T) {
 		name    string
 		indices tensor.Tensor
 		input   string
-		types   []tensor.DType
+		types   dialect.TypeSet
 		msg     string // "" for no error
 	}{
-		{"int64 of int64", idx(tensor.Int64, 2), "indices", []tensor.DType{tensor.Int64}, ""},
+		{"int64 of int64", idx(tensor.Int64, 2), "indices", dialect.Types(tensor.Int64), ""},
 		{"int32 of both", idx(tensor.Int32, 2, 1), "indices", i32or64, ""},
 		{"empty int32", idx(tensor.Int32, 0), "index", i32or64, ""},
 		{"uint16 of any integer", idx(tensor.Uint16), "indices", anyInt, ""},
 		{"missing", tensor.Tensor{}, "index", i32or64, `invalid input: missing input "index"`},
-		{"int32 of int64", idx(tensor.Int32, 2), "index", []tensor.DType{tensor.Int64},
+		{"int32 of int64", idx(tensor.Int32, 2), "index", dialect.Types(tensor.Int64),
 			"invalid input: index must be int64, got int32"},
 		{"float of both", idx(tensor.Float32, 2), "indices", i32or64,
 			"invalid input: indices must be int32 or int64, got float32"},
@@ -76,8 +71,8 @@ func TestCheckIndices(t *testing.T) {
 			"invalid input: indices must be int32 or int64, got uint8"},
 		{"bool of any integer", idx(tensor.Bool, 2), "indices", anyInt,
 			"invalid input: indices must be of an integer type, got bool"},
-		{"float of all but one integer", idx(tensor.Float64), "indices", []tensor.DType{tensor.Int8, tensor.Int16,
-			tensor.Int32, tensor.Int64, tensor.Uint8, tensor.Uint16, tensor.Uint32},
+		{"float of all but one integer", idx(tensor.Float64), "indices", dialect.Types(tensor.Int8, tensor.Int16,
+			tensor.Int32, tensor.Int64, tensor.Uint8, tensor.Uint16, tensor.Uint32),
 			"invalid input: indices must be int8 or int16 or int32 or int64 or uint8 or uint16 or uint32, got float64"},
 	}
 	for _, tt := range tests {

@@ -41,10 +41,10 @@ func TestWrap(t *testing.T) {
 }
 
 func TestFixed(t *testing.T) {
-	b := dialect.Behavior{IndexTypes: []tensor.DType{tensor.Int32}, Notes: []string{"one"}}
+	b := dialect.Behavior{IndexTypes: dialect.Types(tensor.Int32), Notes: []string{"one"}}
 	f := Fixed(b)
 	for _, v := range []int{0, 1, 12} {
-		if got := f(v); len(got.IndexTypes) != 1 || got.IndexTypes[0] != tensor.Int32 || len(got.Notes) != 1 || got.Notes[0] != "one" {
+		if got := f(v); got.IndexTypes != dialect.Types(tensor.Int32) || len(got.Notes) != 1 || got.Notes[0] != "one" {
 			t.Errorf("version %d: got %+v", v, got)
 		}
 	}
