@@ -36,7 +36,7 @@ func fromFloats[F float32 | float64](dtype DType, shape Shape, values []F) (Tens
 	if n != len(values) {
 		return Tensor{}, fmt.Errorf("tensor: %w: shape %v holds %d elements, %d values given", ErrShape, shape, n, len(values))
 	}
-	t, err := New(dtype, shape)
+	t, err := Empty(dtype, shape) // every element is written below
 	if err != nil {
 		return Tensor{}, err
 	}
