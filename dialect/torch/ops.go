@@ -113,11 +113,19 @@ func scatterIndex(what string) dialect.Param {
 	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
 }
 
-// gatherEval is the Eval of a gather that f runs on the inputs input and
-// index and the attribute dim.
-func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) opcall.Eval {
-	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
-		return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
+// gatherOp returns the table entry of a gather named name, of the given
+// family and summary, that f runs on the inputs input and index (whose
+// Doc is indexDoc) and the attribute dim.
+func gatherOp(name, family, summary, indexDoc string, f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) *dialect.Op {
+	return &dialect.Op{
+		Name:    name,
+		Family:  family,
+		Summary: summary,
+		Inputs:  []dialect.Param{inputParam, {Name: "index", Role: dialect.RoleIndices, Doc: indexDoc}},
+		Attrs:   []dialect.Attr{dimAttr},
+		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+			return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
+		},
 	}
 }
 
@@ -186,24 +194,10 @@ func init() {
 					Reduce(c.Attrs["reduce"].Str), c.Attrs["include_self"].Bool)
 			},
 		},
-		{
-			Name:    opGather,
-			Family:  "gather_elements",
-			Summary: "take elements of input at positions along dim",
-			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim, of input's rank; may be empty"}},
-			Attrs: []dialect.Attr{dimAttr},
-			Eval:  gatherEval(Gather),
-		},
-		{
-			Name:    opIndexSelect,
-			Family:  "gather",
-			Summary: "take slices of input along dim",
-			Inputs: []dialect.Param{inputParam,
-				{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim, 0-d or 1-D"}},
-			Attrs: []dialect.Attr{dimAttr},
-			Eval:  gatherEval(IndexSelect),
-		},
+		gatherOp(opGather, "gather_elements", "take elements of input at positions along dim",
+			"positions along dim, of input's rank; may be empty", Gather),
+		gatherOp(opIndexSelect, "gather", "take slices of input along dim",
+			"positions along dim, 0-d or 1-D", IndexSelect),
 	}
 	for _, op := range opcall.Unversioned("out", ops) {
 		op.Behavior = opcall.Fixed(behavior(op.Name)(1))
