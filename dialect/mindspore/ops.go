@@ -17,6 +17,12 @@ func behavior(rules engine.IndexRules, types dialect.TypeSet, red map[string]eng
 		ReductionRefusal: "reduction {name} is not supported (supported: {allowed})"})
 }
 
+// inputX is the input input_x, the tensor an operator reads or updates,
+// as doc says.
+func inputX(doc string) dialect.Param {
+	return dialect.Param{Name: "input_x", Role: dialect.RoleData, Doc: doc}
+}
+
 var ops = opcall.Unversioned("output", []*dialect.Op{
 	{
 		Name:    scatterNDName,
@@ -42,10 +48,7 @@ var ops = opcall.Unversioned("output", []*dialect.Op{
 			"Negative and out-of-range indices are errors, as on MindSpore's CPU backend.",
 			"A scalar indices tensor is read as a 1-D tensor of one element.",
 			"indices.shape[-1] may be 0: each empty tuple selects all of input_x."),
-		Inputs: []dialect.Param{
-			{Name: "input_x", Role: dialect.RoleData, Doc: "the tensor to read"},
-			opcall.TupleIndices(),
-		},
+		Inputs: []dialect.Param{inputX("the tensor to read"), opcall.TupleIndices()},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			return GatherND(c.Inputs["input_x"], c.Inputs["indices"])
 		},
@@ -59,7 +62,7 @@ var ops = opcall.Unversioned("output", []*dialect.Op{
 			"Duplicate indices: reduction none keeps the last update in row-major index order; add accumulates in that order.",
 			"updates must have the shape of indices."),
 		Inputs: []dialect.Param{
-			{Name: "input_x", Role: dialect.RoleData, Doc: "the tensor to update, of rank >= 1"},
+			inputX("the tensor to update, of rank >= 1"),
 			opcall.AxisIndices("of input_x's rank"),
 			{Name: "updates", Role: dialect.RoleUpdates, Types: "input_x's type", Doc: "the values to write, shaped like indices"},
 		},
