@@ -13,12 +13,13 @@ var ops []*dialect.Op
 func init() {
 	ivd := dialect.Attr{Name: "index_vector_dim", Role: dialect.RoleIndexVectorDim, Kind: dialect.Int, Required: true,
 		Doc: "the dimension of the indices that holds the start index vectors; their rank for scalar starts"}
+	read := dialect.Param{Name: "operand", Role: dialect.RoleData, Doc: "the tensor to read"}
 	slices := opcall.Slices{
 		Framework:   framework,
 		Slice:       opDynamicSlice,
 		UpdateSlice: opDynamicUpdateSlice,
 		Behavior:    dynamicSliceBehavior,
-		Read:        dialect.Param{Name: "operand", Role: dialect.RoleData, Doc: "the tensor to read"},
+		Read:        read,
 		Write:       dialect.Param{Name: "operand", Role: dialect.RoleData, Doc: "the tensor to update"},
 		Starts: dialect.Param{Name: "start_indices", Role: dialect.RoleIndices,
 			Doc: "a 1-D tensor of one start index per dimension of operand"},
@@ -30,8 +31,7 @@ func init() {
 			Family:   "general_gather",
 			Behavior: gatherBehavior,
 			Summary:  "take slices of operand at start indices, by dimension numbers",
-			Inputs: []dialect.Param{
-				{Name: "operand", Role: dialect.RoleData, Doc: "the tensor to read"},
+			Inputs: []dialect.Param{read,
 				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices of the slices"}},
 			Attrs: append(opcall.GatherDimsAttrs(), ivd, opcall.Hint("indices_are_sorted")),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
