@@ -116,14 +116,14 @@ type Computation string
 
 // The update computations.
 const (
-	Replace  Computation = "replace" // the region returns the update
-	Add      Computation = "add"
-	Multiply Computation = "multiply"
-	Maximum  Computation = "maximum"
-	Minimum  Computation = "minimum"
-	And      Computation = "and"
-	Or       Computation = "or"
-	Xor      Computation = "xor"
+	Replace  Computation = "replace"  // the region returns the update
+	Add      Computation = "add"      // stablehlo.add of the value and the update
+	Multiply Computation = "multiply" // stablehlo.multiply of them
+	Maximum  Computation = "maximum"  // stablehlo.maximum: NaN propagates, -0 < +0
+	Minimum  Computation = "minimum"  // stablehlo.minimum: NaN propagates, -0 < +0
+	And      Computation = "and"      // stablehlo.and: logical for bool, bitwise for integers
+	Or       Computation = "or"       // stablehlo.or: logical for bool, bitwise for integers
+	Xor      Computation = "xor"      // stablehlo.xor: logical for bool, bitwise for integers
 )
 
 // The operators' names.
