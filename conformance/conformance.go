@@ -27,17 +27,19 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-//go:embed testdata/onnx-node
+// bundled holds both suites, the ONNX node tests and the StableHLO tests.
+//
+//go:embed testdata/onnx-node testdata/stablehlo
 var bundled embed.FS
 
 // Suite returns the bundled official ONNX node tests (26 directories;
 // see testdata/onnx-node/README.md), rooted so that Run(Suite(), ".")
 // runs them all.
-func Suite() fs.FS { return embedded(bundled, "testdata/onnx-node") }
+func Suite() fs.FS { return embedded("testdata/onnx-node") }
 
-// embedded returns directory dir of the embedded files fsys.
-func embedded(fsys embed.FS, dir string) fs.FS {
-	sub, err := fs.Sub(fsys, dir)
+// embedded returns directory dir of the bundled files.
+func embedded(dir string) fs.FS {
+	sub, err := fs.Sub(bundled, dir)
 	if err != nil {
 		panic(err) // unreachable: the directory is embedded at build time
 	}

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"embed"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -12,14 +11,11 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-//go:embed testdata/stablehlo
-var stablehloBundle embed.FS
-
 // StableHLOSuite returns the bundled StableHLO gather/scatter tests (1041
 // JAX-generated files under testdata/, the interpreter's own under
 // interpret/; see testdata/stablehlo/LICENSE-NOTE.md), rooted so that
 // RunStableHLO(StableHLOSuite(), ".", exec) runs them all.
-func StableHLOSuite() fs.FS { return embedded(stablehloBundle, "testdata/stablehlo") }
+func StableHLOSuite() fs.FS { return embedded("testdata/stablehlo") }
 
 // ExecFunc runs one operation of a StableHLO test for RunMLIR:
 // "stablehlo.scatter" or "stablehlo.gather", with the inputs and
