@@ -31,7 +31,8 @@ func init() {
 			Family:   "general_gather",
 			Behavior: gatherBehavior,
 			Summary:  "take slices of operand at start indices, by dimension numbers",
-			Inputs: []dialect.Param{read,
+			Inputs: []dialect.Param{
+				read,
 				{Name: "start_indices", Role: dialect.RoleIndices, Doc: "the start indices of the slices"}},
 			Attrs: append(opcall.GatherDimsAttrs(), ivd, opcall.Hint("indices_are_sorted")),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
