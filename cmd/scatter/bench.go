@@ -79,7 +79,7 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 		return usagef("bench: --workload: %v", err)
 	}
 	switch {
-	case o.plotPath != "" && !strings.EqualFold(filepath.Ext(o.plotPath), ".png"):
+	case o.plotPath != "" && !hasExt(o.plotPath, ".png"):
 		return usagef("bench: --plot %s: want a file name ending in .png", o.plotPath)
 	case o.plotPath != "" && o.jsonPath != "" && filepath.Clean(o.plotPath) == filepath.Clean(o.jsonPath):
 		return usagef("bench: --plot and --json are both %s", o.plotPath)

@@ -404,3 +404,8 @@ func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
 }
+
+// hasExt reports whether path's extension is ext (".png"), in any case.
+func hasExt(path, ext string) bool {
+	return strings.EqualFold(filepath.Ext(path), ext)
+}

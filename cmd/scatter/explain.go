@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/scatter-dev/scatter/explain"
 	"github.com/scatter-dev/scatter/internal/atomicfile"
@@ -45,9 +43,9 @@ func (o *explainOptions) run(pos []string, stdout, stderr io.Writer) error {
 	switch {
 	case o.svg != "" && o.png != "":
 		return usagef("explain: give --svg or --png, not both")
-	case o.svg != "" && !strings.EqualFold(filepath.Ext(o.svg), ".svg"):
+	case o.svg != "" && !hasExt(o.svg, ".svg"):
 		return usagef("explain: --svg %s: the file name must end in .svg", o.svg)
-	case o.png != "" && !strings.EqualFold(filepath.Ext(o.png), ".png"):
+	case o.png != "" && !hasExt(o.png, ".png"):
 		return usagef("explain: --png %s: the file name must end in .png", o.png)
 	}
 	picture, pictureFlag := o.svg, "svg" // at most one of them is given

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -62,7 +61,7 @@ func (o *showOptions) run(files []string, stdout, _ io.Writer) error {
 		switch {
 		case f == "-":
 			t, err = npy.Read(stdin)
-		case strings.EqualFold(filepath.Ext(f), ".pb"):
+		case hasExt(f, ".pb"):
 			t, name, err = onnxpb.ReadTensorFile(f)
 		default:
 			t, err = format.ReadFile(f)
