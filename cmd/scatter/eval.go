@@ -14,8 +14,8 @@ import (
 var evalCommand = &command{
 	name:     "eval",
 	short:    "run an operator on tensor files or literals and write its output",
-	args:     "OP",
 	required: []string{"out"},
+	args:     "OP",
 	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &evalOptions{call: addCallFlags(fs)}
 		fs.StringVar(&o.out, "out", "", "the output `FILE`, .npy or .pb, or - for .npy on standard output")
