@@ -122,13 +122,18 @@ func arithOf(d tensor.DType) arith {
 
 // boolStep: Add and Max are OR, Mul and Min AND, Sub XOR.
 func boolStep(r Reduction, x, y bool) bool {
-	switch r {
-	case Add, Max:
+	return logical(x, y, r == Add || r == Max, r == Mul || r == Min)
+}
+
+// logical is x OR y when or, else x AND y when and, else x XOR y.
+func logical(x, y, or, and bool) bool {
+	switch {
+	case or:
 		return x || y
-	case Mul, Min:
+	case and:
 		return x && y
 	}
-	return x != y // Sub
+	return x != y
 }
 
 type integer interface {

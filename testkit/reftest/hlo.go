@@ -631,14 +631,8 @@ func compute(comp Computation, d tensor.DType, v, u any) any {
 	}
 	switch x := v.(type) {
 	case bool:
-		y := u.(bool)
-		switch comp {
-		case ComputeAdd, ComputeOr:
-			return x || y
-		case ComputeMultiply, ComputeAnd:
-			return x && y
-		}
-		return x != y // xor
+		// add is or, multiply and; the rest (subtract, xor) is xor.
+		return logical(x, u.(bool), comp == ComputeAdd || comp == ComputeOr, comp == ComputeMultiply || comp == ComputeAnd)
 	case complex64:
 		return numCompute(comp, x, u.(complex64))
 	case complex128:
