@@ -54,8 +54,7 @@ func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, 
 	if err != nil {
 		return err
 	}
-	s.shapes[outShape] = shape
-	ind, err := gatherIndices(s, dst, data, indices, shape)
+	ind, err := gatherIndices(s, dst, data, indices, s.keep(outShape, shape))
 	if err != nil {
 		return err
 	}

@@ -54,8 +54,7 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	if err != nil {
 		return err
 	}
-	s.shapes[outShape] = shape
-	ind, err := gatherIndices(s, dst, data, indices, shape)
+	ind, err := gatherIndices(s, dst, data, indices, s.keep(outShape, shape))
 	if err != nil {
 		return err
 	}

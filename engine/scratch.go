@@ -113,6 +113,13 @@ func (s *scratch) shape(i int, t *tensor.Tensor) tensor.Shape {
 	return s.shapes[i]
 }
 
+// keep makes shape, which was appended to the shape in slot i (a gather's
+// output shape), that slot's, and returns it.
+func (s *scratch) keep(i int, shape tensor.Shape) tensor.Shape {
+	s.shapes[i] = shape
+	return shape
+}
+
 // stridesOf returns the row-major strides of sh in slot i.
 func (s *scratch) stridesOf(i int, sh tensor.Shape) []int {
 	s.strides[i] = stridesInto(s.strides[i], sh)
