@@ -83,12 +83,13 @@ const (
 	Ints                   // a list of integers, such as a shape
 )
 
-var kindNames = map[Kind]string{Int: "int", Float: "float", String: "string", Bool: "bool", Ints: "ints"}
+// kindNames are the kinds' names, indexed by Kind; the zero Kind has none.
+var kindNames = [...]string{Int: "int", Float: "float", String: "string", Bool: "bool", Ints: "ints"}
 
 // String returns the kind's name ("int", "ints", ...).
 func (k Kind) String() string {
-	if s, ok := kindNames[k]; ok {
-		return s
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
