@@ -244,6 +244,32 @@ func (p *parser) expectKey(kw string) error {
 	return p.expect("=")
 }
 
+// expectSeq reads a fixed form piece by piece, as the pieces say: a
+// string is a keyword (expectKeyword) when it starts with a letter and
+// punctuation (expect) otherwise; a *string receives a value use
+// (valueUse). It stops at the first piece that fails.
+func (p *parser) expectSeq(pieces ...any) error {
+	for _, piece := range pieces {
+		var err error
+		switch piece := piece.(type) {
+		case string:
+			if isLetter(piece[0]) {
+				err = p.expectKeyword(piece)
+			} else {
+				err = p.expect(piece)
+			}
+		case *string:
+			*piece, err = p.valueUse()
+		default:
+			panic(fmt.Sprintf("stablehlo: expectSeq takes strings and *strings, not %T", piece))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // isSuffixChar reports whether c may appear in the name of a value or a
 // block after its sigil (MLIR's suffix-id).
 func isSuffixChar(c byte) bool { return isLetter(c) || isDigit(c) || c == '$' || c == '.' || c == '-' }

@@ -194,10 +194,7 @@ func (p *parser) pretty(op *Op, attrs map[string]attr) error {
 		if op.Operands, err = p.valueUses(); err != nil || len(op.Operands) == 0 {
 			return err
 		}
-		if err := p.expect(":"); err != nil {
-			return err
-		}
-		op.OperandTypes, err = p.typeList()
+		op.OperandTypes, err = p.colonTypes()
 		return err
 	case name == "stablehlo.constant":
 		op.Name = name
@@ -393,24 +390,8 @@ func (p *parser) dimsOp(op *Op, attrs map[string]attr) error {
 // [1] : (T, T) -> T", or the same with "across" directly after the
 // operands and a "reducer(%a: T, %b: T) { ... }" region after the type.
 func (p *parser) reduceOp(op *Op, attrs map[string]attr) error {
-	if err := p.expect("("); err != nil {
-		return err
-	}
-	x, err := p.valueUse()
-	if err != nil {
-		return err
-	}
-	if err := p.expectKeyword("init"); err != nil {
-		return err
-	}
-	if err := p.expect(":"); err != nil {
-		return err
-	}
-	init, err := p.valueUse()
-	if err != nil {
-		return err
-	}
-	if err := p.expect(")"); err != nil {
+	var x, init string
+	if err := p.expectSeq("(", &x, "init", ":", &init, ")"); err != nil {
 		return err
 	}
 	if p.peek() == ',' {
@@ -425,10 +406,7 @@ func (p *parser) reduceOp(op *Op, attrs map[string]attr) error {
 		}
 		attrs["applies"] = attr{kind: attrString, pos: at, s: applies}
 	}
-	if err := p.expectKeyword("across"); err != nil {
-		return err
-	}
-	if err := p.expectKey("dimensions"); err != nil {
+	if err := p.expectSeq("across", "dimensions", "="); err != nil {
 		return err
 	}
 	at := p.pos
@@ -447,10 +425,7 @@ func (p *parser) reduceOp(op *Op, attrs map[string]attr) error {
 		return err
 	}
 	r := &Region{Line: p.line()}
-	if err := p.expectKeyword("reducer"); err != nil {
-		return err
-	}
-	if err := p.expect("("); err != nil {
+	if err := p.expectSeq("reducer", "("); err != nil {
 		return err
 	}
 	if r.Params, err = p.params(")"); err != nil {
@@ -511,10 +486,7 @@ func (p *parser) checkOp(op *Op, attrs map[string]attr) error {
 	if err := p.optDict(attrs); err != nil {
 		return err
 	}
-	if err := p.expect(":"); err != nil {
-		return err
-	}
-	ts, err := p.typeList()
+	ts, err := p.colonTypes()
 	if err != nil {
 		return err
 	}

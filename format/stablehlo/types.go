@@ -146,6 +146,15 @@ func (p *parser) elemType() (tensor.DType, error) {
 	return 0, p.unsupported(start, "element type %s", name)
 }
 
+// colonTypes reads ": T, T, ...", the types that follow an operation's
+// operands in return and the check dialect's operations.
+func (p *parser) colonTypes() ([]Type, error) {
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	return p.typeList()
+}
+
 // typeList reads "T, T, ..." (at least one).
 func (p *parser) typeList() ([]Type, error) {
 	var ts []Type
