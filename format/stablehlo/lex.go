@@ -318,6 +318,19 @@ func (p *parser) valueUse() (string, error) {
 	return v, nil
 }
 
+// operandList reads "(%a, %b, ...)", a parenthesized list of value uses,
+// possibly empty.
+func (p *parser) operandList() ([]string, error) {
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	vs, err := p.valueUses()
+	if err != nil {
+		return nil, err
+	}
+	return vs, p.expect(")")
+}
+
 // valueUses reads a comma-separated list of value uses, possibly empty,
 // up to the first comma not followed by a value.
 func (p *parser) valueUses() ([]string, error) {

@@ -108,13 +108,7 @@ func (p *parser) generic(op *Op, attrs map[string]attr) error {
 	if op.Name, err = p.stringLit(); err != nil {
 		return err
 	}
-	if err := p.expect("("); err != nil {
-		return err
-	}
-	if op.Operands, err = p.valueUses(); err != nil {
-		return err
-	}
-	if err := p.expect(")"); err != nil {
+	if op.Operands, err = p.operandList(); err != nil {
 		return err
 	}
 	if p.punct("<") {
@@ -249,13 +243,7 @@ func (p *parser) callOp(op *Op, attrs map[string]attr, name string, kind attrKin
 // argsAndType reads "(%a, ...) {attrs} : (T, ...) -> T".
 func (p *parser) argsAndType(op *Op, attrs map[string]attr) error {
 	var err error
-	if err = p.expect("("); err != nil {
-		return err
-	}
-	if op.Operands, err = p.valueUses(); err != nil {
-		return err
-	}
-	if err = p.expect(")"); err != nil {
+	if op.Operands, err = p.operandList(); err != nil {
 		return err
 	}
 	if err = p.optDict(attrs); err != nil {
@@ -360,26 +348,25 @@ func (p *parser) dimsOp(op *Op, attrs map[string]attr) error {
 	if err := p.expect(","); err != nil {
 		return err
 	}
-	at := p.pos
+	// broadcast_in_dim's key is "dims" and its value a list; the
+	// attribute is where the key starts.
+	a := attr{kind: attrInt, pos: p.pos}
+	key, name := "dim", "dimension"
 	if op.Name == "stablehlo.broadcast_in_dim" {
-		if err := p.expectKey("dims"); err != nil {
-			return err
-		}
-		dims, err := p.intList()
-		if err != nil {
-			return err
-		}
-		attrs["broadcast_dimensions"] = attr{kind: attrInts, pos: at, ints: dims}
-	} else {
-		if err := p.expectKey("dim"); err != nil {
-			return err
-		}
-		d, err := p.integer()
-		if err != nil {
-			return err
-		}
-		attrs["dimension"] = attr{kind: attrInt, pos: at, i: d}
+		a.kind, key, name = attrInts, "dims", "broadcast_dimensions"
 	}
+	if err := p.expectKey(key); err != nil {
+		return err
+	}
+	if a.kind == attrInts {
+		a.ints, err = p.intList()
+	} else {
+		a.i, err = p.integer()
+	}
+	if err != nil {
+		return err
+	}
+	attrs[name] = a
 	if err := p.optDict(attrs); err != nil {
 		return err
 	}
