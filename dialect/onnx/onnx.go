@@ -92,19 +92,13 @@ const (
 // reduction is "" or ReductionNone, or from version 16 ReductionAdd or
 // ReductionMul, or from version 18 ReductionMax or ReductionMin.
 func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction Reduction) (tensor.Tensor, error) {
-	return opcall.NewScatterND(ops, opScatterND, int(o), scatterND, data, indices, updates, string(reduction))
+	return opcall.NewScatterND(scatterNDOp, int(o), scatterND, data, indices, updates, string(reduction))
 }
 
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
-	// A direct call: through opcall.ScatterNDInto's function value it
-	// costs a small call more.
-	b, err := opcall.Resolve(ops, opScatterND, int(o))
-	if err == nil {
-		err = scatterND(b, dst, data, indices, updates, string(reduction))
-	}
-	return opcall.Wrap(opScatterND, err)
+	return opcall.ScatterNDInto(scatterNDOp, int(o), scatterND, dst, data, indices, updates, string(reduction))
 }
 
 // scatterND is ScatterND at the version of Behavior b.

@@ -65,6 +65,10 @@ func behavior(scatter, int64Only bool) func(v int) dialect.Behavior {
 // look versions up in ops.
 var ops []*dialect.Op
 
+// scatterNDOp is the ScatterND entry of ops, which init finds once for
+// the typed functions.
+var scatterNDOp *dialect.Op
+
 func init() {
 	ops = []*dialect.Op{
 		{
@@ -143,6 +147,7 @@ func init() {
 			Eval: opcall.GatherEval(gatherND, "batch_dims"),
 		},
 	}
+	scatterNDOp = dialect.Find(ops, opScatterND)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

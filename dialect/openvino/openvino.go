@@ -151,19 +151,13 @@ func scatterElements(b *dialect.Behavior, dst, data, indices, updates tensor.Ten
 // or ReductionNone, or from version 15 ReductionSum, ReductionSub,
 // ReductionProd, ReductionMin or ReductionMax.
 func (o Opset) ScatterNDUpdate(data, indices, updates tensor.Tensor, reduction Reduction) (tensor.Tensor, error) {
-	return opcall.NewScatterND(ops, nameScatterND, int(o), scatterND, data, indices, updates, string(reduction))
+	return opcall.NewScatterND(scatterNDOp, int(o), scatterND, data, indices, updates, string(reduction))
 }
 
 // ScatterNDUpdateInto is ScatterNDUpdate writing into dst, which has
 // data's type and shape and may be data itself.
 func (o Opset) ScatterNDUpdateInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
-	// A direct call: through opcall.ScatterNDInto's function value it
-	// costs a small call more.
-	b, err := opcall.Resolve(ops, nameScatterND, int(o))
-	if err == nil {
-		err = scatterND(b, dst, data, indices, updates, string(reduction))
-	}
-	return opcall.Wrap(nameScatterND, err)
+	return opcall.ScatterNDInto(scatterNDOp, int(o), scatterND, dst, data, indices, updates, string(reduction))
 }
 
 // scatterND is ScatterNDUpdate at the version of Behavior b.

@@ -115,6 +115,10 @@ func gatherElementsBehavior(v int) dialect.Behavior {
 // look versions up in ops.
 var ops []*dialect.Op
 
+// scatterNDOp is the ScatterND entry of ops, which init finds once for
+// the typed functions.
+var scatterNDOp *dialect.Op
+
 func init() {
 	data := dialect.Param{Name: "data", Role: dialect.RoleData, Doc: "the tensor to read or update, of rank >= 1"}
 	numericData := dialect.Param{Name: "data", Role: dialect.RoleData, Doc: "the tensor to update, of rank >= 1"}
@@ -188,6 +192,7 @@ func init() {
 			Eval: opcall.GatherEval(gatherElements, "axis"),
 		},
 	}
+	scatterNDOp = dialect.Find(ops, nameScatterND)
 }
 
 // Ops returns the dialect's operations, for generic callers such as the

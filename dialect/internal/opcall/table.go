@@ -54,23 +54,23 @@ func GatherEval(gather GatherFunc, attr string) Eval {
 // attribute, into dst.
 type ScatterNDFunc = func(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error
 
-// ScatterNDInto runs scatter, the ScatterND called op of ops, a versioned
-// dialect's table, at the version that opset selects; its error names op.
-// The dialects' own Into forms call their scatter directly, which a
-// small call feels; the allocating forms go through it.
-func ScatterNDInto(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	b, err := Resolve(ops, op, opset)
-	if err != nil {
-		return err
+// ScatterNDInto runs scatter, a versioned dialect's ScatterND, whose
+// table entry op is, at the version that opset selects; its error names
+// op. The dialects look op up once, when they build their table, so that
+// a call searches only the versions.
+func ScatterNDInto(op *dialect.Op, opset int, scatter ScatterNDFunc, dst, data, indices, updates tensor.Tensor, reduction string) error {
+	_, b, err := op.Shared(opset)
+	if err == nil {
+		err = scatter(b, dst, data, indices, updates, reduction)
 	}
-	return Wrap(op, scatter(b, dst, data, indices, updates, reduction))
+	return Wrap(op.Name, err)
 }
 
 // NewScatterND is ScatterNDInto into a new tensor of data's type and
 // shape.
-func NewScatterND(ops []*dialect.Op, op string, opset int, scatter ScatterNDFunc, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
-	return AllocLike(op, data, "data", func(dst tensor.Tensor) error {
-		return ScatterNDInto(ops, op, opset, scatter, dst, data, indices, updates, reduction)
+func NewScatterND(op *dialect.Op, opset int, scatter ScatterNDFunc, data, indices, updates tensor.Tensor, reduction string) (tensor.Tensor, error) {
+	return AllocLike(op.Name, data, "data", func(dst tensor.Tensor) error {
+		return ScatterNDInto(op, opset, scatter, dst, data, indices, updates, reduction)
 	})
 }
 
