@@ -2,9 +2,11 @@ package stablehlo
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -281,7 +283,9 @@ func (p *parser) skipAngles() error {
 
 // ScatterDims are the dimension numbers of a scatter
 // (#stablehlo.scatter<...>). Fields absent from the file are empty, and
-// IndexVectorDim is then 0, as StableHLO reads them.
+// IndexVectorDim is then 0, as StableHLO reads them. Each field is named
+// as the file names it, in camel case (update_window_dims is
+// UpdateWindowDims).
 type ScatterDims struct {
 	UpdateWindowDims           []int64
 	InsertedWindowDims         []int64
@@ -293,7 +297,8 @@ type ScatterDims struct {
 
 // GatherDims are the dimension numbers of a gather
 // (#stablehlo.gather<...>). Fields absent from the file are empty, and
-// IndexVectorDim is then 0, as StableHLO reads them.
+// IndexVectorDim is then 0, as StableHLO reads them. Each field is named
+// as the file names it, in camel case (offset_dims is OffsetDims).
 type GatherDims struct {
 	OffsetDims               []int64
 	CollapsedSliceDims       []int64
@@ -306,31 +311,40 @@ type GatherDims struct {
 // Lists returns d's dimension lists by their names in the file (and in
 // the stablehlo dialect's attributes): update_window_dims and the rest,
 // all but index_vector_dim.
-func (d *ScatterDims) Lists() map[string][]int64 { return values(d.fields()) }
-
-func (d *ScatterDims) fields() map[string]*[]int64 {
-	return map[string]*[]int64{
-		"update_window_dims":            &d.UpdateWindowDims,
-		"inserted_window_dims":          &d.InsertedWindowDims,
-		"input_batching_dims":           &d.InputBatchingDims,
-		"scatter_indices_batching_dims": &d.ScatterIndicesBatchingDims,
-		"scatter_dims_to_operand_dims":  &d.ScatterDimsToOperandDims,
-	}
-}
+func (d *ScatterDims) Lists() map[string][]int64 { return values(dimLists(d)) }
 
 // Lists returns d's dimension lists by their names in the file (and in
 // the stablehlo dialect's attributes): offset_dims and the rest, all but
 // index_vector_dim.
-func (d *GatherDims) Lists() map[string][]int64 { return values(d.fields()) }
+func (d *GatherDims) Lists() map[string][]int64 { return values(dimLists(d)) }
 
-func (d *GatherDims) fields() map[string]*[]int64 {
-	return map[string]*[]int64{
-		"offset_dims":                 &d.OffsetDims,
-		"collapsed_slice_dims":        &d.CollapsedSliceDims,
-		"operand_batching_dims":       &d.OperandBatchingDims,
-		"start_indices_batching_dims": &d.StartIndicesBatchingDims,
-		"start_index_map":             &d.StartIndexMap,
+// dimLists returns the lists of dims, a *ScatterDims or *GatherDims, by
+// their names in the file: each []int64 field's name in snake case.
+func dimLists(dims any) map[string]*[]int64 {
+	v := reflect.ValueOf(dims).Elem()
+	lists := make(map[string]*[]int64, v.NumField())
+	for i := range v.NumField() {
+		if list, ok := v.Field(i).Addr().Interface().(*[]int64); ok {
+			lists[snakeCase(v.Type().Field(i).Name)] = list
+		}
 	}
+	return lists
+}
+
+// snakeCase returns the camel-case name in snake case: StartIndexMap is
+// start_index_map.
+func snakeCase(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // values returns the lists that fields point to, by the same names.
@@ -344,12 +358,12 @@ func values(fields map[string]*[]int64) map[string][]int64 {
 
 func (p *parser) scatterDims() (*ScatterDims, error) {
 	d := &ScatterDims{}
-	return d, p.dimNumbers("#stablehlo.scatter", d.fields(), &d.IndexVectorDim)
+	return d, p.dimNumbers("#stablehlo.scatter", dimLists(d), &d.IndexVectorDim)
 }
 
 func (p *parser) gatherDims() (*GatherDims, error) {
 	d := &GatherDims{}
-	return d, p.dimNumbers("#stablehlo.gather", d.fields(), &d.IndexVectorDim)
+	return d, p.dimNumbers("#stablehlo.gather", dimLists(d), &d.IndexVectorDim)
 }
 
 // dimNumbers reads "<name = [..], ..., index_vector_dim = N>" into lists
