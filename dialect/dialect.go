@@ -69,7 +69,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 
 // Families are the operations that every dialect spells its own way.
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
-	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice"}
+	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
+	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min"}
 
 // Kind is the type of an attribute value.
 type Kind uint8
@@ -504,7 +505,8 @@ func (op *Op) defaultReduction(b Behavior) string {
 // one.
 func IsScatter(family string) bool {
 	switch family {
-	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice":
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice",
+		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min":
 		return true
 	}
 	return false
