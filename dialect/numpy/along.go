@@ -115,8 +115,10 @@ func alongArgs(sh *opcall.Shapes, arr, indices tensor.Tensor, axis Axis) (g alon
 		switch x, y := as[d], is[d]; {
 		case d == g.axis || x == y:
 			g.out = append(g.out, y)
-		case x == 1 || y == 1:
-			g.out, g.same = append(g.out, max(x, y)), false
+		case x == 1:
+			g.out, g.same = append(g.out, y), false
+		case y == 1:
+			g.out, g.same = append(g.out, x), false
 		default:
 			return g, fmt.Errorf("%w: indices of shape %v and arr of shape %v do not broadcast in dimension %d",
 				engine.ErrShape, is, as, d)
