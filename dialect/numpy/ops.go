@@ -170,7 +170,7 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 	},
 	{
 		Name:    putAlongName,
-		Family:  "put",
+		Family:  "scatter_elements",
 		Summary: "write values into arr at positions along an axis given per element",
 		Behavior: behavior(dataTypes, map[string]engine.Reduction{"replace": engine.None}, boolNote, castNote,
 			"axis is required; None (the flattened array) is the Go API's only (numpy.Flat).",
