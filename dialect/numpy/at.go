@@ -9,74 +9,7 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// AddAt adds b into a at indices, in place: np.add.at(a, indices, b).
-// Unbuffered: each of duplicate indices adds, in row-major index order,
-// every step rounded to a's element type. indices is one integer array,
-// which indexes a's first axis, or a tuple of them (see Indices); b has
-// a's element type and broadcasts to the indexed shape (the indices'
-// broadcast shape followed by the dimensions of a they leave). Every
-// index is checked before anything is written.
-func AddAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return AddAtInto(a, a, indices, b)
-}
-
-// AddAtInto is AddAt writing the updated copy of a into dst, which has
-// a's element type and shape and may be a itself (then it is AddAt). It
-// allocates nothing when indices is one array and b has the indexed
-// shape.
-func AddAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap(addAtName, ufuncAt(addAtB, engine.Add, dst, a, indices, b))
-}
-
-// SubtractAt subtracts b from a at indices, in place:
-// np.subtract.at(a, indices, b). It is AddAt with subtraction; bool a is
-// refused, as NumPy's subtract refuses it.
-func SubtractAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return SubtractAtInto(a, a, indices, b)
-}
-
-// SubtractAtInto is SubtractAt writing into dst, as AddAtInto.
-func SubtractAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap(subtractAtName, ufuncAt(subtractAtB, engine.Sub, dst, a, indices, b))
-}
-
-// MultiplyAt multiplies a by b at indices, in place:
-// np.multiply.at(a, indices, b). It is AddAt with multiplication (AND on
-// bool; complex products as NumPy's loop computes them, every operation in
-// the precision of the parts).
-func MultiplyAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return MultiplyAtInto(a, a, indices, b)
-}
-
-// MultiplyAtInto is MultiplyAt writing into dst, as AddAtInto.
-func MultiplyAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap(multiplyAtName, ufuncAt(multiplyAtB, engine.Mul, dst, a, indices, b))
-}
-
-// MaximumAt sets a at indices to the larger of its value and b's, in
-// place: np.maximum.at(a, indices, b). A NaN on either side gives NaN
-// (the one in place, if both are); of +0 and -0 the value in place stays.
-// Complex a is refused.
-func MaximumAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return MaximumAtInto(a, a, indices, b)
-}
-
-// MaximumAtInto is MaximumAt writing into dst, as AddAtInto.
-func MaximumAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap(maximumAtName, ufuncAt(maximumAtB, engine.Max, dst, a, indices, b))
-}
-
-// MinimumAt sets a at indices to the smaller of its value and b's, in
-// place: np.minimum.at(a, indices, b), with MaximumAt's rules for NaN and
-// signed zeros.
-func MinimumAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return MinimumAtInto(a, a, indices, b)
-}
-
-// MinimumAtInto is MinimumAt writing into dst, as AddAtInto.
-func MinimumAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap(minimumAtName, ufuncAt(minimumAtB, engine.Min, dst, a, indices, b))
-}
+//go:generate go run ../../internal/genvariants numpy
 
 // noTuple is the empty index tuple: a ScatterND index of one tuple of no
 // components, which addresses the whole of a.
