@@ -61,9 +61,6 @@ func PutAlongAxisInto(dst, arr, indices, values tensor.Tensor, axis Axis) error 
 	defer sh.Release()
 	g, err := alongArgs(sh, arr, indices, axis)
 	if err == nil {
-		err = sameType(values, "values", arr, "arr")
-	}
-	if err == nil {
 		err = g.err(g.put(sh, dst, values))
 	}
 	return opcall.Wrap(putAlongName, err)
@@ -139,7 +136,7 @@ func (g *along) take(dst tensor.Tensor) error {
 }
 
 func (g *along) put(sh *opcall.Shapes, dst, values tensor.Tensor) error {
-	if err := opcall.CheckDstLike(dst, g.orig); err != nil {
+	if err := checkWritten(dst, g.orig, "arr", values, "values"); err != nil {
 		return err
 	}
 	vs := sh.Of(values)

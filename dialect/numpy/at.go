@@ -29,10 +29,7 @@ func ufuncAt(bh *dialect.Behavior, red engine.Reduction, dst, a tensor.Tensor, i
 			return err
 		}
 	}
-	if err := sameType(b, "b", a, "a"); err != nil {
-		return err
-	}
-	if err := opcall.CheckDstLike(dst, a); err != nil {
+	if err := checkWritten(dst, a, "a", b, "b"); err != nil {
 		return err
 	}
 	sh := opcall.GetShapes()

@@ -3,6 +3,7 @@ package numpy_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -182,11 +183,8 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		if c.v.Len() == 0 {
 			return c.a.Clone(), as, nil
 		}
-		vals := make([]any, n)
-		for i := range vals {
-			vals[i] = c.v.At(i % c.v.Len())
-		}
-		want, err = reftest.ScatterND(flat, tensor.Must(ind.Reshape(tensor.Shape{n, 1})), build(dt, tensor.Shape{n}, vals),
+		vals := pick(c.v, tensor.Shape{n}, func(i int) int { return i % c.v.Len() })
+		want, err = reftest.ScatterND(flat, tensor.Must(ind.Reshape(tensor.Shape{n, 1})), vals,
 			reftest.Options{Rules: refModes[c.mode]})
 		if err != nil {
 			return want, as, err
@@ -317,23 +315,20 @@ func (c *fuzzCall) at() (tensor.Tensor, tensor.Shape, error) {
 	return want, as, err
 }
 
-// broadcastShape broadcasts two shapes as NumPy does.
+// broadcastShape broadcasts two shapes as NumPy does: both padded with
+// leading ones to one rank, each dimension the one that is not 1.
 func broadcastShape(a, b tensor.Shape) (tensor.Shape, bool) {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	out := a.Clone()
-	for i, d := range b {
-		o := &out[len(a)-len(b)+i]
-		switch {
-		case d == *o || d == 1:
-		case *o == 1:
-			*o = d
-		default:
+	n := max(len(a), len(b))
+	pad := func(s tensor.Shape) tensor.Shape { return tensortest.Join(slices.Repeat(tensor.Shape{1}, n-len(s)), s) }
+	a, b = pad(a), pad(b)
+	for d := range n {
+		if a[d] == 1 {
+			a[d] = b[d]
+		} else if b[d] != 1 && b[d] != a[d] {
 			return nil, false
 		}
 	}
-	return out, true
+	return a, true
 }
 
 // bcast returns t broadcast to shape, or false when it does not
@@ -343,9 +338,7 @@ func bcast(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, bool) {
 	if b, ok := broadcastShape(s, shape); !ok || !b.Equal(shape) {
 		return tensor.Tensor{}, false
 	}
-	n := tensortest.Count(shape)
-	vals := make([]any, n)
-	for i := range n {
+	return pick(t, shape, func(i int) int {
 		p := shape.Coords(i)
 		q := make([]int, len(s))
 		for e := range s {
@@ -353,19 +346,19 @@ func bcast(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, bool) {
 				q[e] = p[len(p)-len(s)+e]
 			}
 		}
-		vals[i] = t.At(s.Offset(q))
-	}
-	return build(t.DType(), shape, vals), true
+		return s.Offset(q)
+	}), true
 }
 
-// build returns a tensor of type d and shape s holding vals.
-func build(d tensor.DType, s tensor.Shape, vals []any) tensor.Tensor {
-	x := tensor.Must(tensor.New(d, s))
-	out := reflect.ValueOf(x.Data())
-	for i, v := range vals {
-		out.Index(i).Set(reflect.ValueOf(v))
+// pick returns a tensor of shape s whose element i is t's element at(i).
+func pick(t tensor.Tensor, s tensor.Shape, at func(i int) int) tensor.Tensor {
+	src := reflect.ValueOf(t.Data())
+	n := tensortest.Count(s)
+	out := reflect.MakeSlice(src.Type(), n, n)
+	for i := range n {
+		out.Index(i).Set(src.Index(at(i)))
 	}
-	return x
+	return tensor.Must(tensor.Wrap(s.Clone(), out.Interface()))
 }
 
 // Call runs the allocating form of the typed API: a copy updated in place

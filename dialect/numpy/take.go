@@ -121,10 +121,7 @@ func put(dst, a, ind, v tensor.Tensor, mode Mode) error {
 	if err := opcall.CheckInputs(putB, a, "a", ind, "ind"); err != nil {
 		return err
 	}
-	if err := sameType(v, "v", a, "a"); err != nil {
-		return err
-	}
-	if err := opcall.CheckDstLike(dst, a); err != nil {
+	if err := checkWritten(dst, a, "a", v, "v"); err != nil {
 		return err
 	}
 	sh := opcall.GetShapes()
@@ -187,6 +184,15 @@ func cycled(sh *opcall.Shapes, v tensor.Tensor, n int) (tensor.Tensor, error) {
 		reflect.Copy(out.Slice(i, n), src)
 	}
 	return tensor.Wrap(tensor.Shape{n}, out.Interface())
+}
+
+// checkWritten checks the values x, the input called name, that an
+// operator writes into a, called aName, and the dst it writes.
+func checkWritten(dst, a tensor.Tensor, aName string, x tensor.Tensor, name string) error {
+	if err := sameType(x, name, a, aName); err != nil {
+		return err
+	}
+	return opcall.CheckDstLike(dst, a)
 }
 
 // sameType checks that the input x, called name, is given and has the
