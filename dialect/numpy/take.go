@@ -137,11 +137,11 @@ func put(dst, a, ind, v tensor.Tensor, mode Mode) error {
 			DataShape: tensor.Shape{0}, Min: 0, Max: -1}
 	}
 	flat := sh.Ptr(append(sh.Buf(1), size))
-	df, err := dst.View(flat)
+	df, err := vector(dst, flat)
 	if err != nil {
 		return err
 	}
-	af, err := a.View(flat)
+	af, err := vector(a, flat)
 	if err != nil {
 		return err
 	}
@@ -166,6 +166,15 @@ func put(dst, a, ind, v tensor.Tensor, mode Mode) error {
 	return engine.ScatterGeneral(df, af, idx, upd, &d, opt)
 }
 
+// vector returns t as a vector: itself when it has one dimension, else a
+// view of it under flat, the shape of its element count.
+func vector(t tensor.Tensor, flat *tensor.Shape) (tensor.Tensor, error) {
+	if t.Rank() == 1 {
+		return t, nil
+	}
+	return t.View(flat)
+}
+
 // noIndex is an empty list of one-component index tuples.
 var noIndex = tensor.Must(tensor.New(tensor.Int64, tensor.Shape{0, 1}))
 
@@ -176,7 +185,7 @@ func emptyOf(d tensor.DType) tensor.Tensor { return tensor.Must(tensor.New(d, te
 // tensor: a view of v when it has n elements, a new tensor otherwise.
 func cycled(sh *opcall.Shapes, v tensor.Tensor, n int) (tensor.Tensor, error) {
 	if v.Len() == n {
-		return v.View(sh.Ptr(append(sh.Buf(1), n)))
+		return vector(v, sh.Ptr(append(sh.Buf(1), n)))
 	}
 	src := reflect.ValueOf(v.Data())
 	out := reflect.MakeSlice(src.Type(), n, n)
