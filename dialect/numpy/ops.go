@@ -24,11 +24,14 @@ const (
 // strings; subtract refuses bool, and this dialect's maximum and minimum
 // have no order for complex numbers.
 var (
-	dataTypes       = dialect.AnyType.Without(tensor.String)
-	subtractTypes   = dataTypes.Without(tensor.Bool)
-	extremumTypes   = dataTypes.Without(tensor.Complex64, tensor.Complex128)
-	indexTypes      = dialect.IntegerTypes
-	numpyArithmetic = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxNaN}
+	dataTypes     = dialect.AnyType.Without(tensor.String)
+	subtractTypes = dataTypes.Without(tensor.Bool)
+	extremumTypes = dataTypes.Without(tensor.Complex64, tensor.Complex128)
+	indexTypes    = dialect.IntegerTypes
+	// NumPy's arithmetic where it differs from Go's: complex products
+	// computed part by part in the parts' precision (multiply's loop);
+	// maximum and minimum propagate NaN, the zero value, as np.maximum.
+	complexProducts = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxNaN}
 )
 
 // The operators' shared Behaviors, which init sets and the typed
@@ -52,22 +55,34 @@ func init() {
 // and put, whose other modes modeRules holds), element types, reduction
 // and notes.
 func behavior(types dialect.TypeSet, red map[string]engine.Reduction, notes ...string) func(int) dialect.Behavior {
-	return opcall.Fixed(dialect.Behavior{Index: indexRules, Reductions: red, IndexTypes: indexTypes, DataTypes: types,
-		Arith: numpyArithmetic, Notes: notes})
+	return opcall.Fixed(dialect.Behavior{Index: indexRules, Reductions: red, IndexTypes: indexTypes, DataTypes: types, Notes: notes})
 }
+
 
 // The notes the operators share.
 const (
 	modeNote = "mode raise (the default) counts a negative index from the end and refuses one outside [-size, size-1]; " +
 		"mode wrap takes every index modulo the size, as Python's % does; " +
 		"mode clip sends an index below 0 to 0 and one past the end to the last position, counting nothing from the end."
-	boolNote  = "A bool array is not taken as indices (NumPy reads it as 0 and 1 in take and put, as a mask in ufunc.at): it is refused."
-	castNote  = "The values written must have the array's element type: NumPy's casting of other types is not reproduced."
+	boolNote = "A bool array is not taken as indices (NumPy reads it as 0 and 1 in take and put, as a mask in ufunc.at): it is refused."
+	castNote = "The values written must have the array's element type: NumPy's casting of other types " +
+		"(and NumPy 2's NEP 50 rules for Python scalars) are not reproduced."
 	axisNote  = "axis left out is -1, NumPy 2.3's default; None (the flattened array) is the Go API's only (numpy.Flat)."
 	atNote    = "Unbuffered: each of duplicate indices applies, in row-major index order, every step rounded to a's element type."
 	atIdxNote = "indices is one integer array, indexing a's first axis, or a tuple of them (indices.0, indices.1, ...), broadcast together; " +
 		"b broadcasts to the indexed shape. Every index is checked before anything is written."
 )
+
+// withArithmetic gives op's Behavior the arithmetic a, and returns op.
+func withArithmetic(op *dialect.Op, a engine.Arith) *dialect.Op {
+	b := op.Behavior
+	op.Behavior = func(v int) dialect.Behavior {
+		x := b(v)
+		x.Arith = a
+		return x
+	}
+	return op
+}
 
 // indexOps returns the index operators: take, put, the along-axis pair
 // and ufunc.at.
@@ -195,8 +210,8 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 		"bool addition is OR; integers wrap."),
 	atOp(subtractAtName, "segment_sub", "subtract b from a at indices, duplicates accumulating", engine.Sub, "subtract", subtractTypes,
 		SubtractAtInto, "bool is refused, as NumPy's subtract refuses it."),
-	atOp(multiplyAtName, "segment_prod", "multiply a by b at indices, duplicates accumulating", engine.Mul, "multiply", dataTypes,
-		MultiplyAtInto, "bool multiplication is AND; complex products are computed in the precision of the parts, as NumPy's loop does."),
+	withArithmetic(atOp(multiplyAtName, "segment_prod", "multiply a by b at indices, duplicates accumulating", engine.Mul, "multiply",
+		dataTypes, MultiplyAtInto, "bool multiplication is AND."), complexProducts),
 	atOp(maximumAtName, "segment_max", "keep the larger of a and b at indices, duplicates accumulating", engine.Max, "maximum",
 		extremumTypes, MaximumAtInto, "A NaN on either side gives NaN (the one in place if both are); of +0 and -0 the value in place stays.",
 		"Complex a is refused (NumPy orders complex numbers lexicographically)."),
