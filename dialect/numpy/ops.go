@@ -58,7 +58,6 @@ func behavior(types dialect.TypeSet, red map[string]engine.Reduction, notes ...s
 	return opcall.Fixed(dialect.Behavior{Index: indexRules, Reductions: red, IndexTypes: indexTypes, DataTypes: types, Notes: notes})
 }
 
-
 // The notes the operators share.
 const (
 	modeNote = "mode raise (the default) counts a negative index from the end and refuses one outside [-size, size-1]; " +
