@@ -279,9 +279,8 @@ func allocCases(in *inputs) []allocCase {
 	add("jax.lax.dynamic_update_slice", "in place", func() error {
 		return jax.DynamicUpdateSliceInto(in.data2, in.data2, in.ndRowUpd, starts, true)
 	})
-	// numpy: mode raise, the default (wrap and clip build the general
-	// gather's dimension numbers); one index array for ufunc.at, b of
-	// the indexed shape.
+	// numpy: every mode; one index array for ufunc.at, b of the indexed
+	// shape.
 	k := in.gatherIdx.Len()
 	flatOut := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{k}))
 	putV := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{k}))
@@ -289,6 +288,12 @@ func allocCases(in *inputs) []allocCase {
 		return numpy.TakeInto(in.gatherOut, in.data, in.gatherIdx, numpy.AxisAt(0), numpy.ModeRaise)
 	})
 	add("numpy.take", "flat", func() error { return numpy.TakeInto(flatOut, in.data, in.gatherIdx32, numpy.Flat, numpy.ModeRaise) })
+	for _, mode := range []numpy.Mode{numpy.ModeWrap, numpy.ModeClip} {
+		add("numpy.take", mode.String()+" axis 1", func() error {
+			return numpy.TakeInto(in.gatherElemOut, in.data, in.gatherIdx, numpy.AxisAt(1), mode)
+		})
+		add("numpy.put", mode.String(), func() error { return numpy.PutInto(in.dst, in.data, in.gatherIdx, putV, mode) })
+	}
 	add("numpy.put", "in place", func() error { return numpy.Put(in.data2, in.gatherIdx, putV, numpy.ModeRaise) })
 	add("numpy.put", "", func() error { return numpy.PutInto(in.dst, in.data, in.gatherIdx32, putV, numpy.ModeRaise) })
 	add("numpy.take_along_axis", "", func() error {

@@ -28,13 +28,13 @@ func Take(a, indices tensor.Tensor, axis Axis, mode Mode) (tensor.Tensor, error)
 		return tensor.Tensor{}, opcall.Wrap(takeName, err)
 	}
 	return opcall.Alloc(takeName, a.DType(), shape, func(dst tensor.Tensor) error {
-		return takeErr(take(dst, src, indices, ax, mode), a)
+		return takeErr(take(sh, dst, src, indices, ax, mode), a)
 	})
 }
 
 // TakeInto is Take writing into dst, which has a's element type and the
-// shape of Take's result and does not overlap a or indices. In mode
-// ModeRaise it allocates nothing.
+// shape of Take's result and does not overlap a or indices. It allocates
+// nothing.
 func TakeInto(dst, a, indices tensor.Tensor, axis Axis, mode Mode) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
@@ -42,7 +42,7 @@ func TakeInto(dst, a, indices tensor.Tensor, axis Axis, mode Mode) error {
 	if err != nil {
 		return opcall.Wrap(takeName, err)
 	}
-	return opcall.Wrap(takeName, takeErr(take(dst, src, indices, ax, mode), a))
+	return opcall.Wrap(takeName, takeErr(take(sh, dst, src, indices, ax, mode), a))
 }
 
 // takeErr restates an index error of take, whose positions are those of
@@ -60,12 +60,32 @@ func takeErr(err error, a tensor.Tensor) error {
 
 // take runs the gather: mode raise by the engine's Gather, the others by
 // the general gather, which moves indices into range.
-func take(dst, src, indices tensor.Tensor, ax int, mode Mode) error {
+func take(sh *opcall.Shapes, dst, src, indices tensor.Tensor, ax int, mode Mode) error {
 	if mode == ModeRaise {
 		return engine.Gather(dst, src, indices, ax, 0, modeRules[ModeRaise])
 	}
-	d := engine.GatherAxisDims(src.Shape(), indices.Rank(), ax, 0)
+	d := takeDims(sh, sh.Of(src), indices.Rank(), ax)
 	return engine.GatherGeneral(dst, src, indices, &d, engine.GatherOptions{Rules: modeRules[mode]})
+}
+
+// takeDims returns engine.GatherAxisDims(data, indicesRank, axis, 0), the
+// dimension numbers of a take along axis, in sh's memory, so that a call
+// in mode wrap or clip allocates nothing.
+func takeDims(sh *opcall.Shapes, data tensor.Shape, indicesRank, axis int) engine.GatherDims {
+	r := len(data)
+	sizes := append(sh.Buf(r), data...)
+	sizes[axis] = min(1, data[axis])
+	offset := sh.Buf(r - 1)
+	for d := range r - 1 {
+		if d < axis {
+			offset = append(offset, d)
+		} else {
+			offset = append(offset, d+indicesRank)
+		}
+	}
+	at := append(sh.Buf(1), axis)
+	return engine.GatherDims{OffsetDims: offset, CollapsedSliceDims: at, StartIndexMap: at,
+		IndexVectorDim: indicesRank, SliceSizes: sizes}
 }
 
 // takeArgs checks Take's arguments and returns the array to take from (a,
@@ -96,8 +116,8 @@ func Put(a, ind, v tensor.Tensor, mode Mode) error { return PutInto(a, a, ind, v
 
 // PutInto is Put writing the updated copy of a into dst, which has a's
 // element type and shape and may be a itself (then it is Put). It
-// allocates nothing when v has as many elements as ind (or more) and mode
-// is ModeRaise.
+// allocates nothing when v has as many elements as ind (a v of another
+// length is repeated or cut into a new tensor first).
 func PutInto(dst, a, ind, v tensor.Tensor, mode Mode) error {
 	err := put(dst, a, ind, v, mode)
 	if err == nil {
@@ -162,7 +182,10 @@ func put(dst, a, ind, v tensor.Tensor, mode Mode) error {
 	if mode == ModeRaise {
 		return engine.ScatterND(df, af, idx, upd, opt)
 	}
-	d := engine.ScatterNDDims(1, idx.Shape())
+	// ScatterND's dimension numbers for tuples of one component into a
+	// vector, in sh's memory: engine.ScatterNDDims(1, [n, 1]).
+	zero := append(sh.Buf(1), 0)
+	d := engine.ScatterDims{UpdateWindowDims: sh.Buf(0), InsertedWindowDims: zero, ScatterDimsToOperandDims: zero, IndexVectorDim: 1}
 	return engine.ScatterGeneral(df, af, idx, upd, &d, opt)
 }
 
