@@ -128,6 +128,13 @@ func TestTakeFlat(t *testing.T) {
 	// The documentation's example: np.take(a, [[0, 1], [2, 3]]).
 	out, _ = numpy.Take(a, ints(shape{2, 2}, 0, 1, 2, 3), numpy.Flat, numpy.ModeRaise)
 	same(t, "take(a, [[0, 1], [2, 3]])", out, ints(shape{2, 2}, 4, 3, 5, 7))
+	// "out is always buffered if mode='raise'" (np.take's documentation):
+	// a bad index leaves dst as it was.
+	dst := ints(shape{3}, 9, 9, 9)
+	if err := numpy.TakeInto(dst, a, ints(shape{3}, 0, 1, 6), numpy.Flat, numpy.ModeRaise); !errors.Is(err, engine.ErrIndex) {
+		t.Errorf("TakeInto of index 6 of 6: err = %v, want ErrIndex", err)
+	}
+	same(t, "dst after the failed take", dst, ints(shape{3}, 9, 9, 9))
 	empty := ints(shape{2, 0})
 	for _, mode := range []numpy.Mode{numpy.ModeRaise, numpy.ModeWrap, numpy.ModeClip} {
 		if _, err := numpy.Take(empty, ints(shape{1}, 0), numpy.AxisAt(1), mode); !errors.Is(err, engine.ErrIndex) {

@@ -34,7 +34,8 @@ func Take(a, indices tensor.Tensor, axis Axis, mode Mode) (tensor.Tensor, error)
 
 // TakeInto is Take writing into dst, which has a's element type and the
 // shape of Take's result and does not overlap a or indices. It allocates
-// nothing.
+// nothing. Every index is checked before dst is written: a failed call
+// leaves dst as it was, as NumPy's take leaves its out in mode raise.
 func TakeInto(dst, a, indices tensor.Tensor, axis Axis, mode Mode) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
