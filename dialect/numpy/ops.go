@@ -125,7 +125,8 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 		Summary: "take elements of a at indices along an axis, or of the flattened a",
 		Behavior: behavior(dataTypes, nil, modeNote, boolNote,
 			"The result has the shape a.shape[:axis] + indices.shape + a.shape[axis+1:]; indices.shape when axis is None.",
-			"Taking from an axis of size 0 is an error in every mode.",
+			"Taking from an axis of size 0 is an error in every mode, but for a result with no elements in modes wrap and clip, "+
+				"which reads nothing (NumPy's wrap loop would not end); mode raise checks every index even then.",
 			"Index types: NumPy 1.24 refuses uint64 and NumPy 2 casts with same_kind; this dialect takes every integer type."),
 		Inputs: []dialect.Param{
 			{Name: "a", Role: dialect.RoleData, Doc: "the array to read"},
