@@ -34,7 +34,8 @@
 //     ModeClip sends an index below 0 to 0 and one past the end to the
 //     last position: it does not count negative indices from the end.
 //     Taking from an axis of size 0, or putting into an empty array, is an
-//     index error in every mode.
+//     index error in every mode (a take whose result is empty reads
+//     nothing, and succeeds in modes wrap and clip).
 //   - put writes v[i % len(v)] at the i-th index, in index order, so the
 //     last of duplicate indices wins; an empty v writes nothing. NumPy's
 //     put in raise mode writes the values before a bad index and then
@@ -65,6 +66,13 @@
 // implement). Indices are of any integer type, as NumPy casts them to
 // intp; a bool array is not an index array here (NumPy reads it as 0 and
 // 1 in take and put, as a mask in ufunc.at) and is refused.
+//
+// Where NumPy's versions differ: 1.24 refuses uint64 indices in take and
+// put (a 'safe' cast to intp) where 2.x casts 'same_kind', and this
+// dialect takes them; 1.24 does not check a put into an empty array (it
+// loops or corrupts memory), 2.x refuses it, as this dialect does; 2.3
+// made -1 take_along_axis' default axis; 2.x's NEP 50 rules for Python
+// scalars in ufunc.at do not arise, b having a's element type.
 //
 // Every error is a *dialect.OpError naming the operator ("numpy.take")
 // and wrapping one of engine.ErrIndex (with an *engine.IndexError),
