@@ -134,6 +134,20 @@ func TestWrapClampReference(t *testing.T) {
 		if msg := reftest.Disagreement(dst, serr, swant, swantErr, sameClass); msg != "" {
 			t.Fatalf("scatter %v axis %d of %v, indices %v: %s", p.rules, axis, shape, ev, msg)
 		}
+		// ScatterND's rows, multiplying, into another dst.
+		rind := tensortest.FromInts(tensor.Int16, tensor.Shape{len(iv), 1}, iv...)
+		uv := make([]int, len(iv)*shape[1])
+		for j := range uv {
+			uv[j] = j + 2
+		}
+		rupd := typed(t, tensor.Float64, tensor.Shape{len(iv), shape[1]}, uv...)
+		rwant, rwantErr := reftest.ScatterND(data, rind, rupd, reftest.Options{Rules: p.ref, Reduction: reftest.Mul})
+		rd := ScatterNDDims(2, rind.Shape())
+		rdst := tensortest.Junk(tensor.Float64, shape)
+		rerr := ScatterGeneral(rdst, data, rind, rupd, &rd, ScatterOptions{Reduction: Mul, Rules: p.rules})
+		if msg := reftest.Disagreement(rdst, rerr, rwant, rwantErr, sameClass); msg != "" {
+			t.Fatalf("scatter of rows %v of %v, indices %v: %s", p.rules, shape, iv, msg)
+		}
 	}
 }
 
