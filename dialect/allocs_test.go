@@ -9,6 +9,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
+	"github.com/scatter-dev/scatter/dialect/numpy"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/dialect/stablehlo"
@@ -278,6 +279,40 @@ func allocCases(in *inputs) []allocCase {
 	add("jax.lax.dynamic_update_slice", "in place", func() error {
 		return jax.DynamicUpdateSliceInto(in.data2, in.data2, in.ndRowUpd, starts, true)
 	})
+	// numpy: every mode; one index array for ufunc.at, b of the indexed
+	// shape.
+	k := in.gatherIdx.Len()
+	flatOut := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{k}))
+	putV := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{k}))
+	add("numpy.take", "axis 0", func() error {
+		return numpy.TakeInto(in.gatherOut, in.data, in.gatherIdx, numpy.AxisAt(0), numpy.ModeRaise)
+	})
+	add("numpy.take", "flat", func() error { return numpy.TakeInto(flatOut, in.data, in.gatherIdx32, numpy.Flat, numpy.ModeRaise) })
+	for _, mode := range []numpy.Mode{numpy.ModeWrap, numpy.ModeClip} {
+		add("numpy.take", mode.String()+" axis 1", func() error {
+			return numpy.TakeInto(in.gatherElemOut, in.data, in.gatherIdx, numpy.AxisAt(1), mode)
+		})
+		add("numpy.put", mode.String(), func() error { return numpy.PutInto(in.dst, in.data, in.gatherIdx, putV, mode) })
+	}
+	add("numpy.put", "in place", func() error { return numpy.Put(in.data2, in.gatherIdx, putV, numpy.ModeRaise) })
+	add("numpy.put", "", func() error { return numpy.PutInto(in.dst, in.data, in.gatherIdx32, putV, numpy.ModeRaise) })
+	add("numpy.take_along_axis", "", func() error {
+		return numpy.TakeAlongAxisInto(in.gatherElemOut, in.data, in.rowIdx, numpy.AxisAt(1))
+	})
+	add("numpy.put_along_axis", "", func() error {
+		return numpy.PutAlongAxisInto(in.dst, in.data, in.rowIdx32, in.rowUpd, numpy.AxisAt(-1))
+	})
+	add("numpy.put_along_axis", "in place", func() error {
+		return numpy.PutAlongAxis(in.data2, in.rowIdx, in.rowUpd, numpy.AxisAt(1))
+	})
+	npRows := numpy.Indices{in.gatherIdx}
+	for op, f := range map[string]func(dst, a tensor.Tensor, indices numpy.Indices, b tensor.Tensor) error{
+		"numpy.add.at": numpy.AddAtInto, "numpy.subtract.at": numpy.SubtractAtInto, "numpy.multiply.at": numpy.MultiplyAtInto,
+		"numpy.maximum.at": numpy.MaximumAtInto, "numpy.minimum.at": numpy.MinimumAtInto,
+	} {
+		add(op, "", func() error { return f(in.dst, in.data, npRows, in.ndRowUpd) })
+		add(op, "in place", func() error { return f(in.data2, in.data2, npRows, in.ndRowUpd) })
+	}
 	return cs
 }
 

@@ -14,7 +14,7 @@ import (
 // the operators reads: the description of operators (Op, Param, Attr,
 // Behavior, TypeSet and Types, Plan, Role, Call, Value), their errors and the sentences that
 // describe a Behavior, and the reading of arguments as every dialect reads
-// them (integer lists and scalars given as tensors, axes counting from the
+// them (integer lists and scalars given as tensors, tuples of tensors, axes counting from the
 // end), which compare and explain use too. The helpers the dialects share
 // in running a call (checking dst, allocating the output) live in
 // dialect/internal/opcall, where users do not trip over them.
@@ -35,7 +35,7 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 	slices.Sort(funcs)
 	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IntOf", "IntsOf",
 		"IsScatter", "MeanRule", "MinMaxRule", "NormAxis", "NormAxisInput", "ParseValue", "ReductionNames", "ReportRule",
-		"StringsRule", "TypeError", "Types", "ZeroStartRule"}
+		"StringsRule", "TupleInputs", "TypeError", "Types", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
 	}

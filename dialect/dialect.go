@@ -69,7 +69,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 
 // Families are the operations that every dialect spells its own way.
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
-	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice"}
+	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
+	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min"}
 
 // Kind is the type of an attribute value.
 type Kind uint8
@@ -232,6 +233,10 @@ type Param struct {
 	// a 1-D int64 tensor, Int into an int64 scalar, Float into a float64
 	// scalar, Bool into a bool scalar.
 	AttrKind Kind
+	// Tuple lets a caller give the input as a tuple of tensors instead,
+	// the inputs Name.0, Name.1, ... (NumPy's and PyTorch's tuples of
+	// index arrays; see TupleInputs).
+	Tuple bool
 }
 
 // ReductionNames returns the names of reductions in the engine's order of
@@ -501,7 +506,8 @@ func (op *Op) defaultReduction(b Behavior) string {
 // one.
 func IsScatter(family string) bool {
 	switch family {
-	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice":
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice",
+		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min":
 		return true
 	}
 	return false
@@ -540,7 +546,7 @@ func (op *Op) wrap(err error) error {
 // Param returns the description of the named input.
 func (op *Op) Param(name string) (Param, bool) {
 	for _, p := range op.Inputs {
-		if p.Name == name {
+		if p.Name == name || p.Tuple && tupleItem(name, p.Name) >= 0 {
 			return p, true
 		}
 	}
@@ -621,12 +627,12 @@ func (op *Op) check(version int, c Call) error {
 		}
 	}
 	for name := range c.Inputs {
-		if !slices.ContainsFunc(op.Inputs, func(p Param) bool { return p.Name == name }) {
+		if _, ok := op.Param(name); !ok {
 			return fmt.Errorf("%w: unknown input %q (the operator takes %s)", ErrInput, name, op.inputNames())
 		}
 	}
 	for _, p := range op.Inputs {
-		if t, ok := c.Inputs[p.Name]; (!ok || t.IsZero()) && !p.Optional {
+		if t, ok := c.Inputs[p.Name]; (!ok || t.IsZero()) && !p.Optional && !(p.Tuple && hasTuple(c, p.Name)) {
 			return fmt.Errorf("%w: missing input %q", ErrInput, p.Name)
 		}
 	}

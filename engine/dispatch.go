@@ -105,17 +105,17 @@ func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d
 // slice.
 
 // fastRules reports whether the form kernels apply rules.
-func fastRules(r IndexRules) bool { return r.OutOfRange != OutOfRangeClamp }
+func fastRules(r IndexRules) bool { return !r.moves() }
 
-// clampErr is the error of the form op, whose kernel does not clamp, for
-// rules with OutOfRangeClamp (see fastRules). The form functions check
+// clampErr is the error of the form op, whose kernel does not clamp or
+// wrap, for rules with OutOfRangeClamp or OutOfRangeWrap (see fastRules). The form functions check
 // the rules before they take a scratch, and build the error here, not
 // inlined, so that the path of their small calls stays short (see
 // docs/measurements.md).
 //
 //go:noinline
 func clampErr(op string) error {
-	return argErr("%s does not take OutOfRangeClamp (out-of-range indices clamped): only GatherGeneral and ScatterGeneral clamp", op)
+	return argErr("%s does not take OutOfRangeClamp or OutOfRangeWrap (out-of-range indices moved into range): only GatherGeneral and ScatterGeneral move them", op)
 }
 
 // gatherNDForm reports whether d, for operand and indices, is GatherND's with

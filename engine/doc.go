@@ -44,8 +44,8 @@
 // MaxInt64 saturates, and errors still quote it as it was). Each value
 // is checked against its dimension under IndexRules: a negative one
 // counts from the end or is out of range, one out of range is an error,
-// skipped or (by the general kernels only) clamped. An error is an
-// *IndexError naming the first bad index in row-major order (the last
+// skipped or (by the general kernels only) clamped or wrapped. An error
+// is an *IndexError naming the first bad index in row-major order (the last
 // bad tuple under ReportLast); every error wraps one of ErrIndex,
 // ErrShape, ErrType and ErrArgument.
 //

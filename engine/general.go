@@ -213,16 +213,16 @@ func (l *layout) start(ind []int64, at int) (off, bad int) {
 		p := wrap(ind[at+c*l.vecStride], lim.fromEnd)
 		if uint64(p) >= uint64(lim.size) {
 			switch l.rules.OutOfRange {
-			case OutOfRangeClamp:
+			case OutOfRangeClamp, OutOfRangeWrap:
 				if lim.size == 0 {
 					// No start fits: a gather has nothing to read, a
-					// scatter nowhere to write.
-					if l.gathers {
+					// scatter nowhere to write; wrapping, both refuse.
+					if l.gathers || l.rules.OutOfRange == OutOfRangeWrap {
 						return -1, c
 					}
 					return -1, -1
 				}
-				p = min(max(p, 0), int64(lim.size-1))
+				p = l.rules.moved(p, lim.size)
 			case OutOfRangeError:
 				return -1, c
 			default:
@@ -396,7 +396,7 @@ func (l *layout) lines(lo, n int, coord []int, f func(i, at, other, base, m int)
 // i*dBase (its batching offset), or to -1 for one the rules skip. It
 // returns the offset from at of the first value the rules refuse, or -1.
 func (l *layout) startsLine(starts []int, ind []int64, at, dAt, base, dBase int) int {
-	if len(l.comp) == 1 && l.rules.OutOfRange != OutOfRangeClamp {
+	if len(l.comp) == 1 && !l.rules.moves() {
 		lim, stride := l.compLim[0], l.opStrides[l.comp[0]]
 		size, fromEnd, skip := uint64(lim.size), lim.fromEnd, l.rules.OutOfRange == OutOfRangeSkip
 		for i := range starts {
@@ -411,7 +411,7 @@ func (l *layout) startsLine(starts []int, ind []int64, at, dAt, base, dBase int)
 		}
 		return -1
 	}
-	if len(l.comp) == 2 && l.rules.OutOfRange != OutOfRangeClamp {
+	if len(l.comp) == 2 && !l.rules.moves() {
 		l0, l1 := l.compLim[0], l.compLim[1]
 		s0, s1 := l.opStrides[l.comp[0]], l.opStrides[l.comp[1]]
 		n0, n1, e0, e1, vs := uint64(l0.size), uint64(l1.size), l0.fromEnd, l1.fromEnd, l.vecStride

@@ -154,7 +154,7 @@ type lineGather struct {
 func gatherLineElems[E comparable](dst, src []E, fill E, g *lineGather) int {
 	var zero E
 	if g.dAt == 1 && g.dOut == 1 && g.dBase == 0 && g.stride == 1 && fill == zero &&
-		g.rule != OutOfRangeClamp {
+		g.rule != OutOfRangeClamp && g.rule != OutOfRangeWrap {
 		// Along one row of the operand, into consecutive elements: the
 		// forms' loop, and their reading of a row into cache first when
 		// the line has at least as many indices as the row has cache
@@ -172,8 +172,8 @@ func gatherLineElems[E comparable](dst, src []E, fill E, g *lineGather) int {
 		p := wrap(ind[at], fromEnd)
 		if uint64(p) >= size {
 			switch {
-			case g.rule == OutOfRangeClamp && size > 0:
-				p = min(max(p, 0), int64(size-1))
+			case (g.rule == OutOfRangeClamp || g.rule == OutOfRangeWrap) && size > 0:
+				p = IndexRules{OutOfRange: g.rule}.moved(p, int(size))
 			case g.rule == OutOfRangeSkip:
 				dst[out] = fill
 				at, out, base = at+g.dAt, out+g.dOut, base+g.dBase

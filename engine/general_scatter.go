@@ -82,7 +82,7 @@ func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64
 		run = newScatterRun(s, dst, operand, updates, l.run, opt)
 		j.asItGoes = l.slabs && l.otherStep == 1 && l.run == 1 && !run.inPlace && run.fast != nil
 		last := len(l.bSize) - 1
-		j.rows = j.asItGoes && len(l.comp) == 1 && l.opStrides[l.comp[0]] == 1 && l.rules.OutOfRange != OutOfRangeClamp &&
+		j.rows = j.asItGoes && len(l.comp) == 1 && l.opStrides[l.comp[0]] == 1 && !l.rules.moves() &&
 			last >= 0 && l.bInd[last] == 1 && l.bOp[last] == 0
 	}
 	if !j.asItGoes {

@@ -65,6 +65,15 @@ const (
 	// forms' own (ScatterND, ScatterElements, GatherND, GatherElements,
 	// Gather) refuse it with ErrArgument.
 	OutOfRangeClamp
+	// OutOfRangeWrap takes the start index modulo the number of positions
+	// at which the window fits (the dimension's size for single
+	// elements), as Python's % does, whatever its sign: -1 is the last
+	// position, size the first, 2*size+1 the second (NumPy's mode
+	// "wrap"). Negative says nothing under it. A dimension in which no
+	// window fits admits no index: an *IndexError. Like OutOfRangeClamp,
+	// only the general kernels take it; the forms' own refuse it with
+	// ErrArgument.
+	OutOfRangeWrap
 )
 
 // IndexRules are the rules an operator applies to index values.
@@ -212,6 +221,25 @@ const (
 
 // bitwise reports whether r is And, Or or Xor.
 func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
+
+// moves reports whether the rules move an index outside its range into
+// it (OutOfRangeClamp, OutOfRangeWrap), which only the general kernels do.
+func (r IndexRules) moves() bool {
+	return r.OutOfRange == OutOfRangeClamp || r.OutOfRange == OutOfRangeWrap
+}
+
+// moved returns the position that the rules r, which move indices (see
+// moves), give p, a value outside [0, size) of a dimension with size > 0
+// positions.
+func (r IndexRules) moved(p int64, size int) int64 {
+	if r.OutOfRange == OutOfRangeWrap {
+		if p %= int64(size); p < 0 {
+			p += int64(size)
+		}
+		return p
+	}
+	return min(max(p, 0), int64(size-1))
+}
 
 // bounds returns the inclusive range of index values r accepts for a
 // dimension of the given size.

@@ -46,6 +46,8 @@ var allOps = []string{
 	"jax.lax.dynamic_slice", "jax.lax.dynamic_update_slice", "jax.lax.gather", "jax.lax.scatter",
 	"jax.lax.scatter_add", "jax.lax.scatter_max", "jax.lax.scatter_min", "jax.lax.scatter_mul", "jax.lax.scatter_sub",
 	"mindspore.gather_nd", "mindspore.scatter_nd", "mindspore.tensor_scatter_elements",
+	"numpy.add.at", "numpy.maximum.at", "numpy.minimum.at", "numpy.multiply.at", "numpy.put", "numpy.put_along_axis",
+	"numpy.subtract.at", "numpy.take", "numpy.take_along_axis",
 	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
 	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",

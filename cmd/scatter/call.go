@@ -202,7 +202,8 @@ func (c *callFlags) call(cmd string, op *dialect.Op) (dialect.Call, error) {
 		}
 	}
 	for _, p := range op.Inputs {
-		given := slices.Contains(c.ins.names, p.Name) || p.AttrKind != 0 && slices.Contains(c.attrs.names, p.Name)
+		given := slices.Contains(c.ins.names, p.Name) || p.AttrKind != 0 && slices.Contains(c.attrs.names, p.Name) ||
+			p.Tuple && slices.ContainsFunc(c.ins.names, func(n string) bool { q, ok := op.Param(n); return ok && q.Name == p.Name })
 		if !given && !p.Optional {
 			return call, usagef("%s: %s: missing input %q (give it with --in %s=FILE|TYPE:VALUES)", cmd, op.Name, p.Name, p.Name)
 		}

@@ -88,6 +88,36 @@ var families = map[string]family{
 				"A NaN in t stays; a NaN in updates is ignored."},
 		},
 	},
+	"numpy": {
+		pkg: "numpy",
+		imports: []string{"github.com/scatter-dev/scatter/dialect/internal/opcall", "github.com/scatter-dev/scatter/engine",
+			"github.com/scatter-dev/scatter/tensor"},
+		intoDoc: "writing the updated copy of a into dst, which has a's element type and shape and may be a itself " +
+			"(an in-place call). It allocates nothing when indices is one array and b has the indexed shape.",
+		alloc: `func {{.Name}}(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
+	return {{.Name}}Into(a, a, indices, b)
+}`,
+		into: `func {{.Name}}Into(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
+	return opcall.Wrap({{.Op}}Name, ufuncAt({{.Op}}B, {{.Red}}, dst, a, indices, b))
+}`,
+		variants: []variant{
+			{"AddAt", "addAt", "engine.Add", "adds b into a at indices, in place: np.add.at(a, indices, b). Unbuffered: each of duplicate " +
+				"indices adds, in row-major index order, every step rounded to a's element type (bool addition is OR; integers wrap). " +
+				"indices is one integer array, which indexes a's first axis, or a tuple of them (see Indices); b has a's element " +
+				"type and broadcasts to the indexed shape (the indices' broadcast shape followed by the dimensions of a they leave). " +
+				"Every index is checked before anything is written."},
+			{"SubtractAt", "subtractAt", "engine.Sub", "subtracts b from a at indices, in place: np.subtract.at(a, indices, b). " +
+				"It is AddAt with subtraction; bool a is refused, as NumPy's subtract refuses it."},
+			{"MultiplyAt", "multiplyAt", "engine.Mul", "multiplies a by b at indices, in place: np.multiply.at(a, indices, b). " +
+				"It is AddAt with multiplication (AND on bool; complex products as NumPy's loop computes them, every operation " +
+				"in the precision of the parts)."},
+			{"MaximumAt", "maximumAt", "engine.Max", "sets a at indices to the larger of its value and b's, in place: " +
+				"np.maximum.at(a, indices, b). A NaN on either side gives NaN (the one in place, if both are); of +0 and -0 " +
+				"the value in place stays. Complex a is refused."},
+			{"MinimumAt", "minimumAt", "engine.Min", "sets a at indices to the smaller of its value and b's, in place: " +
+				"np.minimum.at(a, indices, b), with MaximumAt's rules for NaN and signed zeros."},
+		},
+	},
 }
 
 func main() {

@@ -348,6 +348,27 @@ func indexSets(family string) []indexSet {
 			{"clamped", []int64{3, 2}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
 		}
+	case "take":
+		return []indexSet{
+			{"axis 0, duplicates", []int64{2, 0, 2, 3}, tensor.Shape{4}, nil, 0, nil},
+			{"axis 1, matrix", []int64{2, 0, 2, 1}, tensor.Shape{2, 2}, nil, 1, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, nil, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, nil, 0, nil},
+		}
+	case "take_along_axis":
+		return indexSets("gather_elements")
+	case "put":
+		return []indexSet{
+			{"flat, duplicates", []int64{1, 11, 1}, tensor.Shape{3}, tensor.Shape{3}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2}, 0, nil},
+			{"out of range", []int64{12}, tensor.Shape{1}, tensor.Shape{1}, 0, nil},
+		}
+	case "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min":
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
 	}
 	panic("golden: no index sets for the family " + family)
 }

@@ -37,6 +37,18 @@ const (
 // resolve returns the position that index value v addresses in a dimension
 // of the given size, and what the rules make of it.
 func (r Rules) resolve(v int64, size int) (int, verdict) {
+	switch {
+	case size > 0 && r.OutOfRange == OutOfRangeWrap:
+		m := v % int64(size)
+		if m < 0 {
+			m += int64(size)
+		}
+		return int(m), use
+	case size > 0 && r.OutOfRange == OutOfRangeClampElem:
+		return int(min(max(v, 0), int64(size-1))), use
+	case size == 0 && r.OutOfRange > OutOfRangeSkip:
+		return 0, bad
+	}
 	if v < 0 && r.Negative == NegativeFromEnd {
 		v += int64(size)
 	}

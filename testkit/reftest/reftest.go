@@ -84,6 +84,15 @@ const (
 	// OutOfRangeSkip: a scatter ignores the update; a gather writes the
 	// zero value.
 	OutOfRangeSkip
+	// OutOfRangeClampElem: a value below 0 addresses position 0, one at
+	// or past the size the last position (NumPy's mode "clip", whatever
+	// Negative says: it counts nothing from the end); a dimension of size
+	// 0 refuses every value.
+	OutOfRangeClampElem
+	// OutOfRangeWrap: the value is taken modulo the size as Python's %
+	// does, whatever Negative says (NumPy's mode "wrap"); a dimension of
+	// size 0 refuses every value.
+	OutOfRangeWrap
 )
 
 // Rules are what an operator does with index values.
