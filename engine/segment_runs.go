@@ -276,17 +276,16 @@ func runTypes(dst, src *tensor.Tensor, opt RunOptions) (widenRun, error) {
 
 // checkRuns checks dst's shape and the overlaps of a ReduceRuns call.
 func checkRuns(s *scratch, dst, src, indices *tensor.Tensor, ss tensor.Shape, axis, runs int) error {
-	ds := dst.Shape()
-	ok := len(ds) == len(ss)
+	ok := dst.Rank() == len(ss)
 	for d := 0; ok && d < len(ss); d++ {
 		want := ss[d]
 		if d == axis {
 			want = runs
 		}
-		ok = ds[d] == want
+		ok = dst.Dim(d) == want
 	}
 	if !ok {
-		return shapeErr("dst has shape %v, want src's %v with dimension %d of size %d", ds, ss, axis, runs)
+		return shapeErr("dst has shape %v, want src's %v with dimension %d of size %d", dst.Shape(), ss, axis, runs)
 	}
 	s.see(dst, src, indices, nil)
 	if d := s.views[vDst].span(); d.overlaps(s.views[vData].span()) || d.overlaps(s.views[vInd].span()) {

@@ -49,7 +49,9 @@ var allOps = []string{
 	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
 	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
-	"tf.gather", "tf.gather_nd", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
+	"tf.gather", "tf.gather_nd",
+	"tf.math.segment_max", "tf.math.segment_mean", "tf.math.segment_min", "tf.math.segment_prod", "tf.math.segment_sum",
+	"tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
 	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
 }
