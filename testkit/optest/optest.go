@@ -82,7 +82,8 @@ func SameClass(err, wantErr error) bool {
 // error of the class that wantErr calls for (SameClass), and the same values,
 // bit for bit but for NaN payloads. An error must be a *dialect.OpError
 // naming op that wraps one of the engine's or the dialect layer's sentinel
-// errors, and an index error also an *engine.IndexError. form says
+// errors, and an index error also an *engine.IndexError (or, for segment
+// ids out of order, an *engine.SegmentError). form says
 // which form of the call this was ("call", "Into", "in place"), call
 // describes the inputs for the failure message.
 func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error, call any) {
@@ -90,10 +91,11 @@ func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want ten
 	if err != nil {
 		var oe *dialect.OpError
 		var ie *engine.IndexError
+		var se *engine.SegmentError
 		switch {
 		case !errors.As(err, &oe) || oe.Op != op:
 			t.Fatalf("%s: error %v does not name %s\n%v", form, err, op, call)
-		case IsIndex(err) && !errors.As(err, &ie):
+		case IsIndex(err) && !errors.As(err, &ie) && !errors.As(err, &se):
 			t.Fatalf("%s: index error %v is not an *engine.IndexError\n%v", form, err, call)
 		case !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }):
 			t.Fatalf("%s: error %v wraps none of %v\n%v", form, err, sentinels, call)
