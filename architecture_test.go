@@ -31,7 +31,7 @@ var layers = []struct {
 	{"engine", []string{"engine"}},
 	{"operator model", []string{"dialect"}},
 	{"dialect kit", []string{"dialect/internal/opcall"}},
-	{"dialects", []string{"dialect/jax", "dialect/mindspore", "dialect/onnx", "dialect/openvino", "dialect/stablehlo", "dialect/tf", "dialect/torch"}},
+	{"dialects", []string{"dialect/jax", "dialect/mindspore", "dialect/numpy", "dialect/onnx", "dialect/openvino", "dialect/stablehlo", "dialect/tf", "dialect/torch"}},
 	{"operators by name", []string{"registry"}},
 	{"generated protobuf", []string{"format/onnxpb/internal/pb"}},
 	{"file formats", []string{"format/npy", "format/onnxpb", "format/stablehlo"}},

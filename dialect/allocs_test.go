@@ -9,6 +9,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
+	"github.com/scatter-dev/scatter/dialect/numpy"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/dialect/stablehlo"
@@ -162,6 +163,24 @@ func allocCases(in *inputs) []allocCase {
 		add(name, "NaN updates", func() error { return op.into(in.dst, in.data, in.ndElems, in.nanUpd) })
 	}
 	segIDs, segIDs32, segOut := in.segments()
+	// numpy's reduceat: runs starting at the ids (sorted, some repeated),
+	// float32 into segOut's rows, int32 widened to int64.
+	runStarts := segIDs
+	startsOut := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segIDs.Len(), in.data.Shape()[1]}))
+	startsWide := tensor.Must(tensor.New(tensor.Int64, startsOut.Shape()))
+	for _, op := range []struct {
+		name string
+		into func(dst, array, indices tensor.Tensor, axis int) error
+	}{
+		{"add", numpy.AddReduceatInto}, {"multiply", numpy.MultiplyReduceatInto},
+		{"maximum", numpy.MaximumReduceatInto}, {"minimum", numpy.MinimumReduceatInto},
+	} {
+		name := "numpy." + op.name + ".reduceat"
+		add(name, "float32", func() error { return op.into(startsOut, in.data, runStarts, 0) })
+		if op.name == "add" || op.name == "multiply" {
+			add(name, "int32 widened", func() error { return op.into(startsWide, in.ints, runStarts, 0) })
+		}
+	}
 	for _, op := range []struct {
 		name string
 		into func(dst, data, ids tensor.Tensor) error

@@ -10,6 +10,7 @@ import (
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/dialect/mindspore"
+	"github.com/scatter-dev/scatter/dialect/numpy"
 	"github.com/scatter-dev/scatter/dialect/onnx"
 	"github.com/scatter-dev/scatter/dialect/openvino"
 	"github.com/scatter-dev/scatter/dialect/stablehlo"
@@ -21,7 +22,7 @@ import (
 // Ops returns every operator of every dialect, sorted by name.
 func Ops() []*dialect.Op {
 	var all []*dialect.Op
-	for _, ops := range [][]*dialect.Op{onnx.Ops(), tf.Ops(), torch.Ops(), openvino.Ops(), mindspore.Ops(), stablehlo.Ops(), jax.Ops()} {
+	for _, ops := range [][]*dialect.Op{onnx.Ops(), tf.Ops(), torch.Ops(), openvino.Ops(), mindspore.Ops(), stablehlo.Ops(), jax.Ops(), numpy.Ops()} {
 		all = append(all, ops...)
 	}
 	slices.SortFunc(all, func(a, b *dialect.Op) int { return strings.Compare(a.Name, b.Name) })

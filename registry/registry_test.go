@@ -46,6 +46,7 @@ var allOps = []string{
 	"jax.lax.dynamic_slice", "jax.lax.dynamic_update_slice", "jax.lax.gather", "jax.lax.scatter",
 	"jax.lax.scatter_add", "jax.lax.scatter_max", "jax.lax.scatter_min", "jax.lax.scatter_mul", "jax.lax.scatter_sub",
 	"mindspore.gather_nd", "mindspore.scatter_nd", "mindspore.tensor_scatter_elements",
+	"numpy.add.reduceat", "numpy.maximum.reduceat", "numpy.minimum.reduceat", "numpy.multiply.reduceat",
 	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
 	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
