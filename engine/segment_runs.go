@@ -45,6 +45,13 @@ const (
 type RunRules struct {
 	Index RunIndex
 	Empty EmptyRun
+	// PairwiseSum makes Add of floating-point and complex elements sum a
+	// run as NumPy's reductions do: its first slice plus the pairwise sum
+	// of the others (numpy/_core/src/umath/loops_utils.h.src), element by
+	// element along the axis, float16 and bfloat16 in float32 rounded
+	// once; see segment_pairwise.go. Integers and bool sum in order either
+	// way.
+	PairwiseSum bool
 }
 
 // RunOptions are the knobs of ReduceRuns.
@@ -216,6 +223,9 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 	if err != nil {
 		return err
 	}
+	if wide == nil && opt.Rules.PairwiseSum && opt.Reduction == Add {
+		wide = pairwiseRunOf(src.DType())
+	}
 	runs, err := runCount(ss, *indices, axis, opt.Rules)
 	if err != nil {
 		return err
@@ -260,9 +270,9 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 
 // runTypes checks the element types of a ReduceRuns call, and returns the
 // widening loop a dst wider than src needs, or nil.
-func runTypes(dst, src *tensor.Tensor, opt RunOptions) (widenRun, error) {
+func runTypes(dst, src *tensor.Tensor, opt RunOptions) (typedRun, error) {
 	r := opt.Reduction
-	var wide widenRun
+	var wide typedRun
 	if dst.DType() != src.DType() {
 		if wide = widenerOf(src.DType(), dst.DType()); wide == nil || (r != Add && r != Mul) {
 			return nil, typeErr("dst has type %v, src has type %v; they must be equal, or for add and mul %v may widen to %v",
@@ -349,8 +359,9 @@ type runsJob struct {
 	opt               RunOptions
 	m                 mover
 	red               reducer
-	// wide is the loop of a dst wider than src, which reads dst and src.
-	wide     widenRun
+	// wide is the typed loop of a dst wider than src or of PairwiseSum,
+	// which reads dst and src.
+	wide     typedRun
 	dst, src tensor.Tensor
 }
 
@@ -410,9 +421,9 @@ func (j *runsJob) unit(u int) (d, base, r0, r1 int) {
 	return u * j.inner, o * j.size * j.inner, j.lo[i], j.hi[i]
 }
 
-// widenRun computes the units [lo, hi) of a ReduceRuns call whose dst is
-// wider than src.
-type widenRun func(j *runsJob, lo, hi int)
+// typedRun computes the units [lo, hi) of a ReduceRuns call with typed
+// loops of its own: a dst wider than src, or PairwiseSum.
+type typedRun func(j *runsJob, lo, hi int)
 
 // widerType returns the type d's Add and Mul may widen to, or Undefined.
 func widerType(d tensor.DType) tensor.DType {
@@ -427,13 +438,13 @@ func widerType(d tensor.DType) tensor.DType {
 
 // widenerOf returns the loop of src type s widened to dst type d, or nil
 // when d is not s's wider type.
-func widenerOf(s, d tensor.DType) widenRun {
+func widenerOf(s, d tensor.DType) typedRun {
 	if d != widerType(s) {
 		return nil
 	}
 	switch s {
 	case tensor.Bool:
-		return func(j *runsJob, lo, hi int) { widenRuns(j, lo, hi, func(x bool) int64 { return int64(b2i(x)) }) }
+		return func(j *runsJob, lo, hi int) { typedRuns(j, lo, hi, func(x bool) int64 { return int64(b2i(x)) }) }
 	case tensor.Int8:
 		return widenInts[int8, int64]
 	case tensor.Int16:
@@ -448,14 +459,14 @@ func widenerOf(s, d tensor.DType) widenRun {
 	return widenInts[uint32, uint64]
 }
 
-// widenInts is widenRuns of integers, converted by value.
+// widenInts is typedRuns of integers, converted by value.
 func widenInts[S int8 | int16 | int32 | uint8 | uint16 | uint32, D int64 | uint64](j *runsJob, lo, hi int) {
-	widenRuns(j, lo, hi, func(x S) D { return D(x) })
+	typedRuns(j, lo, hi, func(x S) D { return D(x) })
 }
 
-// widenRuns reduces the units [lo, hi) of src's elements (S) converted
+// typedRuns reduces the units [lo, hi) of src's elements (S) converted
 // to dst's (D) by conv, by Add or Mul, which wrap.
-func widenRuns[S any, D int64 | uint64](j *runsJob, lo, hi int, conv func(S) D) {
+func typedRuns[S any, D int64 | uint64](j *runsJob, lo, hi int, conv func(S) D) {
 	dst, _ := j.dst.Data().([]D)
 	src, _ := j.src.Data().([]S)
 	mul := j.opt.Reduction == Mul

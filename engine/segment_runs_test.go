@@ -171,7 +171,8 @@ func refRunOptions(opt RunOptions, wide bool) (reftest.RunRules, reftest.Options
 	if !ok {
 		red = reftest.Reduction(200)
 	}
-	return reftest.RunRules{IDs: opt.Rules.Index == RunIDs, EmptyIdentity: opt.Rules.Empty == EmptyIdentity, Widen: wide},
+	return reftest.RunRules{IDs: opt.Rules.Index == RunIDs, EmptyIdentity: opt.Rules.Empty == EmptyIdentity, Widen: wide,
+			PairwiseSum: opt.Rules.PairwiseSum},
 		reftest.Options{Reduction: red, C10Complex: opt.Arith.Complex == ComplexC10,
 			StdMinMax: opt.Arith.MinMax == MinMaxStd, LastNaN: opt.Arith.MinMax == MinMaxLastNaN,
 			SignedZeros: opt.Arith.MinMax == MinMaxIEEE, MeanTowardZero: opt.Arith.MeanTowardZero}
@@ -211,7 +212,7 @@ func TestReduceRunsMatchesReference(t *testing.T) {
 		dt := dtypes[rng.IntN(len(dtypes))]
 		ss := randShape(rng, 1+rng.IntN(3), 5)
 		axis := rng.IntN(len(ss))
-		opt := RunOptions{Rules: RunRules{Index: RunIndex(rng.IntN(2)), Empty: EmptyRun(rng.IntN(2))},
+		opt := RunOptions{Rules: RunRules{Index: RunIndex(rng.IntN(2)), Empty: EmptyRun(rng.IntN(2)), PairwiseSum: rng.IntN(2) == 0},
 			Arith: Arith{Complex: ComplexArith(rng.IntN(2)), MinMax: MinMax(rng.IntN(4)), MeanTowardZero: rng.IntN(2) == 0}}
 		reds := reductionsFor(dt)
 		opt.Reduction = reds[rng.IntN(len(reds))]
@@ -284,4 +285,47 @@ func (c *runsCase) failure() string {
 		return fmt.Sprintf("the failed call (%v) wrote dst: %s", err, d)
 	}
 	return ""
+}
+
+// TestReduceRunsPairwise checks PairwiseSum on runs long enough for each
+// of NumPy's paths (fewer than 8, up to 128, split in halves) against the
+// reference, and that it is not the sum in order.
+func TestReduceRunsPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	differs := map[tensor.DType]bool{}
+	var cases []runsCase
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16, tensor.BFloat16, tensor.Complex64, tensor.Complex128} {
+		for _, n := range []int{2, 9, 16, 17, 100, 129, 300, 1000} {
+			inner := 1 + rng.IntN(3)
+			src := randValues(rng, dt, tensor.Shape{n, inner})
+			if rng.IntN(2) == 0 { // random values without corners, which NaN would hide
+				src = tensor.Must(tensor.New(dt, tensor.Shape{n, inner}))
+				for i := range src.Len() {
+					src.SetFloatAt(i, rng.NormFloat64()*float64(1+rng.IntN(1000)))
+				}
+			}
+			indices := tensor.Must(tensor.From(tensor.Shape{3}, []int64{0, int64(n / 3), int64(n/3 + 1)}))
+			opt := RunOptions{Reduction: Add, Rules: RunRules{PairwiseSum: true}}
+			rules, ropt := refRunOptions(opt, false)
+			want, wantErr := reftest.ReduceRuns(src, indices, 0, rules, ropt)
+			cases = append(cases, runsCase{what: fmt.Sprintf("%v[%d,%d]", dt, n, inner), src: src, indices: indices,
+				opt: opt, start: randValues(rng, dt, tensor.Shape{3, inner}), want: want, wantErr: wantErr})
+			inOrder, _ := runsOf(t, dt, src, indices, 0, RunOptions{Reduction: Add})
+			if reftest.Diff(inOrder, want) != "" {
+				differs[dt] = true
+			}
+		}
+	}
+	eachMode(t, func(t *testing.T) {
+		for i := range cases {
+			if f := cases[i].failure(); f != "" {
+				t.Fatalf("%s, case %d: %s", cases[i].what, i, f)
+			}
+		}
+	})
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16, tensor.Complex64} {
+		if !differs[dt] {
+			t.Errorf("%v: the pairwise sums equal the sums in order on every case", dt)
+		}
+	}
 }

@@ -54,18 +54,26 @@ func (op *reduceatOp) behavior(int) dialect.Behavior {
 		"Every index is checked before anything is computed: a negative one is an error, not counted from the end.",
 		"The output has array's shape with axis replaced by len(indices); axis is negative from the end.",
 	}
+	runs := engine.RunRules{Index: engine.RunStarts}
 	if op.widen {
 		notes = append(notes, "bool, int8, int16 and int32 are reduced in int64, the output's type, and "+
 			"uint8, uint16 and uint32 in uint64: NumPy's default dtype (intp) on 64-bit platforms.")
 	} else {
 		notes = append(notes, "Complex arrays are refused (NumPy orders them lexicographically).")
 	}
+	if op.red == engine.Add {
+		// NumPy's float and complex add loops sum a reduction pairwise.
+		runs.PairwiseSum = true
+		notes = append(notes, "A float or complex run is its first slice plus NumPy's pairwise sum of the others "+
+			"(8 accumulators, halves above 128 elements; float16 in float32, rounded once), as NumPy's add loop sums a reduction "+
+			"(NumPy 2.x, which starts a short sum from -0; 1.x from +0, which differs only in the sign of a zero sum).")
+	}
 	return dialect.Behavior{
 		Index:      reduceatRules,
 		IndexTypes: reduceatIndexTypes,
 		DataTypes:  op.types,
 		Reductions: map[string]engine.Reduction{op.ufunc: op.red},
-		Runs:       engine.RunRules{Index: engine.RunStarts},
+		Runs:       runs,
 		Notes:      notes,
 	}
 }

@@ -142,6 +142,13 @@ type ZeroScatter interface {
 	Zeros() (dt tensor.DType, shape tensor.Shape, ok bool)
 }
 
+// OutTyped is implemented by a Call whose output's element type may
+// differ from its input's (NumPy's add.reduceat of int8 is int64): Into
+// gets a dst of OutType.
+type OutTyped interface {
+	OutType() tensor.DType
+}
+
 // Checker is implemented by a Call that checks more of an outcome than
 // Check does (which index an error names, say); its Check replaces
 // optest.Check for it.
@@ -178,6 +185,9 @@ func Forms(t *testing.T, table []*dialect.Op, c Call) {
 	if !zeros {
 		input = c.Input().Clone()
 		dt = input.DType()
+	}
+	if o, ok := c.(OutTyped); ok {
+		dt = o.OutType()
 	}
 	got, err := run(table, c)
 	check("call", got, err, want, wantErr)

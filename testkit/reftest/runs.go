@@ -3,6 +3,7 @@ package reftest
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
@@ -25,6 +26,10 @@ type RunRules struct {
 	// Widen computes Add and Mul of bool, int8, int16 and int32 in int64,
 	// and of uint8, uint16 and uint32 in uint64, the output's type.
 	Widen bool
+	// PairwiseSum makes Add of floats and complex numbers the first value
+	// of a run plus NumPy's pairwise sum of the others (pairwise_sum of
+	// numpy/_core/src/umath/loops_utils.h.src; see pairwiseSum).
+	PairwiseSum bool
 }
 
 // SegmentError reports segment ids that IDs refuses: the kind of the
@@ -97,6 +102,9 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 			vs = append(vs, convert(src.At(ss.Offset(replaced(c, axis, r))), out))
 		}
 		vals[i] = reduce(out, vs[0], vs[1:], opt)
+		if rules.PairwiseSum && opt.Reduction == Add && len(vs) > 1 && (out.IsFloat() || out.IsComplex()) {
+			vals[i] = numpySum(out, vs[0], vs[1:])
+		}
 		i++
 	})
 	return build(out, os, vals), nil
@@ -267,4 +275,108 @@ func integerRange(d tensor.DType) (lo, hi int64) {
 		return 0, 1<<bits - 1
 	}
 	return -1 << (bits - 1), 1<<(bits-1) - 1
+}
+
+// numpySum returns first + pairwise(rest) in type d, as NumPy's add
+// reduction of a run computes it: float16 and bfloat16 in float32,
+// rounded once; complex numbers part by part.
+func numpySum(d tensor.DType, first any, rest []any) any {
+	switch d {
+	case tensor.Float16, tensor.BFloat16:
+		wide := make([]any, len(rest))
+		for i, v := range rest {
+			wide[i] = widen(v)
+		}
+		f32 := arithOf(tensor.Float32)
+		return narrow(d, f32.step(Add, widen(first), pairwiseSum(tensor.Float32, wide, 8), Options{}).(float32))
+	case tensor.Complex64, tensor.Complex128:
+		pd := tensor.Float32
+		if d == tensor.Complex128 {
+			pd = tensor.Float64
+		}
+		re, im := make([]any, len(rest)), make([]any, len(rest))
+		for i, v := range rest {
+			re[i], im[i] = part(v, false), part(v, true)
+		}
+		sum := build(pd, tensor.Shape{2}, []any{pairwiseSum(pd, re, 4), pairwiseSum(pd, im, 4)})
+		a := arithOf(d)
+		s0, s1 := sum.At(0), sum.At(1)
+		var u any
+		if d == tensor.Complex64 {
+			u = complex(s0.(float32), s1.(float32))
+		} else {
+			u = complex(s0.(float64), s1.(float64))
+		}
+		return a.step(Add, first, u, Options{})
+	}
+	return arithOf(d).step(Add, first, pairwiseSum(d, rest, 8), Options{})
+}
+
+// part returns the real (or imaginary) part of a complex value.
+func part(v any, im bool) any {
+	switch c := v.(type) {
+	case complex64:
+		if im {
+			return imag(c)
+		}
+		return real(c)
+	case complex128:
+		if im {
+			return imag(c)
+		}
+		return real(c)
+	}
+	panic("reftest: not a complex value")
+}
+
+// pairwiseSum returns NumPy's pairwise sum of xs, values of type d, with
+// lanes accumulators (8 for real numbers; 4 for a part of complex
+// numbers, which NumPy sums with the parts interleaved):
+//   - fewer than lanes values: -0 plus each value in turn;
+//   - up to 16*lanes: the first lanes values start one accumulator each,
+//     the next whole groups of lanes add value k to accumulator k of the
+//     group, the accumulators are summed as a balanced tree of pairs, and
+//     the values past the last whole group are added in turn;
+//   - more: the sums of the two halves, the first of which is cut to a
+//     multiple of 8 (of NumPy's units: values for real numbers, parts of
+//     complex ones).
+func pairwiseSum(d tensor.DType, xs []any, lanes int) any {
+	a := arithOf(d)
+	sum := func(v, u any) any { return a.step(Add, v, u, Options{}) }
+	n := len(xs)
+	if n < lanes {
+		acc := identity(d, Add)
+		for _, x := range xs {
+			acc = sum(acc, x)
+		}
+		return acc
+	}
+	if n <= 16*lanes {
+		r := slices.Clone(xs[:lanes])
+		i := lanes
+		for ; i+lanes <= n; i += lanes {
+			for k := range r {
+				r[k] = sum(r[k], xs[i+k])
+			}
+		}
+		for len(r) > 1 { // pairs, then pairs of pairs
+			next := make([]any, len(r)/2)
+			for k := range next {
+				next[k] = sum(r[2*k], r[2*k+1])
+			}
+			r = next
+		}
+		acc := r[0]
+		for ; i < n; i++ {
+			acc = sum(acc, xs[i])
+		}
+		return acc
+	}
+	var half int
+	if lanes == 8 {
+		half = n/2 - n/2%8
+	} else {
+		half = (n - n%8) / 2 // of 2n parts, half (n) cut to a multiple of 8, in values
+	}
+	return sum(pairwiseSum(d, xs[:half], lanes), pairwiseSum(d, xs[half:], lanes))
 }
