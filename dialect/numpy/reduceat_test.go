@@ -1,8 +1,10 @@
 package numpy_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -174,5 +176,68 @@ func TestReduceatRefusals(t *testing.T) {
 	}
 	if err := numpy.AddReduceatInto(ints(tensor.Int8, shape{1}, 0), ints(tensor.Int8, shape{2}, 1, 2), tensortest.I64(shape{1}, 0), 0); !errors.Is(err, engine.ErrType) {
 		t.Errorf("int8 dst for add: %v", err)
+	}
+}
+
+// TestAddReduceatMatchesNumPy checks float and complex sums bit for bit
+// against the results of running NumPy 1.24.2's np.add.reduceat on random
+// arrays (testdata/add_reduceat_numpy.json, which this project made so):
+// runs of up to 300 elements, along axis 0 and 1, sum pairwise as
+// NumPy's add loop does.
+func TestAddReduceatMatchesNumPy(t *testing.T) {
+	b, err := os.ReadFile("testdata/add_reduceat_numpy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			DType   string
+			Shape   []int
+			Axis    int
+			Indices []int64
+			Array   []json.RawMessage
+			Want    []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	read := func(d tensor.DType, s tensor.Shape, vals []json.RawMessage) tensor.Tensor {
+		x := tensor.Must(tensor.New(d, s))
+		for i, raw := range vals {
+			var parts [2]float64
+			if d.IsComplex() {
+				var p []float64
+				if err := json.Unmarshal(raw, &p); err != nil {
+					t.Fatal(err)
+				}
+				copy(parts[:], p)
+			} else if err := json.Unmarshal(raw, &parts[0]); err != nil {
+				t.Fatal(err)
+			}
+			switch v := x.Data().(type) {
+			case []complex64:
+				v[i] = complex(float32(parts[0]), float32(parts[1]))
+			case []complex128:
+				v[i] = complex(parts[0], parts[1])
+			default:
+				x.SetFloatAt(i, parts[0])
+			}
+		}
+		return x
+	}
+	for i, c := range file.Cases {
+		d, err := tensor.ParseDType(c.DType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		array := read(d, c.Shape, c.Array)
+		ws := tensor.Shape(c.Shape).Clone()
+		ws[c.Axis] = len(c.Indices)
+		want := read(d, ws, c.Want)
+		got, err := numpy.AddReduceat(array, tensortest.I64(shape{len(c.Indices)}, c.Indices...), c.Axis)
+		if err != nil || !tensor.Equal(got, want) {
+			t.Errorf("case %d (%v%v axis %d): got %v %v, want %v", i, d, c.Shape, c.Axis, got, err, want)
+		}
 	}
 }
