@@ -98,6 +98,19 @@ func newInputs(n, m, k int) *inputs {
 	return in
 }
 
+// segments returns sorted segment ids for the rows of in.data, three
+// rows a segment with every other id left out, as int64 and int32, and a
+// float32 output for them.
+func (in *inputs) segments() (ids, ids32, out tensor.Tensor) {
+	n, m := in.data.Shape()[0], in.data.Shape()[1]
+	v, v32 := make([]int64, n), make([]int32, n)
+	for i := range v {
+		v[i], v32[i] = int64(i/3*2), int32(i/3*2)
+	}
+	return tensor.Must(tensor.From(tensor.Shape{n}, v)), tensor.Must(tensor.From(tensor.Shape{n}, v32)),
+		tensor.Must(tensor.New(tensor.Float32, tensor.Shape{int(v[n-1]) + 1, m}))
+}
+
 // allocCases returns a call of the Into form of every operator of every
 // dialect, in each of its reductions, in place and into another dst, with
 // int32 indices where the operator takes them, and in float16 where the
@@ -148,6 +161,36 @@ func allocCases(in *inputs) []allocCase {
 		add(name, "", func() error { return op.into(in.dst, in.data, in.ndElems, in.ndElemUpd) })
 		add(name, "in place rows", func() error { return op.into(in.data, in.data, in.ndRows, in.ndRowUpd) })
 		add(name, "NaN updates", func() error { return op.into(in.dst, in.data, in.ndElems, in.nanUpd) })
+	}
+	segIDs, segIDs32, segOut := in.segments()
+	// numpy's reduceat: runs starting at the ids (sorted, some repeated),
+	// float32 into segOut's rows, int32 widened to int64.
+	runStarts := segIDs
+	startsOut := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segIDs.Len(), in.data.Shape()[1]}))
+	startsWide := tensor.Must(tensor.New(tensor.Int64, startsOut.Shape()))
+	for _, op := range []struct {
+		name string
+		into func(dst, array, indices tensor.Tensor, axis int) error
+	}{
+		{"add", numpy.AddReduceatInto}, {"multiply", numpy.MultiplyReduceatInto},
+		{"maximum", numpy.MaximumReduceatInto}, {"minimum", numpy.MinimumReduceatInto},
+	} {
+		name := "numpy." + op.name + ".reduceat"
+		add(name, "float32", func() error { return op.into(startsOut, in.data, runStarts, 0) })
+		if op.name == "add" || op.name == "multiply" {
+			add(name, "int32 widened", func() error { return op.into(startsWide, in.ints, runStarts, 0) })
+		}
+	}
+	for _, op := range []struct {
+		name string
+		into func(dst, data, ids tensor.Tensor) error
+	}{
+		{"sum", tf.SegmentSumInto}, {"prod", tf.SegmentProdInto}, {"min", tf.SegmentMinInto},
+		{"max", tf.SegmentMaxInto}, {"mean", tf.SegmentMeanInto},
+	} {
+		name := "tf.math.segment_" + op.name
+		add(name, "int64", func() error { return op.into(segOut, in.data, segIDs) })
+		add(name, "int32", func() error { return op.into(segOut, in.data, segIDs32) })
 	}
 
 	// torch

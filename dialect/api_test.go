@@ -35,7 +35,7 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 	slices.Sort(funcs)
 	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "Find", "HalfRule", "IntOf", "IntsOf",
 		"IsScatter", "MeanRule", "MinMaxRule", "NormAxis", "NormAxisInput", "ParseValue", "ReductionNames", "ReportRule",
-		"StringsRule", "TupleInputs", "TypeError", "Types", "ZeroStartRule"}
+		"StringsRule", "TowardZeroRule", "TupleInputs", "TypeError", "Types", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {
 		t.Errorf("package dialect exports the functions %v, want %v", funcs, want)
 	}

@@ -60,6 +60,9 @@ var (
 	boolRule = sentences{
 		"for bool elements add is OR, mul is AND and sub is XOR",
 		"add, sub and mul take numbers: bool elements are refused"}
+	towardZeroRule = sentences{
+		"an integer mean rounds toward negative infinity",
+		"an integer mean rounds toward zero, as C++'s / does"}
 )
 
 // HalfRule says how float16 and bfloat16 sums and products round.
@@ -84,6 +87,9 @@ func DivideRule(all bool) string { return divideRule.say(all) }
 // BoolRule says what add, sub and mul do to bool elements.
 func BoolRule(numbersOnly bool) string { return boolRule.say(numbersOnly) }
 
+// TowardZeroRule says how a signed integer mean rounds.
+func TowardZeroRule(towardZero bool) string { return towardZeroRule.say(towardZero) }
+
 // ArithRules says, a rule each, what a's fields choose where they are not
 // the zero Arith's (the arithmetic every dialect shares unless its
 // Behavior says otherwise), in the order of Arith's fields.
@@ -101,6 +107,7 @@ func ArithRules(a engine.Arith) []string {
 		{a.CountInType, meanRule[1]},
 		{a.DivideAll, divideRule[1]},
 		{a.NumbersOnly, boolRule[1]},
+		{a.MeanTowardZero && !a.CountInType, towardZeroRule[1]},
 	} {
 		if r.chosen {
 			rules = append(rules, r.rule)

@@ -70,7 +70,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 // Families are the operations that every dialect spells its own way.
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
 	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
-	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min"}
+	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min",
+	"segment_sum_sorted", "reduceat"}
 
 // Kind is the type of an attribute value.
 type Kind uint8
@@ -285,6 +286,11 @@ type Behavior struct {
 	// differently (complex products and quotients, string addition); the
 	// dialect hands it to the engine with the reduction.
 	Arith engine.Arith
+	// Runs are, for the reductions of runs of consecutive slices
+	// (engine.ReduceRuns: NumPy's reduceat, TensorFlow's sorted segment
+	// reductions), what the indices say and what an empty run holds; the
+	// zero value for the other operators.
+	Runs engine.RunRules
 	// Notes state, one sentence each, the rules the fields above cannot
 	// hold, such as "duplicate indices are summed".
 	Notes []string

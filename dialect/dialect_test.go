@@ -211,6 +211,7 @@ func TestArithRules(t *testing.T) {
 		{engine.Arith{CountInType: true}, dialect.MeanRule(true)},
 		{engine.Arith{DivideAll: true}, dialect.DivideRule(true)},
 		{engine.Arith{NumbersOnly: true}, dialect.BoolRule(true)},
+		{engine.Arith{MeanTowardZero: true}, dialect.TowardZeroRule(true)},
 	}
 	var want []string
 	for _, k := range knobs {
@@ -221,11 +222,12 @@ func TestArithRules(t *testing.T) {
 	}
 	all := engine.Arith{Complex: engine.ComplexC10, ConcatStrings: true, MinMax: engine.MinMaxIEEE, HalfOnce: true,
 		ZeroStart: true, CountInType: true, DivideAll: true, NumbersOnly: true}
+	want = want[:len(want)-1] // CountInType takes precedence over MeanTowardZero
 	if got := dialect.ArithRules(all); !slices.Equal(got, want) {
 		t.Errorf("ArithRules(%+v) = %q, want %q", all, got, want)
 	}
 	for _, on := range []bool{false, true} {
-		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule, dialect.BoolRule} {
+		for _, f := range []func(bool) string{dialect.StringsRule, dialect.ZeroStartRule, dialect.DivideRule, dialect.BoolRule, dialect.TowardZeroRule} {
 			if f(on) == f(!on) || f(on) == "" {
 				t.Errorf("a rule says the same of %v and %v: %q", on, !on, f(on))
 			}

@@ -18,6 +18,10 @@ type ops[T any] struct {
 	// countMean is mean under Arith.CountInType: it divides by n as T
 	// holds it (see withKnobs).
 	countMean func(sum T, n int) T
+	// towardZero is mean under Arith.MeanTowardZero: a signed integer
+	// quotient rounded toward zero; nil for the other types, whose mean
+	// it leaves as it is.
+	towardZero func(sum T, n int) T
 }
 
 // checkReduction fails when reduction r is not defined for element type d.
@@ -148,6 +152,7 @@ func signedOps[T signed](r Reduction, lowest, highest T) ops[T] {
 		return T(q)
 	}
 	o.countMean = floorMean[T]
+	o.towardZero = func(sum T, n int) T { return T(int64(sum) / int64(n)) }
 	return o
 }
 

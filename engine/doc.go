@@ -69,7 +69,9 @@
 // column blocks along axis 0, scatter_columns.go; its single updates in
 // halves, scatter_halves.go), gather_nd.go, gather_elements.go, gather.go
 // (Gather along an axis, and the gathers' checks), slice.go
-// (DynamicSlice, DynamicUpdateSlice), general_gather.go and
+// (DynamicSlice, DynamicUpdateSlice), segment_runs.go (ReduceRuns: runs
+// of consecutive slices reduced in order, NumPy's reduceat and
+// TensorFlow's sorted segment reductions), general_gather.go and
 // general_scatter.go (the general core, walking the layout of
 // general.go). dispatch.go chooses between a form's kernel and the
 // general core; forms.go gives each form's dimension numbers, dims.go

@@ -13,7 +13,8 @@ import (
 // wraps exactly one of them.
 var (
 	// ErrIndex: an index value lies outside the allowed range. The error
-	// is an *IndexError.
+	// is an *IndexError, or for ReduceRuns' segment ids out of order a
+	// *SegmentError.
 	ErrIndex = errors.New("index out of range")
 	// ErrShape: the shapes of the arguments do not fit together.
 	ErrShape = errors.New("shape mismatch")

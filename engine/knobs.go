@@ -15,7 +15,7 @@ import (
 // checkReduction has accepted.
 func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	red := elemTypeOf(dst.DType()).reducer(dst, src, block, opt)
-	if opt.Arith.ZeroStart || opt.Arith.CountInType {
+	if opt.Arith.ZeroStart || opt.Arith.CountInType || opt.Arith.MeanTowardZero {
 		red.setKnobs(opt)
 	}
 	return red
@@ -75,9 +75,10 @@ func minMaxOps[T float](r Reduction, m MinMax) ops[T] {
 }
 
 // withKnobs returns o with ZeroStart (Add and Mean start ExcludeSelf's
-// blocks from the zero value, +0, rather than the identity, -0) and
+// blocks from the zero value, +0, rather than the identity, -0),
 // CountInType (Mean divides by the count as the element type holds it)
-// applied, for reduction r.
+// and MeanTowardZero (a signed integer Mean rounds toward zero) applied,
+// for reduction r.
 func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
 	r, zeroStart, countInType := opt.Reduction, opt.Arith.ZeroStart, opt.Arith.CountInType
 	if zeroStart && (r == Add || r == Mean) {
@@ -86,6 +87,9 @@ func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
 	}
 	if countInType && o.mean != nil {
 		o.mean = o.countMean
+	}
+	if opt.Arith.MeanTowardZero && !countInType && o.towardZero != nil {
+		o.mean = o.towardZero
 	}
 	return o
 }

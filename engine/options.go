@@ -173,6 +173,12 @@ type Arith struct {
 	// lax.add, lax.sub and lax.mul take numbers only; without it bool Add
 	// is OR, Mul is AND and Sub is XOR.
 	NumbersOnly bool
+	// MeanTowardZero makes a signed integer Mean round its quotient toward
+	// zero, as C++'s / does (TensorFlow's Eigen MeanReducer), rather than
+	// toward negative infinity: -7 / 2 is -3, not -4. Unsigned and
+	// floating-point means are the same either way. CountInType takes
+	// precedence over it.
+	MeanTowardZero bool
 }
 
 // MinMax says how floating-point Max and Min treat NaN and equal values

@@ -49,6 +49,7 @@ type scratch struct {
 	gnd     gatherNDJob
 	gel     gatherElementsJob
 	gat     gatherJob
+	runs    runsJob
 
 	// The general gather and scatter: the walk, the operand's window
 	// dimensions and sizes, the windows' start offsets, and the jobs.
@@ -198,7 +199,8 @@ func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
 	return reducerKey(uint32(d))<<16 | reducerKey(opt.Reduction)<<8 |
 		reducerKey(b2i(opt.Arith.ZeroStart)) | reducerKey(b2i(opt.Arith.HalfOnce))<<1 |
 		reducerKey(opt.Arith.MinMax)<<2 | reducerKey(b2i(opt.Arith.CountInType))<<4 |
-		reducerKey(opt.Arith.Complex)<<5 | reducerKey(b2i(opt.Arith.ConcatStrings))<<7
+		reducerKey(opt.Arith.Complex)<<5 | reducerKey(b2i(opt.Arith.ConcatStrings))<<7 |
+		reducerKey(b2i(opt.Arith.MeanTowardZero))<<48
 }
 
 // reducer returns the reducer of blocks of the given size for dst's

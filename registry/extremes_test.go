@@ -50,6 +50,8 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
 	case "dynamic_slice", "dynamic_update_slice":
 		indices = tensor.Must(tensor.From(tensor.Shape{2}, []int64{1, 0}))
+	case "segment_sum_sorted", "reduceat":
+		indices = tensor.Must(tensor.From(tensor.Shape{2}, []int64{0, 1}))
 	}
 	for _, p := range op.Inputs {
 		switch p.Role {

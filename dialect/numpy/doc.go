@@ -1,7 +1,7 @@
 // Package numpy is the NumPy dialect: numpy.take, numpy.put,
-// numpy.take_along_axis, numpy.put_along_axis and the unbuffered in-place
-// ufunc.at of add, subtract, multiply, maximum and minimum, as NumPy 1.24
-// to 2.x computes them.
+// numpy.take_along_axis, numpy.put_along_axis, the unbuffered in-place
+// ufunc.at and the ufunc.reduceat of add, subtract (at only), multiply,
+// maximum and minimum, as NumPy 1.24 to 2.x computes them.
 //
 // # Operators
 //
@@ -15,6 +15,7 @@
 //   - numpy.take_along_axis: [TakeAlongAxis], elements of arr at positions along an axis that indices gives per element.
 //   - numpy.put_along_axis: [PutAlongAxis], write values at positions along an axis.
 //   - numpy.add.at, numpy.subtract.at, numpy.multiply.at, numpy.maximum.at, numpy.minimum.at: [AddAt], [SubtractAt], [MultiplyAt], [MaximumAt], [MinimumAt], combine b into a at Indices, duplicates accumulating.
+//   - numpy.add.reduceat, numpy.multiply.reduceat, numpy.maximum.reduceat, numpy.minimum.reduceat: [AddReduceat], [MultiplyReduceat], [MaximumReduceat], [MinimumReduceat], reduce the runs of array along axis that start at indices.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name. There, axis left out is None (Flat) for take, -1 for

@@ -223,7 +223,8 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 // Ops returns the dialect's operators, for generic callers such as the
 // command line: numpy.take, numpy.put, numpy.take_along_axis,
 // numpy.put_along_axis and numpy.add.at, subtract.at, multiply.at,
-// maximum.at and minimum.at, each with the single version 1. The
+// maximum.at and minimum.at, and numpy.add.reduceat, multiply.reduceat,
+// maximum.reduceat and minimum.reduceat, each with the single version 1. The
 // operators that NumPy runs in place return the updated copy. Their Eval
 // functions see attributes with defaults filled in by Run.
-func Ops() []*dialect.Op { return indexOps() }
+func Ops() []*dialect.Op { return append(indexOps(), reduceatOps()...) }

@@ -272,4 +272,46 @@ func ExampleOps() {
 	// tf.tensor_scatter_nd_sub
 	// tf.tensor_scatter_nd_min
 	// tf.tensor_scatter_nd_max
+	// tf.math.segment_sum
+	// tf.math.segment_prod
+	// tf.math.segment_min
+	// tf.math.segment_max
+	// tf.math.segment_mean
+}
+
+// The sorted segment reductions: rows 0 and 1 share segment 0, segment 1
+// has no row, so it holds 0 (1 for the product), and row 2 is segment 2.
+func ExampleSegmentSum() {
+	data := tensor.Must(tensor.From(tensor.Shape{3, 2}, []float32{1, 2, 3, 4, 5, 6}))
+	ids := tensor.Must(tensor.From(tensor.Shape{3}, []int32{0, 0, 2}))
+	sum, err := tf.SegmentSum(data, ids)
+	fmt.Println(sum, err)
+	prod, _ := tf.SegmentProd(data, ids)
+	fmt.Println(prod)
+	mean, _ := tf.SegmentMean(data, ids)
+	fmt.Println(mean)
+	largest, _ := tf.SegmentMax(data, ids)
+	fmt.Println(largest)
+	smallest, _ := tf.SegmentMin(data, ids)
+	fmt.Println(smallest)
+	// Ids must not decrease: the error names the first position at fault.
+	_, err = tf.SegmentSum(data, tensor.Must(tensor.From(tensor.Shape{3}, []int32{1, 0, 2})))
+	fmt.Println(err)
+	// Output:
+	// float32[3,2] [[4 6] [0 0] [5 6]] <nil>
+	// float32[3,2] [[3 8] [1 1] [5 6]]
+	// float32[3,2] [[2 3] [0 0] [5 6]]
+	// float32[3,2] [[3 4] [0 0] [5 6]]
+	// float32[3,2] [[1 2] [0 0] [5 6]]
+	// tf.math.segment_sum: segment ids are not increasing (segment_ids[1] = 0 follows segment_ids[0] = 1)
+}
+
+// SegmentSumInto reuses an output: once warm, it allocates nothing.
+func ExampleSegmentSumInto() {
+	data := tensor.Must(tensor.From(tensor.Shape{4}, []int64{1, 2, 3, 4}))
+	ids := tensor.Must(tensor.From(tensor.Shape{4}, []int64{0, 1, 1, 1}))
+	dst := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{2}))
+	err := tf.SegmentSumInto(dst, data, ids)
+	fmt.Println(dst, err)
+	// Output: int64[2] [1 9] <nil>
 }

@@ -14,6 +14,10 @@
 //   - tf.tensor_scatter_nd_sub: [TensorScatterSub], subtract updates from a copy of tensor at index tuples.
 //   - tf.tensor_scatter_nd_min: [TensorScatterMin], keep the smaller of tensor and updates at index tuples.
 //   - tf.tensor_scatter_nd_max: [TensorScatterMax], keep the larger of tensor and updates at index tuples.
+//   - tf.math.segment_sum, tf.math.segment_prod, tf.math.segment_min, tf.math.segment_max, tf.math.segment_mean:
+//     [SegmentSum], [SegmentProd], [SegmentMin], [SegmentMax], [SegmentMean], reduce each run of rows of
+//     data that share a sorted segment id; an empty segment holds 0 (1 for prod), and ids that decrease
+//     or are negative are errors in TensorFlow's words naming the first position at fault.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.

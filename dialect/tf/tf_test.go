@@ -862,6 +862,11 @@ func TestOpTable(t *testing.T) {
 		"tf.tensor_scatter_nd_sub":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"sub": engine.Sub}},
 		"tf.tensor_scatter_nd_min":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"min": engine.Min}},
 		"tf.tensor_scatter_nd_max":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"max": engine.Max}},
+		"tf.math.segment_sum":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"sum": engine.Add}},
+		"tf.math.segment_prod":        {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"product": engine.Mul}},
+		"tf.math.segment_min":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"minimum": engine.Min}},
+		"tf.math.segment_max":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"maximum": engine.Max}},
+		"tf.math.segment_mean":        {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"mean": engine.Mean}},
 	}
 	for _, op := range tf.Ops() {
 		w, ok := want[op.Name]
@@ -892,7 +897,7 @@ func TestOpTable(t *testing.T) {
 		// The ND operators' kernels report the last bad tuple; gather the
 		// first bad index.
 		want := engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError, Report: engine.ReportLast}
-		if op.Name == "tf.gather" {
+		if op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.math.segment_") {
 			want.Report = engine.ReportFirst
 		}
 		if b.Index != want {

@@ -82,7 +82,8 @@ func SameClass(err, wantErr error) bool {
 // error of the class that wantErr calls for (SameClass), and the same values,
 // bit for bit but for NaN payloads. An error must be a *dialect.OpError
 // naming op that wraps one of the engine's or the dialect layer's sentinel
-// errors, and an index error also an *engine.IndexError. form says
+// errors, and an index error also an *engine.IndexError (or, for segment
+// ids out of order, an *engine.SegmentError). form says
 // which form of the call this was ("call", "Into", "in place"), call
 // describes the inputs for the failure message.
 func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want tensor.Tensor, wantErr error, call any) {
@@ -90,10 +91,11 @@ func Check(t testing.TB, form, op string, got tensor.Tensor, err error, want ten
 	if err != nil {
 		var oe *dialect.OpError
 		var ie *engine.IndexError
+		var se *engine.SegmentError
 		switch {
 		case !errors.As(err, &oe) || oe.Op != op:
 			t.Fatalf("%s: error %v does not name %s\n%v", form, err, op, call)
-		case IsIndex(err) && !errors.As(err, &ie):
+		case IsIndex(err) && !errors.As(err, &ie) && !errors.As(err, &se):
 			t.Fatalf("%s: index error %v is not an *engine.IndexError\n%v", form, err, call)
 		case !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }):
 			t.Fatalf("%s: error %v wraps none of %v\n%v", form, err, sentinels, call)
@@ -140,6 +142,13 @@ type ZeroScatter interface {
 	Zeros() (dt tensor.DType, shape tensor.Shape, ok bool)
 }
 
+// OutTyped is implemented by a Call whose output's element type may
+// differ from its input's (NumPy's add.reduceat of int8 is int64): Into
+// gets a dst of OutType.
+type OutTyped interface {
+	OutType() tensor.DType
+}
+
 // Checker is implemented by a Call that checks more of an outcome than
 // Check does (which index an error names, say); its Check replaces
 // optest.Check for it.
@@ -176,6 +185,9 @@ func Forms(t *testing.T, table []*dialect.Op, c Call) {
 	if !zeros {
 		input = c.Input().Clone()
 		dt = input.DType()
+	}
+	if o, ok := c.(OutTyped); ok {
+		dt = o.OutType()
 	}
 	got, err := run(table, c)
 	check("call", got, err, want, wantErr)

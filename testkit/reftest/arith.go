@@ -143,7 +143,7 @@ type integer interface {
 func intArith[T integer]() arith {
 	return arith{
 		step: func(r Reduction, v, u any, _ Options) any { return intStep(r, v.(T), u.(T)) },
-		mean: func(sum any, n int, opt Options) any { return intMean(sum.(T), n, opt.CountInType) },
+		mean: func(sum any, n int, opt Options) any { return intMean(sum.(T), n, opt.CountInType, opt.MeanTowardZero) },
 		one:  T(1),
 	}
 }
@@ -243,9 +243,10 @@ func intStep[T integer](r Reduction, v, u T) T {
 }
 
 // intMean divides sum by the count n, signed integers rounding toward
-// negative infinity. With inType the count is n converted to T, which
-// wraps, and taken as 1 when that is 0.
-func intMean[T integer](sum T, n int, inType bool) T {
+// negative infinity, or toward zero with towardZero. With inType the count
+// is n converted to T, which wraps, and taken as 1 when that is 0 (and
+// the quotient rounds toward negative infinity).
+func intMean[T integer](sum T, n int, inType, towardZero bool) T {
 	c := int64(n)
 	if inType {
 		if c = int64(T(n)); c == 0 {
@@ -254,6 +255,9 @@ func intMean[T integer](sum T, n int, inType bool) T {
 	}
 	if ^T(0) > 0 { // unsigned
 		return T(uint64(sum) / uint64(c))
+	}
+	if towardZero && !inType {
+		return T(int64(sum) / c)
 	}
 	return T(floorDiv(int64(sum), c))
 }

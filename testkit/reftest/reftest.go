@@ -193,4 +193,8 @@ type Options struct {
 	// ConcatStrings gives strings reduction Add, which concatenates
 	// (value + update); without it they take None only (ErrType).
 	ConcatStrings bool
+	// MeanTowardZero makes Mean on signed integers round its quotient
+	// toward zero, as C++'s / does (TensorFlow's Eigen MeanReducer),
+	// unless CountInType.
+	MeanTowardZero bool
 }

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
+)
+
+// RunRules.PairwiseSum: NumPy's add reduction of a run (ufunc.reduceat)
+// copies the run's first element and adds to it, with one addition, the
+// pairwise sum of the others (pairwise_sum, numpy/_core/src/umath/
+// loops_utils.h.src), element by element along the axis: fewer than 8
+// summed in order from -0; up to 128 in 8 interleaved accumulators, added
+// as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the rest in order; more
+// split in two at half rounded down to a multiple of 8. float16 and
+// bfloat16 sum in float32 and round once; complex numbers sum their parts
+// so, in 4 accumulators a part.
+
+// pairwiseRunOf returns the loop of PairwiseSum for element type d, or nil
+// for a type that sums in order (the integers, bool).
+func pairwiseRunOf(d tensor.DType) typedRun {
+	switch d {
+	case tensor.Float32:
+		return pairwiseFloats[float32]
+	case tensor.Float64:
+		return pairwiseFloats[float64]
+	case tensor.Float16:
+		return pairwiseHalves[float16.Float16]
+	case tensor.BFloat16:
+		return pairwiseHalves[bfloat16.BFloat16]
+	case tensor.Complex64:
+		return pairwiseComplex[complex64, float32]
+	case tensor.Complex128:
+		return pairwiseComplex[complex128, float64]
+	}
+	return nil
+}
+
+// pairwiseFloats sums the runs of units [lo, hi) of float32 or float64
+// elements (see PairwiseSum).
+func pairwiseFloats[F float32 | float64](j *runsJob, lo, hi int) {
+	dst, _ := j.dst.Data().([]F)
+	src, _ := j.src.Data().([]F)
+	for u := lo; u < hi; u++ {
+		d0, base, r0, r1 := j.unit(u)
+		out := dst[d0 : d0+j.inner]
+		if r0 == r1 {
+			fillEmptySum(out, j.opt.Rules.Empty)
+			continue
+		}
+		first := src[base+r0*j.inner:]
+		for k := range out {
+			out[k] = first[k]
+			if r1-r0 > 1 {
+				out[k] = add(first[k], pairwiseSum(src[base+(r0+1)*j.inner+k:], r1-r0-1, j.inner))
+			}
+		}
+	}
+}
+
+// pairwiseHalves sums the runs of float16 or bfloat16 elements in
+// float32, rounding once.
+func pairwiseHalves[H float16.Float16 | bfloat16.BFloat16](j *runsJob, lo, hi int) {
+	dst, _ := j.dst.Data().([]H)
+	src, _ := j.src.Data().([]H)
+	// The 16-bit types as their bits, which widen and narrow convert.
+	bits := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	widen, narrow := halfConv[H]()
+	for u := lo; u < hi; u++ {
+		d0, base, r0, r1 := j.unit(u)
+		out := dst[d0 : d0+j.inner]
+		if r0 == r1 {
+			fill := narrow(0)
+			if j.opt.Rules.Empty == EmptyIdentity {
+				fill = narrow(float32(math.Copysign(0, -1)))
+			}
+			for k := range out {
+				out[k] = H(fill)
+			}
+			continue
+		}
+		for k := range out {
+			first := bits[base+r0*j.inner+k]
+			if r1-r0 == 1 {
+				out[k] = H(first)
+				continue
+			}
+			rest := bits[base+(r0+1)*j.inner+k:]
+			out[k] = H(narrow(add(widen(first), pairwiseSumOf(rest, r1-r0-1, j.inner, widen))))
+		}
+	}
+}
+
+// halfConv returns the conversions of H's bits to float32 and back.
+func halfConv[H float16.Float16 | bfloat16.BFloat16]() (widen func(uint16) float32, narrow func(float32) uint16) {
+	var h H
+	if _, ok := any(h).(float16.Float16); ok {
+		return func(b uint16) float32 { return float16.Float16(b).Float32() },
+			func(f float32) uint16 { return uint16(float16.Fromfloat32(f)) }
+	}
+	return func(b uint16) float32 { return bfloat16.BFloat16(b).Float32() },
+		func(f float32) uint16 { return uint16(bfloat16.FromFloat32(f)) }
+}
+
+// pairwiseComplex sums the runs of complex elements (C) part by part, in
+// their part type (F).
+func pairwiseComplex[C complex64 | complex128, F float32 | float64](j *runsJob, lo, hi int) {
+	dst, _ := j.dst.Data().([]C)
+	src, _ := j.src.Data().([]C)
+	parts := unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(src))), 2*len(src))
+	for u := lo; u < hi; u++ {
+		d0, base, r0, r1 := j.unit(u)
+		out := dst[d0 : d0+j.inner]
+		if r0 == r1 {
+			var fill C
+			if j.opt.Rules.Empty == EmptyIdentity {
+				z := math.Copysign(0, -1)
+				fill = C(complex(z, z))
+			}
+			for k := range out {
+				out[k] = fill
+			}
+			continue
+		}
+		for k := range out {
+			first := src[base+r0*j.inner+k]
+			out[k] = first
+			if r1-r0 > 1 {
+				rr, ri := pairwiseParts(parts[2*(base+(r0+1)*j.inner+k):], 2*(r1-r0-1), j.inner)
+				sum := C(complex(float64(rr), float64(ri)))
+				out[k] = fixComplex(first+sum, first, sum)
+			}
+		}
+	}
+}
+
+// fillEmptySum fills out, an empty run of a float sum, with +0, or with
+// -0, the identity of addition, under EmptyIdentity.
+func fillEmptySum[F float32 | float64](out []F, e EmptyRun) {
+	fill := F(0)
+	if e == EmptyIdentity {
+		fill = F(math.Copysign(0, -1))
+	}
+	for k := range out {
+		out[k] = fill
+	}
+}
+
+// pairwiseSum is NumPy's pairwise_sum of the n elements a[0], a[s],
+// a[2s], ... (see PairwiseSum).
+func pairwiseSum[F float32 | float64](a []F, n, s int) F {
+	return pairwiseSumOf(a, n, s, func(x F) F { return x })
+}
+
+// pairwiseSumOf is pairwiseSum of the elements converted by conv to F.
+func pairwiseSumOf[E any, F float32 | float64](a []E, n, s int, conv func(E) F) F {
+	if n < 8 {
+		res := F(math.Copysign(0, -1))
+		for i := range n {
+			res = add(res, conv(a[i*s]))
+		}
+		return res
+	}
+	if n <= pairwiseBlock {
+		var r [8]F
+		for q := range r {
+			r[q] = conv(a[q*s])
+		}
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for q := range r {
+				r[q] = add(r[q], conv(a[(i+q)*s]))
+			}
+		}
+		res := add(add(add(r[0], r[1]), add(r[2], r[3])), add(add(r[4], r[5]), add(r[6], r[7])))
+		for ; i < n; i++ {
+			res = add(res, conv(a[i*s]))
+		}
+		return res
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return add(pairwiseSumOf(a, n2, s, conv), pairwiseSumOf(a[n2*s:], n-n2, s, conv))
+}
+
+// pairwiseBlock is NumPy's PW_BLOCKSIZE.
+const pairwiseBlock = 128
+
+// pairwiseParts is NumPy's pairwise_sum of complex numbers, over their
+// parts: a holds the parts of complex elements cs elements apart, n is
+// twice their number, and the real part of element i/2 (i even) is
+// a[i*cs], its imaginary part the next.
+func pairwiseParts[F float32 | float64](a []F, n, cs int) (rr, ri F) {
+	if n < 8 {
+		rr, ri = F(math.Copysign(0, -1)), F(math.Copysign(0, -1))
+		for i := 0; i < n; i += 2 {
+			rr, ri = add(rr, a[i*cs]), add(ri, a[i*cs+1])
+		}
+		return rr, ri
+	}
+	if n <= pairwiseBlock {
+		var r [8]F
+		for q := 0; q < 8; q += 2 {
+			r[q], r[q+1] = a[q*cs], a[q*cs+1]
+		}
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for q := 0; q < 8; q += 2 {
+				r[q], r[q+1] = add(r[q], a[(i+q)*cs]), add(r[q+1], a[(i+q)*cs+1])
+			}
+		}
+		rr, ri = add(add(r[0], r[2]), add(r[4], r[6])), add(add(r[1], r[3]), add(r[5], r[7]))
+		for ; i < n; i += 2 {
+			rr, ri = add(rr, a[i*cs]), add(ri, a[i*cs+1])
+		}
+		return rr, ri
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	rr1, ri1 := pairwiseParts(a, n2, cs)
+	rr2, ri2 := pairwiseParts(a[n2*cs:], n-n2, cs)
+	return add(rr1, rr2), add(ri1, ri2)
+}

@@ -1,0 +1,382 @@
+package reftest
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/tensor"
+	"github.com/scatter-dev/scatter/testkit/tensortest"
+	"github.com/x448/float16"
+)
+
+// RunRules say how ReduceRuns reads its indices and fills empty runs.
+type RunRules struct {
+	// IDs: indices holds one sorted segment id per slice of src along the
+	// axis (TensorFlow's segment_*), and the output has (last id) + 1
+	// slices. Otherwise indices holds the start of each run (NumPy's
+	// reduceat): run i ends where run i+1 starts, and a run whose start
+	// is not below the next one's is the slice at its start alone.
+	IDs bool
+	// EmptyIdentity fills a run of no slice with the identity of the
+	// reduction (-0 for a float sum, 1 for a product, -Inf or the lowest
+	// integer for Max, +Inf or the highest for Min); otherwise zero.
+	EmptyIdentity bool
+	// Widen computes Add and Mul of bool, int8, int16 and int32 in int64,
+	// and of uint8, uint16 and uint32 in uint64, the output's type.
+	Widen bool
+	// PairwiseSum makes Add of floats and complex numbers the first value
+	// of a run plus NumPy's pairwise sum of the others (pairwise_sum of
+	// numpy/_core/src/umath/loops_utils.h.src; see pairwiseSum).
+	PairwiseSum bool
+}
+
+// SegmentError reports segment ids that IDs refuses: the kind of the
+// first failure as TensorFlow's CPU kernel checks them (the last id's
+// sign, then run by run the next id's order and the run's id), and the
+// position in the ids it names.
+type SegmentError struct {
+	Kind string // "negative last", "decreasing" or "out of range"
+	Pos  int
+}
+
+// Error names the kind and the position.
+func (e *SegmentError) Error() string {
+	return fmt.Sprintf("reftest: segment ids: %s at position %d", e.Kind, e.Pos)
+}
+
+// Unwrap returns ErrIndex.
+func (e *SegmentError) Unwrap() error { return ErrIndex }
+
+// ReduceRuns returns src with each run of consecutive slices along axis
+// reduced to one slice: out[..., i, ...] is the fold under opt, in slice
+// order, of src[..., r, ...] for every r in run i, which rules define.
+func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Options) (tensor.Tensor, error) {
+	if opt.Reduction == None {
+		return tensor.Tensor{}, fmt.Errorf("%w: reduction none", ErrArgument)
+	}
+	ss := src.Shape()
+	if len(ss) == 0 || axis < 0 || axis >= len(ss) {
+		return tensor.Tensor{}, fmt.Errorf("%w: axis %d for src %v", ErrArgument, axis, ss)
+	}
+	if err := checkIndexType(indices); err != nil {
+		return tensor.Tensor{}, err
+	}
+	if indices.Rank() != 1 {
+		return tensor.Tensor{}, fmt.Errorf("%w: indices %v are not 1-D", ErrShape, indices.Shape())
+	}
+	out := src.DType()
+	if rules.Widen && (opt.Reduction == Add || opt.Reduction == Mul) {
+		out = wider(out)
+	}
+	if err := checkReduction(out, opt); err != nil {
+		return tensor.Tensor{}, err
+	}
+	var runs [][2]int
+	var err error
+	if rules.IDs {
+		runs, err = idRuns(indices, ss[axis])
+	} else {
+		runs, err = startRuns(indices, ss[axis])
+	}
+	if err != nil {
+		return tensor.Tensor{}, err
+	}
+	os := ss.Clone()
+	os[axis] = len(runs)
+	vals := make([]any, tensortest.Count(os))
+	i := 0
+	each(os, func(c []int) {
+		run := runs[c[axis]]
+		if run[0] == run[1] {
+			vals[i] = zero(out)
+			if rules.EmptyIdentity {
+				vals[i] = identity(out, opt.Reduction)
+			}
+			i++
+			return
+		}
+		var vs []any
+		for r := run[0]; r < run[1]; r++ {
+			vs = append(vs, convert(src.At(ss.Offset(replaced(c, axis, r))), out))
+		}
+		vals[i] = reduce(out, vs[0], vs[1:], opt)
+		if rules.PairwiseSum && opt.Reduction == Add && len(vs) > 1 && (out.IsFloat() || out.IsComplex()) {
+			vals[i] = numpySum(out, vs[0], vs[1:])
+		}
+		i++
+	})
+	return build(out, os, vals), nil
+}
+
+// startRuns returns the runs of starts: each must lie in [0, size).
+func startRuns(indices tensor.Tensor, size int) ([][2]int, error) {
+	var bad []int
+	for i := 0; i < indices.Len(); i++ {
+		if v := indexValue(indices, i); v < 0 || v >= int64(size) {
+			bad = append(bad, i)
+		}
+	}
+	if bad != nil {
+		return nil, &IndexError{Bad: bad}
+	}
+	runs := make([][2]int, indices.Len())
+	for i := range runs {
+		start, end := int(indexValue(indices, i)), size
+		if i+1 < len(runs) {
+			end = int(indexValue(indices, i+1))
+		}
+		if end <= start {
+			end = start + 1
+		}
+		runs[i] = [2]int{start, end}
+	}
+	return runs, nil
+}
+
+// idRuns returns the runs of sorted segment ids, one per id up to the
+// last, checked as TensorFlow's CPU kernel checks them.
+func idRuns(indices tensor.Tensor, size int) ([][2]int, error) {
+	n := indices.Len()
+	if n != size {
+		return nil, fmt.Errorf("%w: %d ids for %d slices", ErrShape, n, size)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	last := indexValue(indices, n-1)
+	if last < 0 {
+		return nil, &SegmentError{Kind: "negative last", Pos: n - 1}
+	}
+	if last >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: last id %d", ErrArgument, last)
+	}
+	runs := make([][2]int, last+1)
+	for start := 0; start < n; {
+		id := indexValue(indices, start)
+		end := start
+		for end < n && indexValue(indices, end) == id {
+			end++
+		}
+		if end < n && indexValue(indices, end) < id {
+			return nil, &SegmentError{Kind: "decreasing", Pos: end}
+		}
+		if id < 0 || id > last {
+			return nil, &SegmentError{Kind: "out of range", Pos: start}
+		}
+		runs[id] = [2]int{start, end}
+		start = end
+	}
+	return runs, nil
+}
+
+// wider returns the type NumPy's add and multiply reduce d in.
+func wider(d tensor.DType) tensor.DType {
+	switch d {
+	case tensor.Bool, tensor.Int8, tensor.Int16, tensor.Int32:
+		return tensor.Int64
+	case tensor.Uint8, tensor.Uint16, tensor.Uint32:
+		return tensor.Uint64
+	}
+	return d
+}
+
+// convert returns the element v as type d: itself, or an integer or bool
+// as int64 or uint64.
+func convert(v any, d tensor.DType) any {
+	var i int64
+	switch x := v.(type) {
+	case bool:
+		if x {
+			i = 1
+		}
+	case int8:
+		i = int64(x)
+	case int16:
+		i = int64(x)
+	case int32:
+		i = int64(x)
+	case uint8:
+		i = int64(x)
+	case uint16:
+		i = int64(x)
+	case uint32:
+		i = int64(x)
+	default:
+		return v
+	}
+	if d == tensor.Uint64 {
+		return uint64(i)
+	}
+	if d == tensor.Int64 {
+		return i
+	}
+	return v
+}
+
+// identity returns the value i of type d with i op u == u for reduction r:
+// -0 for a float sum (0 for other sums and for Sub), 1 for a product, the
+// lowest value for Max, the highest for Min.
+func identity(d tensor.DType, r Reduction) any {
+	t := tensor.Must(tensor.New(d, tensor.Shape{}))
+	var f float64
+	switch r {
+	case Mul:
+		return arithOf(d).one
+	case Add, Mean:
+		f = math.Copysign(0, -1)
+	case Max:
+		f = math.Inf(-1)
+	case Min:
+		f = math.Inf(1)
+	default:
+		return zero(d)
+	}
+	switch d {
+	case tensor.Bool:
+		return r == Min
+	case tensor.Float16:
+		return float16.Fromfloat32(float32(f))
+	case tensor.BFloat16:
+		return bfloat16.FromFloat32(float32(f))
+	case tensor.Complex64:
+		return complex(float32(f), float32(f))
+	case tensor.Complex128:
+		return complex(f, f)
+	}
+	if d.IsInteger() {
+		lo, hi := integerRange(d)
+		switch r {
+		case Max:
+			t.SetIntAt(0, lo)
+			return t.At(0)
+		case Min:
+			if d == tensor.Uint64 {
+				return uint64(math.MaxUint64)
+			}
+			t.SetIntAt(0, hi)
+			return t.At(0)
+		}
+		return zero(d)
+	}
+	t.SetFloatAt(0, f)
+	return t.At(0)
+}
+
+// integerRange returns the lowest and highest values of integer type d
+// (the highest of uint64 as MaxInt64, which callers special-case).
+func integerRange(d tensor.DType) (lo, hi int64) {
+	bits := d.Size() * 8
+	if d.IsUnsigned() {
+		if bits == 64 {
+			return 0, math.MaxInt64
+		}
+		return 0, 1<<bits - 1
+	}
+	return -1 << (bits - 1), 1<<(bits-1) - 1
+}
+
+// numpySum returns first + pairwise(rest) in type d, as NumPy's add
+// reduction of a run computes it: float16 and bfloat16 in float32,
+// rounded once; complex numbers part by part.
+func numpySum(d tensor.DType, first any, rest []any) any {
+	switch d {
+	case tensor.Float16, tensor.BFloat16:
+		wide := make([]any, len(rest))
+		for i, v := range rest {
+			wide[i] = widen(v)
+		}
+		f32 := arithOf(tensor.Float32)
+		return narrow(d, f32.step(Add, widen(first), pairwiseSum(tensor.Float32, wide, 8), Options{}).(float32))
+	case tensor.Complex64, tensor.Complex128:
+		pd := tensor.Float32
+		if d == tensor.Complex128 {
+			pd = tensor.Float64
+		}
+		re, im := make([]any, len(rest)), make([]any, len(rest))
+		for i, v := range rest {
+			re[i], im[i] = part(v, false), part(v, true)
+		}
+		sum := build(pd, tensor.Shape{2}, []any{pairwiseSum(pd, re, 4), pairwiseSum(pd, im, 4)})
+		a := arithOf(d)
+		s0, s1 := sum.At(0), sum.At(1)
+		var u any
+		if d == tensor.Complex64 {
+			u = complex(s0.(float32), s1.(float32))
+		} else {
+			u = complex(s0.(float64), s1.(float64))
+		}
+		return a.step(Add, first, u, Options{})
+	}
+	return arithOf(d).step(Add, first, pairwiseSum(d, rest, 8), Options{})
+}
+
+// part returns the real (or imaginary) part of a complex value.
+func part(v any, im bool) any {
+	switch c := v.(type) {
+	case complex64:
+		if im {
+			return imag(c)
+		}
+		return real(c)
+	case complex128:
+		if im {
+			return imag(c)
+		}
+		return real(c)
+	}
+	panic("reftest: not a complex value")
+}
+
+// pairwiseSum returns NumPy's pairwise sum of xs, values of type d, with
+// lanes accumulators (8 for real numbers; 4 for a part of complex
+// numbers, which NumPy sums with the parts interleaved):
+//   - fewer than lanes values: -0 plus each value in turn;
+//   - up to 16*lanes: the first lanes values start one accumulator each,
+//     the next whole groups of lanes add value k to accumulator k of the
+//     group, the accumulators are summed as a balanced tree of pairs, and
+//     the values past the last whole group are added in turn;
+//   - more: the sums of the two halves, the first of which is cut to a
+//     multiple of 8 (of NumPy's units: values for real numbers, parts of
+//     complex ones).
+func pairwiseSum(d tensor.DType, xs []any, lanes int) any {
+	a := arithOf(d)
+	sum := func(v, u any) any { return a.step(Add, v, u, Options{}) }
+	n := len(xs)
+	if n < lanes {
+		acc := identity(d, Add)
+		for _, x := range xs {
+			acc = sum(acc, x)
+		}
+		return acc
+	}
+	if n <= 16*lanes {
+		r := slices.Clone(xs[:lanes])
+		i := lanes
+		for ; i+lanes <= n; i += lanes {
+			for k := range r {
+				r[k] = sum(r[k], xs[i+k])
+			}
+		}
+		for len(r) > 1 { // pairs, then pairs of pairs
+			next := make([]any, len(r)/2)
+			for k := range next {
+				next[k] = sum(r[2*k], r[2*k+1])
+			}
+			r = next
+		}
+		acc := r[0]
+		for ; i < n; i++ {
+			acc = sum(acc, xs[i])
+		}
+		return acc
+	}
+	var half int
+	if lanes == 8 {
+		half = n/2 - n/2%8
+	} else {
+		half = (n - n%8) / 2 // of 2n parts, half (n) cut to a multiple of 8, in values
+	}
+	return sum(pairwiseSum(d, xs[:half], lanes), pairwiseSum(d, xs[half:], lanes))
+}
