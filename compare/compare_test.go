@@ -99,7 +99,7 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
-		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
+		{Indices, []string{"index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
 		{Updates, []string{"src", "update", "updates"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},

@@ -278,6 +278,7 @@ func allocCases(in *inputs) []allocCase {
 	add("jax.lax.dynamic_update_slice", "in place", func() error {
 		return jax.DynamicUpdateSliceInto(in.data2, in.data2, in.ndRowUpd, starts, true)
 	})
+	segmentAllocCases(in, add)
 	return cs
 }
 

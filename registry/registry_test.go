@@ -49,7 +49,9 @@ var allOps = []string{
 	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
 	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
-	"tf.gather", "tf.gather_nd", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
+	"tf.gather", "tf.gather_nd", "tf.math.unsorted_segment_max", "tf.math.unsorted_segment_mean",
+	"tf.math.unsorted_segment_min", "tf.math.unsorted_segment_prod", "tf.math.unsorted_segment_sqrt_n",
+	"tf.math.unsorted_segment_sum", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
 	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
 }

@@ -272,4 +272,10 @@ func ExampleOps() {
 	// tf.tensor_scatter_nd_sub
 	// tf.tensor_scatter_nd_min
 	// tf.tensor_scatter_nd_max
+	// tf.math.unsorted_segment_sum
+	// tf.math.unsorted_segment_prod
+	// tf.math.unsorted_segment_max
+	// tf.math.unsorted_segment_min
+	// tf.math.unsorted_segment_mean
+	// tf.math.unsorted_segment_sqrt_n
 }

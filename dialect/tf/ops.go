@@ -206,12 +206,16 @@ func init() {
 			},
 		})
 	}
+	ops = append(ops, unsortedTable()...)
 	opcall.Unversioned("output", ops)
 }
 
 func init() {
 	gatherNDB, gatherB, scatterNDB = opcall.SharedOf(ops, opGatherND), opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatterND)
 	for _, op := range scatterOps {
+		op.b = opcall.SharedOf(ops, op.name)
+	}
+	for _, op := range unsortedOps {
 		op.b = opcall.SharedOf(ops, op.name)
 	}
 }
@@ -221,7 +225,8 @@ var summaries = map[string]string{
 }
 
 // Ops returns the dialect's operators, for generic callers such as the
-// command line: tf.gather_nd, tf.gather, tf.scatter_nd and
-// tf.tensor_scatter_nd_update, _add, _sub, _min and _max, each with the
-// single version 1.
+// command line: tf.gather_nd, tf.gather, tf.scatter_nd,
+// tf.tensor_scatter_nd_update, _add, _sub, _min and _max, and
+// tf.math.unsorted_segment_sum, _prod, _max, _min, _mean and _sqrt_n
+// (num_segments may come as an attribute), each with the single version 1.
 func Ops() []*dialect.Op { return ops }

@@ -348,6 +348,17 @@ func indexSets(family string) []indexSet {
 			{"clamped", []int64{3, 2}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 2}, 0, sizes},
 		}
+	case "segment_sum", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
+		// A segment id per row, or per element; num_segments 4, or 6 to
+		// leave segments empty.
+		four, six := map[dialect.Role]dialect.Value{dialect.RoleNumSegments: one(4)}, map[dialect.Role]dialect.Value{dialect.RoleNumSegments: one(6)}
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1, 1}, tensor.Shape{4}, nil, 0, four},
+			{"elements, duplicates", []int64{0, 2, 0, 1, 1, 2, 3, 0, 3, 2, 2, 2}, tensor.Shape{4, 3}, nil, 0, four},
+			{"empty segments", []int64{0, 0, 5, 5}, tensor.Shape{4}, nil, 0, six},
+			{"negative", []int64{-1, 0, -4, 1}, tensor.Shape{4}, nil, 0, four},
+			{"out of range", []int64{0, 4, 1, 0}, tensor.Shape{4}, nil, 0, four},
+		}
 	}
 	panic("golden: no index sets for the family " + family)
 }
@@ -444,6 +455,8 @@ func build(op *dialect.Op, version int, set indexSet, d, it tensor.DType, red, i
 			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{2}, []int64{4, 3}))
 		case dialect.RoleAxis:
 			c.Inputs[p.Name] = tensor.Scalar(set.axis)
+		case dialect.RoleNumSegments:
+			c.Inputs[p.Name] = tensor.Scalar(set.attrs[dialect.RoleNumSegments].Int)
 		case dialect.RoleValue:
 			if value == "value" {
 				c.Inputs[p.Name] = values(d, tensor.Shape{}, 2)
