@@ -229,7 +229,7 @@ func FuzzUnsortedSegment(f *testing.F) {
 	// rare negative, a rare zero, element type, index type) and a tail:
 	// data's shape and values, the ids' rank, their values.
 	tails := [][]byte{
-		{2, 3, 2, 1, 2, 3, 4, 5, 6, 1, 0, 8, 16},           // [3,2] by 3 ids
+		{2, 3, 2, 1, 2, 3, 4, 5, 6, 1, 0, 8, 16},            // [3,2] by 3 ids
 		{2, 2, 2, 0x80, 127, 0, 0x81, 2, 0, 15, 7},          // [2,2] by [2,2] ids, corners
 		{1, 3, 9, 9, 9, 1, 0, 0, 7},                         // [3], one id past the end
 		{2, 3, 0, 1, 0, 1, 1, 2},                            // [3,0]: no elements
