@@ -1,6 +1,7 @@
 package dialect_test
 
 import (
+	"github.com/scatter-dev/scatter/dialect/jax"
 	"github.com/scatter-dev/scatter/dialect/tf"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -27,5 +28,16 @@ func segmentAllocCases(in *inputs, add func(op, name string, call func() error))
 		add(op, "int64", func() error { return f(in.gatherOut, in.data, segIDs) })
 		add(op, "int32", func() error { return f(in.gatherOut, in.data, segIDs32) })
 		add(op, "float16", func() error { return f(halfOut, in.half, segIDs) })
+	}
+	for op, f := range map[string]func(dst, data, ids tensor.Tensor, opt jax.SegmentOptions) error{
+		"jax.ops.segment_sum": jax.SegmentSumInto, "jax.ops.segment_prod": jax.SegmentProdInto,
+		"jax.ops.segment_max": jax.SegmentMaxInto, "jax.ops.segment_min": jax.SegmentMinInto,
+	} {
+		for _, mode := range []jax.Mode{jax.Default, jax.Clip} {
+			opt := jax.SegmentOptions{Mode: mode}
+			add(op, string(mode)+" int64", func() error { return f(in.gatherOut, in.data, segIDs, opt) })
+			add(op, string(mode)+" int32", func() error { return f(in.gatherOut, in.data, segIDs32, opt) })
+			add(op, string(mode)+" float16", func() error { return f(halfOut, in.half, segIDs, opt) })
+		}
 	}
 }

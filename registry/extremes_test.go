@@ -134,6 +134,8 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 			with("attribute "+a.Name, v, attrClass, func(c *dialect.Call) {
 				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: v}
 			})
+			// JAX's bucket_size may be as large as it likes: one bucket.
+			out[len(out)-1].pass = a.Name == "bucket_size" && v > 0
 		}
 	}
 	for _, p := range op.Inputs {

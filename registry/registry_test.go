@@ -45,6 +45,7 @@ func TestLookup(t *testing.T) {
 var allOps = []string{
 	"jax.lax.dynamic_slice", "jax.lax.dynamic_update_slice", "jax.lax.gather", "jax.lax.scatter",
 	"jax.lax.scatter_add", "jax.lax.scatter_max", "jax.lax.scatter_min", "jax.lax.scatter_mul", "jax.lax.scatter_sub",
+	"jax.ops.segment_max", "jax.ops.segment_min", "jax.ops.segment_prod", "jax.ops.segment_sum",
 	"mindspore.gather_nd", "mindspore.scatter_nd", "mindspore.tensor_scatter_elements",
 	"onnx.Gather", "onnx.GatherElements", "onnx.GatherND", "onnx.Scatter", "onnx.ScatterElements", "onnx.ScatterND",
 	"openvino.GatherElements", "openvino.GatherND", "openvino.ScatterElementsUpdate", "openvino.ScatterNDUpdate",
