@@ -99,7 +99,7 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{Data, []string{"a", "arr", "data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
-		{Indices, []string{"ind", "index", "indices", "scatter_indices", "start_indices"}},
+		{Indices, []string{"ind", "index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
 		{Updates, []string{"b", "src", "update", "updates", "v", "values"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},

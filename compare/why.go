@@ -369,6 +369,8 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 	switch {
 	case idx.Negative == engine.NegativeFromEnd:
 		return "end", "it counts from the end"
+	case idx.Negative == engine.NegativeSkip:
+		return "skip", "a negative index is dropped"
 	case idx.OutOfRange == engine.OutOfRangeSkip:
 		return "skip", f.skipped()
 	case idx.OutOfRange == engine.OutOfRangeClamp:

@@ -356,6 +356,7 @@ func allocCases(in *inputs) []allocCase {
 		add(op, "", func() error { return f(in.dst, in.data, npRows, in.ndRowUpd) })
 		add(op, "in place", func() error { return f(in.data2, in.data2, npRows, in.ndRowUpd) })
 	}
+	segmentAllocCases(in, add)
 	return cs
 }
 

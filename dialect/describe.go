@@ -20,6 +20,8 @@ func MinMaxRule(m engine.MinMax) string {
 		return "a position that ends as NaN under max or min holds the last NaN update it received"
 	case engine.MinMaxIEEE:
 		return "max and min are IEEE 754's maximum and minimum: NaN propagates, and -0 < +0"
+	case engine.MinMaxStdUpdate:
+		return "max and min compare as std::max(update, value) and std::min(update, value): a NaN update replaces the value, a NaN in place is replaced by the next update, and of equals the update wins"
 	}
 	return "max and min propagate NaN: a NaN in place stays, else the first NaN update"
 }
@@ -57,6 +59,9 @@ var (
 	divideRule = sentences{
 		"a mean divides only the elements that updates land in",
 		"a mean divides every element, by 1 where no update lands (a complex value with a NaN or infinite part becomes NaN)"}
+	sqrtRule = sentences{
+		"a mean divides by its count",
+		"a mean divides by the square root of its count, taken in the element's type (sqrt_n)"}
 	boolRule = sentences{
 		"for bool elements add is OR, mul is AND and sub is XOR",
 		"add, sub and mul take numbers: bool elements are refused"}
@@ -108,6 +113,7 @@ func ArithRules(a engine.Arith) []string {
 		{a.DivideAll, divideRule[1]},
 		{a.NumbersOnly, boolRule[1]},
 		{a.MeanTowardZero && !a.CountInType, towardZeroRule[1]},
+		{a.SqrtCount, sqrtRule[1]},
 	} {
 		if r.chosen {
 			rules = append(rules, r.rule)

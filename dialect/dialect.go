@@ -71,7 +71,7 @@ func (e *OpError) Unwrap() error { return e.Err }
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
 	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
 	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min",
-	"segment_sum_sorted", "reduceat"}
+	"segment_mean", "segment_sqrt_n", "segment_sum_sorted", "reduceat"}
 
 // Kind is the type of an attribute value.
 type Kind uint8
@@ -189,6 +189,7 @@ const (
 	RoleReduction   Role = "reduction"    // how an update combines with the value it lands on
 	RoleIncludeSelf Role = "include_self" // whether that value takes part
 	RoleFill        Role = "fill_value"   // what fills a slice that the index rules skip
+	RoleNumSegments Role = "num_segments" // the number of segments of a segment reduction, its output's first dimension
 	// The dimension numbers of the general gather and scatter, named as
 	// StableHLO names them (see engine.GatherDims, engine.ScatterDims).
 	// The operand's batching dimensions are one role in both, as JAX
@@ -212,7 +213,7 @@ const (
 // attributes).
 func (r Role) IsInput() bool {
 	switch r {
-	case RoleData, RoleIndices, RoleUpdates, RoleValue, RoleShape, RoleFill:
+	case RoleData, RoleIndices, RoleUpdates, RoleValue, RoleShape, RoleFill, RoleNumSegments:
 		return true
 	}
 	return false
@@ -291,6 +292,11 @@ type Behavior struct {
 	// reductions), what the indices say and what an empty run holds; the
 	// zero value for the other operators.
 	Runs engine.RunRules
+	// Fill is what an output element that no update reaches holds, for
+	// an operator whose output starts from no data tensor (an empty
+	// segment of a segment reduction); FillValue gives it as a scalar of
+	// the element type. Zero (FillZero) for every other operator.
+	Fill Fill
 	// Notes state, one sentence each, the rules the fields above cannot
 	// hold, such as "duplicate indices are summed".
 	Notes []string
@@ -513,7 +519,7 @@ func (op *Op) defaultReduction(b Behavior) string {
 func IsScatter(family string) bool {
 	switch family {
 	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice",
-		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min":
+		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
 		return true
 	}
 	return false

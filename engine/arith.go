@@ -22,6 +22,10 @@ type ops[T any] struct {
 	// quotient rounded toward zero; nil for the other types, whose mean
 	// it leaves as it is.
 	towardZero func(sum T, n int) T
+	// root and countRoot are mean and countMean under Arith.SqrtCount:
+	// they divide by the square root of the count in T; nil where T has
+	// none (the integers).
+	root, countRoot func(sum T, n int) T
 }
 
 // checkReduction fails when reduction r is not defined for element type d.
@@ -39,7 +43,7 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	if opt.Arith.Complex > ComplexC10 {
 		return argErr("unknown complex arithmetic %d", opt.Arith.Complex)
 	}
-	if opt.Arith.MinMax > MinMaxIEEE {
+	if opt.Arith.MinMax > MinMaxStdUpdate {
 		return argErr("unknown max and min rule %d", opt.Arith.MinMax)
 	}
 	if opt.ExcludeSelf && opt.Arith.MinMax == MinMaxStd && (r == Max || r == Min) && d.IsFloat() {
@@ -51,6 +55,8 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 		return typeErr("reduction %v is not defined for string elements", r)
 	case d == tensor.Bool && r == Mean:
 		return typeErr("reduction mean is not defined for bool elements")
+	case r == Mean && opt.Arith.SqrtCount && !d.IsFloat() && !d.IsComplex():
+		return typeErr("reduction mean by the square root of the count is not defined for %v elements", d)
 	case d == tensor.Bool && opt.Arith.NumbersOnly && (r == Add || r == Sub || r == Mul):
 		return typeErr("reduction %v takes numbers, not bool elements", r)
 	case d.IsComplex() && (r == Max || r == Min):
@@ -182,8 +188,15 @@ func floatOps[T float](r Reduction) ops[T] {
 		identity:  negZero,
 		mean:      func(sum T, n int) T { return quo(sum, T(n)) },
 		countMean: func(sum T, n int) T { return quo(sum, T(countIn[T](n))) },
+		root:      func(sum T, n int) T { return quo(sum, sqrtIn(T(n))) },
+		countRoot: func(sum T, n int) T { return quo(sum, sqrtIn(T(countIn[T](n)))) },
 	}
 }
+
+// sqrtIn returns the square root of x rounded to T: for float32 through
+// float64, whose 53 bits make the double rounding exact for a square
+// root.
+func sqrtIn[T float](x T) T { return T(math.Sqrt(float64(x))) }
 
 // maxNaN returns the larger of v and u, or the NaN if either is one: v
 // when they are equal (so -0 stays -0 against +0), and v when both are
@@ -227,6 +240,11 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 		o.mean = func(sum H, n int) H { return narrow(f.mean(widen(sum), n)) }
 		// The count is counted in float32 and rounded to H.
 		o.countMean = func(sum H, n int) H { return narrow(quo(widen(sum), widen(narrow(float32(countIn[float32](n)))))) }
+		// The count rounded to H, its square root rounded to H, as
+		// sqrt(N) computes on a 16-bit N.
+		root := func(n float32) float32 { return widen(narrow(sqrtIn(widen(narrow(n))))) }
+		o.root = func(sum H, n int) H { return narrow(quo(widen(sum), root(float32(n)))) }
+		o.countRoot = func(sum H, n int) H { return narrow(quo(widen(sum), root(float32(countIn[float32](n))))) }
 	}
 	return o
 }
@@ -253,6 +271,8 @@ func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, q
 		identity:  T(complex(negZero, negZero)),
 		mean:      func(sum T, n int) T { return quo(sum, T(complex(float64(n), 0))) },
 		countMean: func(sum T, n int) T { return quo(sum, T(complex(float64(countIn[T](n)), 0))) },
+		root:      func(sum T, n int) T { return quo(sum, complexRoot[T](n)) },
+		countRoot: func(sum T, n int) T { return quo(sum, complexRoot[T](countIn[T](n))) },
 	}
 }
 
@@ -363,4 +383,15 @@ func combine[T number](red Reduction, v, u T) T {
 		return pair[b2i(!(a <= b))&^b2i(v != v)&1]
 	}
 	return v
+}
+
+// complexRoot returns the square root of the count n as a complex T: the
+// count in T's parts, its real square root rounded to them, and 0i, as
+// the principal square root of a positive real is.
+func complexRoot[T complex64 | complex128](n int) T {
+	var z T
+	if _, c64 := any(z).(complex64); c64 {
+		return T(complex(float64(sqrtIn(float32(n))), 0))
+	}
+	return T(complex(math.Sqrt(float64(n)), 0))
 }

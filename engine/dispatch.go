@@ -39,6 +39,9 @@ func gatherGeneral(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDi
 	if err := d.check(os, is, opt.Exact); err != nil {
 		return err
 	}
+	if opt.Rules.Negative == NegativeSkip {
+		return negativeSkipErr("GatherGeneral")
+	}
 	shape := d.appendShape(s.shapes[outShape][:0], os, is)
 	s.shapes[outShape] = shape
 	if !opt.Fill.IsZero() && (opt.Fill.DType() != operand.DType() || opt.Fill.Len() != 1) {
@@ -96,6 +99,9 @@ func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d
 			return scatterElements(s, dst, operand, indices, updates, a, opt)
 		}
 	}
+	if opt.Rules.Negative == NegativeSkip {
+		return negativeSkipErr("ScatterGeneral of dimension numbers other than ScatterND's and ScatterElements'")
+	}
 	return scatterCore(s, dst, operand, indices, updates, d, opt)
 }
 
@@ -107,8 +113,29 @@ func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d
 // fastRules reports whether the form kernels apply rules.
 func fastRules(r IndexRules) bool { return !r.moves() }
 
+// gatherRules reports whether the gather forms' kernels apply rules: they
+// neither clamp nor take NegativeSkip, a scatter's rule.
+func gatherRules(r IndexRules) bool { return fastRules(r) && r.Negative != NegativeSkip }
+
+// gatherRulesErr is the error of the gather form op for rules that
+// gatherRules refuses, built here for the reason clampErr is.
+//
+//go:noinline
+func gatherRulesErr(op string, r IndexRules) error {
+	if r.Negative == NegativeSkip {
+		return negativeSkipErr(op)
+	}
+	return clampErr(op)
+}
+
+// negativeSkipErr is the error of op, which does not take NegativeSkip.
+func negativeSkipErr(op string) error {
+	return argErr("%s does not take NegativeSkip (negative indices dropped): only the scatters of the forms ScatterND and ScatterElements drop them", op)
+}
+
 // clampErr is the error of the form op, whose kernel does not clamp or
-// wrap, for rules with OutOfRangeClamp or OutOfRangeWrap (see fastRules). The form functions check
+// wrap, for rules with OutOfRangeClamp or OutOfRangeWrap (see fastRules).
+// The form functions check
 // the rules before they take a scratch, and build the error here, not
 // inlined, so that the path of their small calls stays short (see
 // docs/measurements.md).

@@ -59,7 +59,7 @@ func FuzzKernels(f *testing.F) {
 		// Now and then through the general kernels, with the form's
 		// dimension numbers: the fast paths and the general core must
 		// meet the same reference. (The call reads k when it runs.)
-		if in.Pick(4) == 0 {
+		if in.Pick(4) == 0 && c.rules.Negative != NegativeSkip { // which the general core refuses
 			k = generalKernels
 		}
 		if d := c.failure(); d != "" {
@@ -81,8 +81,11 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	data := in.Elements(dt, ds)
 	switch op {
 	case fuzzScatterND, fuzzScatterElements:
+		if in.Pick(4) == 0 {
+			rules.Negative = NegativeSkip // a scatter's rule only
+		}
 		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 2))), ExcludeSelf: in.Bool(), Rules: rules,
-			Arith: Arith{Complex: ComplexArith(in.Pick(2)), ConcatStrings: in.Bool(), MinMax: MinMax(in.Pick(4))}}
+			Arith: Arith{Complex: ComplexArith(in.Pick(2)), ConcatStrings: in.Bool(), MinMax: MinMax(in.Pick(5)), SqrtCount: in.Pick(4) == 0}}
 		mode := in.Pick(3)
 		if op == fuzzScatterND {
 			indices, us := in.ND(it, ds, 0, true)

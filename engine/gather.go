@@ -40,8 +40,8 @@ func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (te
 // dst has data's type and the shape GatherShape returns, and must not
 // overlap the inputs.
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
-	if !fastRules(rules) {
-		return clampErr("Gather")
+	if !gatherRules(rules) {
+		return gatherRulesErr("Gather", rules)
 	}
 	s := getScratch()
 	defer s.release()

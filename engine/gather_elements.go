@@ -20,8 +20,8 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
 // dst has data's type and indices' shape, and must not overlap the inputs.
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
-	if !fastRules(rules) {
-		return clampErr("GatherElements")
+	if !gatherRules(rules) {
+		return gatherRulesErr("GatherElements", rules)
 	}
 	s := getScratch()
 	defer s.release()

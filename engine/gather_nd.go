@@ -40,8 +40,8 @@ func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor
 // indices select (see GatherNDShape). dst must have data's type and the
 // shape GatherNDShape returns, and must not overlap the inputs.
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
-	if !fastRules(rules) {
-		return clampErr("GatherND")
+	if !gatherRules(rules) {
+		return gatherRulesErr("GatherND", rules)
 	}
 	s := getScratch()
 	defer s.release()

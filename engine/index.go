@@ -165,7 +165,11 @@ func lastBad(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shap
 	for t := indices.Len()/width - 1; t >= 0; t-- {
 		for j := range width {
 			v, _ := indices.IntAt(t*width + j)
-			if lo, hi := rules.bounds(data[first+j]); v < lo || v > hi || indices.DType() == tensor.Uint64 && v < 0 {
+			lo, hi := rules.bounds(data[first+j])
+			if v < 0 && rules.Negative == NegativeSkip && indices.DType() != tensor.Uint64 {
+				continue // dropped, not bad
+			}
+			if v < lo || v > hi || indices.DType() == tensor.Uint64 && v < 0 {
 				return t*width + j, first + j
 			}
 		}
@@ -186,4 +190,44 @@ func tupleOffset(tuple []int64, lims []limit, strides []int) (off, bad int) {
 		off += p * strides[j]
 	}
 	return off, -1
+}
+
+// skipAll are the rules the scatters run under once NegativeSkip's check
+// of the indices past the end has passed: every index outside its
+// dimension, negative or past the end, is skipped.
+var skipAll = IndexRules{Negative: NegativeError, OutOfRange: OutOfRangeSkip}
+
+// pastEnd returns the smallest position i of ind whose value is at or
+// past the end of its dimension, dims[i%len(dims)], or -1; a negative
+// value is not (NegativeSkip drops it). A uint64 index above MaxInt64,
+// saturated by the widening, is past the end.
+func pastEnd(ind []int64, dims []int) int {
+	if len(dims) == 0 || len(ind) == 0 {
+		return -1
+	}
+	if len(dims) == 1 {
+		// The largest value first, a loop without branches: no value is
+		// past the end when it is not.
+		size := int64(dims[0])
+		var top int64 = -1
+		for _, v := range ind {
+			top = max(top, v)
+		}
+		if top < size {
+			return -1
+		}
+		for i, v := range ind {
+			if v >= size {
+				return i
+			}
+		}
+		return -1
+	}
+	k := len(dims)
+	for i, v := range ind {
+		if v >= int64(dims[i%k]) {
+			return i
+		}
+	}
+	return -1
 }

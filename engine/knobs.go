@@ -15,7 +15,7 @@ import (
 // checkReduction has accepted.
 func newKnobReducer(dst, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	red := elemTypeOf(dst.DType()).reducer(dst, src, block, opt)
-	if opt.Arith.ZeroStart || opt.Arith.CountInType || opt.Arith.MeanTowardZero {
+	if opt.Arith.ZeroStart || opt.Arith.CountInType || opt.Arith.MeanTowardZero || opt.Arith.SqrtCount {
 		red.setKnobs(opt)
 	}
 	return red
@@ -51,6 +51,14 @@ func minMaxOps[T float](r Reduction, m MinMax) ops[T] {
 		} else {
 			o.combine = func(v, u T) T { return choose(b2i(v < u), v, u) }
 		}
+	case MinMaxStdUpdate:
+		// std::max(u, v) is (u < v) ? v : u; std::min(u, v) is
+		// (v < u) ? v : u.
+		if r == Min {
+			o.combine = func(v, u T) T { return choose(b2i(!(v < u)), v, u) }
+		} else {
+			o.combine = func(v, u T) T { return choose(b2i(!(u < v)), v, u) }
+		}
 	case MinMaxLastNaN:
 		nan := o.combine
 		o.combine = func(v, u T) T {
@@ -77,15 +85,20 @@ func minMaxOps[T float](r Reduction, m MinMax) ops[T] {
 // withKnobs returns o with ZeroStart (Add and Mean start ExcludeSelf's
 // blocks from the zero value, +0, rather than the identity, -0),
 // CountInType (Mean divides by the count as the element type holds it)
-// and MeanTowardZero (a signed integer Mean rounds toward zero) applied,
-// for reduction r.
+// MeanTowardZero (a signed integer Mean rounds toward zero) and SqrtCount
+// (Mean divides by the count's square root) applied, for reduction r.
 func withKnobs[T any](o ops[T], opt ScatterOptions) ops[T] {
 	r, zeroStart, countInType := opt.Reduction, opt.Arith.ZeroStart, opt.Arith.CountInType
 	if zeroStart && (r == Add || r == Mean) {
 		var zero T
 		o.identity = zero
 	}
-	if countInType && o.mean != nil {
+	switch {
+	case opt.Arith.SqrtCount && o.root != nil && countInType:
+		o.mean = o.countRoot
+	case opt.Arith.SqrtCount && o.root != nil:
+		o.mean = o.root
+	case countInType && o.mean != nil:
 		o.mean = o.countMean
 	}
 	if opt.Arith.MeanTowardZero && !countInType && o.towardZero != nil {

@@ -44,6 +44,8 @@ type mover interface {
 	copyRange(lo, hi int)
 	// clearRange sets dst[lo:hi] to zero values.
 	clearRange(lo, hi int)
+	// fillRange sets dst[lo:hi] to the fill value (see setFill).
+	fillRange(lo, hi int)
 	fastScatter
 	// gatherRows returns the first rejected index, or -1, and a count
 	// that only keeps its cache-warming reads from being optimised away.
@@ -223,6 +225,13 @@ func (m *wordMover[E]) moveFilling(ps []pair) {
 func (m *wordMover[E]) copyRange(lo, hi int) { copy(m.dst[lo:hi], m.src[lo:hi]) }
 
 func (m *wordMover[E]) clearRange(lo, hi int) { clear(m.dst[lo:hi]) }
+
+func (m *wordMover[E]) fillRange(lo, hi int) {
+	d := m.dst[lo:hi]
+	for i := range d {
+		d[i] = m.fill
+	}
+}
 
 // moveAhead is move for a mover that prefetches, and perhaps streams.
 func (m *wordMover[E]) moveAhead(ps []pair) {

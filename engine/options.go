@@ -46,6 +46,14 @@ const (
 	// NegativeFromEnd counts a negative index from the end of its
 	// dimension: -1 is the last position, -size the first.
 	NegativeFromEnd
+	// NegativeSkip drops a negative index whatever OutOfRange says: a
+	// scatter ignores its update (a tuple with a negative component, the
+	// whole tuple), while an index past the end is still an error under
+	// OutOfRangeError (TensorFlow's unsorted segment reductions). Only the
+	// scatters take it (ScatterND, ScatterElements, and ScatterGeneral
+	// with the dimension numbers of one of them), and not with
+	// OutOfRangeClamp; the other kernels refuse it with ErrArgument.
+	NegativeSkip
 )
 
 // OutOfRange says what an index outside the allowed range does.
@@ -118,6 +126,12 @@ type ScatterOptions struct {
 	// the engine would accept: batching dimensions of indices smaller than
 	// the operand's, updates larger than indices (see ScatterDims).
 	Exact bool
+	// Fill, a scalar of dst's element type, is the value every element of
+	// dst starts from when data is the zero Tensor, instead of zeros: an
+	// element no update reaches keeps it (the value of an empty segment).
+	// The zero Tensor fills with zero values. A scatter given both data
+	// and Fill fails with ErrArgument.
+	Fill tensor.Tensor
 }
 
 // GatherOptions are the knobs of the general gather.
@@ -179,6 +193,13 @@ type Arith struct {
 	// floating-point means are the same either way. CountInType takes
 	// precedence over it.
 	MeanTowardZero bool
+	// SqrtCount makes Mean divide by the square root of the number of
+	// values rather than by the number (TensorFlow's sqrt_n reductions):
+	// the count converted to the element type (after CountInType's
+	// counting, with it), its square root rounded to the element type,
+	// then the quotient, as sum / sqrt(N) computes in the element type.
+	// Only floating-point and complex elements take it.
+	SqrtCount bool
 }
 
 // MinMax says how floating-point Max and Min treat NaN and equal values
@@ -202,6 +223,13 @@ const (
 	// MinMaxIEEE is IEEE 754's maximum and minimum (StableHLO's): NaN
 	// propagates as with MinMaxNaN, and -0 is less than +0.
 	MinMaxIEEE
+	// MinMaxStdUpdate compares as std::max(update, value) and
+	// std::min(update, value) do, Eigen's cwiseMax and cwiseMin of the
+	// update with the value (TensorFlow's unsorted segment reductions):
+	// the update replaces the value unless it compares smaller (larger),
+	// so a NaN update replaces the value, a NaN in place is replaced by
+	// the next update, and of equal values (+0, -0) the update wins.
+	MinMaxStdUpdate
 )
 
 // ComplexArith says how complex products and quotients are computed.

@@ -26,8 +26,8 @@ type reducer interface {
 	// tensors of its element type (or at none, for nil), for a later
 	// call.
 	rebind(dst, src any, block int)
-	// setKnobs applies opt.Arith's ZeroStart and CountInType to the
-	// reducer, which was built for opt.Reduction.
+	// setKnobs applies opt.Arith's ZeroStart, CountInType and SqrtCount
+	// to the reducer, which was built for opt.Reduction.
 	setKnobs(opt ScatterOptions)
 }
 

@@ -26,6 +26,7 @@ func refRules(r IndexRules) reftest.Rules {
 		Negative: [...]reftest.Negative{
 			NegativeError:   reftest.NegativeError,
 			NegativeFromEnd: reftest.NegativeFromEnd,
+			NegativeSkip:    reftest.NegativeSkip,
 		}[r.Negative],
 		OutOfRange: [...]reftest.OutOfRange{
 			OutOfRangeError: reftest.OutOfRangeError,
@@ -56,7 +57,8 @@ func refOptions(opt ScatterOptions, d tensor.DType) reftest.Options {
 		ZeroStart:  d.IsComplex() && opt.Reduction == Mul,
 		C10Complex: opt.Arith.Complex == ComplexC10, ConcatStrings: opt.Arith.ConcatStrings,
 		StdMinMax: opt.Arith.MinMax == MinMaxStd, LastNaN: opt.Arith.MinMax == MinMaxLastNaN,
-		SignedZeros: opt.Arith.MinMax == MinMaxIEEE}
+		SignedZeros: opt.Arith.MinMax == MinMaxIEEE, StdUpdateMinMax: opt.Arith.MinMax == MinMaxStdUpdate,
+		SqrtCount: opt.Arith.SqrtCount}
 }
 
 // refClasses pairs the engine's error classes with the reference's.
@@ -196,10 +198,14 @@ func reductionsFor(d tensor.DType) []Reduction {
 // randOptions returns random scatter options for elements of type d: a
 // reduction defined for d, or one time in sixteen any reduction (an
 // unknown one too), with either arithmetic.
-func randOptions(rng *rand.Rand, d tensor.DType) ScatterOptions {
+func randOptions(rng *rand.Rand, d tensor.DType, kern kernels) ScatterOptions {
 	reds := reductionsFor(d)
 	opt := ScatterOptions{Reduction: reds[rng.IntN(len(reds))], ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng),
-		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0, MinMax: MinMax(rng.IntN(4))}}
+		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0, MinMax: MinMax(rng.IntN(5)),
+			SqrtCount: rng.IntN(8) == 0}}
+	if rng.IntN(6) == 0 && kern.name == fastKernels.name {
+		opt.Rules.Negative = NegativeSkip // the forms' rule, which the general core refuses
+	}
 	if rng.IntN(16) == 0 {
 		opt.Reduction = beyondMean(Reduction(rng.IntN(int(Mean) + 2)))
 	}
@@ -352,7 +358,7 @@ func scatterNDMatchesReference(t *testing.T, kern kernels) {
 		d := dtypes[rng.IntN(len(dtypes))]
 		data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 		indices := indicesOf(rng, is, randTuples(rng, ds, is, 0))
-		opt := randOptions(rng, d)
+		opt := randOptions(rng, d, kern)
 		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules,
 			func(dst, data tensor.Tensor) error { return kern.ScatterND(dst, data, indices, updates, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
@@ -402,7 +408,7 @@ func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, 
 	d := dtypes[rng.IntN(len(dtypes))]
 	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
-	opt := randOptions(rng, d)
+	opt := randOptions(rng, d, kern)
 	return scatterCase(rng, "ScatterElements", data, indices, opt.Rules,
 		func(dst, data tensor.Tensor) error {
 			return kern.ScatterElements(dst, data, indices, updates, axis, opt)

@@ -36,6 +36,12 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 	if err != nil {
 		return err
 	}
+	if opt.Rules.Negative == NegativeSkip {
+		if bad := pastEnd(ind, ds[axis:axis+1]); bad >= 0 && opt.Rules.OutOfRange == OutOfRangeError {
+			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
+		}
+		opt.Rules = skipAll
+	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
 	run := newScatterRun(s, dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path
@@ -97,7 +103,7 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 		if bad := firstOf(s.found); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-	case width > 0 && len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)):
+	case width > 0 && len(ds) >= 2 && is[1:].Equal(ds[1:]) && us.Equal(is) && !run.sparse(len(ind)) && run.fillWith != fillValue:
 		// Along axis 0 an update keeps its column: each worker owns
 		// blocks of columns, from data to dst.
 		inner := size / ds[0]

@@ -37,6 +37,14 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 	if err != nil {
 		return err
 	}
+	if opt.Rules.Negative == NegativeSkip {
+		// Past the end is checked first, then the kernels skip every
+		// index outside its dimension, negative ones among them.
+		if bad := pastEnd(ind, ds[:k]); bad >= 0 && opt.Rules.OutOfRange == OutOfRangeError {
+			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+		}
+		opt.Rules = skipAll
+	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the
 	// indices when there are some (single indices with no division),

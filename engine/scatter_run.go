@@ -11,6 +11,7 @@ const (
 	fillCopy  = iota // from data
 	fillClear        // zeros, for a zero data tensor
 	fillNone         // in place: dst is data
+	fillValue        // ScatterOptions.Fill, for a zero data tensor
 )
 
 // scatterRun is the typed half of one scatter call: how dst gets its
@@ -38,6 +39,8 @@ func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.size = dst.Len()
 	switch {
+	case data.IsZero() && !opt.Fill.IsZero():
+		run.fillWith = fillValue
 	case data.IsZero():
 		run.fillWith = fillClear
 	case s.views[vDst].span().same(s.views[vData].span()):
@@ -48,6 +51,9 @@ func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt
 	run.base = nil
 	if !run.inPlace { // in place, fill has nothing to do
 		run.base = s.fill.get(dst, data, s.views[vDst], s.views[vData], 1)
+		if run.fillWith == fillValue {
+			run.base.setFill(viewOf(&opt.Fill))
+		}
 	}
 	if opt.Reduction == None {
 		m := s.apply.get(dst, updates, s.views[vDst], s.views[vUpd], block)
@@ -89,6 +95,8 @@ func (run *scatterRun) fill(lo, hi int) {
 		run.base.copyRange(lo, hi)
 	case fillClear:
 		run.base.clearRange(lo, hi)
+	case fillValue:
+		run.base.fillRange(lo, hi)
 	}
 }
 
@@ -292,6 +300,17 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 	}
 	if err := checkReduction(dst.DType(), opt); err != nil {
 		return err
+	}
+	if !opt.Fill.IsZero() {
+		if opt.Fill.DType() != dst.DType() || opt.Fill.Len() != 1 {
+			return typeErr("the fill value must be one %v element, got %v of shape %v", dst.DType(), opt.Fill.DType(), opt.Fill.Shape())
+		}
+		if !data.IsZero() {
+			return argErr("a fill value and data are both given; the fill value stands for data")
+		}
+	}
+	if opt.Rules.Negative == NegativeSkip && opt.Rules.OutOfRange == OutOfRangeClamp {
+		return argErr("NegativeSkip does not go with OutOfRangeClamp")
 	}
 	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())

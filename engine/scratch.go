@@ -196,11 +196,11 @@ type reducerKey uint64
 
 // keyOf returns the reducerKey of element type d and opt.
 func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
-	return reducerKey(uint32(d))<<16 | reducerKey(opt.Reduction)<<8 |
+	return reducerKey(uint32(d))<<32 | reducerKey(opt.Reduction)<<24 | reducerKey(opt.Arith.MinMax)<<16 |
 		reducerKey(b2i(opt.Arith.ZeroStart)) | reducerKey(b2i(opt.Arith.HalfOnce))<<1 |
-		reducerKey(opt.Arith.MinMax)<<2 | reducerKey(b2i(opt.Arith.CountInType))<<4 |
-		reducerKey(opt.Arith.Complex)<<5 | reducerKey(b2i(opt.Arith.ConcatStrings))<<7 |
-		reducerKey(b2i(opt.Arith.MeanTowardZero))<<48
+		reducerKey(b2i(opt.Arith.SqrtCount))<<2 | reducerKey(b2i(opt.Arith.MeanTowardZero))<<3 |
+		reducerKey(b2i(opt.Arith.CountInType))<<4 |
+		reducerKey(opt.Arith.Complex)<<5 | reducerKey(b2i(opt.Arith.ConcatStrings))<<7
 }
 
 // reducer returns the reducer of blocks of the given size for dst's

@@ -26,6 +26,9 @@ func dynamicSlice(s *scratch, dst, operand *tensor.Tensor, start []int64, rules 
 	if operand.IsZero() || dst.IsZero() {
 		return argErr("operand and dst must both be given")
 	}
+	if rules.Negative == NegativeSkip {
+		return negativeSkipErr("DynamicSlice")
+	}
 	os, sizes := s.shape(dataShape, operand), s.shape(outShape, dst)
 	if err := checkSliceStart(os, sizes, start, "dst"); err != nil {
 		return err
@@ -69,6 +72,9 @@ func DynamicUpdateSlice(dst, operand, update tensor.Tensor, start []int64, rules
 func dynamicUpdateSlice(s *scratch, dst, operand, update *tensor.Tensor, start []int64, rules IndexRules) error {
 	if operand.IsZero() || update.IsZero() || dst.IsZero() {
 		return argErr("operand, update and dst must all be given")
+	}
+	if rules.Negative == NegativeSkip {
+		return negativeSkipErr("DynamicUpdateSlice")
 	}
 	os, us := s.shape(dataShape, operand), s.shape(updateShape, update)
 	if err := checkSliceStart(os, us, start, "update"); err != nil {

@@ -46,6 +46,8 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 		t.Fatal(err)
 	}
 	switch op.Family {
+	case "segment_sum", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
+		indices = tensor.Must(tensor.From(tensor.Shape{2}, []int64{1, 0})) // a segment id per row of data
 	case "general_scatter", "general_gather":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
 	case "dynamic_slice", "dynamic_update_slice":
@@ -65,6 +67,8 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{2}, []int64{2, 3}))
 		case dialect.RoleAxis:
 			c.Inputs[p.Name] = tensor.Scalar(int64(0))
+		case dialect.RoleNumSegments:
+			c.Inputs[p.Name] = tensor.Scalar(int64(2))
 		}
 	}
 	// The general operators: the dimension numbers of a gather or
@@ -132,6 +136,8 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 			with("attribute "+a.Name, v, attrClass, func(c *dialect.Call) {
 				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: v}
 			})
+			// JAX's bucket_size may be as large as it likes: one bucket.
+			out[len(out)-1].pass = a.Name == "bucket_size" && v > 0
 		}
 	}
 	for _, p := range op.Inputs {
@@ -157,6 +163,13 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 					c.Inputs["value"] = tensor.Scalar(v)
 				})
 				out[len(out)-1].pass = true
+			}
+		case p.Role == dialect.RoleNumSegments:
+			for _, v := range extremes {
+				// Negative, or more elements than an int counts.
+				with("input num_segments", v, []error{dialect.ErrInput, engine.ErrShape}, func(c *dialect.Call) {
+					c.Inputs[p.Name] = tensor.Scalar(v)
+				})
 			}
 		case p.Name == "shape":
 			for _, v := range extremes {
@@ -212,7 +225,8 @@ func TestExtremeIntegers(t *testing.T) {
 			name := fmt.Sprintf("%s: %s %d", op.Name, m.what, m.value)
 			_, err := op.Run(m.call)
 			if err == nil {
-				skips := slices.Contains(m.class, engine.ErrIndex) && b.Index.OutOfRange != engine.OutOfRangeError
+				skips := slices.Contains(m.class, engine.ErrIndex) &&
+					(b.Index.OutOfRange != engine.OutOfRangeError || b.Index.Negative == engine.NegativeSkip && m.value < 0)
 				if !m.pass && !skips {
 					t.Errorf("%s: no error", name)
 				}

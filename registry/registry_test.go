@@ -45,6 +45,7 @@ func TestLookup(t *testing.T) {
 var allOps = []string{
 	"jax.lax.dynamic_slice", "jax.lax.dynamic_update_slice", "jax.lax.gather", "jax.lax.scatter",
 	"jax.lax.scatter_add", "jax.lax.scatter_max", "jax.lax.scatter_min", "jax.lax.scatter_mul", "jax.lax.scatter_sub",
+	"jax.ops.segment_max", "jax.ops.segment_min", "jax.ops.segment_prod", "jax.ops.segment_sum",
 	"mindspore.gather_nd", "mindspore.scatter_nd", "mindspore.tensor_scatter_elements",
 	"numpy.add.at", "numpy.add.reduceat", "numpy.maximum.at", "numpy.maximum.reduceat", "numpy.minimum.at",
 	"numpy.minimum.reduceat", "numpy.multiply.at", "numpy.multiply.reduceat", "numpy.put", "numpy.put_along_axis",
@@ -54,7 +55,9 @@ var allOps = []string{
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
 	"tf.gather", "tf.gather_nd",
 	"tf.math.segment_max", "tf.math.segment_mean", "tf.math.segment_min", "tf.math.segment_prod", "tf.math.segment_sum",
-	"tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
+	"tf.math.unsorted_segment_max", "tf.math.unsorted_segment_mean",
+	"tf.math.unsorted_segment_min", "tf.math.unsorted_segment_prod", "tf.math.unsorted_segment_sqrt_n",
+	"tf.math.unsorted_segment_sum", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
 	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
 }

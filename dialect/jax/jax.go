@@ -1,7 +1,8 @@
 // Package jax is the JAX dialect: jax.lax.gather, jax.lax.scatter,
 // scatter_add, scatter_sub, scatter_mul, scatter_min, scatter_max,
-// dynamic_slice and dynamic_update_slice as JAX documents them and runs
-// them on the CPU (through XLA).
+// dynamic_slice and dynamic_update_slice, and the segment reductions
+// jax.ops.segment_sum, segment_prod, segment_max and segment_min, as JAX
+// documents them and runs them on the CPU (through XLA).
 //
 // # Operators
 //
@@ -19,6 +20,10 @@
 //   - jax.lax.scatter_max: [ScatterMax], keep the larger of operand and windows of updates.
 //   - jax.lax.dynamic_slice: [DynamicSlice], take one slice of operand at a start index.
 //   - jax.lax.dynamic_update_slice: [DynamicUpdateSlice], replace one slice of operand at a start index.
+//   - jax.ops.segment_sum: [SegmentSum], sum the rows of data by segment.
+//   - jax.ops.segment_prod: [SegmentProd], multiply the rows of data by segment.
+//   - jax.ops.segment_max: [SegmentMax], take the maximum of the rows of data by segment.
+//   - jax.ops.segment_min: [SegmentMin], take the minimum of the rows of data by segment.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -50,6 +55,13 @@
 //     step, as XLA computes them.
 //   - unique_indices and indices_are_sorted are hints that never change a
 //     result here.
+//   - The segment reductions drop an id outside [0, num_segments),
+//     negative ones too (JAX does not count them from the end), unless
+//     mode is "clip", which moves it to the nearest segment; an empty
+//     segment holds the reduction's identity: 0, 1, -inf (the lowest
+//     integer, false) for max, +inf (the highest integer, true) for min.
+//     JAX's num_segments=None is [NumSegments]; bucket_size is taken
+//     where it changes nothing (see [SegmentOptions]).
 //   - There are no string tensors in JAX; complex numbers have no min or
 //     max.
 //

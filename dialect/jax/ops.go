@@ -112,8 +112,11 @@ func init() {
 		scatterOp(opScatterMul, engine.Mul, "mul", "multiply operand by windows of updates at start indices"),
 		scatterOp(opScatterMin, engine.Min, "min", "keep the smaller of operand and windows of updates at start indices"),
 		scatterOp(opScatterMax, engine.Max, "max", "keep the larger of operand and windows of updates at start indices"),
-	}, slices.Ops()...))
+	}, append(slices.Ops(), segmentTable(mode, hints)...)...))
 	gatherB, scatterB = opcall.SharedOf(ops, opGather), opcall.SharedOf(ops, opScatter)
+	for _, op := range segOps {
+		op.b = opcall.SharedOf(ops, op.name)
+	}
 }
 
 // batching is the attribute of the scatters' operand's batching
@@ -121,7 +124,9 @@ func init() {
 const batching = "operand_batching_dims"
 
 // Ops returns the dialect's operators, for generic callers such as the
-// command line. Gather's fill_value may be given as a number attribute.
+// command line. Gather's fill_value may be given as a number attribute,
+// and the segment reductions' num_segments as an integer attribute (left
+// out, max(segment_ids) + 1).
 func Ops() []*dialect.Op { return ops }
 
 // fillOf returns the fill value a generic call gives: the zero Tensor

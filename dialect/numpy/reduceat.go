@@ -234,20 +234,20 @@ func (op *reduceatOp) indexError(err error) error {
 	if !errors.As(err, &ie) {
 		return err
 	}
-	return &indexError{
+	return &reduceatError{
 		msg: fmt.Sprintf("index %s out-of-bounds in %s.reduceat [0, %d) (indices%v)", ie.ValueString(), op.ufunc, ie.Size,
 			tensor.Shape(ie.Pos)),
 		err: ie,
 	}
 }
 
-// indexError is an index error in NumPy's words; it unwraps to the
+// reduceatError is an index error in NumPy's words; it unwraps to the
 // engine's *engine.IndexError.
-type indexError struct {
+type reduceatError struct {
 	msg string
 	err *engine.IndexError
 }
 
-func (e *indexError) Error() string { return e.msg }
+func (e *reduceatError) Error() string { return e.msg }
 
-func (e *indexError) Unwrap() error { return e.err }
+func (e *reduceatError) Unwrap() error { return e.err }

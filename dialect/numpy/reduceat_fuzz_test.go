@@ -20,9 +20,9 @@ import (
 var (
 	reduceatUfuncs = []string{"add", "multiply", "maximum", "minimum"}
 	reduceatRef    = map[string]reftest.Reduction{"add": reftest.Add, "multiply": reftest.Mul, "maximum": reftest.Max, "minimum": reftest.Min}
-	fuzzTypes      = []tensor.DType{tensor.Float32, tensor.Float16, tensor.Int8, tensor.Uint8, tensor.Int32, tensor.Int64, tensor.Bool,
+	reduceatTypes  = []tensor.DType{tensor.Float32, tensor.Float16, tensor.Int8, tensor.Uint8, tensor.Int32, tensor.Int64, tensor.Bool,
 		tensor.Float64, tensor.Complex64, tensor.Uint16, tensor.Uint32, tensor.BFloat16, tensor.String, tensor.Complex128}
-	fuzzIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int8, tensor.Uint16, tensor.Uint64}
+	reduceatIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int8, tensor.Uint16, tensor.Uint64}
 )
 
 // reduceatCall is one reduceat call that the fuzz target decodes.
@@ -42,8 +42,8 @@ func (c *reduceatCall) String() string {
 // 1-D indices (one time in eight another shape) for the axis.
 func readReduceatCall(in *tensortest.Fuzz) *reduceatCall {
 	c := &reduceatCall{ufunc: reduceatUfuncs[in.Pick(len(reduceatUfuncs))], viaRun: in.Pick(4) == 1, axis: in.Next() % 4}
-	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
-	it := fuzzIndex[in.Pick(len(fuzzIndex))]
+	dt := reduceatTypes[in.Pick(len(reduceatTypes))]
+	it := reduceatIndex[in.Pick(len(reduceatIndex))]
 	as := in.Shape()
 	c.array = in.Elements(dt, as)
 	size := 3

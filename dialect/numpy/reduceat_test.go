@@ -15,8 +15,6 @@ import (
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
-type shape = tensor.Shape
-
 // reduceatFuncs are the reduceat operators by ufunc, allocating and Into.
 var reduceatFuncs = map[string]struct {
 	call func(array, indices tensor.Tensor, axis int) (tensor.Tensor, error)
@@ -37,10 +35,6 @@ func arange(d tensor.DType, s tensor.Shape) tensor.Tensor {
 	return tensortest.FromInts(d, s, v...)
 }
 
-func ints(d tensor.DType, s tensor.Shape, v ...int) tensor.Tensor {
-	return tensortest.FromInts(d, s, v...)
-}
-
 func TestReduceatValues(t *testing.T) {
 	hundreds := make([]int, 100)
 	for i := range hundreds {
@@ -54,41 +48,41 @@ func TestReduceatValues(t *testing.T) {
 	}{
 		// numpy/_core/_add_newdocs.py, the examples of ufunc.reduceat.
 		{"doc running sum", "add", arange(tensor.Int64, shape{8}), tensortest.I64(shape{8}, 0, 4, 1, 5, 2, 6, 3, 7), 0,
-			ints(tensor.Int64, shape{8}, 6, 4, 10, 5, 14, 6, 18, 7)},
+			tensortest.FromInts(tensor.Int64, shape{8}, 6, 4, 10, 5, 14, 6, 18, 7)},
 		{"doc 4x4", "add", arange(tensor.Float64, shape{4, 4}), tensortest.I64(shape{5}, 0, 3, 1, 2, 0), 0,
-			ints(tensor.Float64, shape{5, 4}, 12, 15, 18, 21, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 24, 28, 32, 36)},
+			tensortest.FromInts(tensor.Float64, shape{5, 4}, 12, 15, 18, 21, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 24, 28, 32, 36)},
 		{"doc multiply axis 1", "multiply", arange(tensor.Float64, shape{4, 4}), tensortest.I64(shape{2}, 0, 3), 1,
-			ints(tensor.Float64, shape{4, 2}, 0, 3, 120, 7, 720, 11, 2184, 15)},
+			tensortest.FromInts(tensor.Float64, shape{4, 2}, 0, 3, 120, 7, 720, 11, 2184, 15)},
 		// numpy/_core/tests/test_ufunc.py, TestUfunc.test_reduceat_shifting_sum:
 		// every other result is [1, 3, 5, 7].
 		{"test_reduceat_shifting_sum", "add", arange(tensor.Int64, shape{6}), tensortest.I64(shape{8}, 0, 2, 1, 3, 2, 4, 3, 5), 0,
-			ints(tensor.Int64, shape{8}, 1, 2, 3, 3, 5, 4, 7, 5)},
+			tensortest.FromInts(tensor.Int64, shape{8}, 1, 2, 3, 3, 5, 4, 7, 5)},
 		// test_ufunc.py, test_reduceat: float32 values of 100, runs from
 		// 0, 7, 15 and 25 of 100.
-		{"test_reduceat", "add", ints(tensor.Float32, shape{100}, hundreds...), tensortest.I64(shape{4}, 0, 7, 15, 25), 0,
-			ints(tensor.Float32, shape{4}, 700, 800, 1000, 7500)},
+		{"test_reduceat", "add", tensortest.FromInts(tensor.Float32, shape{100}, hundreds...), tensortest.I64(shape{4}, 0, 7, 15, 25), 0,
+			tensortest.FromInts(tensor.Float32, shape{4}, 700, 800, 1000, 7500)},
 		// test_ufunc.py, test_reduceat_empty: empty indices give an empty
 		// result of array's type.
 		{"test_reduceat_empty 1-D", "add", tensor.Must(tensor.New(tensor.Float64, shape{0})), tensortest.I32(shape{0}), 0,
 			tensor.Must(tensor.New(tensor.Float64, shape{0}))},
-		{"test_reduceat_empty axis 0", "add", ints(tensor.Float64, shape{5, 2}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tensortest.I64(shape{0}), 0,
+		{"test_reduceat_empty axis 0", "add", tensortest.FromInts(tensor.Float64, shape{5, 2}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tensortest.I64(shape{0}), 0,
 			tensor.Must(tensor.New(tensor.Float64, shape{0, 2}))},
-		{"test_reduceat_empty axis 1", "add", ints(tensor.Float64, shape{5, 2}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tensortest.I64(shape{0}), 1,
+		{"test_reduceat_empty axis 1", "add", tensortest.FromInts(tensor.Float64, shape{5, 2}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), tensortest.I64(shape{0}), 1,
 			tensor.Must(tensor.New(tensor.Float64, shape{5, 0}))},
 		// family.md 1.6, run with NumPy 1.24.2: a pair that does not
 		// increase gives the element at the first index.
-		{"descending pair", "add", arange(tensor.Int64, shape{8}), tensortest.I64(shape{2}, 5, 2), 0, ints(tensor.Int64, shape{2}, 5, 27)},
-		{"equal pair", "add", arange(tensor.Int64, shape{8}), tensortest.I64(shape{3}, 3, 3, 6), 0, ints(tensor.Int64, shape{3}, 3, 12, 13)},
+		{"descending pair", "add", arange(tensor.Int64, shape{8}), tensortest.I64(shape{2}, 5, 2), 0, tensortest.FromInts(tensor.Int64, shape{2}, 5, 27)},
+		{"equal pair", "add", arange(tensor.Int64, shape{8}), tensortest.I64(shape{3}, 3, 3, 6), 0, tensortest.FromInts(tensor.Int64, shape{3}, 3, 12, 13)},
 		// family.md 1.6 and its errata: int8 and bool add in int64, uint8
 		// in uint64; maximum keeps the type.
-		{"int8 widened", "add", ints(tensor.Int8, shape{3}, 100, 100, 100), tensortest.I64(shape{1}, 0), 0, ints(tensor.Int64, shape{1}, 300)},
-		{"bool widened", "add", ints(tensor.Bool, shape{4}, 1, 1, 0, 1), tensortest.I64(shape{2}, 0, 3), 0, ints(tensor.Int64, shape{2}, 2, 1)},
-		{"uint8 widened product", "multiply", ints(tensor.Uint8, shape{3}, 200, 2, 3), tensortest.I64(shape{1}, 0), 0, ints(tensor.Uint64, shape{1}, 1200)},
-		{"int32 product widened", "multiply", ints(tensor.Int32, shape{2}, 1<<20, 1<<20), tensortest.I64(shape{1}, 0), 0, ints(tensor.Int64, shape{1}, 1<<40)},
-		{"int8 maximum", "maximum", ints(tensor.Int8, shape{4}, -3, 7, -8, 2), tensortest.I64(shape{2}, 0, 2), 0, ints(tensor.Int8, shape{2}, 7, 2)},
-		{"uint16 minimum int8 indices", "minimum", ints(tensor.Uint16, shape{4}, 9, 7, 8, 2), tensortest.FromInts(tensor.Int8, shape{2}, 1, 0), -1,
-			ints(tensor.Uint16, shape{2}, 7, 2)},
-		{"bool maximum is or", "maximum", ints(tensor.Bool, shape{3}, 0, 1, 0), tensortest.I64(shape{2}, 0, 2), 0, ints(tensor.Bool, shape{2}, 1, 0)},
+		{"int8 widened", "add", tensortest.FromInts(tensor.Int8, shape{3}, 100, 100, 100), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Int64, shape{1}, 300)},
+		{"bool widened", "add", tensortest.FromInts(tensor.Bool, shape{4}, 1, 1, 0, 1), tensortest.I64(shape{2}, 0, 3), 0, tensortest.FromInts(tensor.Int64, shape{2}, 2, 1)},
+		{"uint8 widened product", "multiply", tensortest.FromInts(tensor.Uint8, shape{3}, 200, 2, 3), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Uint64, shape{1}, 1200)},
+		{"int32 product widened", "multiply", tensortest.FromInts(tensor.Int32, shape{2}, 1<<20, 1<<20), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Int64, shape{1}, 1<<40)},
+		{"int8 maximum", "maximum", tensortest.FromInts(tensor.Int8, shape{4}, -3, 7, -8, 2), tensortest.I64(shape{2}, 0, 2), 0, tensortest.FromInts(tensor.Int8, shape{2}, 7, 2)},
+		{"uint16 minimum int8 indices", "minimum", tensortest.FromInts(tensor.Uint16, shape{4}, 9, 7, 8, 2), tensortest.FromInts(tensor.Int8, shape{2}, 1, 0), -1,
+			tensortest.FromInts(tensor.Uint16, shape{2}, 7, 2)},
+		{"bool maximum is or", "maximum", tensortest.FromInts(tensor.Bool, shape{3}, 0, 1, 0), tensortest.I64(shape{2}, 0, 2), 0, tensortest.FromInts(tensor.Bool, shape{2}, 1, 0)},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) {
@@ -170,11 +164,11 @@ func TestReduceatRefusals(t *testing.T) {
 	}
 	// A failed Into call leaves dst as it was; a dst of array's type
 	// where add widens is refused.
-	dst := ints(tensor.Int64, shape{2}, 9, 9)
-	if err := numpy.AddReduceatInto(dst, a, tensortest.I64(shape{2}, 0, 9), 0); !errors.Is(err, engine.ErrIndex) || !tensor.Equal(dst, ints(tensor.Int64, shape{2}, 9, 9)) {
+	dst := tensortest.FromInts(tensor.Int64, shape{2}, 9, 9)
+	if err := numpy.AddReduceatInto(dst, a, tensortest.I64(shape{2}, 0, 9), 0); !errors.Is(err, engine.ErrIndex) || !tensor.Equal(dst, tensortest.FromInts(tensor.Int64, shape{2}, 9, 9)) {
 		t.Errorf("got %v and dst %v", err, dst)
 	}
-	if err := numpy.AddReduceatInto(ints(tensor.Int8, shape{1}, 0), ints(tensor.Int8, shape{2}, 1, 2), tensortest.I64(shape{1}, 0), 0); !errors.Is(err, engine.ErrType) {
+	if err := numpy.AddReduceatInto(tensortest.FromInts(tensor.Int8, shape{1}, 0), tensortest.FromInts(tensor.Int8, shape{2}, 1, 2), tensortest.I64(shape{1}, 0), 0); !errors.Is(err, engine.ErrType) {
 		t.Errorf("int8 dst for add: %v", err)
 	}
 }

@@ -277,6 +277,12 @@ func ExampleOps() {
 	// tf.math.segment_min
 	// tf.math.segment_max
 	// tf.math.segment_mean
+	// tf.math.unsorted_segment_sum
+	// tf.math.unsorted_segment_prod
+	// tf.math.unsorted_segment_max
+	// tf.math.unsorted_segment_min
+	// tf.math.unsorted_segment_mean
+	// tf.math.unsorted_segment_sqrt_n
 }
 
 // The sorted segment reductions: rows 0 and 1 share segment 0, segment 1

@@ -207,6 +207,7 @@ func init() {
 		})
 	}
 	ops = append(ops, sortedSegmentOps()...)
+	ops = append(ops, unsortedTable()...)
 	opcall.Unversioned("output", ops)
 }
 
@@ -218,6 +219,9 @@ func init() {
 	for _, op := range segmentOps {
 		op.b = opcall.SharedOf(ops, op.name)
 	}
+	for _, op := range unsortedOps {
+		op.b = opcall.SharedOf(ops, op.name)
+	}
 }
 
 var summaries = map[string]string{
@@ -227,6 +231,7 @@ var summaries = map[string]string{
 // Ops returns the dialect's operators, for generic callers such as the
 // command line: tf.gather_nd, tf.gather, tf.scatter_nd,
 // tf.tensor_scatter_nd_update, _add, _sub, _min and _max, and
-// tf.math.segment_sum, _prod, _min, _max and _mean, each with the single
-// version 1.
+// tf.math.segment_sum, _prod, _min, _max and _mean, and
+// tf.math.unsorted_segment_sum, _prod, _max, _min, _mean and _sqrt_n
+// (num_segments may come as an attribute), each with the single version 1.
 func Ops() []*dialect.Op { return ops }

@@ -31,17 +31,17 @@ var (
 	segMin  = &segmentOp{name: "tf.math.segment_min", what: "minimum", red: engine.Min, empty: engine.EmptyZero, types: realTypes}
 	segMax  = &segmentOp{name: "tf.math.segment_max", what: "maximum", red: engine.Max, empty: engine.EmptyZero, types: realTypes}
 	segMean = &segmentOp{name: "tf.math.segment_mean", what: "mean", red: engine.Mean, empty: engine.EmptyZero, types: numberTypes,
-		arith: meanArith}
+		arith: segmentMeanArith}
 	// segmentOps are the sorted segment reductions, in the order of the
 	// table.
 	segmentOps = []*segmentOp{segSum, segProd, segMin, segMax, segMean}
 )
 
-// meanArith is the arithmetic of segment_mean: Eigen's MeanReducer
+// segmentMeanArith is the arithmetic of segment_mean: Eigen's MeanReducer
 // divides an integer sum by the count with C++'s /, which rounds toward
 // zero. The others compute as the engine does by default: MinReducer and
 // MaxReducer with PropagateNaN keep a NaN once met (MinMaxNaN).
-var meanArith = engine.Arith{MeanTowardZero: true}
+var segmentMeanArith = engine.Arith{MeanTowardZero: true}
 
 // segmentWords are TensorFlow's words for segment ids that break the
 // rules, by the engine's reason; the engine's error adds the position.

@@ -15,11 +15,11 @@ import (
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
-// segmentOps are the sorted segment reductions the fuzz target picks
+// sortedSegmentOps are the sorted segment reductions the fuzz target picks
 // from, with the reference's reduction of each.
 var (
-	segmentOps = []string{"segment_sum", "segment_prod", "segment_min", "segment_max", "segment_mean"}
-	segmentRef = map[string]reftest.Reduction{
+	sortedSegmentOps = []string{"segment_sum", "segment_prod", "segment_min", "segment_max", "segment_mean"}
+	segmentRef       = map[string]reftest.Reduction{
 		"segment_sum": reftest.Add, "segment_prod": reftest.Mul, "segment_min": reftest.Min,
 		"segment_max": reftest.Max, "segment_mean": reftest.Mean,
 	}
@@ -42,7 +42,7 @@ func (c *segCall) String() string {
 // (one time in eight another length), sorted from a start in [-1, 1] by
 // steps of 0, 1 or 2, one step in eight a decrease.
 func readSegCall(in *tensortest.Fuzz) *segCall {
-	c := &segCall{op: segmentOps[in.Pick(len(segmentOps))], viaRun: in.Pick(4) == 1}
+	c := &segCall{op: sortedSegmentOps[in.Pick(len(sortedSegmentOps))], viaRun: in.Pick(4) == 1}
 	dt := fuzzTypes[in.Pick(len(fuzzTypes))]
 	it := fuzzIndex[in.Pick(len(fuzzIndex))]
 	ds := in.Shape()
@@ -145,8 +145,8 @@ func FuzzSortedSegments(f *testing.F) {
 		{0, 0, 0, 4, 2, 2, 2, 1, 2, 3, 4, 0xff, 0, 0, 0},                  // int16 ids refused
 	}
 	heads := map[string][][]byte{}
-	for _, op := range segmentOps {
+	for _, op := range sortedSegmentOps {
 		heads[op] = [][]byte{{}}
 	}
-	optest.Fuzz(f, tf.Ops(), segmentOps, heads, func(string) [][]byte { return tails }, readSegCall)
+	optest.Fuzz(f, tf.Ops(), sortedSegmentOps, heads, func(string) [][]byte { return tails }, readSegCall)
 }

@@ -1,6 +1,8 @@
 // Package tf is the TensorFlow dialect: tf.gather_nd, tf.gather,
-// tf.scatter_nd and tf.tensor_scatter_nd_update, _add, _sub, _min and _max
-// as TensorFlow's Python API and CPU kernels define them.
+// tf.scatter_nd, tf.tensor_scatter_nd_update, _add, _sub, _min and _max,
+// and the unsorted segment reductions tf.math.unsorted_segment_sum,
+// _prod, _max, _min, _mean and _sqrt_n, as TensorFlow's Python API and
+// CPU kernels define them.
 //
 // # Operators
 //
@@ -18,6 +20,12 @@
 //     [SegmentSum], [SegmentProd], [SegmentMin], [SegmentMax], [SegmentMean], reduce each run of rows of
 //     data that share a sorted segment id; an empty segment holds 0 (1 for prod), and ids that decrease
 //     or are negative are errors in TensorFlow's words naming the first position at fault.
+//   - tf.math.unsorted_segment_sum: [UnsortedSegmentSum], sum the slices of data by segment.
+//   - tf.math.unsorted_segment_prod: [UnsortedSegmentProd], multiply the slices of data by segment.
+//   - tf.math.unsorted_segment_max: [UnsortedSegmentMax], take the maximum of the slices of data by segment.
+//   - tf.math.unsorted_segment_min: [UnsortedSegmentMin], take the minimum of the slices of data by segment.
+//   - tf.math.unsorted_segment_mean: [UnsortedSegmentMean], average the slices of data by segment.
+//   - tf.math.unsorted_segment_sqrt_n: [UnsortedSegmentSqrtN], sum the slices of data by segment, divided by the root of their count.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -48,6 +56,15 @@
 //     TensorFlow's axis=None is axis = batch_dims, and with axis 0
 //     batch_dims is ignored, as tf.gather ignores it.
 //   - Indices are checked only when the output has elements.
+//   - The unsorted segment reductions drop a negative segment id; one at
+//     or past num_segments is an error naming the first such id
+//     ("segment_ids[0,0] = 2 is out of range [0, 2)"). An empty segment
+//     holds 0 (sum, mean, sqrt_n), 1 (prod), the type's lowest finite
+//     value (max) or its highest (min); max and min compare as
+//     std::max(update, value), as the CPU kernels' Eigen cwiseMax does.
+//     mean and sqrt_n divide by the count (its root) in data's type, as
+//     TensorFlow's Python composites do, and take floating-point data
+//     only (see the notes of their tables).
 //
 // Every error is a *dialect.OpError naming the operator ("tf.gather_nd"). An
 // index error reads like TensorFlow's ("indices[1] = [7, 0] does not index
@@ -57,8 +74,10 @@
 // errors use TensorFlow's wording too.
 //
 // Element types: gather_nd, gather, scatter_nd and tensor_scatter_nd_update
-// take every type; tensor_scatter_nd_add and _sub take numbers (not bool or
-// string); tensor_scatter_nd_min and _max take real numbers.
+// take every type; tensor_scatter_nd_add and _sub, unsorted_segment_sum and
+// _prod take numbers (not bool or string); tensor_scatter_nd_min and _max,
+// unsorted_segment_max and _min take real numbers; unsorted_segment_mean
+// and _sqrt_n take floating-point numbers.
 //
 // TensorFlow's operators are not versioned: every operator has the single
 // version 1.

@@ -854,19 +854,20 @@ func TestOpTable(t *testing.T) {
 		attrs     string
 		reduction map[string]engine.Reduction
 	}{
-		"tf.gather_nd":                {"gather_nd", "params indices", "batch_dims", nil},
-		"tf.gather":                   {"gather", "params indices", "axis batch_dims", nil},
-		"tf.scatter_nd":               {"scatter_nd", "indices updates shape", "", map[string]engine.Reduction{"add": engine.Add}},
-		"tf.tensor_scatter_nd_update": {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"update": engine.None}},
-		"tf.tensor_scatter_nd_add":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"add": engine.Add}},
-		"tf.tensor_scatter_nd_sub":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"sub": engine.Sub}},
-		"tf.tensor_scatter_nd_min":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"min": engine.Min}},
-		"tf.tensor_scatter_nd_max":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"max": engine.Max}},
-		"tf.math.segment_sum":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"sum": engine.Add}},
-		"tf.math.segment_prod":        {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"product": engine.Mul}},
-		"tf.math.segment_min":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"minimum": engine.Min}},
-		"tf.math.segment_max":         {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"maximum": engine.Max}},
-		"tf.math.segment_mean":        {"segment_sum_sorted", "data segment_ids", "", map[string]engine.Reduction{"mean": engine.Mean}},
+		"tf.gather_nd":                    {"gather_nd", "params indices", "batch_dims", nil},
+		"tf.gather":                       {"gather", "params indices", "axis batch_dims", nil},
+		"tf.scatter_nd":                   {"scatter_nd", "indices updates shape", "", map[string]engine.Reduction{"add": engine.Add}},
+		"tf.tensor_scatter_nd_update":     {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"update": engine.None}},
+		"tf.tensor_scatter_nd_add":        {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"add": engine.Add}},
+		"tf.tensor_scatter_nd_sub":        {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"sub": engine.Sub}},
+		"tf.tensor_scatter_nd_min":        {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"min": engine.Min}},
+		"tf.tensor_scatter_nd_max":        {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"max": engine.Max}},
+		"tf.math.unsorted_segment_sum":    {"segment_sum", "data segment_ids num_segments", "", map[string]engine.Reduction{"sum": engine.Add}},
+		"tf.math.unsorted_segment_prod":   {"segment_prod", "data segment_ids num_segments", "", map[string]engine.Reduction{"prod": engine.Mul}},
+		"tf.math.unsorted_segment_max":    {"segment_max", "data segment_ids num_segments", "", map[string]engine.Reduction{"max": engine.Max}},
+		"tf.math.unsorted_segment_min":    {"segment_min", "data segment_ids num_segments", "", map[string]engine.Reduction{"min": engine.Min}},
+		"tf.math.unsorted_segment_mean":   {"segment_mean", "data segment_ids num_segments", "", map[string]engine.Reduction{"mean": engine.Mean}},
+		"tf.math.unsorted_segment_sqrt_n": {"segment_sqrt_n", "data segment_ids num_segments", "", map[string]engine.Reduction{"sqrt_n": engine.Mean}},
 	}
 	for _, op := range tf.Ops() {
 		w, ok := want[op.Name]
@@ -897,8 +898,12 @@ func TestOpTable(t *testing.T) {
 		// The ND operators' kernels report the last bad tuple; gather the
 		// first bad index.
 		want := engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError, Report: engine.ReportLast}
-		if op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.math.segment_") {
+		switch {
+		case op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.math.segment_"):
 			want.Report = engine.ReportFirst
+		case strings.HasPrefix(op.Name, "tf.math.unsorted_segment_"):
+			// Negative ids dropped, the first id past the end named.
+			want = engine.IndexRules{Negative: engine.NegativeSkip, OutOfRange: engine.OutOfRangeError}
 		}
 		if b.Index != want {
 			t.Errorf("%s: index rules %+v, want %+v", op.Name, b.Index, want)

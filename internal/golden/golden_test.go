@@ -295,6 +295,18 @@ func one(v int64) dialect.Value     { return dialect.Value{Kind: dialect.Int, In
 // has one.
 var dataShape = tensor.Shape{4, 3}
 
+// setsOf returns the key of op's index sets in indexSets: its family,
+// but "segment_ids" for the segment reductions that take their number of
+// segments (TensorFlow's and JAX's), whose indices are one id per row.
+func setsOf(op *dialect.Op) string {
+	for _, p := range op.Inputs {
+		if p.Role == dialect.RoleNumSegments {
+			return "segment_ids"
+		}
+	}
+	return op.Family
+}
+
 func indexSets(family string) []indexSet {
 	switch family {
 	case "scatter_elements", "gather_elements":
@@ -369,6 +381,17 @@ func indexSets(family string) []indexSet {
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
 			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
 		}
+	case "segment_ids":
+		// A segment id per row, or per element; num_segments 4, or 6 to
+		// leave segments empty.
+		four, six := map[dialect.Role]dialect.Value{dialect.RoleNumSegments: one(4)}, map[dialect.Role]dialect.Value{dialect.RoleNumSegments: one(6)}
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1, 1}, tensor.Shape{4}, nil, 0, four},
+			{"elements, duplicates", []int64{0, 2, 0, 1, 1, 2, 3, 0, 3, 2, 2, 2}, tensor.Shape{4, 3}, nil, 0, four},
+			{"empty segments", []int64{0, 0, 5, 5}, tensor.Shape{4}, nil, 0, six},
+			{"negative", []int64{-1, 0, -4, 1}, tensor.Shape{4}, nil, 0, four},
+			{"out of range", []int64{0, 4, 1, 0}, tensor.Shape{4}, nil, 0, four},
+		}
 	}
 	panic("golden: no index sets for the family " + family)
 }
@@ -395,7 +418,7 @@ func battery(t *testing.T) []call {
 			if !slices.Contains(idxTypes, tensor.Int16) {
 				idxTypes = append(idxTypes, tensor.Int16) // refused by most
 			}
-			for _, set := range indexSets(op.Family) {
+			for _, set := range indexSets(setsOf(op)) {
 				for _, d := range tensor.DTypes() {
 					its := idxTypes[:1]
 					if d == tensor.Float32 {
@@ -465,6 +488,8 @@ func build(op *dialect.Op, version int, set indexSet, d, it tensor.DType, red, i
 			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{2}, []int64{4, 3}))
 		case dialect.RoleAxis:
 			c.Inputs[p.Name] = tensor.Scalar(set.axis)
+		case dialect.RoleNumSegments:
+			c.Inputs[p.Name] = tensor.Scalar(set.attrs[dialect.RoleNumSegments].Int)
 		case dialect.RoleValue:
 			if value == "value" {
 				c.Inputs[p.Name] = values(d, tensor.Shape{}, 2)

@@ -22,6 +22,8 @@ func checkReduction(d tensor.DType, opt Options) error {
 		return fmt.Errorf("%w: sub cannot leave the existing value out", ErrArgument)
 	case opt.ExcludeSelf && opt.StdMinMax && (r == Max || r == Min) && d.IsFloat():
 		return fmt.Errorf("%w: std::max and std::min cannot leave the existing value out", ErrArgument)
+	case r == Mean && opt.SqrtCount && !d.IsFloat() && !d.IsComplex():
+		return fmt.Errorf("%w: mean by the square root of the count on %v elements", ErrType, d)
 	case d == tensor.String && !(r == Add && opt.ConcatStrings),
 		d == tensor.Bool && r == Mean,
 		d.IsComplex() && (r == Max || r == Min):
@@ -151,8 +153,14 @@ func intArith[T integer]() arith {
 func floatArith[T float32 | float64]() arith {
 	return arith{
 		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt) },
-		mean: func(sum any, n int, _ Options) any { return ruleNaN(sum.(T)/T(n), sum.(T), T(n)) },
-		one:  T(1),
+		mean: func(sum any, n int, opt Options) any {
+			c := T(n)
+			if opt.SqrtCount {
+				c = T(math.Sqrt(float64(c)))
+			}
+			return ruleNaN(sum.(T)/c, sum.(T), c)
+		},
+		one: T(1),
 	}
 }
 
@@ -162,8 +170,12 @@ func halfArith(d tensor.DType) arith {
 		step: func(r Reduction, v, u any, opt Options) any {
 			return narrow(d, floatStep(r, widen(v), widen(u), opt))
 		},
-		mean: func(sum any, n int, _ Options) any {
-			return narrow(d, ruleNaN(widen(sum)/float32(n), widen(sum), float32(n)))
+		mean: func(sum any, n int, opt Options) any {
+			c := float32(n)
+			if opt.SqrtCount { // the count and its root in d
+				c = widen(narrow(d, float32(math.Sqrt(float64(widen(narrow(d, c)))))))
+			}
+			return narrow(d, ruleNaN(widen(sum)/c, widen(sum), c))
 		},
 		one: narrow(d, 1),
 	}
@@ -179,8 +191,19 @@ func complexArith[T complex64 | complex128]() arith {
 		},
 		mean: func(sum any, n int, opt Options) any {
 			count := T(complex(float64(n), 0))
+			if opt.SqrtCount { // the root of the count in the parts' type
+				r := math.Sqrt(float64(n))
+				if _, c64 := any(count).(complex64); c64 {
+					r = float64(float32(math.Sqrt(float64(float32(n)))))
+				}
+				count = T(complex(r, 0))
+				if opt.C10Complex {
+					return ruleNaNComplex(c10ByReal(sum.(T), r), sum.(T), count)
+				}
+				return ruleNaNComplex(sum.(T)/count, sum.(T), count)
+			}
 			if opt.C10Complex {
-				return ruleNaNComplex(c10ByCount(sum.(T), n), sum.(T), count)
+				return ruleNaNComplex(c10ByReal(sum.(T), float64(n)), sum.(T), count)
 			}
 			return ruleNaNComplex(sum.(T)/count, sum.(T), count)
 		},
@@ -205,13 +228,14 @@ func c10Product[T complex64 | complex128](v, u T) T {
 	return T(complex(ac-bd, ad+bc))
 }
 
-// c10ByCount is sum / (n + 0i) as c10::complex's operator/= computes it.
+// c10ByReal is sum / (n + 0i), n a count or its square root (exact in
+// the parts' type), as c10::complex's operator/= computes it.
 // Its denominator has |c| = n >= |d| = 0, so its ratio d/c is 0 and its
 // scale 1/(c + d*0) is 1/n: the quotient is (a + b*0) * (1/n) +
 // (b - a*0) * (1/n) i, every step rounded to the parts' type (which
 // differs in the last bit from a/n, and turns an infinite part into a NaN
 // in the other).
-func c10ByCount[T complex64 | complex128](sum T, n int) T {
+func c10ByReal[T complex64 | complex128](sum T, n float64) T {
 	if x, ok := any(sum).(complex64); ok {
 		a, b := real(x), imag(x)
 		scale := 1 / float32(n)
@@ -269,6 +293,12 @@ func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 	case Mul:
 		return ruleNaN(v*u, v, u)
 	case Max, Min:
+		if opt.StdUpdateMinMax { // std::max(u, v): v only if u < v; std::min(u, v): v only if v < u
+			if r == Max && u < v || r == Min && v < u {
+				return v
+			}
+			return u
+		}
 		if opt.StdMinMax { // std::max(v, u): u only if v < u; std::min: u only if u < v
 			if r == Max && v < u || r == Min && u < v {
 				return u

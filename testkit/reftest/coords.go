@@ -37,6 +37,9 @@ const (
 // resolve returns the position that index value v addresses in a dimension
 // of the given size, and what the rules make of it.
 func (r Rules) resolve(v int64, size int) (int, verdict) {
+	if v < 0 && r.Negative == NegativeSkip {
+		return 0, skip
+	}
 	switch {
 	case size > 0 && r.OutOfRange == OutOfRangeWrap:
 		m := v % int64(size)

@@ -73,6 +73,9 @@ const (
 	// NegativeFromEnd: -1 is the last position of the dimension, -size
 	// the first.
 	NegativeFromEnd
+	// NegativeSkip: a negative value is dropped (a scatter ignores its
+	// update) whatever OutOfRange says of the values past the end.
+	NegativeSkip
 )
 
 // OutOfRange says what an index value outside the dimension does.
@@ -197,4 +200,15 @@ type Options struct {
 	// toward zero, as C++'s / does (TensorFlow's Eigen MeanReducer),
 	// unless CountInType.
 	MeanTowardZero bool
+	// StdUpdateMinMax makes Max and Min compare as std::max(update,
+	// value) and std::min(update, value) do (TensorFlow's unsorted
+	// segment reductions): the update replaces the value unless it
+	// compares smaller (larger), so a NaN update replaces the value, a NaN
+	// value is replaced by the next update, and of equals the update wins.
+	StdUpdateMinMax bool
+	// SqrtCount makes Mean divide by the square root of the count, in the
+	// element type (TensorFlow's sqrt_n): the count converted to the type,
+	// its square root rounded to it, the quotient rounded. Only
+	// floating-point and complex elements have it (ErrType).
+	SqrtCount bool
 }
