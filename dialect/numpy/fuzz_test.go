@@ -21,7 +21,7 @@ var (
 	fuzzOps   = []string{"take", "put", "take_along_axis", "put_along_axis", "add.at", "subtract.at", "multiply.at", "maximum.at", "minimum.at"}
 	fuzzTypes = []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8, tensor.Int32,
 		tensor.Int64, tensor.Bool, tensor.Complex64, tensor.Float64, tensor.String, tensor.Uint64}
-	fuzzIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Uint8, tensor.Int16, tensor.Bool}
+	fuzzIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Uint8, tensor.Int16, tensor.Bool, tensor.Uint64}
 	fuzzModes = []numpy.Mode{numpy.ModeRaise, numpy.ModeWrap, numpy.ModeClip}
 )
 

@@ -171,13 +171,32 @@ func broadcastTo(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
 	}
 	src := reflect.ValueOf(t.Data())
 	out := reflect.MakeSlice(src.Type(), n, n)
-	strides := alignedStrides(t.Shape(), shape)
-	walk(shape, func(i int, c []int) {
+	if n > 0 && t.Len() == 1 {
+		// One value everywhere (np.add.at(a, i, 1)): copies of what is
+		// filled so far, doubling.
+		out.Index(0).Set(src.Index(0))
+		for done := 1; done < n; done *= 2 {
+			reflect.Copy(out.Slice(done, n), out.Slice(0, done))
+		}
+		return tensor.Wrap(shape.Clone(), out.Interface())
+	}
+	// The trailing dimensions that t has in full are copied as blocks,
+	// one for each position of the leading ones.
+	ts := t.Shape()
+	k, block := len(shape), 1
+	for ; k > 0; k-- {
+		if i := k - 1 - (len(shape) - len(ts)); i < 0 || ts[i] != shape[k-1] {
+			break
+		}
+		block *= shape[k-1]
+	}
+	strides := alignedStrides(ts, shape)
+	walk(shape[:k], func(o int, c []int) {
 		j := 0
 		for d, x := range c {
 			j += x * strides[d]
 		}
-		out.Index(i).Set(src.Index(j))
+		reflect.Copy(out.Slice(o*block, (o+1)*block), src.Slice(j, j+block))
 	})
 	return tensor.Wrap(shape.Clone(), out.Interface())
 }

@@ -650,3 +650,45 @@ func TestParseMode(t *testing.T) {
 		t.Errorf("Axis strings: %v %v", numpy.Flat, numpy.AxisAt(-2))
 	}
 }
+
+// TestIndexErrors transcribes numpy/_core/tests/test_indexerrors.py
+// TestIndexErrors::test_take_from_object and test_put_exceptions (float64
+// stands for object), and test_multiarray.py's test_take_mode_raise (a
+// take into out) and test_put_noncontiguous (a transposed array, here
+// materialised, is put into through its flat, row-major order).
+func TestIndexErrors(t *testing.T) {
+	d := f64(shape{5}, 0, 0, 0, 0, 0)
+	if _, err := numpy.Take(d, ints(shape{1}, 6), numpy.Flat, numpy.ModeRaise); !errors.Is(err, engine.ErrIndex) {
+		t.Errorf("d.take([6]): err = %v", err)
+	}
+	empty := f64(shape{5, 0})
+	for _, c := range []struct {
+		index int64
+		axis  numpy.Axis
+		mode  numpy.Mode
+	}{
+		{1, numpy.AxisAt(1), numpy.ModeRaise}, {0, numpy.AxisAt(1), numpy.ModeRaise}, {0, numpy.Flat, numpy.ModeRaise},
+		{0, numpy.Flat, numpy.ModeWrap}, {0, numpy.Flat, numpy.ModeClip},
+	} {
+		if _, err := numpy.Take(empty, ints(shape{1}, c.index), c.axis, c.mode); !errors.Is(err, engine.ErrIndex) {
+			t.Errorf("d.take([%d], axis=%v, mode=%v) of (5, 0): err = %v", c.index, c.axis, c.mode, err)
+		}
+	}
+	for _, s := range []shape{{5, 5}, {5, 5, 0}} {
+		a := tensor.Must(tensor.New(tensor.Float64, s))
+		if err := numpy.Put(a, ints(shape{}, 100), f64(shape{}, 0), numpy.ModeRaise); !errors.Is(err, engine.ErrIndex) {
+			t.Errorf("a.put(100, 0) into %v: err = %v", s, err)
+		}
+	}
+
+	a := ints(shape{6}, 0, 1, 2, 3, 4, 5)
+	out := ints(shape{2}, 7, 7)
+	if err := numpy.TakeInto(out, a, ints(shape{2}, 0, 2), numpy.Flat, numpy.ModeRaise); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "test_take_mode_raise", out, ints(shape{2}, 0, 2))
+
+	at := ints(shape{3, 2}, 0, 3, 1, 4, 2, 5) // np.arange(6).reshape(2, 3).T
+	_ = numpy.Put(at, ints(shape{2}, 0, 2), ints(shape{2}, 44, 55), numpy.ModeRaise)
+	same(t, "test_put_noncontiguous", at, ints(shape{3, 2}, 44, 3, 55, 4, 2, 5))
+}
