@@ -98,8 +98,8 @@ func TestNames(t *testing.T) {
 		role Role
 		want []string
 	}{
-		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
-		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
+		{Data, []string{"array", "data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
+		{Indices, []string{"index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
 		{Updates, []string{"src", "update", "updates"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
