@@ -98,7 +98,7 @@ func TestNames(t *testing.T) {
 		role Role
 		want []string
 	}{
-		{Data, []string{"a", "arr", "data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
+		{Data, []string{"a", "arr", "array", "data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
 		{Indices, []string{"ind", "index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
 		{Updates, []string{"b", "src", "update", "updates", "v", "values"}},
 		{Axis, []string{"axis", "dim"}},

@@ -224,3 +224,75 @@ func pairwiseParts[F float32 | float64](a []F, n, cs int) (rr, ri F) {
 	rr2, ri2 := pairwiseParts(a[n2*cs:], n-n2, cs)
 	return add(rr1, rr2), add(ri1, ri2)
 }
+
+// sumRunOf returns a loop of float32 or float64 Add and Mean runs that
+// adds with the machine's instructions and checks the results for NaN,
+// recomputing a unit that has one by the engine's NaN rule: the common
+// case of a large reduction (TensorFlow's segment_sum and segment_mean)
+// at the speed of the loads. nil for other types and arithmetic.
+func sumRunOf(d tensor.DType, opt RunOptions) typedRun {
+	if (opt.Reduction != Add && opt.Reduction != Mean) || opt.Arith.CountInType {
+		return nil
+	}
+	switch d {
+	case tensor.Float32:
+		return sumRuns[float32]
+	case tensor.Float64:
+		return sumRuns[float64]
+	}
+	return nil
+}
+
+// sumRuns sums (or averages) the runs of units [lo, hi) of float32 or
+// float64 elements in order, each run from its first slice.
+func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
+	dst, _ := j.dst.Data().([]F)
+	src, _ := j.src.Data().([]F)
+	inner, mean := j.inner, j.opt.Reduction == Mean
+	for u := lo; u < hi; u++ {
+		d0, base, r0, r1 := j.unit(u)
+		out := dst[d0 : d0+inner]
+		if r0 == r1 {
+			fillEmptySum(out, j.opt.Rules.Empty)
+			continue
+		}
+		copy(out, src[base+r0*inner:][:inner])
+		for r := r0 + 1; r < r1; r++ {
+			addRow(out, src[base+r*inner:][:inner])
+		}
+		nan := false
+		for _, v := range out {
+			nan = nan || v != v
+		}
+		if nan { // again, by the rule for every NaN the arithmetic makes
+			copy(out, src[base+r0*inner:][:inner])
+			for r := r0 + 1; r < r1; r++ {
+				for k, x := range src[base+r*inner:][:inner] {
+					out[k] = add(out[k], x)
+				}
+			}
+		}
+		if mean {
+			n := F(r1 - r0)
+			for k, v := range out {
+				out[k] = quo(v, n)
+			}
+		}
+	}
+}
+
+// addRow adds row to out element by element, four at a time.
+func addRow[F float32 | float64](out, row []F) {
+	out = out[:len(row)]
+	k := 0
+	for ; k+4 <= len(row); k += 4 {
+		o, x := out[k:k+4:k+4], row[k:k+4:k+4]
+		o[0] += x[0]
+		o[1] += x[1]
+		o[2] += x[2]
+		o[3] += x[3]
+	}
+	for ; k < len(row); k++ {
+		out[k] += row[k]
+	}
+}

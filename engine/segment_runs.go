@@ -226,6 +226,9 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 	if wide == nil && opt.Rules.PairwiseSum && opt.Reduction == Add {
 		wide = pairwiseRunOf(src.DType())
 	}
+	if wide == nil {
+		wide = sumRunOf(src.DType(), opt)
+	}
 	runs, err := runCount(ss, *indices, axis, opt.Rules)
 	if err != nil {
 		return err

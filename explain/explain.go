@@ -56,6 +56,15 @@ const MaxCells = 400
 // that has a tensor with more than MaxCells elements.
 var ErrTooLarge = errors.New("too large to draw")
 
+// ErrUntraced is the error of Run for an operator of a family it does not
+// trace yet: the reductions of runs of slices (untraced).
+var ErrUntraced = errors.New("explain does not trace this operator's family yet")
+
+// untraced are the families Run refuses with ErrUntraced: what an output
+// cell of a reduction of runs comes from is a run of data cells, which a
+// Link of one source cannot say.
+var untraced = []string{"reduceat", "segment_sum_sorted"}
+
 // Role is what a tensor is to the call.
 type Role uint8
 
@@ -206,6 +215,9 @@ type Trace struct {
 // (*engine.IndexError), Run also returns a Trace of the inputs, without
 // Output or Links, whose offending index value is Failed.
 func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
+	if slices.Contains(untraced, op.Family) {
+		return nil, fmt.Errorf("explain: %s: %w", op.Name, ErrUntraced)
+	}
 	out, runErr := op.Run(call)
 	version, b, err := op.Resolve(call.Opset)
 	if err != nil {

@@ -392,6 +392,20 @@ func indexSets(family string) []indexSet {
 			{"negative", []int64{-1, 0, -4, 1}, tensor.Shape{4}, nil, 0, four},
 			{"out of range", []int64{0, 4, 1, 0}, tensor.Shape{4}, nil, 0, four},
 		}
+	case "reduceat":
+		return []indexSet{
+			{"runs, a descending pair", []int64{0, 2, 1, 3}, tensor.Shape{4}, nil, 0, nil},
+			{"axis 1", []int64{2, 0}, tensor.Shape{2}, nil, 1, nil},
+			{"negative", []int64{0, -1}, tensor.Shape{2}, nil, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, nil, 0, nil},
+		}
+	case "segment_sum_sorted":
+		return []indexSet{
+			{"runs and a gap", []int64{0, 0, 2, 2}, tensor.Shape{4}, nil, 0, nil},
+			{"one a row", []int64{0, 1, 2, 3}, tensor.Shape{4}, nil, 0, nil},
+			{"decreasing", []int64{0, 1, 0, 1}, tensor.Shape{4}, nil, 0, nil},
+			{"negative", []int64{-1, -1, 0, 0}, tensor.Shape{4}, nil, 0, nil},
+		}
 	}
 	panic("golden: no index sets for the family " + family)
 }
