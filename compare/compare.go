@@ -158,6 +158,11 @@ func (rep *Report) Agree() bool {
 	return len(rep.Outcomes) <= 1 && len(rep.Shapes) <= 1 && rep.Differing == 0
 }
 
+// segmentReductions are the reductions of the segment families, which
+// their operators always do.
+var segmentReductions = map[string]engine.Reduction{"segment_sum": engine.Add, "segment_prod": engine.Mul,
+	"segment_max": engine.Max, "segment_min": engine.Min, "segment_mean": engine.Mean, "segment_sqrt_n": engine.Mean}
+
 // Run runs the request's operators and compares their outcomes. An
 // error (wrapping ErrRequest) means the request could not be run: an
 // operator's own error is part of the Report.
@@ -172,6 +177,9 @@ func Run(req Request) (*Report, error) {
 	q, err := resolve(req)
 	if err != nil {
 		return nil, err
+	}
+	if red, ok := segmentReductions[family]; ok && !q.has(Reduction) {
+		q.reduction = red // a segment family has one, which none of its members names
 	}
 	if err := checkRoles(q, ops); err != nil {
 		return nil, err
@@ -335,7 +343,7 @@ func (rep *Report) cells(f *facts) {
 		positions[i] = c.Pos
 	}
 	var hits map[int][]hit
-	if shape.Equal(f.q.shape) {
+	if shape.Equal(f.q.shape) || f.segments && shape.Equal(f.shape) {
 		hits = f.hitsAt(positions)
 	}
 	group := map[string]int{} // rulesKey of each group's Why: its position

@@ -30,6 +30,7 @@ const (
 	BatchDims   = dialect.RoleBatchDims
 	Reduction   = dialect.RoleReduction
 	IncludeSelf = dialect.RoleIncludeSelf
+	NumSegments = dialect.RoleNumSegments
 )
 
 // DimRoles are the dimension numbers of the general gather and scatter
@@ -42,7 +43,7 @@ var DimRoles = []Role{
 }
 
 // Roles lists every role compare maps, inputs first.
-var Roles = append([]Role{Data, Indices, Updates, Value, Shape, Axis, BatchDims, Reduction, IncludeSelf}, DimRoles...)
+var Roles = append([]Role{Data, Indices, Updates, Value, Shape, Axis, BatchDims, Reduction, IncludeSelf, NumSegments}, DimRoles...)
 
 // RoleOf returns the role of an input or attribute name given in any
 // dialect's spelling ("params", "src", "dim", "use_init_val"), as the

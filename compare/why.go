@@ -61,12 +61,27 @@ type facts struct {
 	// of size 1, as PyTorch counts it (the others refuse it).
 	shape   tensor.Shape
 	updates tensor.Tensor
+	// segments is set for the segment families, whose shape is the
+	// output's ([num_segments] + data's trailing dimensions) and whose
+	// updates are data: the slice of data at entry e lands on row
+	// values[e], unless it is outside [0, num_segments).
+	segments bool
 }
 
 func newFacts(q *resolved, family string) *facts {
 	f := &facts{family: family, q: q, indices: q.inputs[Indices], shape: q.shape, updates: q.inputs[Updates]}
 	values, ok := int64s(f.indices)
 	if !ok || q.shape == nil || f.indices.Rank() == 0 && strings.HasSuffix(family, "_nd") {
+		return f
+	}
+	if strings.HasPrefix(family, "segment_") {
+		n, err := dialect.IntOf(q.inputs[NumSegments], "num_segments")
+		ir := f.indices.Rank()
+		if err != nil || n < 0 || ir > len(q.shape) || !q.shape[:ir].Equal(f.indices.Shape()) {
+			return f
+		}
+		f.shape = append(tensor.Shape{n}, q.shape[ir:]...)
+		f.updates, f.segments, f.k, f.dims, f.values = q.data, true, 1, []int{0}, values
 		return f
 	}
 	if strings.HasSuffix(family, "_elements") {
@@ -195,7 +210,7 @@ type hit struct {
 // scatter's output, in index order; nil when the indices or shapes do not
 // say (a gather, or inputs the operators refused).
 func (f *facts) hitsAt(cells []int) map[int][]hit {
-	if !strings.HasPrefix(f.family, "scatter") || f.values == nil {
+	if !strings.HasPrefix(f.family, "scatter") && !f.segments || f.values == nil {
 		return nil
 	}
 	want := slices.Clone(cells)
@@ -205,6 +220,23 @@ func (f *facts) hitsAt(cells []int) map[int][]hit {
 		hits[c] = nil
 	}
 	updates, shape := f.updates, f.shape
+	if f.segments {
+		// Row values[e] of the output receives slice e of data.
+		slice, _ := shape[1:].NumElements()
+		for e, v := range f.values {
+			if v < 0 || v >= int64(shape[0]) {
+				continue
+			}
+			base := int(v) * slice
+			for _, c := range want[sort.SearchInts(want, base):] {
+				if c >= base+slice {
+					break
+				}
+				hits[c] = append(hits[c], hit{entry: e, update: e*slice + c - base})
+			}
+		}
+		return hits
+	}
 	strides := shape.Strides()
 	if f.family == "scatter_nd" {
 		slice, _ := shape[f.k:].NumElements()
@@ -565,6 +597,10 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 		topic = "the value already here"
 	}
 	rules.add(rule(topic, starts, func(r *OpRun) (any, string) {
+		if f.segments {
+			fill := r.behavior.Fill
+			return fill, "an empty segment holds " + fill.String()
+		}
 		if r.zeros {
 			return true, "starts from zeros of the shape (it takes no data)"
 		}

@@ -78,89 +78,9 @@ var (
 	unsortedOps = []*unsortedOp{opSegmentSum, opSegmentProd, opSegmentMax, opSegmentMin, opSegmentMean, opSegmentSqrtN}
 )
 
-// UnsortedSegmentSum returns the sums of the slices of data by segment, as
-// tf.math.unsorted_segment_sum(data, segment_ids, num_segments): the
-// slice data[p...] at each position p of segmentIDs, whose shape is a
-// prefix of data's, is added to segment segmentIDs[p] of an output of
-// shape [numSegments] + data.shape[segmentIDs.rank:], in row-major order
-// of segmentIDs. A negative id is dropped; one at or past numSegments is
-// an error. An empty segment holds 0.
-func UnsortedSegmentSum(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentSum, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentSumInto is UnsortedSegmentSum writing into dst, which has
-// data's type and the output's shape: its first dimension is
-// num_segments.
-func UnsortedSegmentSumInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentSum, dst, data, segmentIDs)
-}
-
-// UnsortedSegmentProd is UnsortedSegmentSum multiplying, as
-// tf.math.unsorted_segment_prod; an empty segment holds 1.
-func UnsortedSegmentProd(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentProd, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentProdInto is UnsortedSegmentProd writing into dst, as
-// UnsortedSegmentSumInto does.
-func UnsortedSegmentProdInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentProd, dst, data, segmentIDs)
-}
-
-// UnsortedSegmentMax is UnsortedSegmentSum taking the maximum, as
-// tf.math.unsorted_segment_max, comparing as std::max(update, value)
-// (a NaN update wins, a NaN in place gives way to the next update); an
-// empty segment holds the lowest finite value of the type.
-func UnsortedSegmentMax(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentMax, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentMaxInto is UnsortedSegmentMax writing into dst, as
-// UnsortedSegmentSumInto does.
-func UnsortedSegmentMaxInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentMax, dst, data, segmentIDs)
-}
-
-// UnsortedSegmentMin is UnsortedSegmentMax taking the minimum, as
-// tf.math.unsorted_segment_min; an empty segment holds the highest finite
-// value of the type.
-func UnsortedSegmentMin(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentMin, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentMinInto is UnsortedSegmentMin writing into dst, as
-// UnsortedSegmentSumInto does.
-func UnsortedSegmentMinInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentMin, dst, data, segmentIDs)
-}
-
-// UnsortedSegmentMean is UnsortedSegmentSum divided by the number of
-// slices in each segment, as tf.math.unsorted_segment_mean, counted in
-// data's type; an empty segment holds 0. data must be floating-point.
-func UnsortedSegmentMean(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentMean, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentMeanInto is UnsortedSegmentMean writing into dst, as
-// UnsortedSegmentSumInto does.
-func UnsortedSegmentMeanInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentMean, dst, data, segmentIDs)
-}
-
-// UnsortedSegmentSqrtN is UnsortedSegmentSum divided by the square root of
-// the number of slices in each segment, as
-// tf.math.unsorted_segment_sqrt_n; an empty segment holds 0. data must be
-// floating-point.
-func UnsortedSegmentSqrtN(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment(opSegmentSqrtN, data, segmentIDs, numSegments)
-}
-
-// UnsortedSegmentSqrtNInto is UnsortedSegmentSqrtN writing into dst, as
-// UnsortedSegmentSumInto does.
-func UnsortedSegmentSqrtNInto(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto(opSegmentSqrtN, dst, data, segmentIDs)
-}
+// UnsortedSegmentSum and its variants (UnsortedSegmentProd, ...) are
+// generated into zsegment.go from the table of the genvariants command.
+//go:generate go run ../../internal/genvariants tf-segments
 
 // unsortedSegment runs op into a new output of numSegments segments.
 func unsortedSegment(op *unsortedOp, data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {

@@ -36,10 +36,21 @@ type family struct {
 	// templates of a variant.
 	alloc, into string
 	variants    []variant
+	// file is the file the family is written to, in its dialect's
+	// directory; "" for fileName.
+	file string
 }
 
-// fileName is the name of every dialect's file of variants, a z file as
-// the Go project names its generated files.
+// fileName returns the name of the file f is written to.
+func (f family) fileName() string {
+	if f.file != "" {
+		return f.file
+	}
+	return fileName
+}
+
+// fileName is the name of a dialect's file of variants, a z file as the
+// Go project names its generated files, unless its family names another.
 const fileName = "zscatter.go"
 
 var families = map[string]family{
@@ -120,6 +131,63 @@ var families = map[string]family{
 	},
 }
 
+func init() {
+	// The segment reductions, each dialect's in a file of its own.
+	families["tf-segments"] = family{
+		pkg:     "tf",
+		imports: []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc: "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
+		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
+	return unsortedSegment({{.Op}}, data, segmentIDs, numSegments)
+}`,
+		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor) error {
+	return unsortedSegmentInto({{.Op}}, dst, data, segmentIDs)
+}`,
+		variants: []variant{
+			{"UnsortedSegmentSum", "opSegmentSum", "", "returns the sums of the slices of data by segment, as " +
+				"tf.math.unsorted_segment_sum(data, segment_ids, num_segments): the slice data[p...] at each position p of segmentIDs, " +
+				"whose shape is a prefix of data's, is added to segment segmentIDs[p] of an output of shape " +
+				"[numSegments] + data.shape[segmentIDs.rank:], in row-major order of segmentIDs. A negative id is dropped; " +
+				"one at or past numSegments is an error. An empty segment holds 0."},
+			{"UnsortedSegmentProd", "opSegmentProd", "", "is UnsortedSegmentSum multiplying, as tf.math.unsorted_segment_prod; " +
+				"an empty segment holds 1."},
+			{"UnsortedSegmentMax", "opSegmentMax", "", "is UnsortedSegmentSum taking the maximum, as tf.math.unsorted_segment_max, " +
+				"comparing as std::max(update, value) (a NaN update wins, a NaN in place gives way to the next update); " +
+				"an empty segment holds the lowest finite value of the type."},
+			{"UnsortedSegmentMin", "opSegmentMin", "", "is UnsortedSegmentMax taking the minimum, as tf.math.unsorted_segment_min; " +
+				"an empty segment holds the highest finite value of the type."},
+			{"UnsortedSegmentMean", "opSegmentMean", "", "is UnsortedSegmentSum divided by the number of slices in each segment, " +
+				"as tf.math.unsorted_segment_mean, counted in data's type; an empty segment holds 0. data must be floating-point."},
+			{"UnsortedSegmentSqrtN", "opSegmentSqrtN", "", "is UnsortedSegmentSum divided by the square root of the number of slices " +
+				"in each segment, as tf.math.unsorted_segment_sqrt_n; an empty segment holds 0. data must be floating-point."},
+		},
+		file: "zsegment.go",
+	}
+	families["jax-segments"] = family{
+		pkg:     "jax",
+		imports: []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc: "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
+		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
+	return segment({{.Op}}, data, segmentIDs, numSegments, opt)
+}`,
+		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
+	return segmentInto({{.Op}}, dst, data, segmentIDs, opt)
+}`,
+		variants: []variant{
+			{"SegmentSum", "segSum", "", "returns the sums of the rows of data by segment, as " +
+				"jax.ops.segment_sum(data, segment_ids, num_segments, ...): row i of data is added to row segmentIDs[i] of an " +
+				"output of shape [numSegments] + data.shape[1:] that starts as zeros, in order. segmentIDs is 1-D, a segment id " +
+				"per row of data. JAX's num_segments=None is NumSegments(segmentIDs)."},
+			{"SegmentProd", "segProd", "", "is SegmentSum multiplying, as jax.ops.segment_prod; an empty segment holds 1."},
+			{"SegmentMax", "segMax", "", "is SegmentSum taking the maximum (IEEE 754's, as XLA's: NaN propagates, -0 < +0), " +
+				"as jax.ops.segment_max; an empty segment holds -inf, the lowest integer or false."},
+			{"SegmentMin", "segMin", "", "is SegmentMax taking the minimum, as jax.ops.segment_min; an empty segment holds +inf, " +
+				"the highest integer or true."},
+		},
+		file: "zsegment.go",
+	}
+}
+
 func main() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: genvariants DIALECT")
@@ -127,7 +195,7 @@ func main() {
 	}
 	src, err := generate(os.Args[1])
 	if err == nil {
-		err = os.WriteFile(fileName, src, 0o644)
+		err = os.WriteFile(families[os.Args[1]].fileName(), src, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genvariants:", err)
