@@ -36,6 +36,7 @@ var meanings = map[engine.Reduction]string{
 	engine.Max:  "the largest value is kept",
 	engine.Min:  "the smallest value is kept",
 	engine.Mean: "the mean of the values is taken",
+	engine.Div:  "the value is divided by the updates",
 }
 
 func meaning(r engine.Reduction, updates int) string {

@@ -81,7 +81,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	data := in.Elements(dt, ds)
 	switch op {
 	case fuzzScatterND, fuzzScatterElements:
-		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 2))), ExcludeSelf: in.Bool(), Rules: rules,
+		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 3))), ExcludeSelf: in.Bool(), Rules: rules,
 			Arith: Arith{Complex: ComplexArith(in.Pick(2)), ConcatStrings: in.Bool(), MinMax: MinMax(in.Pick(4))}}
 		mode := in.Pick(3)
 		if op == fuzzScatterND {

@@ -13,7 +13,12 @@ type Reduction uint8
 // The reductions. For bool elements Add is OR, Sub is XOR, Mul is AND, Max
 // is OR and Min is AND; Mean is not defined for bool. And, Or and Xor are
 // defined for bool and the integers only. Strings allow only None, and Add
-// with Arith.ConcatStrings; complex numbers have no Max or Min.
+// with Arith.ConcatStrings; complex numbers have no Max or Min. Div is not
+// defined for bool; on integers it truncates toward zero (C's and Go's /,
+// the most negative value divided by -1 staying itself), and an integer
+// update of 0 is an error (ErrArgument) found before anything is written,
+// whether or not the index rules skip that update. Sub and Div cannot
+// leave the existing value out (ExcludeSelf).
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -25,9 +30,10 @@ const (
 	And                   // bitwise AND (integers), logical AND (bool)
 	Or                    // bitwise OR (integers), logical OR (bool)
 	Xor                   // bitwise XOR (integers), logical XOR (bool)
+	Div                   // value / update; integers truncate toward zero, an integer update of 0 is an error
 )
 
-var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "and", "or", "xor"}
+var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "and", "or", "xor", "div"}
 
 // String returns the reduction's name in lower case ("none", "add", ...).
 func (r Reduction) String() string {

@@ -99,7 +99,9 @@ type Reduction uint8
 // and Sub is XOR; Mean has no meaning. On strings Add concatenates, with
 // Options.ConcatStrings (TensorFlow's scatter_nd, ONNX Runtime), and
 // nothing else but None has a meaning.
-// Complex numbers have no Max or Min.
+// Complex numbers have no Max or Min. Div has no meaning on bool; on
+// integers it truncates toward zero, and an integer update of 0 is an
+// error (ErrArgument), whatever its index.
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -108,9 +110,10 @@ const (
 	Max                   // the larger (see Options.StdMinMax for NaN and ties)
 	Min                   // the smaller
 	Mean                  // the mean of the values that take part
+	Div                   // value / update
 )
 
-var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean"}
+var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "div"}
 
 // String returns the reduction's name in lower case.
 func (r Reduction) String() string {
