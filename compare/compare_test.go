@@ -98,7 +98,7 @@ func TestNames(t *testing.T) {
 		role Role
 		want []string
 	}{
-		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
+		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "ref", "tensor"}},
 		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
 		{Updates, []string{"src", "update", "updates"}},
 		{Axis, []string{"axis", "dim"}},

@@ -148,6 +148,17 @@ func allocCases(in *inputs) []allocCase {
 		add(name, "in place rows", func() error { return op.into(in.data, in.data, in.ndRows, in.ndRowUpd) })
 		add(name, "NaN updates", func() error { return op.into(in.dst, in.data, in.ndElems, in.nanUpd) })
 	}
+	for _, op := range []struct {
+		name    string
+		scatter func(ref, indices, updates tensor.Tensor) error
+	}{
+		{"update", tf.ScatterUpdate}, {"add", tf.ScatterAdd}, {"sub", tf.ScatterSub}, {"mul", tf.ScatterMul},
+		{"div", tf.ScatterDiv}, {"min", tf.ScatterMin}, {"max", tf.ScatterMax},
+	} {
+		name := "tf.compat.v1.scatter_" + op.name
+		add(name, "rows in place", func() error { return op.scatter(in.data, in.gatherIdx, in.ndRowUpd) })
+		add(name, "rows in place int32", func() error { return op.scatter(in.data, in.gatherIdx32, in.ndRowUpd) })
+	}
 
 	// torch
 	add("torch.scatter", "src", func() error { return torch.ScatterInto(in.dst, in.data, 1, in.rowIdx, in.rowUpd, "") })

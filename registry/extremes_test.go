@@ -36,7 +36,7 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	switch op.Family {
 	case "scatter_nd", "gather_nd":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
-	case "gather":
+	case "gather", "scatter_rows":
 		indices = tensor.Must(tensor.From(tensor.Shape{1}, []int64{1}))
 	default:
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []int64{1, 0, 1}))

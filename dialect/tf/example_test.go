@@ -272,4 +272,11 @@ func ExampleOps() {
 	// tf.tensor_scatter_nd_sub
 	// tf.tensor_scatter_nd_min
 	// tf.tensor_scatter_nd_max
+	// tf.compat.v1.scatter_update
+	// tf.compat.v1.scatter_add
+	// tf.compat.v1.scatter_sub
+	// tf.compat.v1.scatter_mul
+	// tf.compat.v1.scatter_div
+	// tf.compat.v1.scatter_min
+	// tf.compat.v1.scatter_max
 }

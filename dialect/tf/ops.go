@@ -206,6 +206,7 @@ func init() {
 			},
 		})
 	}
+	ops = append(ops, scatterV1Ops()...)
 	opcall.Unversioned("output", ops)
 }
 
@@ -214,6 +215,7 @@ func init() {
 	for _, op := range scatterOps {
 		op.b = opcall.SharedOf(ops, op.name)
 	}
+	setV1Behaviors(ops)
 }
 
 var summaries = map[string]string{

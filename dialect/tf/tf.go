@@ -1,5 +1,6 @@
 // Package tf is the TensorFlow dialect: tf.gather_nd, tf.gather,
-// tf.scatter_nd and tf.tensor_scatter_nd_update, _add, _sub, _min and _max
+// tf.scatter_nd, tf.tensor_scatter_nd_update, _add, _sub, _min and _max,
+// and tf.compat.v1.scatter_update, _add, _sub, _mul, _div, _min and _max
 // as TensorFlow's Python API and CPU kernels define them.
 //
 // # Operators
@@ -14,6 +15,17 @@
 //   - tf.tensor_scatter_nd_sub: [TensorScatterSub], subtract updates from a copy of tensor at index tuples.
 //   - tf.tensor_scatter_nd_min: [TensorScatterMin], keep the smaller of tensor and updates at index tuples.
 //   - tf.tensor_scatter_nd_max: [TensorScatterMax], keep the larger of tensor and updates at index tuples.
+//
+// The tf.compat.v1 scatters update their ref in place, and so are their
+// own Into forms:
+//
+//   - tf.compat.v1.scatter_update: [ScatterUpdate], write updates into rows of ref.
+//   - tf.compat.v1.scatter_add: [ScatterAdd], add updates to rows of ref.
+//   - tf.compat.v1.scatter_sub: [ScatterSub], subtract updates from rows of ref.
+//   - tf.compat.v1.scatter_mul: [ScatterMul], multiply rows of ref by updates.
+//   - tf.compat.v1.scatter_div: [ScatterDiv], divide rows of ref by updates.
+//   - tf.compat.v1.scatter_min: [ScatterMin], keep the smaller of ref and updates in rows of ref.
+//   - tf.compat.v1.scatter_max: [ScatterMax], keep the larger of ref and updates in rows of ref.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -44,6 +56,18 @@
 //     TensorFlow's axis=None is axis = batch_dims, and with axis 0
 //     batch_dims is ignored, as tf.gather ignores it.
 //   - Indices are checked only when the output has elements.
+//   - The tf.compat.v1 scatters take indices of any shape, each naming a
+//     row of ref, and updates shaped indices.shape + ref.shape[1:] or a
+//     scalar (applied at every index, which the call spreads into memory
+//     of its own). A bad index is an error naming the first one, as on
+//     the CPU kernel, but ref is left as it was, where the CPU kernel has
+//     applied the updates before it. Duplicates apply in row-major index
+//     order: scatter_update keeps the last (TensorFlow leaves that order
+//     undefined). scatter_div truncates integers toward zero and refuses an
+//     integer update of 0 (engine.ErrArgument) before writing anything;
+//     TensorFlow's kernel divides by it. scatter_min and _max keep a NaN
+//     already in ref and ignore a NaN in updates, as the tensor scatters
+//     do.
 //
 // Every error is a *dialect.OpError naming the operator ("tf.gather_nd"). An
 // index error reads like TensorFlow's ("indices[1] = [7, 0] does not index

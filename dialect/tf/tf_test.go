@@ -863,6 +863,15 @@ func TestOpTable(t *testing.T) {
 		"tf.tensor_scatter_nd_min":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"min": engine.Min}},
 		"tf.tensor_scatter_nd_max":    {"scatter_nd", "tensor indices updates", "", map[string]engine.Reduction{"max": engine.Max}},
 	}
+	for name, red := range map[string]engine.Reduction{"update": engine.None, "add": engine.Add, "sub": engine.Sub,
+		"mul": engine.Mul, "div": engine.Div, "min": engine.Min, "max": engine.Max} {
+		want["tf.compat.v1.scatter_"+name] = struct {
+			family    string
+			inputs    string
+			attrs     string
+			reduction map[string]engine.Reduction
+		}{"scatter_rows", "ref indices updates", "", map[string]engine.Reduction{name: red}}
+	}
 	for _, op := range tf.Ops() {
 		w, ok := want[op.Name]
 		if !ok {
@@ -889,10 +898,10 @@ func TestOpTable(t *testing.T) {
 			}
 		}
 		b := op.Behavior(1)
-		// The ND operators' kernels report the last bad tuple; gather the
-		// first bad index.
+		// The ND operators' kernels report the last bad tuple; gather and
+		// the tf.compat.v1 scatters the first bad index.
 		want := engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError, Report: engine.ReportLast}
-		if op.Name == "tf.gather" {
+		if op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.compat.v1.") {
 			want.Report = engine.ReportFirst
 		}
 		if b.Index != want {
