@@ -99,8 +99,8 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "ref", "tensor"}},
-		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
-		{Updates, []string{"src", "update", "updates"}},
+		{Indices, []string{"arr", "index", "indices", "scatter_indices", "start_indices"}},
+		{Updates, []string{"src", "update", "updates", "weights"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},

@@ -126,10 +126,18 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 		if a.Kind != dialect.Int {
 			continue
 		}
+		// A bound of bincount's number of bins may take any value: one
+		// that makes too many bins is refused as too large.
+		bound := op.Family == "bincount" && a.Role == ""
+		class := attrClass
+		if bound {
+			class = []error{dialect.ErrAttribute, tensor.ErrTooLarge}
+		}
 		for _, v := range extremes {
-			with("attribute "+a.Name, v, attrClass, func(c *dialect.Call) {
+			with("attribute "+a.Name, v, class, func(c *dialect.Call) {
 				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: v}
 			})
+			out[len(out)-1].pass = bound
 		}
 	}
 	for _, p := range op.Inputs {

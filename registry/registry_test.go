@@ -51,7 +51,7 @@ var allOps = []string{
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
 	"tf.compat.v1.scatter_add", "tf.compat.v1.scatter_div", "tf.compat.v1.scatter_max", "tf.compat.v1.scatter_min",
 	"tf.compat.v1.scatter_mul", "tf.compat.v1.scatter_sub", "tf.compat.v1.scatter_update",
-	"tf.gather", "tf.gather_nd", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
+	"tf.gather", "tf.gather_nd", "tf.math.bincount", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
 	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
 }

@@ -279,4 +279,5 @@ func ExampleOps() {
 	// tf.compat.v1.scatter_div
 	// tf.compat.v1.scatter_min
 	// tf.compat.v1.scatter_max
+	// tf.math.bincount
 }

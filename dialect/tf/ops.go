@@ -207,6 +207,7 @@ func init() {
 		})
 	}
 	ops = append(ops, scatterV1Ops()...)
+	ops = append(ops, bincountOps()...)
 	opcall.Unversioned("output", ops)
 }
 
@@ -216,6 +217,7 @@ func init() {
 		op.b = opcall.SharedOf(ops, op.name)
 	}
 	setV1Behaviors(ops)
+	bincountB = opcall.SharedOf(ops, opBincount)
 }
 
 var summaries = map[string]string{

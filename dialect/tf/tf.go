@@ -1,7 +1,7 @@
 // Package tf is the TensorFlow dialect: tf.gather_nd, tf.gather,
 // tf.scatter_nd, tf.tensor_scatter_nd_update, _add, _sub, _min and _max,
-// and tf.compat.v1.scatter_update, _add, _sub, _mul, _div, _min and _max
-// as TensorFlow's Python API and CPU kernels define them.
+// tf.compat.v1.scatter_update, _add, _sub, _mul, _div, _min and _max, and
+// tf.math.bincount as TensorFlow's Python API and CPU kernels define them.
 //
 // # Operators
 //
@@ -26,6 +26,10 @@
 //   - tf.compat.v1.scatter_div: [ScatterDiv], divide rows of ref by updates.
 //   - tf.compat.v1.scatter_min: [ScatterMin], keep the smaller of ref and updates in rows of ref.
 //   - tf.compat.v1.scatter_max: [ScatterMax], keep the larger of ref and updates in rows of ref.
+//
+// And a count:
+//
+//   - tf.math.bincount: [Bincount], count the values of arr, or sum their weights, into bins (Into form [BincountInto]).
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
