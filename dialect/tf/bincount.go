@@ -190,7 +190,7 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	bc.arrDims = append(sh.Buf(1), arr.Len())
 	if opts.Axis == -1 && len(as) != 1 {
 		if len(as) != 2 {
-			return bc, fmt.Errorf("%w: with axis -1 arr must have rank 1 or 2, got shape %v", engine.ErrShape, as)
+			return bc, fmt.Errorf("%w: Input must be at most rank 2 with axis -1, got shape %v", engine.ErrShape, as)
 		}
 		bc.axis, bc.arrDims = 1, as
 	}
