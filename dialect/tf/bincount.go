@@ -35,7 +35,8 @@ type BincountOptions struct {
 	DType tensor.DType
 	// Axis is 0 (TensorFlow's None too), which counts over the flattened
 	// arr, or -1, which counts each row of a 2-D arr into a row of bins
-	// (a 1-D arr is counted as with 0).
+	// (an arr of rank 0 or 1 is counted as with 0; of rank 3 or more,
+	// refused).
 	Axis int
 	// BinaryOutput sets a bin to 1 when any value falls in it; it
 	// excludes Weights.
@@ -188,8 +189,8 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	}
 	as := sh.Of(arr)
 	bc.arrDims = append(sh.Buf(1), arr.Len())
-	if opts.Axis == -1 && len(as) != 1 {
-		if len(as) != 2 {
+	if opts.Axis == -1 && len(as) > 1 {
+		if len(as) > 2 {
 			return bc, fmt.Errorf("%w: Input must be at most rank 2 with axis -1, got shape %v", engine.ErrShape, as)
 		}
 		bc.axis, bc.arrDims = 1, as
