@@ -370,6 +370,8 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 	switch {
 	case idx.Negative == engine.NegativeFromEnd:
 		return "end", "it counts from the end"
+	case idx.Negative == engine.NegativeRefused:
+		return "error", "a negative index is an error"
 	case idx.OutOfRange == engine.OutOfRangeSkip:
 		return "skip", f.skipped()
 	case idx.OutOfRange == engine.OutOfRangeClamp:

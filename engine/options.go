@@ -52,6 +52,15 @@ const (
 	// NegativeFromEnd counts a negative index from the end of its
 	// dimension: -1 is the last position, -size the first.
 	NegativeFromEnd
+	// NegativeRefused makes a negative index an error whatever OutOfRange
+	// says of one past the end, which it skips (or clamps) as usual:
+	// TensorFlow's bincount refuses a negative value ("Input arr must be
+	// non-negative!") and skips one at or past the number of bins. The
+	// error names the first negative index in row-major order (with
+	// ReportLast, the last tuple holding one). With OutOfRangeError it is
+	// NegativeError; the dynamic slices, which always clamp, treat it as
+	// NegativeError too.
+	NegativeRefused
 )
 
 // OutOfRange says what an index outside the allowed range does.
@@ -218,6 +227,12 @@ const (
 
 // bitwise reports whether r is And, Or or Xor.
 func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
+
+// negativesOnly reports whether the only index values r refuses are the
+// negative ones (NegativeRefused with an OutOfRange that does not refuse).
+func (r IndexRules) negativesOnly() bool {
+	return r.Negative == NegativeRefused && r.OutOfRange != OutOfRangeError
+}
 
 // bounds returns the inclusive range of index values r accepts for a
 // dimension of the given size.

@@ -26,6 +26,7 @@ func refRules(r IndexRules) reftest.Rules {
 		Negative: [...]reftest.Negative{
 			NegativeError:   reftest.NegativeError,
 			NegativeFromEnd: reftest.NegativeFromEnd,
+			NegativeRefused: reftest.NegativeRefused,
 		}[r.Negative],
 		OutOfRange: [...]reftest.OutOfRange{
 			OutOfRangeError: reftest.OutOfRangeError,
@@ -177,7 +178,7 @@ func randTuples(rng *rand.Rand, ds, is tensor.Shape, from int) []int64 {
 }
 
 func randRules(rng *rand.Rand) IndexRules {
-	return IndexRules{Negative: Negative(rng.IntN(2)), OutOfRange: OutOfRange(rng.IntN(2))}
+	return IndexRules{Negative: Negative(rng.IntN(3)), OutOfRange: OutOfRange(rng.IntN(2))}
 }
 
 // reductionsFor are the reductions defined for each kind of element.

@@ -36,6 +36,9 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 	if err != nil {
 		return err
 	}
+	if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
+	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
 	run := newScatterRun(s, dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path

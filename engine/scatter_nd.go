@@ -37,6 +37,9 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 	if err != nil {
 		return err
 	}
+	if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the
 	// indices when there are some (single indices with no division),

@@ -172,8 +172,11 @@ func (t *Trace) doing() string {
 // indexRules says how the operator reads index values.
 func (t *Trace) indexRules() string {
 	neg := "a negative index is out of range"
-	if t.Rules.Negative == engine.NegativeFromEnd {
+	switch t.Rules.Negative {
+	case engine.NegativeFromEnd:
 		neg = "a negative index counts from the end (-1 is the last)"
+	case engine.NegativeRefused:
+		neg = "a negative index is an error"
 	}
 	out := "an index out of range is an error"
 	switch t.Rules.OutOfRange {

@@ -93,8 +93,11 @@ var outOfRangeWords = map[engine.OutOfRange]string{
 func renderBehavior(b dialect.Behavior) string {
 	outOfRange := outOfRangeWords[b.Index.OutOfRange]
 	negative := outOfRange
-	if b.Index.Negative == engine.NegativeFromEnd {
+	switch b.Index.Negative {
+	case engine.NegativeFromEnd:
 		negative = "from the end"
+	case engine.NegativeRefused:
+		negative = "error"
 	}
 	types := b.IndexTypes.Names()
 	if b.IndexTypes == dialect.IntegerTypes {

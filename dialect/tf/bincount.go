@@ -3,6 +3,7 @@ package tf
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -93,9 +94,9 @@ func BincountShape(arr tensor.Tensor, opts BincountOptions) (tensor.DType, tenso
 	return bc.dtype, bc.shape.Clone(), nil
 }
 
-// bincountRules are the kernel's: a value at or above the number of bins
-// is skipped (negative values are refused before, see firstNegative).
-var bincountRules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
+// bincountRules are the kernel's: a negative value is an error ("Input arr
+// must be non-negative!"), one at or above the number of bins is skipped.
+var bincountRules = engine.IndexRules{Negative: engine.NegativeRefused, OutOfRange: engine.OutOfRangeSkip}
 
 // bincountTypes are DenseBincount's types of weights and bins.
 var bincountTypes = typeSet{dialect.Types(tensor.Int32, tensor.Int64, tensor.Float32, tensor.Float64),
@@ -162,7 +163,7 @@ type bincount struct {
 
 // prepareBincount checks a call and works out its output, with the shapes
 // it reads and builds in sh. It reads every value of arr, for the number
-// of bins and for the first negative one.
+// of bins; the engine refuses a negative one (bincountRules).
 func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions) (bincount, error) {
 	var bc bincount
 	if err := opcall.CheckIndices(arr, "arr", bincountB.IndexTypes); err != nil {
@@ -199,15 +200,7 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	if !bc.counts && !w.SameShape(arr) {
 		return bc, fmt.Errorf("%w: weights must have the shape of arr %v or no elements, got %v", engine.ErrShape, as, sh.Of(w))
 	}
-	top, neg := scanArr(arr)
-	if neg >= 0 {
-		v, _ := arr.IntAt(neg)
-		pos := as.Coords(neg)
-		return bc, &indexError{
-			msg: fmt.Sprintf("Input arr must be non-negative! arr%s = %d", slicePos(pos), v),
-			err: &engine.IndexError{Pos: pos, Value: v, Dim: bc.axis, Size: math.MaxInt, Min: 0, Max: math.MaxInt64},
-		}
-	}
+	top := maxOf(arr)
 	size := int64(0)
 	if arr.Len() > 0 {
 		if top == math.MaxInt64 {
@@ -241,34 +234,20 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	return bc, nil
 }
 
-// scanArr returns the largest value of arr (MinInt64 when it is empty)
-// and the flat position of its first negative value, or -1.
-func scanArr(arr tensor.Tensor) (top int64, neg int) {
+// maxOf returns the largest value of arr, an int32 or int64 tensor, or
+// MinInt64 when it is empty.
+func maxOf(arr tensor.Tensor) int64 {
 	switch v := arr.Data().(type) {
 	case []int32:
-		return scanInts(v)
+		if len(v) > 0 {
+			return int64(slices.Max(v))
+		}
 	case []int64:
-		return scanInts(v)
-	}
-	return math.MinInt64, -1
-}
-
-func scanInts[T int32 | int64](v []T) (top int64, neg int) {
-	if len(v) == 0 {
-		return math.MinInt64, -1
-	}
-	hi, lo := v[0], v[0]
-	for _, x := range v {
-		hi, lo = max(hi, x), min(lo, x)
-	}
-	if lo < 0 {
-		for i, x := range v {
-			if x < 0 {
-				return int64(hi), i
-			}
+		if len(v) > 0 {
+			return slices.Max(v)
 		}
 	}
-	return int64(hi), -1
+	return math.MinInt64
 }
 
 // firstMax returns the flat position of the first largest value of arr,
@@ -285,11 +264,9 @@ func firstMax(arr tensor.Tensor) int {
 }
 
 // run writes the bins into dst: the weights (or ones) added at arr's
-// values, or ones set, by the engine onto zeros.
+// values, or ones set, by the engine onto zeros, which refuses a negative
+// value before it writes anything, even into no bins.
 func (bc *bincount) run(sh *opcall.Shapes, dst, arr tensor.Tensor, opts BincountOptions) error {
-	if dst.Len() == 0 {
-		return nil
-	}
 	if arr.Len() == 0 {
 		return zeroBins(dst)
 	}
@@ -313,7 +290,13 @@ func (bc *bincount) run(sh *opcall.Shapes, dst, arr tensor.Tensor, opts Bincount
 	if opts.BinaryOutput {
 		opt.Reduction = engine.None
 	}
-	return engine.ScatterElements(dst, tensor.Tensor{}, idx, upd, bc.axis, opt)
+	err = engine.ScatterElements(dst, tensor.Tensor{}, idx, upd, bc.axis, opt)
+	if ie, ok := asIndexErr(err); ok {
+		// The position in arr as given, in TensorFlow's words.
+		ie.Pos = arr.Shape().Coords(idx.Shape().Offset(ie.Pos))
+		return &indexError{msg: fmt.Sprintf("Input arr must be non-negative! arr%s = %d", slicePos(ie.Pos), ie.Value), err: ie}
+	}
+	return err
 }
 
 // zeroBins sets every bin of dst, of one of bincountTypes, to 0.

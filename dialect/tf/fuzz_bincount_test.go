@@ -97,13 +97,10 @@ func (c *bincountCall) Model(bool) (tensor.Tensor, tensor.Shape, error) {
 	if !counts && !w.Shape().Equal(as) {
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "weights shape")
 	}
-	top := int64(math.MinInt64)
+	top, negative := int64(math.MinInt64), false
 	for i := range c.arr.Len() {
 		v, _ := c.arr.IntAt(i)
-		if v < 0 {
-			return tensor.Tensor{}, nil, optest.Refuse(engine.ErrIndex, "negative value")
-		}
-		top = max(top, v)
+		top, negative = max(top, v), negative || v < 0
 	}
 	size := int64(0)
 	if c.arr.Len() > 0 {
@@ -119,6 +116,10 @@ func (c *bincountCall) Model(bool) (tensor.Tensor, tensor.Shape, error) {
 	idxShape, outShape, axis := tensor.Shape{c.arr.Len()}, tensor.Shape{int(size)}, 0
 	if rows {
 		idxShape, outShape, axis = as, tensor.Shape{as[0], int(size)}, 1
+	}
+	if negative {
+		// The kernel checks the values once it has its size.
+		return tensor.Tensor{}, outShape, optest.Refuse(engine.ErrIndex, "negative value")
 	}
 	bins := tensor.Must(tensor.New(d, outShape))
 	if bins.Len() == 0 || c.arr.Len() == 0 {

@@ -911,8 +911,8 @@ func TestOpTable(t *testing.T) {
 			want.Report = engine.ReportFirst
 		}
 		if op.Name == "tf.math.bincount" {
-			// Values past the last bin are skipped.
-			want = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeSkip}
+			// Negative values are refused, values past the last bin skipped.
+			want = engine.IndexRules{Negative: engine.NegativeRefused, OutOfRange: engine.OutOfRangeSkip}
 		}
 		if b.Index != want {
 			t.Errorf("%s: index rules %+v, want %+v", op.Name, b.Index, want)

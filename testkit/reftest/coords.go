@@ -37,8 +37,11 @@ const (
 // resolve returns the position that index value v addresses in a dimension
 // of the given size, and what the rules make of it.
 func (r Rules) resolve(v int64, size int) (int, verdict) {
-	if v < 0 && r.Negative == NegativeFromEnd {
+	switch {
+	case v < 0 && r.Negative == NegativeFromEnd:
 		v += int64(size)
+	case v < 0 && r.Negative == NegativeRefused:
+		return 0, bad
 	}
 	if v >= 0 && v < int64(size) {
 		return int(v), use

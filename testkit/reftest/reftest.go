@@ -73,6 +73,9 @@ const (
 	// NegativeFromEnd: -1 is the last position of the dimension, -size
 	// the first.
 	NegativeFromEnd
+	// NegativeRefused: a negative value is an error, whatever OutOfRange
+	// says of a value past the end (TensorFlow's bincount).
+	NegativeRefused
 )
 
 // OutOfRange says what an index value outside the dimension does.
