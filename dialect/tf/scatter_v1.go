@@ -62,7 +62,10 @@ var v1Notes = []string{
 
 func (op *v1Op) behavior(int) dialect.Behavior {
 	b := behavior(rules, op.types, append(slices.Clone(v1Notes), op.note)...)
-	b.Arith, b.Reductions = tensorScatterArith, map[string]engine.Reduction{op.reduction: op.red}
+	b.Reductions = map[string]engine.Reduction{op.reduction: op.red}
+	if op.red == engine.Max || op.red == engine.Min {
+		b.Arith = tensorScatterArith
+	}
 	return b
 }
 
@@ -151,7 +154,7 @@ func runScatterV1(sh *opcall.Shapes, op *v1Op, ref, indices, updates tensor.Tens
 			return err
 		}
 	}
-	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: tensorScatterArith}
+	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: op.b.Arith}
 	err = engine.ScatterND(ref, ref, iv, updates, opt)
 	if ie, ok := asIndexErr(err); ok {
 		// The position in indices as given, without the tuple's own
