@@ -84,6 +84,7 @@ func scatterV1Ops() []*dialect.Op {
 				{Name: "updates", Role: dialect.RoleUpdates, Types: "ref's type",
 					Doc: "shaped indices.shape + ref.shape[1:], or a scalar"},
 			},
+			Plan: v1Plan,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				ref := c.Inputs["ref"]
 				if ref.IsZero() {
@@ -98,6 +99,23 @@ func scatterV1Ops() []*dialect.Op {
 		})
 	}
 	return ops
+}
+
+// v1Plan is a tf.compat.v1 scatter as the general scatter, which explain
+// traces: each index a start index of one component along ref's
+// dimension 0, each row of updates a window of ref.shape[1:]. A scalar
+// updates, which the call spreads, has no plan.
+func v1Plan(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
+	ref, indices, updates := c.Inputs["ref"], c.Inputs["indices"], c.Inputs["updates"]
+	if ref.Rank() < 1 || updates.Rank() != indices.Rank()+ref.Rank()-1 {
+		return dialect.Plan{}, fmt.Errorf("%w: the plan needs ref of rank >= 1 and updates of shape indices.shape + ref.shape[1:]", engine.ErrShape)
+	}
+	q := indices.Rank()
+	d := &engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: q}
+	for w := q; w < updates.Rank(); w++ {
+		d.UpdateWindowDims = append(d.UpdateWindowDims, w)
+	}
+	return dialect.Plan{Scatter: d, Rules: rules}, nil
 }
 
 // setV1Behaviors points each v1Op at its shared Behavior in table.
