@@ -224,10 +224,11 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	if size > math.MaxInt {
 		return bc, fmt.Errorf("%w: %d bins are more than an int can count", engine.ErrShape, size)
 	}
-	bc.shape = append(sh.Buf(2), int(size))
+	bc.shape = sh.Buf(2)
 	if bc.axis == 1 {
-		bc.shape = append(sh.Buf(2), as[0], int(size))
+		bc.shape = append(bc.shape, as[0])
 	}
+	bc.shape = append(bc.shape, int(size))
 	if _, err := bc.shape.NumElements(); err != nil {
 		return bc, fmt.Errorf("%w: the output %v holds more elements than an int can count", engine.ErrShape, bc.shape)
 	}
