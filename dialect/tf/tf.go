@@ -72,6 +72,12 @@
 //     TensorFlow's kernel divides by it. scatter_min and _max keep a NaN
 //     already in ref and ignore a NaN in updates, as the tensor scatters
 //     do.
+//   - bincount follows TensorFlow 2.15 and later, which run DenseBincount for
+//     every dense arr: max(arr)+1 bins (0 for an empty arr), at least
+//     minlength, at most maxlength; a negative value is an error naming the
+//     first one, a value at or past the last bin is skipped, with weights
+//     too. The number of bins is checked against the tensor size limit
+//     before anything is allocated.
 //
 // Every error is a *dialect.OpError naming the operator ("tf.gather_nd"). An
 // index error reads like TensorFlow's ("indices[1] = [7, 0] does not index
@@ -80,9 +86,12 @@
 // an *engine.IndexError, so errors.Is(err, engine.ErrIndex) holds. Shape
 // errors use TensorFlow's wording too.
 //
-// Element types: gather_nd, gather, scatter_nd and tensor_scatter_nd_update
-// take every type; tensor_scatter_nd_add and _sub take numbers (not bool or
-// string); tensor_scatter_nd_min and _max take real numbers.
+// Element types: gather_nd, gather, scatter_nd, tensor_scatter_nd_update and
+// scatter_update take every type; tensor_scatter_nd_add and _sub and
+// scatter_add, _sub, _mul and _div take numbers (not bool or string);
+// tensor_scatter_nd_min and _max and scatter_min and _max take real
+// numbers; bincount's weights and bins are int32, int64, float32 or
+// float64.
 //
 // TensorFlow's operators are not versioned: every operator has the single
 // version 1.
