@@ -98,9 +98,9 @@ func TestNames(t *testing.T) {
 		role Role
 		want []string
 	}{
-		{Data, []string{"a", "arr", "array", "data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
-		{Indices, []string{"ind", "index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
-		{Updates, []string{"b", "src", "update", "updates", "v", "values"}},
+		{Data, []string{"a", "arr", "array", "data", "input", "input_x", "inputs", "operand", "params", "ref", "tensor"}},
+		{Indices, []string{"arr", "ind", "index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
+		{Updates, []string{"b", "src", "update", "updates", "v", "values", "weights"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},

@@ -189,7 +189,7 @@ var reductionSpellings = sync.OnceValue(func() map[string]engine.Reduction {
 // meanings.
 func scanReductions() (map[string]engine.Reduction, []string) {
 	m := map[string]engine.Reduction{}
-	for r := engine.None; r <= engine.Xor; r++ {
+	for r := engine.None; r <= engine.Div; r++ {
 		m[r.String()] = r
 	}
 	var conflicts []string

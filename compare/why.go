@@ -36,6 +36,7 @@ var meanings = map[engine.Reduction]string{
 	engine.Max:  "the largest value is kept",
 	engine.Min:  "the smallest value is kept",
 	engine.Mean: "the mean of the values is taken",
+	engine.Div:  "the value is divided by the updates",
 }
 
 func meaning(r engine.Reduction, updates int) string {
@@ -403,6 +404,8 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 		return "end", "it counts from the end"
 	case idx.Negative == engine.NegativeSkip:
 		return "skip", "a negative index is dropped"
+	case idx.Negative == engine.NegativeRefused:
+		return "error", "a negative index is an error"
 	case idx.OutOfRange == engine.OutOfRangeSkip:
 		return "skip", f.skipped()
 	case idx.OutOfRange == engine.OutOfRangeClamp:

@@ -41,6 +41,7 @@ type inputs struct {
 	gatherIdx, gatherIdx32, gatherOut               tensor.Tensor // Gather axis 0: [k], [k,m]
 	gatherElemOut                                   tensor.Tensor // [n,k]
 	nanUpd                                          tensor.Tensor // [n*k] with NaNs
+	bins, binsF32, rowBins                          tensor.Tensor // bincount's: int32 [n], float32 [m], int32 [n,m]
 }
 
 func newInputs(n, m, k int) *inputs {
@@ -91,6 +92,9 @@ func newInputs(n, m, k int) *inputs {
 	in.ints = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n, m}))
 	in.rowIdx32, in.ndRows32, in.gatherIdx32 = i32(in.rowIdx), i32(in.ndRows), i32(in.gatherIdx)
 	in.rowUpdInts = i32(in.rowIdx)
+	in.bins = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n}))
+	in.binsF32 = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{m}))
+	in.rowBins = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n, m}))
 	nan := in.nanUpd.Data().([]float32)
 	for i := 0; i < len(nan); i += 3 {
 		nan[i] = float32(0) / float32(len(nan)-len(nan)) // NaN
@@ -192,6 +196,26 @@ func allocCases(in *inputs) []allocCase {
 		add(name, "int64", func() error { return op.into(segOut, in.data, segIDs) })
 		add(name, "int32", func() error { return op.into(segOut, in.data, segIDs32) })
 	}
+	for _, op := range []struct {
+		name    string
+		scatter func(ref, indices, updates tensor.Tensor) error
+	}{
+		{"update", tf.ScatterUpdate}, {"add", tf.ScatterAdd}, {"sub", tf.ScatterSub}, {"mul", tf.ScatterMul},
+		{"div", tf.ScatterDiv}, {"min", tf.ScatterMin}, {"max", tf.ScatterMax},
+	} {
+		name := "tf.compat.v1.scatter_" + op.name
+		add(name, "rows in place", func() error { return op.scatter(in.data, in.gatherIdx, in.ndRowUpd) })
+		add(name, "rows in place int32", func() error { return op.scatter(in.data, in.gatherIdx32, in.ndRowUpd) })
+	}
+	add("tf.math.bincount", "counts", func() error {
+		return tf.BincountInto(in.bins, in.gatherIdx, tf.BincountOptions{MinLength: in.bins.Len()})
+	})
+	add("tf.math.bincount", "weights int32 arr", func() error {
+		return tf.BincountInto(in.binsF32, in.rowIdx32, tf.BincountOptions{Weights: in.rowUpd, MinLength: in.binsF32.Len()})
+	})
+	add("tf.math.bincount", "rows binary", func() error {
+		return tf.BincountInto(in.rowBins, in.rowIdx, tf.BincountOptions{Axis: -1, BinaryOutput: true, MinLength: in.rowBins.Dim(1)})
+	})
 
 	// torch
 	add("torch.scatter", "src", func() error { return torch.ScatterInto(in.dst, in.data, 1, in.rowIdx, in.rowUpd, "") })

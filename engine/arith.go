@@ -31,14 +31,14 @@ type ops[T any] struct {
 // checkReduction fails when reduction r is not defined for element type d.
 func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	r := opt.Reduction
-	if r > Xor {
+	if r > Div {
 		return argErr("unknown reduction %v", r)
 	}
 	if r == None {
 		return nil
 	}
-	if opt.ExcludeSelf && r == Sub {
-		return argErr("reduction sub needs the existing value and cannot exclude it")
+	if opt.ExcludeSelf && (r == Sub || r == Div) {
+		return argErr("reduction %v needs the existing value and cannot exclude it", r)
 	}
 	if opt.Arith.Complex > ComplexC10 {
 		return argErr("unknown complex arithmetic %d", opt.Arith.Complex)
@@ -53,8 +53,8 @@ func checkReduction(d tensor.DType, opt ScatterOptions) error {
 	switch {
 	case d == tensor.String && !(r == Add && opt.Arith.ConcatStrings):
 		return typeErr("reduction %v is not defined for string elements", r)
-	case d == tensor.Bool && r == Mean:
-		return typeErr("reduction mean is not defined for bool elements")
+	case d == tensor.Bool && (r == Mean || r == Div):
+		return typeErr("reduction %v is not defined for bool elements", r)
 	case r == Mean && opt.Arith.SqrtCount && !d.IsFloat() && !d.IsComplex():
 		return typeErr("reduction mean by the square root of the count is not defined for %v elements", d)
 	case d == tensor.Bool && opt.Arith.NumbersOnly && (r == Add || r == Sub || r == Mul):
@@ -138,6 +138,10 @@ func integerOps[T signed | unsigned](r Reduction, lowest, highest T) ops[T] {
 		return ops[T]{combine: func(v, u T) T { return v - u }}
 	case Mul:
 		return ops[T]{combine: func(v, u T) T { return v * u }, identity: 1}
+	case Div:
+		// checkDivisors has refused a zero u; Go's / truncates toward zero
+		// and gives the most negative value for it divided by -1.
+		return ops[T]{combine: func(v, u T) T { return v / u }, identity: 1}
 	case Max:
 		return ops[T]{combine: func(v, u T) T { return max(v, u) }, identity: lowest}
 	case Min:
@@ -176,6 +180,8 @@ func floatOps[T float](r Reduction) ops[T] {
 		return ops[T]{combine: sub[T]}
 	case Mul:
 		return ops[T]{combine: mul[T], identity: 1}
+	case Div:
+		return ops[T]{combine: quo[T], identity: 1}
 	case Max:
 		return ops[T]{combine: maxNaN[T], identity: T(math.Inf(-1))}
 	case Min:
@@ -264,6 +270,8 @@ func complexOps[T complex64 | complex128](r Reduction, a ComplexArith, mulC10, q
 		return ops[T]{combine: func(v, u T) T { return fixComplex(v-u, v, u) }}
 	case Mul:
 		return ops[T]{combine: mul, identity: 1}
+	case Div:
+		return ops[T]{combine: quo, identity: 1}
 	}
 	negZero := math.Copysign(0, -1)
 	return ops[T]{

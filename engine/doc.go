@@ -43,9 +43,11 @@
 // other integer types widened once into the scratch; a uint64 above
 // MaxInt64 saturates, and errors still quote it as it was). Each value
 // is checked against its dimension under IndexRules: a negative one
-// counts from the end or is out of range, one out of range is an error,
-// skipped or (by the general kernels only) clamped or wrapped. An error
-// is an *IndexError naming the first bad index in row-major order (the last
+// counts from the end, is out of range, is dropped (NegativeSkip), or is
+// refused before anything else where the values past the end are skipped
+// (NegativeRefused); one out of range is an error, skipped or (by the
+// general kernels only) clamped or wrapped. An error is an
+// *IndexError naming the first bad index in row-major order (the last
 // bad tuple under ReportLast); every error wraps one of ErrIndex,
 // ErrShape, ErrType and ErrArgument.
 //

@@ -75,7 +75,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	op := in.Pick(fuzzKernels)
 	dt := dtypes[in.Pick(len(dtypes))]
 	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]
-	rules := IndexRules{Negative: Negative(in.Pick(2)), OutOfRange: OutOfRange(in.Pick(2))}
+	rules := IndexRules{Negative: Negative(in.Pick(4)), OutOfRange: OutOfRange(in.Pick(2))}
 	split = in.Bool()
 	ds := in.Shape()
 	data := in.Elements(dt, ds)
@@ -84,7 +84,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 		if in.Pick(4) == 0 {
 			rules.Negative = NegativeSkip // a scatter's rule only
 		}
-		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 2))), ExcludeSelf: in.Bool(), Rules: rules,
+		opt := ScatterOptions{Reduction: beyondMean(Reduction(in.Pick(int(Mean) + 3))), ExcludeSelf: in.Bool(), Rules: rules,
 			Arith: Arith{Complex: ComplexArith(in.Pick(2)), ConcatStrings: in.Bool(), MinMax: MinMax(in.Pick(5)), SqrtCount: in.Pick(4) == 0}}
 		mode := in.Pick(3)
 		if op == fuzzScatterND {

@@ -58,6 +58,9 @@ func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, 
 	if err != nil {
 		return err
 	}
+	if bad := firstNegative(ind, rules); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, axis, 0)
+	}
 	// Gather reads each index once per outer position: validate first, so
 	// that the error names the first bad index in index order.
 	lims := s.limits(rules, ds[axis:axis+1])

@@ -37,6 +37,9 @@ func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rul
 	if err != nil {
 		return err
 	}
+	if bad := firstNegative(ind, rules); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, axis, 0)
+	}
 	lim := s.limits(rules, ds[axis:axis+1])[0]
 	p := parts(2 * len(ind))
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)

@@ -59,6 +59,9 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 		return err
 	}
 	k := indices.Dim(indices.Rank() - 1)
+	if bad := firstNegative(ind, rules); bad >= 0 {
+		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
+	}
 	lims := s.limits(rules, ds[batchDims:batchDims+k])
 	size := dst.Len()
 	if size == 0 {

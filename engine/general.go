@@ -292,6 +292,22 @@ func windowDims(buf []int, rank int, a, b []int) []int {
 	return buf
 }
 
+// refused returns the first component of the start index at flat
+// position at of ind that the rules refuse, or -1: under NegativeRefused
+// with values past the end skipped, the first negative one.
+func (l *layout) refused(ind []int64, at int) int {
+	if !l.rules.negativesOnly() {
+		_, c := l.start(ind, at)
+		return c
+	}
+	for c := range l.comp {
+		if ind[at+c*l.vecStride] < 0 {
+			return c
+		}
+	}
+	return -1
+}
+
 // indexErr builds the error for the start index component at flat
 // position flat of indices, the first the rules refuse; under ReportLast
 // it names instead the first refused component of the last start index
@@ -301,7 +317,7 @@ func (l *layout) indexErr(indices tensor.Tensor, ind []int64, flat int, operand 
 		coord := make([]int, len(l.bSize)) // on the way to an error
 		for b := l.batches - 1; b >= 0; b-- {
 			at, _, _ := l.batchAt(b, coord)
-			if _, c := l.start(ind, at); c >= 0 {
+			if c := l.refused(ind, at); c >= 0 {
 				flat = at + c*l.vecStride
 				break
 			}

@@ -12,7 +12,7 @@ func gatherCore(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDims,
 	if err != nil {
 		return err
 	}
-	if dst.Len() == 0 && opt.Rules.OutOfRange != OutOfRangeError {
+	if dst.Len() == 0 && opt.Rules.OutOfRange != OutOfRangeError && !opt.Rules.negativesOnly() {
 		return nil // nothing read, so nothing to clamp or fill
 	}
 	s.win = windowDims(s.win, len(os), d.CollapsedSliceDims, d.OperandBatchingDims)
@@ -25,6 +25,12 @@ func gatherCore(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDims,
 		winOp: s.win, winSize: s.winSize, comp: d.StartIndexMap, opBatch: d.OperandBatchingDims,
 		indBatch: d.StartIndicesBatchingDims, runs: true}, opt.Rules)
 	l.gathers = true
+	if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return l.indexErr(*indices, ind, bad, os)
+	}
+	if dst.Len() == 0 && opt.Rules.OutOfRange != OutOfRangeError {
+		return nil
+	}
 	if bad := gatherLayout(s, dst, operand, ind, opt.Fill); bad >= 0 {
 		return l.indexErr(*indices, ind, bad, os)
 	}

@@ -23,6 +23,9 @@ func scatterCore(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *S
 		winOp: s.win, winSize: s.winSize, comp: d.ScatterDimsToOperandDims, opBatch: d.InputBatchingDims,
 		indBatch: d.ScatterIndicesBatchingDims, runs: opt.Reduction != Mean}, opt.Rules)
 	l.gathers = false
+	if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return l.indexErr(*indices, ind, bad, ds)
+	}
 	if bad := scatterLayout(s, dst, operand, updates, ind, opt); bad >= 0 {
 		return l.indexErr(*indices, ind, bad, ds)
 	}

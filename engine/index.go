@@ -111,6 +111,22 @@ func outside(ind []int64, l limit) int {
 	return -1
 }
 
+// firstNegative returns the position of the first negative value of ind
+// when the rules refuse negative values only (NegativeRefused), or -1: the
+// kernels call it before any other check of the values, which then skip
+// (or clamp) the values past the end.
+func firstNegative(ind []int64, rules IndexRules) int {
+	if !rules.negativesOnly() {
+		return -1
+	}
+	for i, v := range ind {
+		if v < 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // orDistances returns the OR of uint64(v - lo) over the values v of ind:
 // orBlocks for the whole blocks of eight values, then the rest here.
 func orDistances(ind []int64, lo int64) uint64 {
@@ -165,6 +181,12 @@ func lastBad(rules IndexRules, indices tensor.Tensor, flat int, data tensor.Shap
 	for t := indices.Len()/width - 1; t >= 0; t-- {
 		for j := range width {
 			v, _ := indices.IntAt(t*width + j)
+			if rules.negativesOnly() {
+				if v < 0 && indices.DType() != tensor.Uint64 {
+					return t*width + j, first + j
+				}
+				continue
+			}
 			lo, hi := rules.bounds(data[first+j])
 			if v < 0 && rules.Negative == NegativeSkip && indices.DType() != tensor.Uint64 {
 				continue // dropped, not bad

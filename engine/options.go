@@ -13,7 +13,12 @@ type Reduction uint8
 // The reductions. For bool elements Add is OR, Sub is XOR, Mul is AND, Max
 // is OR and Min is AND; Mean is not defined for bool. And, Or and Xor are
 // defined for bool and the integers only. Strings allow only None, and Add
-// with Arith.ConcatStrings; complex numbers have no Max or Min.
+// with Arith.ConcatStrings; complex numbers have no Max or Min. Div is not
+// defined for bool; on integers it truncates toward zero (C's and Go's /,
+// the most negative value divided by -1 staying itself), and an integer
+// update of 0 is an error (ErrArgument) found before anything is written,
+// whether or not the index rules skip that update. Sub and Div cannot
+// leave the existing value out (ExcludeSelf).
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -25,9 +30,10 @@ const (
 	And                   // bitwise AND (integers), logical AND (bool)
 	Or                    // bitwise OR (integers), logical OR (bool)
 	Xor                   // bitwise XOR (integers), logical XOR (bool)
+	Div                   // value / update; integers truncate toward zero, an integer update of 0 is an error
 )
 
-var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "and", "or", "xor"}
+var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "and", "or", "xor", "div"}
 
 // String returns the reduction's name in lower case ("none", "add", ...).
 func (r Reduction) String() string {
@@ -54,6 +60,15 @@ const (
 	// with the dimension numbers of one of them), and not with
 	// OutOfRangeClamp; the other kernels refuse it with ErrArgument.
 	NegativeSkip
+	// NegativeRefused makes a negative index an error whatever OutOfRange
+	// says of one past the end, which it skips (or clamps) as usual:
+	// TensorFlow's bincount refuses a negative value ("Input arr must be
+	// non-negative!") and skips one at or past the number of bins. The
+	// error names the first negative index in row-major order (with
+	// ReportLast, the last tuple holding one). With OutOfRangeError it is
+	// NegativeError; the dynamic slices, which always clamp, treat it as
+	// NegativeError too.
+	NegativeRefused
 )
 
 // OutOfRange says what an index outside the allowed range does.
@@ -273,6 +288,12 @@ func (r IndexRules) moved(p int64, size int) int64 {
 		return p
 	}
 	return min(max(p, 0), int64(size-1))
+}
+
+// negativesOnly reports whether the only index values r refuses are the
+// negative ones (NegativeRefused with an OutOfRange that does not refuse).
+func (r IndexRules) negativesOnly() bool {
+	return r.Negative == NegativeRefused && r.OutOfRange != OutOfRangeError
 }
 
 // bounds returns the inclusive range of index values r accepts for a

@@ -109,10 +109,10 @@ func (r *numReducer[T]) halves(ind []int64, done *sync.WaitGroup) int {
 }
 
 // intReducer is the reducer of an integer type: a numReducer, or for
-// And, Or and Xor (whose ops integerOps gives) one calling their
+// And, Or, Xor and Div (whose ops integerOps gives) one calling their
 // functions.
 func intReducer[T signed | unsigned](dst []T, src tensor.Tensor, block int, r Reduction, o ops[T]) reducer {
-	if r.bitwise() {
+	if r.bitwise() || r == Div {
 		return newFuncReducer(dst, src, block, o)
 	}
 	return newNumReducer(dst, src, block, r, o)

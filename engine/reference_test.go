@@ -27,6 +27,7 @@ func refRules(r IndexRules) reftest.Rules {
 			NegativeError:   reftest.NegativeError,
 			NegativeFromEnd: reftest.NegativeFromEnd,
 			NegativeSkip:    reftest.NegativeSkip,
+			NegativeRefused: reftest.NegativeRefused,
 		}[r.Negative],
 		OutOfRange: [...]reftest.OutOfRange{
 			OutOfRangeError: reftest.OutOfRangeError,
@@ -38,7 +39,7 @@ func refRules(r IndexRules) reftest.Rules {
 // refReductions are the engine's reductions as the reference's.
 var refReductions = map[Reduction]reftest.Reduction{
 	None: reftest.None, Add: reftest.Add, Sub: reftest.Sub, Mul: reftest.Mul,
-	Max: reftest.Max, Min: reftest.Min, Mean: reftest.Mean,
+	Max: reftest.Max, Min: reftest.Min, Mean: reftest.Mean, Div: reftest.Div,
 }
 
 // refOptions returns the engine's scatter options, on elements of type d,
@@ -179,7 +180,7 @@ func randTuples(rng *rand.Rand, ds, is tensor.Shape, from int) []int64 {
 }
 
 func randRules(rng *rand.Rand) IndexRules {
-	return IndexRules{Negative: Negative(rng.IntN(2)), OutOfRange: OutOfRange(rng.IntN(2))}
+	return IndexRules{Negative: Negative(rng.IntN(4)), OutOfRange: OutOfRange(rng.IntN(2))}
 }
 
 // reductionsFor are the reductions defined for each kind of element.
@@ -190,9 +191,9 @@ func reductionsFor(d tensor.DType) []Reduction {
 	case d == tensor.Bool:
 		return []Reduction{None, Add, Sub, Mul, Max, Min}
 	case d.IsComplex():
-		return []Reduction{None, Add, Sub, Mul, Mean}
+		return []Reduction{None, Add, Sub, Mul, Mean, Div}
 	}
-	return []Reduction{None, Add, Sub, Mul, Max, Min, Mean}
+	return []Reduction{None, Add, Sub, Mul, Max, Min, Mean, Div}
 }
 
 // randOptions returns random scatter options for elements of type d: a
@@ -207,21 +208,25 @@ func randOptions(rng *rand.Rand, d tensor.DType, kern kernels) ScatterOptions {
 		opt.Rules.Negative = NegativeSkip // the forms' rule, which the general core refuses
 	}
 	if rng.IntN(16) == 0 {
-		opt.Reduction = beyondMean(Reduction(rng.IntN(int(Mean) + 2)))
+		opt.Reduction = beyondMean(Reduction(rng.IntN(int(Mean) + 3)))
 	}
-	if opt.Reduction == Sub && rng.IntN(8) != 0 {
+	if (opt.Reduction == Sub || opt.Reduction == Div) && rng.IntN(8) != 0 {
 		opt.ExcludeSelf = false
 	}
 	return opt
 }
 
-// beyondMean returns r, or for a reduction past Mean one past every
-// reduction: the bitwise reductions of the general scatter have no
-// counterpart in the forms' reference, so the reduction after Mean stands
-// for an unknown one.
+// beyondMean returns r for None to Mean, Div for the reduction after
+// Mean, and for any later one, one past every reduction: the bitwise
+// reductions of the general scatter have no counterpart in the forms'
+// reference, so the reductions after Mean stand for Div and an unknown
+// one.
 func beyondMean(r Reduction) Reduction {
-	if r > Mean {
-		return Xor + 1
+	switch {
+	case r == Mean+1:
+		return Div
+	case r > Mean:
+		return Div + 1
 	}
 	return r
 }

@@ -41,6 +41,8 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
 		opt.Rules = skipAll
+	} else if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
 	run := newScatterRun(s, dst, data, updates, 1, opt)

@@ -44,6 +44,8 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 		}
 		opt.Rules = skipAll
+	} else if bad := firstNegative(ind, opt.Rules); bad >= 0 {
+		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the

@@ -312,6 +312,11 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 	if opt.Rules.Negative == NegativeSkip && opt.Rules.OutOfRange == OutOfRangeClamp {
 		return argErr("NegativeSkip does not go with OutOfRangeClamp")
 	}
+	if opt.Reduction == Div && updates.DType().IsInteger() {
+		if err := checkDivisors(*updates); err != nil {
+			return err
+		}
+	}
 	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
@@ -324,6 +329,37 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 		return argErr("dst overlaps indices or updates")
 	}
 	return nil
+}
+
+// checkDivisors fails when reduction Div would divide an integer by zero:
+// the error names the first update, in row-major order, that is 0.
+func checkDivisors(updates tensor.Tensor) error {
+	var at int
+	switch u := updates.Data().(type) {
+	case []int8:
+		at = slices.Index(u, 0)
+	case []int16:
+		at = slices.Index(u, 0)
+	case []int32:
+		at = slices.Index(u, 0)
+	case []int64:
+		at = slices.Index(u, 0)
+	case []uint8:
+		at = slices.Index(u, 0)
+	case []uint16:
+		at = slices.Index(u, 0)
+	case []uint32:
+		at = slices.Index(u, 0)
+	case []uint64:
+		at = slices.Index(u, 0)
+	default:
+		return nil
+	}
+	if at < 0 {
+		return nil
+	}
+	return argErr("reduction div: updates%v is 0, and an integer cannot be divided by zero",
+		tensor.Shape(updates.Shape().Coords(at)))
 }
 
 // fastScatter is implemented by the movers (reduction none) and by the

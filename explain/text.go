@@ -146,6 +146,8 @@ var moving = map[engine.Reduction][2]string{
 		"a cell that updates reach becomes the smallest of them; its own value takes no part"},
 	engine.Mean: {"a cell becomes the mean of its value and its updates",
 		"a cell that updates reach becomes the mean of them; its own value takes no part"},
+	engine.Div: {"their cell is divided by the updates one at a time, in index order",
+		"their cell is divided by the updates one at a time, in index order"},
 }
 
 // doing says how the operator moves elements.
@@ -175,6 +177,8 @@ func (t *Trace) indexRules() string {
 		neg = "a negative index counts from the end (-1 is the last)"
 	case engine.NegativeSkip:
 		neg = "a negative index is dropped"
+	case engine.NegativeRefused:
+		neg = "a negative index is an error"
 	}
 	out := "an index out of range is an error"
 	switch t.Rules.OutOfRange {

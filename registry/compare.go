@@ -98,6 +98,8 @@ func renderBehavior(b dialect.Behavior) string {
 		negative = "from the end"
 	case engine.NegativeSkip:
 		negative = "dropped"
+	case engine.NegativeRefused:
+		negative = "error"
 	}
 	types := b.IndexTypes.Names()
 	if b.IndexTypes == dialect.IntegerTypes {

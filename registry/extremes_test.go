@@ -36,7 +36,7 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	switch op.Family {
 	case "scatter_nd", "gather_nd":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
-	case "gather":
+	case "gather", "scatter_rows":
 		indices = tensor.Must(tensor.From(tensor.Shape{1}, []int64{1}))
 	default:
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []int64{1, 0, 1}))
@@ -132,12 +132,19 @@ func mutations(op *dialect.Op, base dialect.Call) []mutation {
 		if a.Kind != dialect.Int {
 			continue
 		}
+		// A bound of bincount's number of bins may take any value: one
+		// that makes too many bins is refused as too large.
+		bound := op.Family == "bincount" && a.Role == ""
+		class := attrClass
+		if bound {
+			class = []error{dialect.ErrAttribute, tensor.ErrTooLarge}
+		}
 		for _, v := range extremes {
-			with("attribute "+a.Name, v, attrClass, func(c *dialect.Call) {
+			with("attribute "+a.Name, v, class, func(c *dialect.Call) {
 				c.Attrs[a.Name] = dialect.Value{Kind: dialect.Int, Int: v}
 			})
 			// JAX's bucket_size may be as large as it likes: one bucket.
-			out[len(out)-1].pass = a.Name == "bucket_size" && v > 0
+			out[len(out)-1].pass = bound || a.Name == "bucket_size" && v > 0
 		}
 	}
 	for _, p := range op.Inputs {

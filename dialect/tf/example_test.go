@@ -283,6 +283,14 @@ func ExampleOps() {
 	// tf.math.unsorted_segment_min
 	// tf.math.unsorted_segment_mean
 	// tf.math.unsorted_segment_sqrt_n
+	// tf.compat.v1.scatter_update
+	// tf.compat.v1.scatter_add
+	// tf.compat.v1.scatter_sub
+	// tf.compat.v1.scatter_mul
+	// tf.compat.v1.scatter_div
+	// tf.compat.v1.scatter_min
+	// tf.compat.v1.scatter_max
+	// tf.math.bincount
 }
 
 // The sorted segment reductions: rows 0 and 1 share segment 0, segment 1

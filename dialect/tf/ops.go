@@ -208,6 +208,8 @@ func init() {
 	}
 	ops = append(ops, sortedSegmentOps()...)
 	ops = append(ops, unsortedTable()...)
+	ops = append(ops, scatterV1Ops()...)
+	ops = append(ops, bincountOps()...)
 	opcall.Unversioned("output", ops)
 }
 
@@ -222,6 +224,8 @@ func init() {
 	for _, op := range unsortedOps {
 		op.b = opcall.SharedOf(ops, op.name)
 	}
+	setV1Behaviors(ops)
+	bincountB = opcall.SharedOf(ops, opBincount)
 }
 
 var summaries = map[string]string{

@@ -1,8 +1,10 @@
 // Package tf is the TensorFlow dialect: tf.gather_nd, tf.gather,
 // tf.scatter_nd, tf.tensor_scatter_nd_update, _add, _sub, _min and _max,
-// and the unsorted segment reductions tf.math.unsorted_segment_sum,
-// _prod, _max, _min, _mean and _sqrt_n, as TensorFlow's Python API and
-// CPU kernels define them.
+// tf.math.segment_sum, _prod, _min, _max and _mean, the unsorted segment
+// reductions tf.math.unsorted_segment_sum, _prod, _max, _min, _mean and
+// _sqrt_n, tf.compat.v1.scatter_update, _add, _sub, _mul, _div, _min and
+// _max, and tf.math.bincount as TensorFlow's Python API and CPU kernels
+// define them.
 //
 // # Operators
 //
@@ -26,6 +28,21 @@
 //   - tf.math.unsorted_segment_min: [UnsortedSegmentMin], take the minimum of the slices of data by segment.
 //   - tf.math.unsorted_segment_mean: [UnsortedSegmentMean], average the slices of data by segment.
 //   - tf.math.unsorted_segment_sqrt_n: [UnsortedSegmentSqrtN], sum the slices of data by segment, divided by the root of their count.
+//
+// The tf.compat.v1 scatters update their ref in place, and so are their
+// own Into forms:
+//
+//   - tf.compat.v1.scatter_update: [ScatterUpdate], write updates into rows of ref.
+//   - tf.compat.v1.scatter_add: [ScatterAdd], add updates to rows of ref.
+//   - tf.compat.v1.scatter_sub: [ScatterSub], subtract updates from rows of ref.
+//   - tf.compat.v1.scatter_mul: [ScatterMul], multiply rows of ref by updates.
+//   - tf.compat.v1.scatter_div: [ScatterDiv], divide rows of ref by updates.
+//   - tf.compat.v1.scatter_min: [ScatterMin], keep the smaller of ref and updates in rows of ref.
+//   - tf.compat.v1.scatter_max: [ScatterMax], keep the larger of ref and updates in rows of ref.
+//
+// And a count:
+//
+//   - tf.math.bincount: [Bincount], count the values of arr, or sum their weights, into bins (Into form [BincountInto]).
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -65,6 +82,24 @@
 //     mean and sqrt_n divide by the count (its root) in data's type, as
 //     TensorFlow's Python composites do, and take floating-point data
 //     only (see the notes of their tables).
+//   - The tf.compat.v1 scatters take indices of any shape, each naming a
+//     row of ref, and updates shaped indices.shape + ref.shape[1:] or a
+//     scalar (applied at every index, which the call spreads into memory
+//     of its own). A bad index is an error naming the first one, as on
+//     the CPU kernel, but ref is left as it was, where the CPU kernel has
+//     applied the updates before it. Duplicates apply in row-major index
+//     order: scatter_update keeps the last (TensorFlow leaves that order
+//     undefined). scatter_div truncates integers toward zero and refuses an
+//     integer update of 0 (engine.ErrArgument) before writing anything;
+//     TensorFlow's kernel divides by it. scatter_min and _max keep a NaN
+//     already in ref and ignore a NaN in updates, as the tensor scatters
+//     do.
+//   - bincount follows TensorFlow 2.15 and later, which run DenseBincount for
+//     every dense arr: max(arr)+1 bins (0 for an empty arr), at least
+//     minlength, at most maxlength; a negative value is an error naming the
+//     first one, a value at or past the last bin is skipped, with weights
+//     too. The number of bins is checked against the tensor size limit
+//     before anything is allocated.
 //
 // Every error is a *dialect.OpError naming the operator ("tf.gather_nd"). An
 // index error reads like TensorFlow's ("indices[1] = [7, 0] does not index
@@ -73,11 +108,13 @@
 // an *engine.IndexError, so errors.Is(err, engine.ErrIndex) holds. Shape
 // errors use TensorFlow's wording too.
 //
-// Element types: gather_nd, gather, scatter_nd and tensor_scatter_nd_update
-// take every type; tensor_scatter_nd_add and _sub, unsorted_segment_sum and
-// _prod take numbers (not bool or string); tensor_scatter_nd_min and _max,
-// unsorted_segment_max and _min take real numbers; unsorted_segment_mean
-// and _sqrt_n take floating-point numbers.
+// Element types: gather_nd, gather, scatter_nd, tensor_scatter_nd_update and
+// scatter_update take every type; tensor_scatter_nd_add and _sub,
+// scatter_add, _sub, _mul and _div, unsorted_segment_sum and _prod take
+// numbers (not bool or string); tensor_scatter_nd_min and _max, scatter_min
+// and _max, unsorted_segment_max and _min take real numbers;
+// unsorted_segment_mean and _sqrt_n take floating-point numbers;
+// bincount's weights and bins are int32, int64, float32 or float64.
 //
 // TensorFlow's operators are not versioned: every operator has the single
 // version 1.

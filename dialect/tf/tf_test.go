@@ -869,6 +869,21 @@ func TestOpTable(t *testing.T) {
 		"tf.math.unsorted_segment_mean":   {"segment_mean", "data segment_ids num_segments", "", map[string]engine.Reduction{"mean": engine.Mean}},
 		"tf.math.unsorted_segment_sqrt_n": {"segment_sqrt_n", "data segment_ids num_segments", "", map[string]engine.Reduction{"sqrt_n": engine.Mean}},
 	}
+	for name, red := range map[string]engine.Reduction{"update": engine.None, "add": engine.Add, "sub": engine.Sub,
+		"mul": engine.Mul, "div": engine.Div, "min": engine.Min, "max": engine.Max} {
+		want["tf.compat.v1.scatter_"+name] = struct {
+			family    string
+			inputs    string
+			attrs     string
+			reduction map[string]engine.Reduction
+		}{"scatter_rows", "ref indices updates", "", map[string]engine.Reduction{name: red}}
+	}
+	want["tf.math.bincount"] = struct {
+		family    string
+		inputs    string
+		attrs     string
+		reduction map[string]engine.Reduction
+	}{"bincount", "arr weights", "minlength maxlength dtype axis binary_output", map[string]engine.Reduction{"add": engine.Add}}
 	for _, op := range tf.Ops() {
 		w, ok := want[op.Name]
 		if !ok {
@@ -895,15 +910,19 @@ func TestOpTable(t *testing.T) {
 			}
 		}
 		b := op.Behavior(1)
-		// The ND operators' kernels report the last bad tuple; gather the
-		// first bad index.
+		// The ND operators' kernels report the last bad tuple; gather and
+		// the tf.compat.v1 scatters the first bad index.
 		want := engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError, Report: engine.ReportLast}
 		switch {
-		case op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.math.segment_"):
+		case op.Name == "tf.gather" || strings.HasPrefix(op.Name, "tf.math.segment_") || strings.HasPrefix(op.Name, "tf.compat.v1."):
 			want.Report = engine.ReportFirst
 		case strings.HasPrefix(op.Name, "tf.math.unsorted_segment_"):
 			// Negative ids dropped, the first id past the end named.
 			want = engine.IndexRules{Negative: engine.NegativeSkip, OutOfRange: engine.OutOfRangeError}
+		}
+		if op.Name == "tf.math.bincount" {
+			// Negative values are refused, values past the last bin skipped.
+			want = engine.IndexRules{Negative: engine.NegativeRefused, OutOfRange: engine.OutOfRangeSkip}
 		}
 		if b.Index != want {
 			t.Errorf("%s: index rules %+v, want %+v", op.Name, b.Index, want)

@@ -5,8 +5,9 @@
 //
 //	go run ../../internal/genvariants DIALECT
 //
-// it writes the dialect's file of variants there (zscatter.go). A test
-// checks that each file is what this program writes.
+// it writes the dialect's file of variants there (zscatter.go, or the
+// file a family names). A test checks that each file is what this program
+// writes.
 package main
 
 import (
@@ -33,7 +34,8 @@ type family struct {
 	// intoDoc is the doc comment of an Into form after "XInto is X".
 	intoDoc string
 	// alloc and into are the two functions' signatures and bodies, as
-	// templates of a variant.
+	// templates of a variant; into is empty for a family of functions
+	// that have no Into form (they update their input in place).
 	alloc, into string
 	variants    []variant
 	// file is the file the family is written to, in its dialect's
@@ -186,7 +188,43 @@ func init() {
 		},
 		file: "zsegment.go",
 	}
+	families["tfv1"] = family{
+		pkg:     "tf",
+		imports: []string{"github.com/scatter-dev/scatter/tensor"},
+		alloc: `func {{.Name}}(ref, indices, updates tensor.Tensor) error {
+	return scatterV1({{.Op}}, ref, indices, updates)
+}`,
+		file: "zscatter_v1.go",
+		variants: []variant{
+			{"ScatterUpdate", "v1Update", "", "writes updates into the rows of ref that indices name, in place, " +
+				"as tf.compat.v1.scatter_update(ref, indices, updates): ref[indices[i, ..., j], ...] = updates[i, ..., j, ...]. " +
+				"Of duplicate indices the last in row-major index order wins (TensorFlow leaves the order undefined)." + v1Rule},
+			{"ScatterAdd", "v1Add", "", "adds updates to the rows of ref that indices name, in place, one at a time " +
+				"in row-major index order, as tf.compat.v1.scatter_add(ref, indices, updates)." + v1Rule},
+			{"ScatterSub", "v1Sub", "", "subtracts updates from the rows of ref that indices name, in place, one at a time " +
+				"in row-major index order, as tf.compat.v1.scatter_sub(ref, indices, updates)." + v1Rule},
+			{"ScatterMul", "v1Mul", "", "multiplies the rows of ref that indices name by updates, in place, one at a time " +
+				"in row-major index order, as tf.compat.v1.scatter_mul(ref, indices, updates)." + v1Rule},
+			{"ScatterDiv", "v1Div", "", "divides the rows of ref that indices name by updates, in place, one at a time " +
+				"in row-major index order, as tf.compat.v1.scatter_div(ref, indices, updates). Integers truncate toward zero; " +
+				"an integer update of 0 is an error of class engine.ErrArgument naming it, where TensorFlow's CPU kernel " +
+				"divides by zero." + v1Rule},
+			{"ScatterMin", "v1Min", "", "keeps the smaller of each element of the rows of ref that indices name and its update, " +
+				"in place, one at a time in row-major index order, as tf.compat.v1.scatter_min(ref, indices, updates). " +
+				"A NaN in ref stays; a NaN in updates is ignored." + v1Rule},
+			{"ScatterMax", "v1Max", "", "keeps the larger of each element of the rows of ref that indices name and its update, " +
+				"in place, one at a time in row-major index order, as tf.compat.v1.scatter_max(ref, indices, updates). " +
+				"A NaN in ref stays; a NaN in updates is ignored." + v1Rule},
+		},
+	}
 }
+
+// v1Rule is what the doc comment of every tf.compat.v1 scatter says after
+// what it does.
+const v1Rule = " updates has shape indices.shape + ref.shape[1:], or is a scalar applied at every index. " +
+	"A negative or out-of-range index is an error naming the first one, and ref is left as it was " +
+	"(TensorFlow's CPU kernel has applied the updates before it). " +
+	"The call allocates nothing once warm, but for a scalar updates, which it spreads."
 
 func main() {
 	if len(os.Args) != 2 {
@@ -229,7 +267,11 @@ func generate(dialect string) ([]byte, error) {
 		if err := alloc.Execute(&b, v); err != nil {
 			return nil, err
 		}
-		b.WriteString("\n\n")
+		b.WriteString("\n")
+		if f.into == "" {
+			continue
+		}
+		b.WriteString("\n")
 		comment(&b, v.Name+"Into is "+v.Name+" "+f.intoDoc)
 		if err := into.Execute(&b, v); err != nil {
 			return nil, err

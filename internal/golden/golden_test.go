@@ -406,6 +406,20 @@ func indexSets(family string) []indexSet {
 			{"decreasing", []int64{0, 1, 0, 1}, tensor.Shape{4}, nil, 0, nil},
 			{"negative", []int64{-1, -1, 0, 0}, tensor.Shape{4}, nil, 0, nil},
 		}
+	case "scatter_rows":
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"a matrix of rows", []int64{2, 0, 2, 3}, tensor.Shape{2, 2}, tensor.Shape{2, 2, 3}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "bincount":
+		return []indexSet{
+			{"duplicates", []int64{1, 3, 1, 0}, tensor.Shape{4}, tensor.Shape{4}, 0, nil},
+			{"rows, axis -1", []int64{2, 0, 2, 1, 1, 0}, tensor.Shape{2, 3}, tensor.Shape{2, 3}, -1, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2}, 0, nil},
+			{"one large value", []int64{7}, tensor.Shape{1}, tensor.Shape{1}, 0, nil},
+		}
 	}
 	panic("golden: no index sets for the family " + family)
 }

@@ -14,18 +14,18 @@ import (
 func checkReduction(d tensor.DType, opt Options) error {
 	r := opt.Reduction
 	switch {
-	case r > Mean:
+	case r > Div:
 		return fmt.Errorf("%w: unknown reduction %v", ErrArgument, r)
 	case r == None:
 		return nil
-	case opt.ExcludeSelf && r == Sub:
-		return fmt.Errorf("%w: sub cannot leave the existing value out", ErrArgument)
+	case opt.ExcludeSelf && (r == Sub || r == Div):
+		return fmt.Errorf("%w: %v cannot leave the existing value out", ErrArgument, r)
 	case opt.ExcludeSelf && opt.StdMinMax && (r == Max || r == Min) && d.IsFloat():
 		return fmt.Errorf("%w: std::max and std::min cannot leave the existing value out", ErrArgument)
 	case r == Mean && opt.SqrtCount && !d.IsFloat() && !d.IsComplex():
 		return fmt.Errorf("%w: mean by the square root of the count on %v elements", ErrType, d)
 	case d == tensor.String && !(r == Add && opt.ConcatStrings),
-		d == tensor.Bool && r == Mean,
+		d == tensor.Bool && (r == Mean || r == Div),
 		d.IsComplex() && (r == Max || r == Min):
 		return fmt.Errorf("%w: reduction %v on %v elements", ErrType, r, d)
 	}
@@ -187,6 +187,9 @@ func complexArith[T complex64 | complex128]() arith {
 			if r == Mul && opt.C10Complex {
 				return ruleNaNComplex(c10Product(v.(T), u.(T)), v.(T), u.(T))
 			}
+			if r == Div && opt.C10Complex {
+				return ruleNaNComplex(c10Quotient(v.(T), u.(T)), v.(T), u.(T))
+			}
 			return complexStep(r, v.(T), u.(T))
 		},
 		mean: func(sum any, n int, opt Options) any {
@@ -228,6 +231,38 @@ func c10Product[T complex64 | complex128](v, u T) T {
 	return T(complex(ac-bd, ad+bc))
 }
 
+// c10Quotient is v/u as c10::complex's operator/= computes it: Smith's
+// algorithm, the larger part of the divisor u = c+di scaled away, the
+// reciprocal of the scaled divisor multiplied in, every step rounded to
+// the parts' type; 0/0 divides each part of v by a zero.
+func c10Quotient[T complex64 | complex128](v, u T) T {
+	if x, ok := any(v).(complex64); ok {
+		y := any(u).(complex64)
+		re, im := smith(real(x), imag(x), real(y), imag(y))
+		return any(complex(re, im)).(T)
+	}
+	x, y := complex128(v), complex128(u)
+	re, im := smith(real(x), imag(x), real(y), imag(y))
+	return T(complex(re, im))
+}
+
+// smith divides a+bi by c+di in F, each product rounded before the sum
+// that takes it.
+func smith[F float32 | float64](a, b, c, d F) (F, F) {
+	ac, ad := F(math.Abs(float64(c))), F(math.Abs(float64(d)))
+	if !(ac >= ad) { // |d| larger, or a part of the divisor NaN
+		ratio := c / d
+		scale := 1 / (d + F(c*ratio))
+		return (F(a*ratio) + b) * scale, (F(b*ratio) - a) * scale
+	}
+	if ac == 0 {
+		return a / ac, b / ad
+	}
+	ratio := d / c
+	scale := 1 / (c + F(d*ratio))
+	return (a + F(b*ratio)) * scale, (b - F(a*ratio)) * scale
+}
+
 // c10ByReal is sum / (n + 0i), n a count or its square root (exact in
 // the parts' type), as c10::complex's operator/= computes it.
 // Its denominator has |c| = n >= |d| = 0, so its ratio d/c is 0 and its
@@ -258,6 +293,8 @@ func intStep[T integer](r Reduction, v, u T) T {
 		return v - u
 	case Mul:
 		return v * u
+	case Div:
+		return v / u // checkDivisors has refused 0
 	case Max:
 		return max(v, u)
 	case Min:
@@ -292,6 +329,8 @@ func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 		return ruleNaN(v-u, v, u)
 	case Mul:
 		return ruleNaN(v*u, v, u)
+	case Div:
+		return ruleNaN(v/u, v, u)
 	case Max, Min:
 		if opt.StdUpdateMinMax { // std::max(u, v): v only if u < v; std::min(u, v): v only if v < u
 			if r == Max && u < v || r == Min && v < u {
@@ -332,6 +371,8 @@ func complexStep[T complex64 | complex128](r Reduction, v, u T) T {
 		// the sum that follows on arm64, ppc64le, riscv64 and s390x.
 		// c10Product's complex128 form is that computation.
 		return ruleNaNComplex(T(c10Product(complex128(v), complex128(u))), v, u)
+	case Div:
+		return ruleNaNComplex(v/u, v, u)
 	}
 	return ruleNaNComplex(v+u, v, u)
 }

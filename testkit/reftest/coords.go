@@ -40,6 +40,9 @@ func (r Rules) resolve(v int64, size int) (int, verdict) {
 	if v < 0 && r.Negative == NegativeSkip {
 		return 0, skip
 	}
+	if v < 0 && r.Negative == NegativeRefused {
+		return 0, bad
+	}
 	switch {
 	case size > 0 && r.OutOfRange == OutOfRangeWrap:
 		m := v % int64(size)

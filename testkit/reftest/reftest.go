@@ -76,6 +76,9 @@ const (
 	// NegativeSkip: a negative value is dropped (a scatter ignores its
 	// update) whatever OutOfRange says of the values past the end.
 	NegativeSkip
+	// NegativeRefused: a negative value is an error, whatever OutOfRange
+	// says of a value past the end (TensorFlow's bincount).
+	NegativeRefused
 )
 
 // OutOfRange says what an index value outside the dimension does.
@@ -111,7 +114,9 @@ type Reduction uint8
 // and Sub is XOR; Mean has no meaning. On strings Add concatenates, with
 // Options.ConcatStrings (TensorFlow's scatter_nd, ONNX Runtime), and
 // nothing else but None has a meaning.
-// Complex numbers have no Max or Min.
+// Complex numbers have no Max or Min. Div has no meaning on bool; on
+// integers it truncates toward zero, and an integer update of 0 is an
+// error (ErrArgument), whatever its index.
 const (
 	None Reduction = iota // the update replaces the value
 	Add                   // value + update
@@ -120,9 +125,10 @@ const (
 	Max                   // the larger (see Options.StdMinMax for NaN and ties)
 	Min                   // the smaller
 	Mean                  // the mean of the values that take part
+	Div                   // value / update
 )
 
-var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean"}
+var reductionNames = [...]string{"none", "add", "sub", "mul", "max", "min", "mean", "div"}
 
 // String returns the reduction's name in lower case.
 func (r Reduction) String() string {

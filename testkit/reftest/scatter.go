@@ -119,7 +119,24 @@ func checkScatterTypes(data, indices, updates tensor.Tensor, opt Options) error 
 	if data.DType() != updates.DType() {
 		return fmt.Errorf("%w: data is %v, updates %v", ErrType, data.DType(), updates.DType())
 	}
-	return checkReduction(data.DType(), opt)
+	if err := checkReduction(data.DType(), opt); err != nil {
+		return err
+	}
+	return checkDivisors(updates, opt)
+}
+
+// checkDivisors fails when Div would divide an integer by an update of 0,
+// naming the first such update.
+func checkDivisors(updates tensor.Tensor, opt Options) error {
+	if opt.Reduction != Div || !updates.DType().IsInteger() {
+		return nil
+	}
+	for i := range updates.Len() {
+		if v, _ := updates.IntAt(i); v == 0 {
+			return fmt.Errorf("%w: updates%v is 0: integer division by zero", ErrArgument, updates.Shape().Coords(i))
+		}
+	}
+	return nil
 }
 
 // fold returns data with every position that received updates replaced by
