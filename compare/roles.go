@@ -65,19 +65,33 @@ var spellings = sync.OnceValue(func() map[string]Role {
 
 // scanSpellings maps every input and attribute name of the registry's
 // operators that plays one of Roles to its role, and reports the names
-// that two operators give different roles (the first role seen stays).
+// that two operators of one family give different roles (the first role
+// seen stays). Operators of different families never meet in one
+// comparison, so a name may play another role in another family
+// (NumPy's arr is the data of take_along_axis, TensorFlow's the values
+// bincount counts): RoleOf reads it as the first, and an operator's
+// own inputs are mapped by the roles it declares.
 func scanSpellings() (map[string]Role, []string) {
 	m := map[string]Role{}
+	type seen struct {
+		role Role
+		op   *dialect.Op
+	}
+	byFamily := map[string]seen{}
 	var conflicts []string
 	for _, op := range registry.Ops() {
 		roles := opRoles(op)
 		for _, name := range slices.Sorted(maps.Keys(roles)) {
 			r := roles[name].role
-			if old, seen := m[name]; seen && old != r {
-				conflicts = append(conflicts, fmt.Sprintf("%s %s plays %s, elsewhere %s", op.Name, name, r, old))
+			key := op.Family + "\x00" + name
+			if old, ok := byFamily[key]; ok && old.role != r {
+				conflicts = append(conflicts, fmt.Sprintf("%s %s plays %s, in %s %s", op.Name, name, r, old.op.Name, old.role))
 				continue
 			}
-			m[name] = r
+			byFamily[key] = seen{r, op}
+			if _, ok := m[name]; !ok {
+				m[name] = r
+			}
 		}
 	}
 	return m, conflicts

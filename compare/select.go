@@ -350,7 +350,7 @@ func arg(name string, role Role, value string) string {
 func (r *OpRun) mapInputs(q *resolved) skip {
 	op := r.Op
 	for _, p := range op.Inputs {
-		role, ok := RoleOf(p.Name)
+		role, ok := p.Role, slices.Contains(Roles, p.Role)
 		if !ok {
 			return skip(fmt.Sprintf("its input %q has no role to map", p.Name))
 		}

@@ -75,7 +75,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	op := in.Pick(fuzzKernels)
 	dt := dtypes[in.Pick(len(dtypes))]
 	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]
-	rules := IndexRules{Negative: Negative(in.Pick(4)), OutOfRange: OutOfRange(in.Pick(2))}
+	rules := IndexRules{Negative: everyRuleNegatives[in.Pick(len(everyRuleNegatives))], OutOfRange: OutOfRange(in.Pick(2))}
 	split = in.Bool()
 	ds := in.Shape()
 	data := in.Elements(dt, ds)

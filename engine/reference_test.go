@@ -179,8 +179,12 @@ func randTuples(rng *rand.Rand, ds, is tensor.Shape, from int) []int64 {
 	return ind
 }
 
+// everyRuleNegatives are the rules for negative indices that every kernel
+// takes; NegativeSkip, the scatters' only, is drawn where they are.
+var everyRuleNegatives = []Negative{NegativeError, NegativeFromEnd, NegativeRefused}
+
 func randRules(rng *rand.Rand) IndexRules {
-	return IndexRules{Negative: Negative(rng.IntN(4)), OutOfRange: OutOfRange(rng.IntN(2))}
+	return IndexRules{Negative: everyRuleNegatives[rng.IntN(len(everyRuleNegatives))], OutOfRange: OutOfRange(rng.IntN(2))}
 }
 
 // reductionsFor are the reductions defined for each kind of element.

@@ -56,7 +56,8 @@ type RunRules struct {
 
 // RunOptions are the knobs of ReduceRuns.
 type RunOptions struct {
-	// Reduction combines the slices of a run, in order: any but None.
+	// Reduction combines the slices of a run, in order: any but None and
+	// Div.
 	// Add and Mul may write a dst of a wider type than src (see
 	// ReduceRuns).
 	Reduction Reduction
@@ -209,8 +210,8 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 	if src.IsZero() || dst.IsZero() {
 		return argErr("dst and src must both be given")
 	}
-	if opt.Reduction == None {
-		return argErr("reduction none does not reduce runs")
+	if opt.Reduction == None || opt.Reduction == Div {
+		return argErr("reduction %v does not reduce runs", opt.Reduction)
 	}
 	if opt.Arith.HalfOnce {
 		return argErr("runs are not reduced with HalfOnce")

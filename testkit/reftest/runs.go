@@ -53,7 +53,7 @@ func (e *SegmentError) Unwrap() error { return ErrIndex }
 // reduced to one slice: out[..., i, ...] is the fold under opt, in slice
 // order, of src[..., r, ...] for every r in run i, which rules define.
 func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Options) (tensor.Tensor, error) {
-	if opt.Reduction == None {
+	if opt.Reduction == None || opt.Reduction == Div {
 		return tensor.Tensor{}, fmt.Errorf("%w: reduction none", ErrArgument)
 	}
 	ss := src.Shape()
