@@ -410,11 +410,16 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 		return "skip", f.skipped()
 	case idx.OutOfRange == engine.OutOfRangeClamp:
 		return "clamp", clamped
+	case idx.OutOfRange == engine.OutOfRangeWrap:
+		return "wrap", wrapped
 	}
 	return "error", "a negative index is an error"
 }
 
-const clamped = "it is clamped: the slice moves to lie within the tensor"
+const (
+	clamped = "it is clamped: the slice moves to lie within the tensor"
+	wrapped = "it wraps around: it is taken modulo the size of its dimension"
+)
 
 // outsideRule says what the run's index rules do with an index outside
 // [-size, size-1].
@@ -424,6 +429,8 @@ func (f *facts) outsideRule(r *OpRun) (any, string) {
 		return "skip", f.skipped()
 	case engine.OutOfRangeClamp:
 		return "clamp", clamped
+	case engine.OutOfRangeWrap:
+		return "wrap", wrapped
 	}
 	return "error", "an out-of-range index is an error"
 }

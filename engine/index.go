@@ -253,3 +253,22 @@ func pastEnd(ind []int64, dims []int) int {
 	}
 	return -1
 }
+
+// moves reports whether the rules move an index outside its range into
+// it (OutOfRangeClamp, OutOfRangeWrap), which only the general kernels do.
+func (r IndexRules) moves() bool {
+	return r.OutOfRange == OutOfRangeClamp || r.OutOfRange == OutOfRangeWrap
+}
+
+// moved returns the position that the rules r, which move indices (see
+// moves), give p, a value outside [0, size) of a dimension with size > 0
+// positions.
+func (r IndexRules) moved(p int64, size int) int64 {
+	if r.OutOfRange == OutOfRangeWrap {
+		if p %= int64(size); p < 0 {
+			p += int64(size)
+		}
+		return p
+	}
+	return min(max(p, 0), int64(size-1))
+}

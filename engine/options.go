@@ -271,25 +271,6 @@ const (
 // bitwise reports whether r is And, Or or Xor.
 func (r Reduction) bitwise() bool { return r == And || r == Or || r == Xor }
 
-// moves reports whether the rules move an index outside its range into
-// it (OutOfRangeClamp, OutOfRangeWrap), which only the general kernels do.
-func (r IndexRules) moves() bool {
-	return r.OutOfRange == OutOfRangeClamp || r.OutOfRange == OutOfRangeWrap
-}
-
-// moved returns the position that the rules r, which move indices (see
-// moves), give p, a value outside [0, size) of a dimension with size > 0
-// positions.
-func (r IndexRules) moved(p int64, size int) int64 {
-	if r.OutOfRange == OutOfRangeWrap {
-		if p %= int64(size); p < 0 {
-			p += int64(size)
-		}
-		return p
-	}
-	return min(max(p, 0), int64(size-1))
-}
-
 // negativesOnly reports whether the only index values r refuses are the
 // negative ones (NegativeRefused with an OutOfRange that does not refuse).
 func (r IndexRules) negativesOnly() bool {

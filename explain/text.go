@@ -186,6 +186,8 @@ func (t *Trace) indexRules() string {
 		out = "an index out of range is skipped"
 	case engine.OutOfRangeClamp:
 		out = "an index out of range is clamped, so that its slice lies within the tensor"
+	case engine.OutOfRangeWrap:
+		out = "an index out of range wraps around, taken modulo the size of its dimension"
 	}
 	return "indices: " + neg + "; " + out
 }

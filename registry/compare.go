@@ -88,6 +88,7 @@ func behaviorRows(op *dialect.Op) []behaviorRow {
 // does.
 var outOfRangeWords = map[engine.OutOfRange]string{
 	engine.OutOfRangeError: "error", engine.OutOfRangeSkip: "skipped", engine.OutOfRangeClamp: "clamped",
+	engine.OutOfRangeWrap: "wrapped",
 }
 
 func renderBehavior(b dialect.Behavior) string {

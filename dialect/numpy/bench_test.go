@@ -45,3 +45,27 @@ func BenchmarkTakeRows(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAddAtRows is W10's shape (../shared/bench/WORKLOADS.md) as
+// np.add.at(out, ids, data): 1048576 rows of 16 float32 added into
+// [65536,16] zeros, in place.
+func BenchmarkAddAtRows(b *testing.B) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	ids := make([]int64, 1<<20)
+	for i := range ids {
+		ids[i] = rng.Int64N(65536)
+	}
+	data := make([]float32, 16<<20)
+	for i := range data {
+		data[i] = rng.Float32()
+	}
+	idx := numpy.Indices{tensor.Must(tensor.From(tensor.Shape{1 << 20}, ids))}
+	upd := tensor.Must(tensor.From(tensor.Shape{1 << 20, 16}, data))
+	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{65536, 16}))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := numpy.AddAt(out, idx, upd); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -54,9 +54,11 @@
 //     index order, every step rounded to a's element type (float16 too);
 //     integers wrap. Its indices are one integer array, which indexes a's
 //     first axis, or a tuple of integer arrays, broadcast together, which
-//     index the first dimensions (Indices). maximum and minimum follow
-//     np.maximum and np.minimum: a NaN on either side gives NaN (the one
-//     in place if both are), and of +0 and -0 the value in place stays.
+//     index the first dimensions (Indices); NumPy's other indices
+//     (slices, Ellipsis, bool masks) have no counterpart here. maximum
+//     and minimum follow np.maximum and np.minimum: a NaN on either side
+//     gives NaN (the one in place if both are), and of +0 and -0 the
+//     value in place stays.
 //
 // Element types: every numeric type, bool and complex (bfloat16 as
 // ml_dtypes adds it to NumPy); no strings. v, values and b must have the

@@ -1,6 +1,8 @@
 package numpy
 
 import (
+	"slices"
+
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
@@ -84,8 +86,9 @@ func withArithmetic(op *dialect.Op, a engine.Arith) *dialect.Op {
 }
 
 // indexOps returns the index operators: take, put, the along-axis pair
-// and ufunc.at.
-func indexOps() []*dialect.Op { return indexTable }
+// and ufunc.at, in a slice without room to spare, so that appending other
+// operators to it (Ops) copies it.
+func indexOps() []*dialect.Op { return slices.Clip(indexTable) }
 
 var (
 	axisAttr = dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int,
