@@ -280,7 +280,7 @@ func runTypes(dst, src *tensor.Tensor, opt RunOptions) (typedRun, error) {
 	if dst.DType() != src.DType() {
 		if wide = widenerOf(src.DType(), dst.DType()); wide == nil || (r != Add && r != Mul) {
 			return nil, typeErr("dst has type %v, src has type %v; they must be equal, or for add and mul %v may widen to %v",
-				dst.DType(), src.DType(), src.DType(), widerType(src.DType()))
+				dst.DType(), src.DType(), src.DType(), WiderType(src.DType()))
 		}
 	} else if err := checkReduction(src.DType(), ScatterOptions{Reduction: r, Arith: opt.Arith}); err != nil {
 		return nil, err
@@ -429,8 +429,11 @@ func (j *runsJob) unit(u int) (d, base, r0, r1 int) {
 // loops of its own: a dst wider than src, or PairwiseSum.
 type typedRun func(j *runsJob, lo, hi int)
 
-// widerType returns the type d's Add and Mul may widen to, or Undefined.
-func widerType(d tensor.DType) tensor.DType {
+// WiderType returns the type to which ReduceRuns' Add and Mul may widen
+// src's type d: int64 for bool, int8, int16 and int32, uint64 for uint8,
+// uint16 and uint32 (NumPy's default dtype of add and multiply
+// reductions), Undefined for the others.
+func WiderType(d tensor.DType) tensor.DType {
 	switch d {
 	case tensor.Bool, tensor.Int8, tensor.Int16, tensor.Int32:
 		return tensor.Int64
@@ -443,7 +446,7 @@ func widerType(d tensor.DType) tensor.DType {
 // widenerOf returns the loop of src type s widened to dst type d, or nil
 // when d is not s's wider type.
 func widenerOf(s, d tensor.DType) typedRun {
-	if d != widerType(s) {
+	if d != WiderType(s) {
 		return nil
 	}
 	switch s {

@@ -222,12 +222,12 @@ func TestReduceRunsMatchesReference(t *testing.T) {
 		}
 		src := randValues(rng, dt, ss)
 		indices := indicesOf(rng, tensor.Shape{n}, randRunIndices(rng, n, ss[axis], opt.Rules.Index == RunIDs))
-		wide := rng.IntN(2) == 0 && widerType(dt) != tensor.Undefined && (opt.Reduction == Add || opt.Reduction == Mul)
+		wide := rng.IntN(2) == 0 && WiderType(dt) != tensor.Undefined && (opt.Reduction == Add || opt.Reduction == Mul)
 		rules, ropt := refRunOptions(opt, wide)
 		want, wantErr := reftest.ReduceRuns(src, indices, axis, rules, ropt)
 		outType := dt
 		if wide {
-			outType = widerType(dt)
+			outType = WiderType(dt)
 		}
 		shape, err := RunsShape(ss, indices, axis, opt.Rules)
 		if err != nil {

@@ -111,69 +111,12 @@ var reduceatTable = func() []*dialect.Op {
 // reduceatOps returns the table entries of the reduceat operators.
 func reduceatOps() []*dialect.Op { return reduceatTable }
 
-// AddReduceat returns the sums of the runs of array along axis that start
-// at indices, as numpy.add.reduceat(array, indices, axis): output slice i
-// along axis is the sum of array's slices indices[i] to indices[i+1]-1 in
-// order (to the end of axis for the last), or slice indices[i] alone when
-// indices[i] >= indices[i+1]. bool, int8, int16 and int32 arrays are
-// summed in int64, uint8, uint16 and uint32 in uint64, the output's type.
-func AddReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return opAddReduceat.call(array, indices, axis)
-}
-
-// AddReduceatInto is AddReduceat writing into dst, which has the output's
-// type and shape and shares no memory with the inputs.
-func AddReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
-	return opAddReduceat.into(dst, array, indices, axis)
-}
-
-// MultiplyReduceat is AddReduceat with products, as
-// numpy.multiply.reduceat, widened as AddReduceat widens.
-func MultiplyReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return opMulReduceat.call(array, indices, axis)
-}
-
-// MultiplyReduceatInto is MultiplyReduceat writing into dst (see
-// AddReduceatInto).
-func MultiplyReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
-	return opMulReduceat.into(dst, array, indices, axis)
-}
-
-// MaximumReduceat is AddReduceat with maximums, as
-// numpy.maximum.reduceat: in array's type, a NaN in a run making its
-// maximum NaN.
-func MaximumReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return opMaxReduceat.call(array, indices, axis)
-}
-
-// MaximumReduceatInto is MaximumReduceat writing into dst (see
-// AddReduceatInto).
-func MaximumReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
-	return opMaxReduceat.into(dst, array, indices, axis)
-}
-
-// MinimumReduceat is AddReduceat with minimums, as
-// numpy.minimum.reduceat: in array's type, a NaN in a run making its
-// minimum NaN.
-func MinimumReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return opMinReduceat.call(array, indices, axis)
-}
-
-// MinimumReduceatInto is MinimumReduceat writing into dst (see
-// AddReduceatInto).
-func MinimumReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
-	return opMinReduceat.into(dst, array, indices, axis)
-}
+//go:generate go run ../../internal/genvariants numpy-reduceat
 
 // outType returns the output's element type for an array of type d.
 func (op *reduceatOp) outType(d tensor.DType) tensor.DType {
-	if op.widen {
-		switch d {
-		case tensor.Bool, tensor.Int8, tensor.Int16, tensor.Int32:
-			return tensor.Int64
-		case tensor.Uint8, tensor.Uint16, tensor.Uint32:
-			return tensor.Uint64
-		}
+	if w := engine.WiderType(d); op.widen && w != tensor.Undefined {
+		return w
 	}
 	return d
 }

@@ -106,13 +106,8 @@ func (c *reduceatCall) Scatter() bool        { return false }
 // OutType is the output's type: add and multiply widen bool and the
 // narrower integers.
 func (c *reduceatCall) OutType() tensor.DType {
-	if d := c.array.DType(); c.ufunc == "add" || c.ufunc == "multiply" {
-		switch d {
-		case tensor.Bool, tensor.Int8, tensor.Int16, tensor.Int32:
-			return tensor.Int64
-		case tensor.Uint8, tensor.Uint16, tensor.Uint32:
-			return tensor.Uint64
-		}
+	if w := engine.WiderType(c.array.DType()); w != tensor.Undefined && (c.ufunc == "add" || c.ufunc == "multiply") {
+		return w
 	}
 	return c.array.DType()
 }

@@ -84,64 +84,7 @@ func sortedSegmentOps() []*dialect.Op {
 	return t
 }
 
-// SegmentSum returns the sums of the rows of data that share a segment
-// id, as tf.math.segment_sum(data, segment_ids): segment_ids is sorted,
-// one id per row, and output row k (of segment_ids[-1] + 1) is the sum of
-// the rows whose id is k, in row order, or 0.
-func SegmentSum(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return segSum.call(data, segmentIDs)
-}
-
-// SegmentSumInto is SegmentSum writing into dst, which has data's type
-// and the output shape and shares no memory with the inputs.
-func SegmentSumInto(dst, data, segmentIDs tensor.Tensor) error {
-	return segSum.into(dst, data, segmentIDs)
-}
-
-// SegmentProd is SegmentSum with products, as tf.math.segment_prod: an
-// empty segment holds 1.
-func SegmentProd(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return segProd.call(data, segmentIDs)
-}
-
-// SegmentProdInto is SegmentProd writing into dst (see SegmentSumInto).
-func SegmentProdInto(dst, data, segmentIDs tensor.Tensor) error {
-	return segProd.into(dst, data, segmentIDs)
-}
-
-// SegmentMin is SegmentSum with minimums, as tf.math.segment_min: a NaN
-// in a segment makes its minimum NaN, and an empty segment holds 0.
-func SegmentMin(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return segMin.call(data, segmentIDs)
-}
-
-// SegmentMinInto is SegmentMin writing into dst (see SegmentSumInto).
-func SegmentMinInto(dst, data, segmentIDs tensor.Tensor) error {
-	return segMin.into(dst, data, segmentIDs)
-}
-
-// SegmentMax is SegmentSum with maximums, as tf.math.segment_max: a NaN
-// in a segment makes its maximum NaN, and an empty segment holds 0.
-func SegmentMax(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return segMax.call(data, segmentIDs)
-}
-
-// SegmentMaxInto is SegmentMax writing into dst (see SegmentSumInto).
-func SegmentMaxInto(dst, data, segmentIDs tensor.Tensor) error {
-	return segMax.into(dst, data, segmentIDs)
-}
-
-// SegmentMean is SegmentSum with means, as tf.math.segment_mean: the sum
-// divided by the number of rows, an integer mean rounded toward zero as
-// the CPU kernel's C++ division rounds, and an empty segment 0.
-func SegmentMean(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return segMean.call(data, segmentIDs)
-}
-
-// SegmentMeanInto is SegmentMean writing into dst (see SegmentSumInto).
-func SegmentMeanInto(dst, data, segmentIDs tensor.Tensor) error {
-	return segMean.into(dst, data, segmentIDs)
-}
+//go:generate go run ../../internal/genvariants tf-sorted-segments
 
 func (op *segmentOp) call(data, ids tensor.Tensor) (tensor.Tensor, error) {
 	sh := opcall.GetShapes()

@@ -29,7 +29,7 @@ type variant struct {
 
 // family is a dialect's functions of one shape.
 type family struct {
-	pkg     string // the package name
+	pkg     string // the package name, which is also its directory's
 	imports []string
 	// intoDoc is the doc comment of an Into form after "XInto is X".
 	intoDoc string
@@ -215,6 +215,54 @@ func init() {
 			{"ScatterMax", "v1Max", "", "keeps the larger of each element of the rows of ref that indices name and its update, " +
 				"in place, one at a time in row-major index order, as tf.compat.v1.scatter_max(ref, indices, updates). " +
 				"A NaN in ref stays; a NaN in updates is ignored." + v1Rule},
+		},
+	}
+	families["tf-sorted-segments"] = family{
+		pkg: "tf", file: "zsegment_sorted.go",
+		imports: []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc: "writing into dst, which has data's type and the output's shape, segment_ids[-1] + 1 rows, " +
+			"and shares no memory with the inputs.",
+		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
+	return {{.Op}}.call(data, segmentIDs)
+}`,
+		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor) error {
+	return {{.Op}}.into(dst, data, segmentIDs)
+}`,
+		variants: []variant{
+			{"SegmentSum", "segSum", "", "returns the sums of the rows of data that share a segment id, as tf.math.segment_sum(data, segment_ids): " +
+				"segment_ids is sorted, one id per row, and output row k (of segment_ids[-1] + 1) is the sum of the rows whose id is k, " +
+				"in row order, or 0."},
+			{"SegmentProd", "segProd", "", "is SegmentSum with products, as tf.math.segment_prod: an empty segment holds 1."},
+			{"SegmentMin", "segMin", "", "is SegmentSum with minimums, as tf.math.segment_min: a NaN in a segment makes its minimum NaN, " +
+				"and an empty segment holds 0."},
+			{"SegmentMax", "segMax", "", "is SegmentSum with maximums, as tf.math.segment_max: a NaN in a segment makes its maximum NaN, " +
+				"and an empty segment holds 0."},
+			{"SegmentMean", "segMean", "", "is SegmentSum with means, as tf.math.segment_mean: the sum divided by the number of rows, " +
+				"an integer mean rounded toward zero as the CPU kernel's C++ division rounds, and an empty segment 0."},
+		},
+	}
+	families["numpy-reduceat"] = family{
+		pkg: "numpy", file: "zreduceat.go",
+		imports: []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc: "writing into dst, which has the output's type and shape and shares no memory with the inputs.",
+		alloc: `func {{.Name}}(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return {{.Op}}.call(array, indices, axis)
+}`,
+		into: `func {{.Name}}Into(dst, array, indices tensor.Tensor, axis int) error {
+	return {{.Op}}.into(dst, array, indices, axis)
+}`,
+		variants: []variant{
+			{"AddReduceat", "opAddReduceat", "", "returns the sums of the runs of array along axis that start at indices, " +
+				"as numpy.add.reduceat(array, indices, axis): output slice i along axis is the sum of array's slices indices[i] " +
+				"to indices[i+1]-1 (to the end of axis for the last), or slice indices[i] alone when indices[i] >= indices[i+1]. " +
+				"bool, int8, int16 and int32 arrays are summed in int64, uint8, uint16 and uint32 in uint64, the output's type; " +
+				"floats and complex numbers pairwise, as NumPy's add loop sums."},
+			{"MultiplyReduceat", "opMulReduceat", "", "is AddReduceat with products, as numpy.multiply.reduceat, " +
+				"widened as AddReduceat widens, multiplied in order."},
+			{"MaximumReduceat", "opMaxReduceat", "", "is AddReduceat with maximums, as numpy.maximum.reduceat: in array's type, " +
+				"a NaN in a run making its maximum NaN."},
+			{"MinimumReduceat", "opMinReduceat", "", "is AddReduceat with minimums, as numpy.minimum.reduceat: in array's type, " +
+				"a NaN in a run making its minimum NaN."},
 		},
 	}
 }
