@@ -244,6 +244,21 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 	return o
 }
 
+// stepCounts makes o's counting means (countMean, countRoot) count as a
+// sum of ones in H rounded after every step does, as a float16 or bfloat16
+// count accumulated without HalfOnce's float32 buffer: it stops growing
+// where adding one no longer changes it (2048 for float16, 256 for
+// bfloat16).
+func stepCounts[H ~uint16](o *ops[H], widen func(H) float32, narrow func(float32) H) {
+	stop := float32(1)
+	for widen(narrow(stop+1)) != stop {
+		stop++
+	}
+	count := func(n int) float32 { return min(float32(max(n, 1)), stop) }
+	o.countMean = func(sum H, n int) H { return narrow(quo(widen(sum), count(n))) }
+	o.countRoot = func(sum H, n int) H { return narrow(quo(widen(sum), widen(narrow(sqrtIn(count(n)))))) }
+}
+
 // complexOps is the arithmetic of complex64 or complex128 under a, with
 // mulC10 and quoC10 the type's ComplexC10 product and quotient. Addition
 // and subtraction are the same under both: part by part. Go's product is

@@ -131,7 +131,11 @@ func halfReducer[H ~uint16](widen func(H) float32, narrow func(float32) H) func(
 		if red := halfKnobs(dst, src, block, opt, widen, narrow); red != nil {
 			return red
 		}
-		return newFuncReducer(dst, src, block, halfOps(opt.Reduction, widen, narrow))
+		o := halfOps(opt.Reduction, widen, narrow)
+		if opt.Arith.CountInType && o.mean != nil {
+			stepCounts(&o, widen, narrow)
+		}
+		return newFuncReducer(dst, src, block, o)
 	}
 }
 
