@@ -43,8 +43,10 @@
 // other integer types widened once into the scratch; a uint64 above
 // MaxInt64 saturates, and errors still quote it as it was). Each value
 // is checked against its dimension under IndexRules: a negative one
-// counts from the end or is out of range, one out of range is an error,
-// skipped or (by the general kernels only) clamped. An error is an
+// counts from the end, is out of range, or (NegativeSkip, the scatter
+// forms only) is dropped whatever happens to one past the end; one out of
+// range is an error, skipped or (by the general kernels only) clamped. A
+// scatter onto no data starts from zeros, or from ScatterOptions.Fill. An error is an
 // *IndexError naming the first bad index in row-major order (the last
 // bad tuple under ReportLast); every error wraps one of ErrIndex,
 // ErrShape, ErrType and ErrArgument.
