@@ -86,6 +86,14 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 		for _, p := range ps {
 			dst[p.d] = minNaN(dst[p.d], src[p.s])
 		}
+	case maxUpdate:
+		for _, p := range ps {
+			dst[p.d] = maxUpdateFirst(dst[p.d], src[p.s])
+		}
+	case minUpdate:
+		for _, p := range ps {
+			dst[p.d] = minUpdateFirst(dst[p.d], src[p.s])
+		}
 	}
 }
 
@@ -113,8 +121,41 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		for j, u := range src {
 			dst[j] = minNaN(dst[j], u)
 		}
+	case maxUpdate:
+		for j, u := range src {
+			dst[j] = maxUpdateFirst(dst[j], u)
+		}
+	case minUpdate:
+		for j, u := range src {
+			dst[j] = minUpdateFirst(dst[j], u)
+		}
 	}
 }
+
+// maxUpdate and minUpdate are the reductions a numReducer applies for Max
+// and Min under MinMaxStdUpdate, so that their loops do the comparison
+// inline; no caller names them (checkReduction refuses what lies past
+// Xor).
+const (
+	maxUpdate Reduction = Xor + 1 + iota
+	minUpdate
+)
+
+// updateFirst returns the reduction a numReducer applies for r under
+// MinMaxStdUpdate.
+func updateFirst(r Reduction) Reduction {
+	if r == Min {
+		return minUpdate
+	}
+	return maxUpdate
+}
+
+// maxUpdateFirst is std::max(u, v): v when u < v, else u (a NaN update,
+// and any update in place of a NaN value, and of equals the update).
+func maxUpdateFirst[T number](v, u T) T { return choose(b2i(!(u < v)), v, u) }
+
+// minUpdateFirst is std::min(u, v): v when v < u, else u.
+func minUpdateFirst[T number](v, u T) T { return choose(b2i(!(v < u)), v, u) }
 
 type signed interface {
 	~int8 | ~int16 | ~int32 | ~int64
@@ -391,6 +432,10 @@ func combine[T number](red Reduction, v, u T) T {
 		}
 		pair := [2]T{v, u}
 		return pair[b2i(!(a <= b))&^b2i(v != v)&1]
+	case maxUpdate:
+		return maxUpdateFirst(v, u)
+	case minUpdate:
+		return minUpdateFirst(v, u)
 	}
 	return v
 }
