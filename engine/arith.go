@@ -90,6 +90,14 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 		for _, p := range ps {
 			dst[p.d] = minNaN(dst[p.d], src[p.s])
 		}
+	case maxUpdate:
+		for _, p := range ps {
+			dst[p.d] = maxUpdateFirst(dst[p.d], src[p.s])
+		}
+	case minUpdate:
+		for _, p := range ps {
+			dst[p.d] = minUpdateFirst(dst[p.d], src[p.s])
+		}
 	}
 }
 
@@ -117,8 +125,41 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		for j, u := range src {
 			dst[j] = minNaN(dst[j], u)
 		}
+	case maxUpdate:
+		for j, u := range src {
+			dst[j] = maxUpdateFirst(dst[j], u)
+		}
+	case minUpdate:
+		for j, u := range src {
+			dst[j] = minUpdateFirst(dst[j], u)
+		}
 	}
 }
+
+// maxUpdate and minUpdate are the reductions a numReducer applies for Max
+// and Min under MinMaxStdUpdate, so that their loops do the comparison
+// inline; no caller names them (checkReduction refuses what lies past
+// Xor).
+const (
+	maxUpdate Reduction = Xor + 1 + iota
+	minUpdate
+)
+
+// updateFirst returns the reduction a numReducer applies for r under
+// MinMaxStdUpdate.
+func updateFirst(r Reduction) Reduction {
+	if r == Min {
+		return minUpdate
+	}
+	return maxUpdate
+}
+
+// maxUpdateFirst is std::max(u, v): v when u < v, else u (a NaN update,
+// and any update in place of a NaN value, and of equals the update).
+func maxUpdateFirst[T number](v, u T) T { return choose(b2i(!(u < v)), v, u) }
+
+// minUpdateFirst is std::min(u, v): v when v < u, else u.
+func minUpdateFirst[T number](v, u T) T { return choose(b2i(!(v < u)), v, u) }
 
 type signed interface {
 	~int8 | ~int16 | ~int32 | ~int64
@@ -255,6 +296,21 @@ func halfOps[H ~uint16](r Reduction, widen func(H) float32, narrow func(float32)
 	return o
 }
 
+// stepCounts makes o's counting means (countMean, countRoot) count as a
+// sum of ones in H rounded after every step does, as a float16 or bfloat16
+// count accumulated without HalfOnce's float32 buffer: it stops growing
+// where adding one no longer changes it (2048 for float16, 256 for
+// bfloat16).
+func stepCounts[H ~uint16](o *ops[H], widen func(H) float32, narrow func(float32) H) {
+	stop := float32(1)
+	for widen(narrow(stop+1)) != stop {
+		stop++
+	}
+	count := func(n int) float32 { return min(float32(max(n, 1)), stop) }
+	o.countMean = func(sum H, n int) H { return narrow(quo(widen(sum), count(n))) }
+	o.countRoot = func(sum H, n int) H { return narrow(quo(widen(sum), widen(narrow(sqrtIn(count(n)))))) }
+}
+
 // complexOps is the arithmetic of complex64 or complex128 under a, with
 // mulC10 and quoC10 the type's ComplexC10 product and quotient. Addition
 // and subtraction are the same under both: part by part. Go's product is
@@ -389,6 +445,10 @@ func combine[T number](red Reduction, v, u T) T {
 		}
 		pair := [2]T{v, u}
 		return pair[b2i(!(a <= b))&^b2i(v != v)&1]
+	case maxUpdate:
+		return maxUpdateFirst(v, u)
+	case minUpdate:
+		return minUpdateFirst(v, u)
 	}
 	return v
 }

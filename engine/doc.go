@@ -43,10 +43,12 @@
 // other integer types widened once into the scratch; a uint64 above
 // MaxInt64 saturates, and errors still quote it as it was). Each value
 // is checked against its dimension under IndexRules: a negative one
-// counts from the end, is out of range, is dropped (NegativeSkip), or is
-// refused before anything else where the values past the end are skipped
+// counts from the end, is out of range, is dropped whatever happens to
+// one past the end (NegativeSkip, the scatter forms only), or is refused
+// before anything else where the values past the end are skipped
 // (NegativeRefused); one out of range is an error, skipped or (by the
-// general kernels only) clamped or wrapped. An error is an
+// general kernels only) clamped or wrapped. A scatter onto no data starts
+// from zeros, or from ScatterOptions.Fill. An error is an
 // *IndexError naming the first bad index in row-major order (the last
 // bad tuple under ReportLast); every error wraps one of ErrIndex,
 // ErrShape, ErrType and ErrArgument.

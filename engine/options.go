@@ -189,8 +189,11 @@ type Arith struct {
 	// CountInType makes Mean divide by the number of values as the
 	// element type counts it, as PyTorch's kernels do: integer counts
 	// wrap (an int8 count of 128 is -128), float32 counts stop growing at
-	// 2^24, float16 and bfloat16 counts are rounded, and a count of 0 is
-	// taken as 1.
+	// 2^24, float16 and bfloat16 counts are rounded (with HalfOnce, as
+	// PyTorch's float32 buffer rounds them once) or, without HalfOnce,
+	// stop growing where a sum of ones in the type does (2048 for
+	// float16, 256 for bfloat16: TensorFlow's count of ones), and a count
+	// of 0 is taken as 1.
 	CountInType bool
 	// DivideAll makes Mean divide every element of dst by its count, one
 	// that receives no updates by 1 (its own value's count, or 1 with

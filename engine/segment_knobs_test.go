@@ -213,3 +213,36 @@ func TestMinMaxStdUpdate(t *testing.T) {
 		}
 	}
 }
+
+// Without HalfOnce, a float16 or bfloat16 count in the type stops where
+// a sum of ones in the type does: 2048 values of 1 and 2 of 3 in one
+// segment sum to 2048 + 6 = 2054 (2056 in float16, rounded every step:
+// 2048 then +3 twice), divided by 2048, not by 2050.
+func TestHalfCountStops(t *testing.T) {
+	vals := make([]float32, 2050)
+	for i := range vals {
+		vals[i] = 1
+	}
+	vals[2048], vals[2049] = 3, 3
+	upd := tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{2050}, vals))
+	ind := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{2050, 1}))
+	for _, tc := range []struct {
+		name string
+		once bool
+		want float32
+	}{
+		// Sums in float16 stop at 2048: +3 rounds 2051 to 2052, then
+		// 2055 to 2056; counted 2048: 2056/2048.
+		{"in float16, step by step", false, float16.Fromfloat32(2056.0 / 2048).Float32()},
+		// HalfOnce: 2054 in float32, rounded to 2054; count 2050.
+		{"HalfOnce", true, float16.Fromfloat32(float16.Fromfloat32(2054).Float32() / float16.Fromfloat32(2050).Float32()).Float32()},
+	} {
+		dst := tensor.Must(tensor.Empty(tensor.Float16, tensor.Shape{1}))
+		err := ScatterND(dst, tensor.Tensor{}, ind, upd, ScatterOptions{Reduction: Mean, ExcludeSelf: true,
+			Arith: Arith{CountInType: true, HalfOnce: tc.once, ZeroStart: true}})
+		got, _ := tensor.Float32s(dst)
+		if err != nil || got[0] != tc.want {
+			t.Errorf("%s: got %v, %v, want %v", tc.name, got, err, tc.want)
+		}
+	}
+}

@@ -114,10 +114,14 @@ func unsignedReducer[T unsigned](dst []T, src tensor.Tensor, block int, opt Scat
 }
 
 // floatReducer is the reducer of float32 or float64 elements: max and
-// min by a rule other than MinMaxNaN, and div, call their functions, the
-// rest do their arithmetic inline.
+// min by a rule other than MinMaxNaN and MinMaxStdUpdate, and div, call
+// their functions, the rest do their arithmetic inline.
 func floatReducer[T float](dst []T, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	r := opt.Reduction
+	if opt.Arith.MinMax == MinMaxStdUpdate && (r == Max || r == Min) {
+		// Inline, in the loops of the other reductions.
+		return newNumReducer(dst, src, block, updateFirst(r), floatOps[T](r))
+	}
 	if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
 		return newFuncReducer(dst, src, block, minMaxOps[T](r, opt.Arith.MinMax))
 	}
@@ -134,7 +138,11 @@ func halfReducer[H ~uint16](widen func(H) float32, narrow func(float32) H) func(
 		if red := halfKnobs(dst, src, block, opt, widen, narrow); red != nil {
 			return red
 		}
-		return newFuncReducer(dst, src, block, halfOps(opt.Reduction, widen, narrow))
+		o := halfOps(opt.Reduction, widen, narrow)
+		if opt.Arith.CountInType && o.mean != nil {
+			stepCounts(&o, widen, narrow)
+		}
+		return newFuncReducer(dst, src, block, o)
 	}
 }
 

@@ -207,6 +207,13 @@ func (op *segmentOp) behavior(int) dialect.Behavior {
 			"a floating-point sum or product refuses it (JAX's result depends on the order XLA reduces the buckets in).",
 		"segment_ids is 1-D, an id per row of data (JAX's broadcasting of other shapes is refused).")
 	b.IndexTypes = indexTypes
+	// lax.scatter_add and _mul trace lax.add and lax.mul, which take
+	// numbers (no bool); complex numbers have no order for max and min.
+	if op.red == engine.Add || op.red == engine.Mul {
+		b.DataTypes = b.DataTypes.Without(tensor.Bool)
+	} else {
+		b.DataTypes = b.DataTypes.Without(tensor.Complex64, tensor.Complex128)
+	}
 	b.Arith, b.Fill = arithOf(op.red), op.fill
 	b.Reductions = map[string]engine.Reduction{op.family[len("segment_"):]: op.red}
 	return b

@@ -108,9 +108,10 @@ func (c *segmentCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape
 	r := segmentReductions[c.op]
 	numbers := r == reftest.Add || r == reftest.Mul
 	// In the order the dialect checks: the types of the inputs, the
-	// shapes, num_segments, bucket_size, and last the engine's refusal of
-	// the reduction on the element type.
+	// shapes, num_segments, bucket_size.
 	switch {
+	case d == tensor.Bool && numbers, d.IsComplex() && !numbers:
+		return want, shape, optest.Refuse(engine.ErrType, "data type")
 	case !c.ids.DType().IsInteger():
 		return want, shape, optest.Refuse(engine.ErrType, "index type")
 	case len(ds) == 0 || len(is) != 1 || is[0] != ds[0]:
@@ -119,8 +120,6 @@ func (c *segmentCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape
 		return want, nil, optest.Refuse(dialect.ErrInput, "negative num_segments")
 	case c.opt.BucketSize > 0 && numbers && !d.IsInteger():
 		return want, shape, optest.Refuse(dialect.ErrAttribute, "bucket_size on a floating-point sum")
-	case d == tensor.Bool && numbers, d.IsComplex() && !numbers:
-		return want, shape, optest.Refuse(engine.ErrType, "data type")
 	}
 	opt := reftest.Options{Reduction: r, Rules: reftest.Rules{OutOfRange: reftest.OutOfRangeSkip}, SignedZeros: true}
 	want, err = reftest.SegmentReduce(c.data, c.ids, n, segmentIdentity(c.op, d), c.opt.Mode == jax.Clip, opt)

@@ -168,7 +168,7 @@ func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor
 	return err
 }
 
-// unsortedBehavior returns the Behavior of op.
+// behavior returns the Behavior of op.
 func (op *unsortedOp) behavior(int) dialect.Behavior {
 	b := behavior(segmentRules, op.types, append([]string{
 		"A negative segment id is dropped; one at or past num_segments is an error naming the first, as on TensorFlow's CPU kernels.",
