@@ -192,7 +192,8 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	bc.arrDims = append(sh.Buf(1), arr.Len())
 	if opts.Axis == -1 && len(as) > 1 {
 		if len(as) > 2 {
-			return bc, fmt.Errorf("%w: Input must be at most rank 2 with axis -1, got shape %v", engine.ErrShape, as)
+			// DenseBincount's words.
+			return bc, fmt.Errorf("%w: Shape must be at most rank 2 but is rank %d (arr %v, axis -1)", engine.ErrShape, len(as), as)
 		}
 		bc.axis, bc.arrDims = 1, as
 	}
