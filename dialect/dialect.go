@@ -501,7 +501,7 @@ func (op *Op) defaultReduction(b Behavior) string {
 // one.
 func IsScatter(family string) bool {
 	switch family {
-	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice", "scatter_rows":
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice", "scatter_rows", "bincount":
 		return true
 	}
 	return false

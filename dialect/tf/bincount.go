@@ -137,6 +137,7 @@ func bincountOps() []*dialect.Op {
 				Doc: "0 counts over the flattened arr (TensorFlow's None); -1 counts each row of a 2-D arr"},
 			{Name: "binary_output", Kind: dialect.Bool, Default: "false", Doc: "set a bin to 1 rather than count"},
 		},
+		Plan: bincountPlan,
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			d, err := tensor.ParseDType(c.Attrs["dtype"].Str)
 			if err != nil {
@@ -150,6 +151,27 @@ func bincountOps() []*dialect.Op {
 			return Bincount(c.Inputs["arr"], opts)
 		},
 	}}
+}
+
+// bincountPlan is a call with weights as the general scatter, which
+// explain traces: each value of arr a start index of one component into
+// the bins, its weight the update added there; with axis -1 and a 2-D
+// arr, the rows of arr and of the bins are batching dimensions. A count
+// without weights, or binary_output, has no plan.
+func bincountPlan(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
+	arr, w := c.Inputs["arr"], c.Inputs["weights"]
+	switch {
+	case w.IsZero() || w.Len() == 0:
+		return dialect.Plan{}, fmt.Errorf("%w: a count without weights has no plan", engine.ErrArgument)
+	case c.Attrs["binary_output"].Bool:
+		return dialect.Plan{}, fmt.Errorf("%w: binary_output has no plan", engine.ErrArgument)
+	}
+	d := &engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: arr.Rank()}
+	if c.Attrs["axis"].Int == -1 && arr.Rank() == 2 {
+		d.InsertedWindowDims, d.ScatterDimsToOperandDims = []int{1}, []int{1}
+		d.InputBatchingDims, d.ScatterIndicesBatchingDims = []int{0}, []int{0}
+	}
+	return dialect.Plan{Scatter: d, Rules: bincountRules}, nil
 }
 
 // bincount is a checked Bincount call.

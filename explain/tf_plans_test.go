@@ -29,3 +29,30 @@ func TestRunScatterRows(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBincount traces tf.math.bincount with weights by its plan: each
+// weight lands on the bin its value names, onto zeros, a value past
+// maxlength skipped; with axis -1 each row into its own row of bins.
+func TestRunBincount(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		args       []string
+		moves, out string
+	}{
+		{"flat, maxlength 4", []string{"arr=int32:[1,3,1,7]", "weights=float32:[0.5,2,1,9]", "maxlength=4"},
+			"0>1 1>3 2>1 3>-", "urur"},
+		{"rows, axis -1", []string{"arr=int32:[[1,0],[2,2]]", "weights=float32:[[1,2],[3,4]]", "axis=-1"},
+			"0>1 1>0 2>5 3>5", "rruuur"},
+	} {
+		tr := trace(t, "tf.math.bincount", 0, c.args...)
+		if got := moves(tr.Links); got != c.moves {
+			t.Errorf("%s: moves %s, want %s", c.name, got, c.moves)
+		}
+		if got := statuses(tr.Output); got != c.out {
+			t.Errorf("%s: output %s, want %s", c.name, got, c.out)
+		}
+		if !tr.FromZeros {
+			t.Errorf("%s: not from zeros", c.name)
+		}
+	}
+}
