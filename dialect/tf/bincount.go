@@ -18,10 +18,11 @@ const opBincount = "tf.math.bincount"
 // counts the occurrences of each value of the flattened arr into int32
 // bins.
 type BincountOptions struct {
-	// Weights, when given, has arr's shape: each value of arr adds its
-	// weight to its bin rather than 1, and the output has the weights'
-	// type. A weights tensor of no elements counts, in its own type, as
-	// TensorFlow's kernel does.
+	// Weights, when given, has as many elements as arr (its shape with
+	// Axis -1 and a 2-D arr; TensorFlow flattens both otherwise): each
+	// value of arr adds its weight to its bin rather than 1, and the
+	// output has the weights' type. A weights tensor of no elements
+	// counts, in its own type, as TensorFlow's kernel does.
 	Weights tensor.Tensor
 	// MinLength is the least number of bins; 0 or less asks for none more
 	// than the values need.
@@ -37,7 +38,8 @@ type BincountOptions struct {
 	// Axis is 0 (TensorFlow's None too), which counts over the flattened
 	// arr, or -1, which counts each row of a 2-D arr into a row of bins
 	// (an arr of rank 0 or 1 is counted as with 0; of rank 3 or more,
-	// refused).
+	// refused). arr is int32 or int64: TensorFlow casts an arr of floats
+	// to int32, which the caller does here.
 	Axis int
 	// BinaryOutput sets a bin to 1 when any value falls in it; it
 	// excludes Weights.
@@ -127,7 +129,8 @@ func bincountOps() []*dialect.Op {
 		Behavior: bincountBehavior,
 		Inputs: []dialect.Param{
 			{Name: "arr", Role: dialect.RoleIndices, Doc: "the non-negative values to count, int32 or int64"},
-			{Name: "weights", Role: dialect.RoleUpdates, Optional: true, Doc: "arr's shape: what each value adds to its bin"},
+			{Name: "weights", Role: dialect.RoleUpdates, Optional: true,
+				Doc: "what each value adds to its bin: as many as arr (arr's shape with axis -1 and a 2-D arr)"},
 		},
 		Attrs: []dialect.Attr{
 			{Name: "minlength", Kind: dialect.Int, Default: "0", Doc: "the least number of bins"},
@@ -220,8 +223,13 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 		bc.axis, bc.arrDims = 1, as
 	}
 	bc.counts = w.IsZero() || w.Len() == 0
-	if !bc.counts && !w.SameShape(arr) {
+	switch {
+	case bc.counts:
+	case bc.axis == 1 && !w.SameShape(arr):
 		return bc, fmt.Errorf("%w: weights must have the shape of arr %v or no elements, got %v", engine.ErrShape, as, sh.Of(w))
+	case w.Len() != arr.Len():
+		// Both are flattened (axis 0) or 1-D: DenseBincount compares sizes.
+		return bc, fmt.Errorf("%w: Input indices and weights must have the same size: arr %v, weights %v", engine.ErrShape, as, sh.Of(w))
 	}
 	top := maxOf(arr)
 	size := int64(0)

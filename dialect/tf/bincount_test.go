@@ -81,6 +81,10 @@ func TestBincountValues(t *testing.T) {
 			tensortest.I32(shape{2, 4}, 1, 1, 1, 1, 1, 1, 1, 0)},
 		// Corners of this library's choosing.
 		{"2-D flattened", tensortest.I64(shape{2, 2}, 3, 0, 3, 1), tf.BincountOptions{DType: tensor.Int64}, tensortest.I64(shape{4}, 1, 1, 0, 2)},
+		// bincount_ops.py reshapes arr and weights to [-1] for axis 0:
+		// only their sizes must agree.
+		{"weights flattened too", tensortest.I64(shape{2, 2}, 3, 0, 3, 1), tf.BincountOptions{Weights: tensortest.F64(shape{4}, 1, 2, 4, 8)},
+			tensortest.F64(shape{4}, 2, 8, 0, 5)},
 		{"scalar arr", tensortest.I64(shape{}, 2), tf.BincountOptions{}, i32s(0, 0, 1)},
 		{"axis -1 of 1-D", i32s(2, 0), tf.BincountOptions{Axis: -1}, i32s(1, 0, 1)},
 		{"maxlength 0", i32s(2, 0), tf.BincountOptions{HasMaxLength: true}, i32s()},
@@ -237,8 +241,11 @@ func TestBincountRefusals(t *testing.T) {
 			"tf.math.bincount: invalid attribute: unsupported value for argument axis=1; only 0 and -1 are supported"},
 		{"negative maxlength", i32s(1), tf.BincountOptions{MaxLength: -1, HasMaxLength: true}, dialect.ErrAttribute,
 			"tf.math.bincount: invalid attribute: size (-1) must be non-negative: maxlength is -1"},
-		{"weights of another shape", i32s(1, 2), tf.BincountOptions{Weights: tensortest.F32(shape{1}, 1)}, engine.ErrShape,
-			"tf.math.bincount: shape mismatch: weights must have the shape of arr [2] or no elements, got [1]"},
+		{"weights of another size", i32s(1, 2), tf.BincountOptions{Weights: tensortest.F32(shape{1}, 1)}, engine.ErrShape,
+			"tf.math.bincount: shape mismatch: Input indices and weights must have the same size: arr [2], weights [1]"},
+		{"rows of weights of another shape", tensortest.I32(shape{2, 2}, 1, 2, 0, 0), tf.BincountOptions{Axis: -1,
+			Weights: tensortest.F32(shape{4}, 1, 2, 3, 4)}, engine.ErrShape,
+			"tf.math.bincount: shape mismatch: weights must have the shape of arr [2,2] or no elements, got [4]"},
 		{"float arr", tensortest.F32(shape{1}, 1), tf.BincountOptions{}, dialect.ErrInput, ""},
 		{"int16 arr", tensortest.Of(shape{1}, int16(1)), tf.BincountOptions{}, dialect.ErrInput, ""},
 		{"bool weights", i32s(1), tf.BincountOptions{Weights: tensortest.Of(shape{1}, true)}, engine.ErrType, ""},
