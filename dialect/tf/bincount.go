@@ -70,7 +70,9 @@ func Bincount(arr tensor.Tensor, opts BincountOptions) (tensor.Tensor, error) {
 }
 
 // BincountInto is Bincount writing into dst, which has the output's type
-// and the shape BincountShape gives. It allocates nothing once warm.
+// and the shape BincountShape gives. It allocates nothing once warm, but
+// to count more than 65536 values without weights: it then allocates as
+// many ones, the updates it adds.
 func BincountInto(dst, arr tensor.Tensor, opts BincountOptions) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
@@ -348,11 +350,18 @@ func zeroBins(dst tensor.Tensor) error {
 	return nil
 }
 
-// onesCache holds, for each of bincountTypes, the last tensor of ones that
-// ones made: counting calls of one size share it, read-only.
+// onesCache holds, for each of bincountTypes, the last tensor of at most
+// maxCachedOnes ones that ones made: counting calls of one size share it,
+// read-only.
 var onesCache sync.Map // tensor.DType -> tensor.Tensor
 
-// ones returns a 1-D tensor of n ones of type d, one of bincountTypes.
+// maxCachedOnes bounds what onesCache keeps: 512 KiB of int64 or float64
+// ones at the most.
+const maxCachedOnes = 1 << 16
+
+// ones returns a 1-D tensor of n ones of type d, one of bincountTypes: the
+// cached one for the n of the last call when n is at most maxCachedOnes,
+// else a new one.
 func ones(d tensor.DType, n int) (tensor.Tensor, error) {
 	if c, ok := onesCache.Load(d); ok {
 		if t := c.(tensor.Tensor); t.Len() == n {
@@ -373,7 +382,9 @@ func ones(d tensor.DType, n int) (tensor.Tensor, error) {
 	case []float64:
 		fillOnes(v)
 	}
-	onesCache.Store(d, t)
+	if n <= maxCachedOnes {
+		onesCache.Store(d, t)
+	}
 	return t, nil
 }
 
