@@ -518,7 +518,7 @@ func (op *Op) defaultReduction(b Behavior) string {
 // one.
 func IsScatter(family string) bool {
 	switch family {
-	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice", "scatter_rows",
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice", "scatter_rows", "bincount",
 		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
 		return true
 	}

@@ -114,11 +114,18 @@ func outside(ind []int64, l limit) int {
 // firstNegative returns the position of the first negative value of ind
 // when the rules refuse negative values only (NegativeRefused), or -1: the
 // kernels call it before any other check of the values, which then skip
-// (or clamp) the values past the end.
+// (or clamp) the values past the end. It is small enough to be inlined,
+// so that the kernels' small calls pay a comparison for it, not a call.
 func firstNegative(ind []int64, rules IndexRules) int {
 	if !rules.negativesOnly() {
 		return -1
 	}
+	return negativeAt(ind)
+}
+
+// negativeAt returns the position of the first negative value of ind, or
+// -1.
+func negativeAt(ind []int64) int {
 	for i, v := range ind {
 		if v < 0 {
 			return i

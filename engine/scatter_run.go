@@ -313,7 +313,7 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 		return argErr("NegativeSkip does not go with OutOfRangeClamp")
 	}
 	if opt.Reduction == Div && updates.DType().IsInteger() {
-		if err := checkDivisors(*updates); err != nil {
+		if err := checkDivisors(s, updates); err != nil {
 			return err
 		}
 	}
@@ -332,34 +332,19 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Sc
 }
 
 // checkDivisors fails when reduction Div would divide an integer by zero:
-// the error names the first update, in row-major order, that is 0.
-func checkDivisors(updates tensor.Tensor) error {
-	var at int
-	switch u := updates.Data().(type) {
-	case []int8:
-		at = slices.Index(u, 0)
-	case []int16:
-		at = slices.Index(u, 0)
-	case []int32:
-		at = slices.Index(u, 0)
-	case []int64:
-		at = slices.Index(u, 0)
-	case []uint8:
-		at = slices.Index(u, 0)
-	case []uint16:
-		at = slices.Index(u, 0)
-	case []uint32:
-		at = slices.Index(u, 0)
-	case []uint64:
-		at = slices.Index(u, 0)
-	default:
-		return nil
+// the error names the first update, in row-major order, that is 0. It
+// reads updates as int64 through the scratch's index buffer, which the
+// indices take over afterwards.
+func checkDivisors(s *scratch, updates *tensor.Tensor) error {
+	u, err := s.indexInts(updates)
+	if err != nil {
+		return err
 	}
-	if at < 0 {
-		return nil
+	if at := slices.Index(u, 0); at >= 0 {
+		return argErr("reduction div: updates%v is 0, and an integer cannot be divided by zero",
+			tensor.Shape(updates.Shape().Coords(at)))
 	}
-	return argErr("reduction div: updates%v is 0, and an integer cannot be divided by zero",
-		tensor.Shape(updates.Shape().Coords(at)))
+	return nil
 }
 
 // fastScatter is implemented by the movers (reduction none) and by the

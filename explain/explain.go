@@ -880,9 +880,11 @@ func (t *Trace) linkPlan(op *dialect.Op, call dialect.Call) error {
 	for _, in := range op.Inputs {
 		t.Fills = t.Fills || in.Role == dialect.RoleFill
 	}
-	operand := t.Data.Tensor
-	if t.Scatter {
-		operand = t.Output.Tensor
+	// A scatter's cells are its output's: it may have no data (onto
+	// zeros, as tf.math.bincount).
+	operand := t.Output.Tensor
+	if !t.Scatter {
+		operand = t.Data.Tensor
 	}
 	ids, err := cellNumbers(operand.Shape())
 	if err != nil {

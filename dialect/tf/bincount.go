@@ -18,10 +18,11 @@ const opBincount = "tf.math.bincount"
 // counts the occurrences of each value of the flattened arr into int32
 // bins.
 type BincountOptions struct {
-	// Weights, when given, has arr's shape: each value of arr adds its
-	// weight to its bin rather than 1, and the output has the weights'
-	// type. A weights tensor of no elements counts, in its own type, as
-	// TensorFlow's kernel does.
+	// Weights, when given, has as many elements as arr (its shape with
+	// Axis -1 and a 2-D arr; TensorFlow flattens both otherwise): each
+	// value of arr adds its weight to its bin rather than 1, and the
+	// output has the weights' type. A weights tensor of no elements
+	// counts, in its own type, as TensorFlow's kernel does.
 	Weights tensor.Tensor
 	// MinLength is the least number of bins; 0 or less asks for none more
 	// than the values need.
@@ -37,7 +38,8 @@ type BincountOptions struct {
 	// Axis is 0 (TensorFlow's None too), which counts over the flattened
 	// arr, or -1, which counts each row of a 2-D arr into a row of bins
 	// (an arr of rank 0 or 1 is counted as with 0; of rank 3 or more,
-	// refused).
+	// refused). arr is int32 or int64: TensorFlow casts an arr of floats
+	// to int32, which the caller does here.
 	Axis int
 	// BinaryOutput sets a bin to 1 when any value falls in it; it
 	// excludes Weights.
@@ -68,7 +70,9 @@ func Bincount(arr tensor.Tensor, opts BincountOptions) (tensor.Tensor, error) {
 }
 
 // BincountInto is Bincount writing into dst, which has the output's type
-// and the shape BincountShape gives. It allocates nothing once warm.
+// and the shape BincountShape gives. It allocates nothing once warm, but
+// to count more than 65536 values without weights: it then allocates as
+// many ones, the updates it adds.
 func BincountInto(dst, arr tensor.Tensor, opts BincountOptions) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
@@ -127,7 +131,8 @@ func bincountOps() []*dialect.Op {
 		Behavior: bincountBehavior,
 		Inputs: []dialect.Param{
 			{Name: "arr", Role: dialect.RoleIndices, Doc: "the non-negative values to count, int32 or int64"},
-			{Name: "weights", Role: dialect.RoleUpdates, Optional: true, Doc: "arr's shape: what each value adds to its bin"},
+			{Name: "weights", Role: dialect.RoleUpdates, Optional: true,
+				Doc: "what each value adds to its bin: as many as arr (arr's shape with axis -1 and a 2-D arr)"},
 		},
 		Attrs: []dialect.Attr{
 			{Name: "minlength", Kind: dialect.Int, Default: "0", Doc: "the least number of bins"},
@@ -137,6 +142,7 @@ func bincountOps() []*dialect.Op {
 				Doc: "0 counts over the flattened arr (TensorFlow's None); -1 counts each row of a 2-D arr"},
 			{Name: "binary_output", Kind: dialect.Bool, Default: "false", Doc: "set a bin to 1 rather than count"},
 		},
+		Plan: bincountPlan,
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			d, err := tensor.ParseDType(c.Attrs["dtype"].Str)
 			if err != nil {
@@ -150,6 +156,27 @@ func bincountOps() []*dialect.Op {
 			return Bincount(c.Inputs["arr"], opts)
 		},
 	}}
+}
+
+// bincountPlan is a call with weights as the general scatter, which
+// explain traces: each value of arr a start index of one component into
+// the bins, its weight the update added there; with axis -1 and a 2-D
+// arr, the rows of arr and of the bins are batching dimensions. A count
+// without weights, or binary_output, has no plan.
+func bincountPlan(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
+	arr, w := c.Inputs["arr"], c.Inputs["weights"]
+	switch {
+	case w.IsZero() || w.Len() == 0:
+		return dialect.Plan{}, fmt.Errorf("%w: a count without weights has no plan", engine.ErrArgument)
+	case c.Attrs["binary_output"].Bool:
+		return dialect.Plan{}, fmt.Errorf("%w: binary_output has no plan", engine.ErrArgument)
+	}
+	d := &engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: arr.Rank()}
+	if c.Attrs["axis"].Int == -1 && arr.Rank() == 2 {
+		d.InsertedWindowDims, d.ScatterDimsToOperandDims = []int{1}, []int{1}
+		d.InputBatchingDims, d.ScatterIndicesBatchingDims = []int{0}, []int{0}
+	}
+	return dialect.Plan{Scatter: d, Rules: bincountRules}, nil
 }
 
 // bincount is a checked Bincount call.
@@ -192,13 +219,19 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 	bc.arrDims = append(sh.Buf(1), arr.Len())
 	if opts.Axis == -1 && len(as) > 1 {
 		if len(as) > 2 {
-			return bc, fmt.Errorf("%w: Input must be at most rank 2 with axis -1, got shape %v", engine.ErrShape, as)
+			// DenseBincount's words.
+			return bc, fmt.Errorf("%w: Shape must be at most rank 2 but is rank %d (arr %v, axis -1)", engine.ErrShape, len(as), as)
 		}
 		bc.axis, bc.arrDims = 1, as
 	}
 	bc.counts = w.IsZero() || w.Len() == 0
-	if !bc.counts && !w.SameShape(arr) {
+	switch {
+	case bc.counts:
+	case bc.axis == 1 && !w.SameShape(arr):
 		return bc, fmt.Errorf("%w: weights must have the shape of arr %v or no elements, got %v", engine.ErrShape, as, sh.Of(w))
+	case w.Len() != arr.Len():
+		// Both are flattened (axis 0) or 1-D: DenseBincount compares sizes.
+		return bc, fmt.Errorf("%w: Input indices and weights must have the same size: arr %v, weights %v", engine.ErrShape, as, sh.Of(w))
 	}
 	top := maxOf(arr)
 	size := int64(0)
@@ -317,11 +350,18 @@ func zeroBins(dst tensor.Tensor) error {
 	return nil
 }
 
-// onesCache holds, for each of bincountTypes, the last tensor of ones that
-// ones made: counting calls of one size share it, read-only.
+// onesCache holds, for each of bincountTypes, the last tensor of at most
+// maxCachedOnes ones that ones made: counting calls of one size share it,
+// read-only.
 var onesCache sync.Map // tensor.DType -> tensor.Tensor
 
-// ones returns a 1-D tensor of n ones of type d, one of bincountTypes.
+// maxCachedOnes bounds what onesCache keeps: 512 KiB of int64 or float64
+// ones at the most.
+const maxCachedOnes = 1 << 16
+
+// ones returns a 1-D tensor of n ones of type d, one of bincountTypes: the
+// cached one for the n of the last call when n is at most maxCachedOnes,
+// else a new one.
 func ones(d tensor.DType, n int) (tensor.Tensor, error) {
 	if c, ok := onesCache.Load(d); ok {
 		if t := c.(tensor.Tensor); t.Len() == n {
@@ -342,7 +382,9 @@ func ones(d tensor.DType, n int) (tensor.Tensor, error) {
 	case []float64:
 		fillOnes(v)
 	}
-	onesCache.Store(d, t)
+	if n <= maxCachedOnes {
+		onesCache.Store(d, t)
+	}
 	return t, nil
 }
 

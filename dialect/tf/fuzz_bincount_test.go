@@ -94,8 +94,13 @@ func (c *bincountCall) Model(bool) (tensor.Tensor, tensor.Shape, error) {
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "rank")
 	}
 	counts := w.IsZero() || w.Len() == 0
-	if !counts && !w.Shape().Equal(as) {
+	switch {
+	case counts:
+	case rows && !w.Shape().Equal(as):
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "weights shape")
+	case w.Len() != c.arr.Len():
+		// Both flattened, or 1-D.
+		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "weights size")
 	}
 	top, negative := int64(math.MinInt64), false
 	for i := range c.arr.Len() {
