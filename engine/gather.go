@@ -40,12 +40,42 @@ func AppendGatherShape(buf, data, indices tensor.Shape, axis, batchDims int) (te
 // dst has data's type and the shape GatherShape returns, and must not
 // overlap the inputs.
 func Gather(dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
+	return runGather(formGather, dst, data, indices, axis, batchDims, rules)
+}
+
+// gatherForm says which of the gathers' form kernels runGather runs.
+type gatherForm uint8
+
+const (
+	formGather gatherForm = iota
+	formGatherND
+	formGatherElements
+)
+
+// gatherFormNames name the forms in runGather's errors.
+var gatherFormNames = [...]string{formGather: "Gather", formGatherND: "GatherND", formGatherElements: "GatherElements"}
+
+// runGather is the path of the gathers' form functions, which pass their
+// arguments on and so are inlined: it refuses the rules that the forms'
+// kernels do not apply, then runs form's kernel on a scratch, which it
+// releases without a defer (a kernel that panics leaves its scratch to
+// the collector). A form uses axis, batchDims or both.
+func runGather(form gatherForm, dst, data, indices tensor.Tensor, axis, batchDims int, rules IndexRules) error {
 	if !gatherRules(rules) {
-		return gatherRulesErr("Gather", rules)
+		return gatherRulesErr(gatherFormNames[form], rules)
 	}
 	s := getScratch()
-	defer s.release()
-	return gather(s, &dst, &data, &indices, axis, batchDims, rules)
+	var err error
+	switch form {
+	case formGatherND:
+		err = gatherND(s, &dst, &data, &indices, batchDims, rules)
+	case formGatherElements:
+		err = gatherElements(s, &dst, &data, &indices, axis, rules)
+	default:
+		err = gather(s, &dst, &data, &indices, axis, batchDims, rules)
+	}
+	s.release()
+	return err
 }
 
 func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, rules IndexRules) error {

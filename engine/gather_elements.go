@@ -20,12 +20,7 @@ func GatherElementsShape(data, indices tensor.Shape, axis int) (tensor.Shape, er
 // has data's rank, and indices.shape[d] <= data.shape[d] for d != axis.
 // dst has data's type and indices' shape, and must not overlap the inputs.
 func GatherElements(dst, data, indices tensor.Tensor, axis int, rules IndexRules) error {
-	if !gatherRules(rules) {
-		return gatherRulesErr("GatherElements", rules)
-	}
-	s := getScratch()
-	defer s.release()
-	return gatherElements(s, &dst, &data, &indices, axis, rules)
+	return runGather(formGatherElements, dst, data, indices, axis, 0, rules)
 }
 
 func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rules IndexRules) error {

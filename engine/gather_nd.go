@@ -40,12 +40,7 @@ func AppendGatherNDShape(buf, data, indices tensor.Shape, batchDims int) (tensor
 // indices select (see GatherNDShape). dst must have data's type and the
 // shape GatherNDShape returns, and must not overlap the inputs.
 func GatherND(dst, data, indices tensor.Tensor, batchDims int, rules IndexRules) error {
-	if !gatherRules(rules) {
-		return gatherRulesErr("GatherND", rules)
-	}
-	s := getScratch()
-	defer s.release()
-	return gatherND(s, &dst, &data, &indices, batchDims, rules)
+	return runGather(formGatherND, dst, data, indices, 0, batchDims, rules)
 }
 
 func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rules IndexRules) error {

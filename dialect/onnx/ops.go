@@ -26,6 +26,37 @@ var (
 		Doc: "none, add or mul; max and min from version 18"}
 )
 
+// axisScatter returns the entry of ScatterElements or of Scatter, which
+// opset removed replaced (0 for none): the scatters along the attribute
+// axis, with the attributes attrs. Scatter has no reduction attribute, so
+// its calls read the reduction "", none.
+func axisScatter(name, summary string, versions []int, removed int, attrs ...dialect.Attr) *dialect.Op {
+	return &dialect.Op{
+		Name: name, Family: "scatter_elements", Summary: summary, Versions: versions, Removed: removed,
+		Behavior: behavior(true, false),
+		Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
+		Output:   "output",
+		Attrs:    attrs,
+		Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+			return newScatterElements(name, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
+				int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
+		},
+	}
+}
+
+// axisGather returns the entry of Gather (slices) or GatherElements, the
+// gathers along the attribute axis, whose indices are the input indices.
+func axisGather(name, family, summary string, versions []int, indices dialect.Param, slices bool) *dialect.Op {
+	return &dialect.Op{
+		Name: name, Family: family, Summary: summary, Versions: versions,
+		Behavior: behavior(false, false),
+		Inputs:   []dialect.Param{dataParam, indices},
+		Output:   "output",
+		Attrs:    []dialect.Attr{axisAttr},
+		Eval:     opcall.GatherEval(gatherAlong(name, slices), "axis"),
+	}
+}
+
 // behavior returns the corner rules of an ONNX operator at version v.
 // scatter says whether it has the reduction attribute, int64Only whether
 // its indices must be int64.
@@ -71,35 +102,10 @@ var scatterNDOp *dialect.Op
 
 func init() {
 	ops = []*dialect.Op{
-		{
-			Name:     opScatter,
-			Family:   "scatter_elements",
-			Behavior: behavior(true, false),
-			Summary:  "ScatterElements without reduction, before opset 11 replaced it",
-			Versions: []int{9},
-			Removed:  11,
-			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
-			Output:   "output",
-			Attrs:    []dialect.Attr{axisAttr},
-			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
-				return newScatterElements(opScatter, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
-					int(c.Attrs["axis"].Int), "")
-			},
-		},
-		{
-			Name:     opScatterElements,
-			Family:   "scatter_elements",
-			Behavior: behavior(true, false),
-			Summary:  "update elements of data at positions along an axis",
-			Versions: []int{11, 13, 16, 18},
-			Inputs:   []dialect.Param{dataParam, elemIndices, updatesParam},
-			Output:   "output",
-			Attrs:    []dialect.Attr{axisAttr, reduceAttr},
-			Eval: func(b *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
-				return newScatterElements(opScatterElements, b, c.Inputs["data"], c.Inputs["indices"], c.Inputs["updates"],
-					int(c.Attrs["axis"].Int), c.Attrs["reduction"].Str)
-			},
-		},
+		axisScatter(opScatter, "ScatterElements without reduction, before opset 11 replaced it", []int{9}, 11,
+			axisAttr),
+		axisScatter(opScatterElements, "update elements of data at positions along an axis", []int{11, 13, 16, 18}, 0,
+			axisAttr, reduceAttr),
 		{
 			Name:     opScatterND,
 			Family:   "scatter_nd",
@@ -111,29 +117,10 @@ func init() {
 			Attrs:    []dialect.Attr{reduceAttr},
 			Eval:     opcall.ScatterNDEval(opScatterND, scatterND),
 		},
-		{
-			Name:     opGather,
-			Family:   "gather",
-			Behavior: behavior(false, false),
-			Summary:  "take slices of data along an axis",
-			Versions: []int{1, 11, 13},
-			Inputs: []dialect.Param{dataParam,
-				opcall.AxisIndices("of any rank")},
-			Output: "output",
-			Attrs:  []dialect.Attr{axisAttr},
-			Eval:   opcall.GatherEval(gatherAlong(opGather, true), "axis"),
-		},
-		{
-			Name:     opGatherElements,
-			Family:   "gather_elements",
-			Behavior: behavior(false, false),
-			Summary:  "take elements of data at positions along an axis",
-			Versions: []int{11, 13},
-			Inputs:   []dialect.Param{dataParam, elemIndices},
-			Output:   "output",
-			Attrs:    []dialect.Attr{axisAttr},
-			Eval:     opcall.GatherEval(gatherAlong(opGatherElements, false), "axis"),
-		},
+		axisGather(opGather, "gather", "take slices of data along an axis", []int{1, 11, 13},
+			opcall.AxisIndices("of any rank"), true),
+		axisGather(opGatherElements, "gather_elements", "take elements of data at positions along an axis", []int{11, 13},
+			elemIndices, false),
 		{
 			Name:     opGatherND,
 			Family:   "gather_nd",

@@ -123,9 +123,15 @@ func gatherOp(name, family, summary, indexDoc string, f func(input tensor.Tensor
 		Summary: summary,
 		Inputs:  []dialect.Param{inputParam, {Name: "index", Role: dialect.RoleIndices, Doc: indexDoc}},
 		Attrs:   []dialect.Attr{dimAttr},
-		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
-			return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
-		},
+		Eval:    gatherEval(f),
+	}
+}
+
+// gatherEval is the Eval of a gather that f runs on the inputs input and
+// index and the attribute dim.
+func gatherEval(f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) opcall.Eval {
+	return func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		return f(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"])
 	}
 }
 
