@@ -109,6 +109,14 @@ type ScatterOptions struct {
 	// the engine would accept: batching dimensions of indices smaller than
 	// the operand's, updates larger than indices (see ScatterDims).
 	Exact bool
+	// Scale, where set, is one element of the updates' type by which
+	// every update is multiplied before it is combined: the update
+	// combined is scale*update rounded to the element type, as reduction
+	// Mul computes it under Arith (float16 and bfloat16 through float32,
+	// complex numbers by Arith.Complex; bool is AND). PyTorch's
+	// index_add(alpha) is self + alpha*source. The zero Tensor scales
+	// nothing. The scaled updates are a copy, in memory from a pool.
+	Scale tensor.Tensor
 }
 
 // GatherOptions are the knobs of the general gather.

@@ -34,10 +34,17 @@ func checkReduction(d tensor.DType, opt Options) error {
 // the updates ups, in order, under opt; ups is not empty.
 func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 	r := opt.Reduction
+	a := arithOf(d)
+	if opt.Scale != nil {
+		scaled := make([]any, len(ups))
+		for i, u := range ups {
+			scaled[i] = a.step(Mul, u, opt.Scale, opt)
+		}
+		ups = scaled
+	}
 	if r == None {
 		return ups[len(ups)-1]
 	}
-	a := arithOf(d)
 	// The values that take part, in order, and how many of them count for
 	// a mean.
 	vals := append([]any{self}, ups...)

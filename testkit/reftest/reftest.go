@@ -184,4 +184,9 @@ type Options struct {
 	// ConcatStrings gives strings reduction Add, which concatenates
 	// (value + update); without it they take None only (ErrType).
 	ConcatStrings bool
+	// Scale, where not nil, is a Go value of the element type by which
+	// every update is multiplied (the step Mul, rounded to the element
+	// type) before the reduction takes it: PyTorch's index_add with
+	// alpha.
+	Scale any
 }
