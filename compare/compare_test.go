@@ -100,7 +100,7 @@ func TestNames(t *testing.T) {
 	}{
 		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
 		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
-		{Updates, []string{"src", "update", "updates"}},
+		{Updates, []string{"source", "src", "update", "updates"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},

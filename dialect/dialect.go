@@ -69,7 +69,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 
 // Families are the operations that every dialect spells its own way.
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
-	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice"}
+	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
+	"segment_sum", "segment_max", "take", "take_along_axis", "put", "index_copy", "index_fill", "index_put", "masked_scatter"}
 
 // Kind is the type of an attribute value.
 type Kind uint8

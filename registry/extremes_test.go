@@ -36,7 +36,7 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	switch op.Family {
 	case "scatter_nd", "gather_nd":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
-	case "gather":
+	case "gather", "segment_sum", "segment_max", "index_copy", "index_fill":
 		indices = tensor.Must(tensor.From(tensor.Shape{1}, []int64{1}))
 	default:
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []int64{1, 0, 1}))
@@ -63,6 +63,10 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 			c.Inputs[p.Name] = tensor.Must(tensor.From(tensor.Shape{2}, []int64{2, 3}))
 		case dialect.RoleAxis:
 			c.Inputs[p.Name] = tensor.Scalar(int64(0))
+		case dialect.RoleValue:
+			if !p.Optional {
+				c.Inputs[p.Name] = tensor.Scalar(2.5)
+			}
 		}
 	}
 	// The general operators: the dimension numbers of a gather or

@@ -130,6 +130,9 @@ var ops []*dialect.Op
 // up and copies no Behavior.
 var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, indexSelectBehavior *dialect.Behavior
 
+// The Behaviors of the index operators along a dimension (index.go).
+var indexAddBehavior, indexCopyBehavior, indexFillBehavior, indexReduceBehavior *dialect.Behavior
+
 func init() {
 	ops = []*dialect.Op{
 		{
@@ -205,12 +208,21 @@ func init() {
 			Eval:  gatherEval(IndexSelect),
 		},
 	}
+	n := len(ops)
+	ops = append(ops, indexOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(indexBehavior(op.Name))
+	}
 	for _, op := range opcall.Unversioned("out", ops) {
-		op.Behavior = opcall.Fixed(behavior(op.Name)(1))
+		if op.Behavior == nil {
+			op.Behavior = opcall.Fixed(behavior(op.Name)(1))
+		}
 	}
 	scatterBehavior, scatterAddBehavior = opcall.SharedOf(ops, opScatter), opcall.SharedOf(ops, opScatterAdd)
 	scatterReduceBehavior, gatherBehavior = opcall.SharedOf(ops, opScatterReduce), opcall.SharedOf(ops, opGather)
 	indexSelectBehavior = opcall.SharedOf(ops, opIndexSelect)
+	indexAddBehavior, indexCopyBehavior = opcall.SharedOf(ops, opIndexAdd), opcall.SharedOf(ops, opIndexCopy)
+	indexFillBehavior, indexReduceBehavior = opcall.SharedOf(ops, opIndexFill), opcall.SharedOf(ops, opIndexReduce)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

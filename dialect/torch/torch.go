@@ -14,6 +14,10 @@
 //   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin (Reduce), input's own values taking part or not (includeSelf, its last parameter).
 //   - torch.gather: [Gather], take elements of input at positions along dim.
 //   - torch.index_select: [IndexSelect], take slices of input along dim.
+//   - torch.index_add: [IndexAdd], add alpha times slices of source into slices of input along dim, duplicates summed.
+//   - torch.index_copy: [IndexCopy], copy slices of source into slices of input along dim.
+//   - torch.index_fill: [IndexFill], fill slices of input along dim with a value.
+//   - torch.index_reduce: [IndexReduce], reduce slices of source into slices of input along dim with prod, mean, amax or amin.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.

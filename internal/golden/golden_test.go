@@ -319,6 +319,13 @@ func indexSets(family string) []indexSet {
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, nil, 0, nil},
 			{"out of range", []int64{4}, tensor.Shape{1}, nil, 0, nil},
 		}
+	case "segment_sum", "segment_max", "index_copy", "index_fill":
+		return []indexSet{
+			{"dim 0, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"dim 1, duplicates", []int64{2, 0, 2, 1}, tensor.Shape{4}, tensor.Shape{4, 4}, 1, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
 	case "general_scatter":
 		rows := map[dialect.Role]dialect.Value{dialect.RoleUpdateWindowDims: ints(1), dialect.RoleInsertedWindowDims: ints(0),
 			dialect.RoleScatterDimsToOperandDims: ints(0), dialect.RoleIndexVectorDim: one(1)}
