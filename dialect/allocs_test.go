@@ -191,6 +191,36 @@ func allocCases(in *inputs) []allocCase {
 	}
 	add("torch.gather", "", func() error { return torch.GatherInto(in.gatherElemOut, in.data, 1, in.rowIdx) })
 	add("torch.index_select", "int32", func() error { return torch.IndexSelectInto(in.gatherOut, in.data, 0, in.gatherIdx32) })
+	add("torch.index_add", "rows", func() error {
+		return torch.IndexAddInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd, torch.Int(1))
+	})
+	add("torch.index_add", "alpha in place int32", func() error {
+		return torch.IndexAddInto(in.data, in.data, 0, in.gatherIdx32, in.ndRowUpd, torch.Float(0.5))
+	})
+	add("torch.index_add", "dim 1 float16", func() error {
+		return torch.IndexAddInto(in.halfDst, in.half, 1, in.gatherIdx, in.rowUpdF16, torch.Int(1))
+	})
+	add("torch.index_copy", "", func() error { return torch.IndexCopyInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd) })
+	add("torch.index_fill", "dim 1", func() error { return torch.IndexFillInto(in.dst, in.data, 1, in.gatherIdx, torch.Float(0.5)) })
+	for _, red := range []torch.Reduce{torch.ReduceProd, torch.ReduceMean, torch.ReduceAmax, torch.ReduceAmin} {
+		for _, self := range []bool{true, false} {
+			name := fmt.Sprintf("%s include_self %v", red, self)
+			add("torch.index_reduce", name, func() error {
+				return torch.IndexReduceInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd, red, self)
+			})
+			add("torch.index_reduce", name+" float16 in place", func() error {
+				return torch.IndexReduceInto(in.half, in.half, 0, in.gatherIdx, in.ndRowsF16, red, self)
+			})
+		}
+	}
+	add("torch.take", "", func() error { return torch.TakeInto(in.gatherElemOut, in.data, in.rowIdx) })
+	add("torch.take_along_dim", "dim 1", func() error { return torch.TakeAlongDimInto(in.gatherElemOut, in.data, in.rowIdx, 1) })
+	add("torch.take_along_dim", "flat", func() error { return torch.TakeAlongDimFlatInto(in.ndElemOut, in.data, in.rowIdx) })
+	for _, acc := range []bool{false, true} {
+		add("torch.put", fmt.Sprint("in place, accumulate ", acc), func() error {
+			return torch.PutInto(in.data2, in.data2, in.rowIdx, in.rowUpd, acc)
+		})
+	}
 
 	// openvino
 	ov := openvino.Latest

@@ -51,7 +51,7 @@ var allOps = []string{
 	"stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter",
 	"tf.gather", "tf.gather_nd", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
-	"torch.gather", "torch.index_add", "torch.index_copy", "torch.index_fill", "torch.index_reduce", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
+	"torch.gather", "torch.index_add", "torch.index_copy", "torch.index_fill", "torch.index_reduce", "torch.index_select", "torch.put", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce", "torch.take", "torch.take_along_dim",
 }
 
 func TestOpsAreSortedAndWellFormed(t *testing.T) {

@@ -133,6 +133,9 @@ var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, 
 // The Behaviors of the index operators along a dimension (index.go).
 var indexAddBehavior, indexCopyBehavior, indexFillBehavior, indexReduceBehavior *dialect.Behavior
 
+// The Behaviors of the flat operators (take.go).
+var takeBehavior, takeAlongDimBehavior, putBehavior *dialect.Behavior
+
 func init() {
 	ops = []*dialect.Op{
 		{
@@ -213,6 +216,11 @@ func init() {
 	for _, op := range ops[n:] {
 		op.Behavior = opcall.Fixed(indexBehavior(op.Name))
 	}
+	n = len(ops)
+	ops = append(ops, takeOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(flatBehavior(op.Name))
+	}
 	for _, op := range opcall.Unversioned("out", ops) {
 		if op.Behavior == nil {
 			op.Behavior = opcall.Fixed(behavior(op.Name)(1))
@@ -223,6 +231,8 @@ func init() {
 	indexSelectBehavior = opcall.SharedOf(ops, opIndexSelect)
 	indexAddBehavior, indexCopyBehavior = opcall.SharedOf(ops, opIndexAdd), opcall.SharedOf(ops, opIndexCopy)
 	indexFillBehavior, indexReduceBehavior = opcall.SharedOf(ops, opIndexFill), opcall.SharedOf(ops, opIndexReduce)
+	takeBehavior, takeAlongDimBehavior = opcall.SharedOf(ops, opTake), opcall.SharedOf(ops, opTakeAlongDim)
+	putBehavior = opcall.SharedOf(ops, opPut)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

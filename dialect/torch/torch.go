@@ -18,6 +18,9 @@
 //   - torch.index_copy: [IndexCopy], copy slices of source into slices of input along dim.
 //   - torch.index_fill: [IndexFill], fill slices of input along dim with a value.
 //   - torch.index_reduce: [IndexReduce], reduce slices of source into slices of input along dim with prod, mean, amax or amin.
+//   - torch.take: [Take], take elements of input, seen as 1-D, at positions index holds.
+//   - torch.take_along_dim: [TakeAlongDim], take elements of input at positions along dim, input and indices broadcast; [TakeAlongDimFlat] without dim.
+//   - torch.put: [Put], write or add source into input, seen as 1-D, at positions index holds.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.

@@ -721,6 +721,8 @@ func TestOpTable(t *testing.T) {
 		"torch.index_select": {"gather", both, engine.NegativeError},
 		"torch.index_add":    {"segment_sum", both, engine.NegativeError}, "torch.index_copy": {"index_copy", i64, engine.NegativeError},
 		"torch.index_fill": {"index_fill", i64, engine.NegativeFromEnd}, "torch.index_reduce": {"segment_max", both, engine.NegativeError},
+		"torch.take": {"take", i64, engine.NegativeFromEnd}, "torch.take_along_dim": {"take_along_axis", i64, engine.NegativeError},
+		"torch.put": {"put", i64, engine.NegativeFromEnd},
 	}
 	for _, op := range torch.Ops() {
 		w, ok := names[op.Name]

@@ -326,6 +326,19 @@ func indexSets(family string) []indexSet {
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
 			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
 		}
+	case "take", "put":
+		return []indexSet{
+			{"flat, duplicates", []int64{11, 0, 11, 5}, tensor.Shape{2, 2}, tensor.Shape{4}, 0, nil},
+			{"negative", []int64{-1, -12}, tensor.Shape{2}, tensor.Shape{2}, 0, nil},
+			{"out of range", []int64{12}, tensor.Shape{1}, tensor.Shape{1}, 0, nil},
+		}
+	case "take_along_axis":
+		return []indexSet{
+			{"dim 0, broadcast", []int64{3, 0, 2}, tensor.Shape{1, 3}, nil, 0, nil},
+			{"dim 1", []int64{2, 0, 1, 1, 0, 2, 2, 2}, tensor.Shape{4, 2}, nil, 1, nil},
+			{"negative", []int64{-1, 0, 1}, tensor.Shape{1, 3}, nil, 0, nil},
+			{"out of range", []int64{4, 0, 0}, tensor.Shape{1, 3}, nil, 0, nil},
+		}
 	case "general_scatter":
 		rows := map[dialect.Role]dialect.Value{dialect.RoleUpdateWindowDims: ints(1), dialect.RoleInsertedWindowDims: ints(0),
 			dialect.RoleScatterDimsToOperandDims: ints(0), dialect.RoleIndexVectorDim: one(1)}
