@@ -99,8 +99,8 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{Data, []string{"data", "input", "input_x", "inputs", "operand", "params", "tensor"}},
-		{Indices, []string{"index", "indices", "scatter_indices", "start_indices"}},
-		{Updates, []string{"source", "src", "update", "updates"}},
+		{Indices, []string{"index", "indices", "indices.0", "mask", "scatter_indices", "start_indices"}},
+		{Updates, []string{"source", "src", "update", "updates", "values"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},

@@ -46,6 +46,8 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 		t.Fatal(err)
 	}
 	switch op.Family {
+	case "masked_scatter":
+		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []bool{true, false, false}))
 	case "general_scatter", "general_gather":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
 	case "dynamic_slice", "dynamic_update_slice":

@@ -136,6 +136,9 @@ var indexAddBehavior, indexCopyBehavior, indexFillBehavior, indexReduceBehavior 
 // The Behaviors of the flat operators (take.go).
 var takeBehavior, takeAlongDimBehavior, putBehavior *dialect.Behavior
 
+// The Behaviors of index_put and masked_scatter (masked.go).
+var indexPutBehavior, maskedScatterBehavior *dialect.Behavior
+
 func init() {
 	ops = []*dialect.Op{
 		{
@@ -221,6 +224,11 @@ func init() {
 	for _, op := range ops[n:] {
 		op.Behavior = opcall.Fixed(flatBehavior(op.Name))
 	}
+	n = len(ops)
+	ops = append(ops, maskedOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(maskedBehavior(op.Name))
+	}
 	for _, op := range opcall.Unversioned("out", ops) {
 		if op.Behavior == nil {
 			op.Behavior = opcall.Fixed(behavior(op.Name)(1))
@@ -233,6 +241,7 @@ func init() {
 	indexFillBehavior, indexReduceBehavior = opcall.SharedOf(ops, opIndexFill), opcall.SharedOf(ops, opIndexReduce)
 	takeBehavior, takeAlongDimBehavior = opcall.SharedOf(ops, opTake), opcall.SharedOf(ops, opTakeAlongDim)
 	putBehavior = opcall.SharedOf(ops, opPut)
+	indexPutBehavior, maskedScatterBehavior = opcall.SharedOf(ops, opIndexPut), opcall.SharedOf(ops, opMaskedScatter)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

@@ -21,6 +21,8 @@
 //   - torch.take: [Take], take elements of input, seen as 1-D, at positions index holds.
 //   - torch.take_along_dim: [TakeAlongDim], take elements of input at positions along dim, input and indices broadcast; [TakeAlongDimFlat] without dim.
 //   - torch.put: [Put], write or add source into input, seen as 1-D, at positions index holds.
+//   - torch.index_put: [IndexPut], write or add values at the positions a tuple of index tensors (or masks) selects: input[indices] = values.
+//   - torch.masked_scatter: [MaskedScatter], write source's elements, in order, where mask is true.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.

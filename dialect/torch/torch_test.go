@@ -722,7 +722,9 @@ func TestOpTable(t *testing.T) {
 		"torch.index_add":    {"segment_sum", both, engine.NegativeError}, "torch.index_copy": {"index_copy", i64, engine.NegativeError},
 		"torch.index_fill": {"index_fill", i64, engine.NegativeFromEnd}, "torch.index_reduce": {"segment_max", both, engine.NegativeError},
 		"torch.take": {"take", i64, engine.NegativeFromEnd}, "torch.take_along_dim": {"take_along_axis", i64, engine.NegativeError},
-		"torch.put": {"put", i64, engine.NegativeFromEnd},
+		"torch.put":            {"put", i64, engine.NegativeFromEnd},
+		"torch.index_put":      {"index_put", dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8), engine.NegativeFromEnd},
+		"torch.masked_scatter": {"masked_scatter", dialect.Types(tensor.Bool), engine.NegativeError},
 	}
 	for _, op := range torch.Ops() {
 		w, ok := names[op.Name]

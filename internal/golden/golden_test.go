@@ -332,6 +332,18 @@ func indexSets(family string) []indexSet {
 			{"negative", []int64{-1, -12}, tensor.Shape{2}, tensor.Shape{2}, 0, nil},
 			{"out of range", []int64{12}, tensor.Shape{1}, tensor.Shape{1}, 0, nil},
 		}
+	case "index_put":
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "masked_scatter":
+		return []indexSet{
+			{"rows", []int64{1, 0, 1}, tensor.Shape{3}, tensor.Shape{12}, 0, nil},
+			{"elements", []int64{0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1}, tensor.Shape{4, 3}, tensor.Shape{2, 3}, 0, nil},
+			{"too few", []int64{1, 1, 1}, tensor.Shape{3}, tensor.Shape{5}, 0, nil},
+		}
 	case "take_along_axis":
 		return []indexSet{
 			{"dim 0, broadcast", []int64{3, 0, 2}, tensor.Shape{1, 3}, nil, 0, nil},
