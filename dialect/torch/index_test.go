@@ -324,7 +324,9 @@ func TestIndexRefusals(t *testing.T) {
 		{"index_copy int32 index", "torch.index_copy", func(d tensor.Tensor) error {
 			return torch.IndexCopyInto(d, d, 0, tensortest.I32(tensor.Shape{1}, 0), row)
 		}, engine.ErrType, "int32"},
-		{"index_copy out of range", "torch.index_copy", func(d tensor.Tensor) error { return torch.IndexCopyInto(d, d, 0, i64s(0, 2), full32(tensor.Shape{2, 3}, 0)) },
+		{"index_copy out of range", "torch.index_copy", func(d tensor.Tensor) error {
+			return torch.IndexCopyInto(d, d, 0, i64s(0, 2), full32(tensor.Shape{2, 3}, 0))
+		},
 			engine.ErrIndex, "index[1] = 2"},
 		{"index_fill out of range", "torch.index_fill", func(d tensor.Tensor) error { return torch.IndexFillInto(d, d, 1, i64s(1, -4), torch.Int(0)) },
 			engine.ErrIndex, "index[1] = -4"},
