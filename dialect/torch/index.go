@@ -175,20 +175,17 @@ func (c *indexCall) check(dst tensor.Tensor) (int, error) {
 }
 
 // checkSource checks source's type and shape against input and index:
-// index_copy's rules (a 0-d tensor stands for one slice) or those of
-// index_add and index_reduce (input and source both 0-d, or of one rank).
+// input and source both 0-d, or of one rank and equal but for dim; and
+// for index_copy, a 0-d source into an input of rank 0 or 1, with one
+// index value.
 func (c *indexCall) checkSource(d int) error {
 	in, src, n := c.input, c.source, c.index.Len()
 	if src.DType() != in.DType() {
 		return fmt.Errorf("%w: source has type %v, input has type %v; they must be equal", engine.ErrType, src.DType(), in.DType())
 	}
-	if c.op == opIndexCopy && (src.Rank() == 0 || in.Rank() == 0) {
-		if src.Len() != 1 && src.Rank() == 0 || in.Rank() == 0 && src.Rank() > 1 {
-			return fmt.Errorf("%w: source %v does not fit input %v", engine.ErrShape, src.Shape(), in.Shape())
-		}
-		if n != 1 || src.Len() != 1 {
-			return fmt.Errorf("%w: a 0-d source or input takes exactly one index value and one source value, got %d and %d",
-				engine.ErrShape, n, src.Len())
+	if c.op == opIndexCopy && src.Rank() == 0 && in.Rank() <= 1 {
+		if n != 1 {
+			return fmt.Errorf("%w: a 0-d source takes exactly one index value, got %d", engine.ErrShape, n)
 		}
 		return nil
 	}

@@ -40,7 +40,7 @@ func indexBehavior(op string) dialect.Behavior {
 	case opIndexCopy:
 		b.IndexTypes = dialect.Types(tensor.Int64)
 		b.Notes = []string{"Of duplicate indices the last in index order wins (PyTorch leaves it undefined).",
-			"A 0-d source or input takes exactly one index value.", noteIndex}
+			"A 0-d source goes into an input of rank 0 or 1 and takes exactly one index value.", noteIndex}
 	case opIndexFill:
 		b.Index = engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeError}
 		b.IndexTypes = dialect.Types(tensor.Int64)

@@ -235,12 +235,12 @@ func (p *putCall) readIndices(input tensor.Tensor, indices []tensor.Tensor) (int
 			s.mask, s.dims = true, t.Rank()
 			if k+s.dims > input.Rank() {
 				return 0, fmt.Errorf("%w: too many indices for input of rank %d: %s is a mask of rank %d at dimension %d",
-					engine.ErrIndex, input.Rank(), name, t.Rank(), k)
+					engine.ErrShape, input.Rank(), name, t.Rank(), k)
 			}
 			for j := range t.Rank() {
 				if t.Dim(j) != input.Dim(k+j) {
 					return 0, fmt.Errorf("%w: the shape %v of mask %s does not match input %v at dimension %d",
-						engine.ErrIndex, t.Shape(), name, input.Shape(), k+j)
+						engine.ErrShape, t.Shape(), name, input.Shape(), k+j)
 				}
 			}
 			for q := range t.Len() {
@@ -254,7 +254,7 @@ func (p *putCall) readIndices(input tensor.Tensor, indices []tensor.Tensor) (int
 		}
 		k += s.dims
 		if k > input.Rank() {
-			return 0, fmt.Errorf("%w: too many indices for input of rank %d (%s indexes dimension %d)", engine.ErrIndex, input.Rank(), name, k-1)
+			return 0, fmt.Errorf("%w: too many indices for input of rank %d (%s indexes dimension %d)", engine.ErrShape, input.Rank(), name, k-1)
 		}
 		if i < len(p.sources) {
 			p.sources[i] = s
