@@ -76,10 +76,7 @@ func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims
 	if err != nil {
 		return err
 	}
-	if sc != nil {
-		defer sc.release()
-		updates = sc.view
-	}
+	defer sc.release()
 	s := getScratch()
 	defer s.release()
 	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, true)

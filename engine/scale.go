@@ -25,13 +25,23 @@ type scaled struct {
 
 var scaledPool sync.Pool
 
-// scaleUpdates returns updates multiplied element by element by
-// opt.Scale, as reduction Mul computes under opt.Arith, in memory from a
-// pool, or nil when opt has no scale. Give it back with release once the
-// scatter has returned.
-func scaleUpdates(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
-	if opt.Scale.IsZero() || updates.IsZero() {
-		return nil, nil
+// scaleUpdates replaces *updates by a copy multiplied element by element
+// by opt.Scale, as reduction Mul computes under opt.Arith, in memory from
+// a pool, which it returns; nil when opt has no scale. Give it back with
+// release once the scatter has returned.
+// It is small enough to inline, so that a call without a scale pays only
+// its test.
+func scaleUpdates(updates *tensor.Tensor, opt *ScatterOptions) (sc *scaled, err error) {
+	if !opt.Scale.IsZero() {
+		sc, err = scaleCopy(updates, opt)
+	}
+	return sc, err
+}
+
+// scaleCopy is scaleUpdates for a call with a scale and updates.
+func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
+	if updates.IsZero() {
+		return nil, nil // the scatter refuses it
 	}
 	d := updates.DType()
 	if opt.Scale.DType() != d || opt.Scale.Len() != 1 {
@@ -70,14 +80,19 @@ func scaleUpdates(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) 
 	}
 	b.shape = updates.AppendShape(b.shape[:0])
 	b.view, _ = b.buf.View(&b.shape)
+	*updates = b.view
 	return b, nil
 }
 
 // release gives b back to the pool; nil is nothing to give back.
 func (b *scaled) release() {
-	if b == nil {
-		return
+	if b != nil {
+		b.put()
 	}
+}
+
+// put gives b back to the pool.
+func (b *scaled) put() {
 	b.red.rebind(nil, nil, 1)
 	b.view = tensor.Tensor{}
 	scaledPool.Put(b)

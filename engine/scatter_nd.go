@@ -18,16 +18,11 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	if !fastRules(opt.Rules) {
 		return clampErr("ScatterND")
 	}
-	if !opt.Scale.IsZero() {
-		sc, err := scaleUpdates(&updates, &opt)
-		if err != nil {
-			return err
-		}
-		if sc != nil {
-			defer sc.release()
-			updates = sc.view
-		}
+	sc, err := scaleUpdates(&updates, &opt)
+	if err != nil {
+		return err
 	}
+	defer sc.release()
 	s := getScratch()
 	defer s.release()
 	return scatterND(s, &dst, &data, &indices, &updates, opt)

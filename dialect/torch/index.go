@@ -162,16 +162,7 @@ func (c *indexCall) check(dst tensor.Tensor) (int, error) {
 			return 0, err
 		}
 	}
-	if err := opcall.CheckDstLike(dst, c.input); err != nil {
-		return 0, err
-	}
-	if !engine.SameMemory(dst, c.input) && engine.Overlap(dst, c.input) {
-		return 0, fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
-	}
-	if engine.Overlap(dst, c.index) || !c.fill && engine.Overlap(dst, c.source) {
-		return 0, fmt.Errorf("%w: dst overlaps index or source", engine.ErrArgument)
-	}
-	return d, nil
+	return d, checkScatterDst(dst, c.input, c.index, c.source, "source")
 }
 
 // checkSource checks source's type and shape against input and index:

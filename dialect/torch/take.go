@@ -267,14 +267,8 @@ func runPut(dst, input, index, source tensor.Tensor, accumulate bool) error {
 	if source.Len() != n {
 		return fmt.Errorf("%w: source has %d elements, index %d; they must be equal", engine.ErrShape, source.Len(), n)
 	}
-	if err := opcall.CheckDstLike(dst, input); err != nil {
+	if err := checkScatterDst(dst, input, index, source, "source"); err != nil {
 		return err
-	}
-	if !engine.SameMemory(dst, input) && engine.Overlap(dst, input) {
-		return fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
-	}
-	if engine.Overlap(dst, index) || engine.Overlap(dst, source) {
-		return fmt.Errorf("%w: dst overlaps index or source", engine.ErrArgument)
 	}
 	if n == 0 {
 		copyAll(dst, input)

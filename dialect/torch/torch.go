@@ -409,16 +409,11 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 	if err := checkReduceType(c.b, c.reduce, red, dt, empty); err != nil {
 		return 0, 0, err
 	}
-	if err := opcall.CheckDstLike(dst, c.input); err != nil {
-		return 0, 0, err
+	src := c.src
+	if c.hasValue {
+		src = tensor.Tensor{}
 	}
-	if !engine.SameMemory(dst, c.input) && engine.Overlap(dst, c.input) {
-		return 0, 0, fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
-	}
-	if engine.Overlap(dst, c.index) || !c.hasValue && engine.Overlap(dst, c.src) {
-		return 0, 0, fmt.Errorf("%w: dst overlaps index or src", engine.ErrArgument)
-	}
-	return d, red, nil
+	return d, red, checkScatterDst(dst, c.input, c.index, src, "src")
 }
 
 // checkShapes checks the ranks and sizes of a non-empty index against
@@ -513,6 +508,22 @@ var empties = func() map[tensor.DType]tensor.Tensor {
 	}
 	return m
 }()
+
+// checkScatterDst checks the dst of a scatter of input: input's type and
+// shape, input itself or apart from it, and apart from index and from
+// src (called name; the zero Tensor for none).
+func checkScatterDst(dst, input, index, src tensor.Tensor, name string) error {
+	if err := opcall.CheckDstLike(dst, input); err != nil {
+		return err
+	}
+	if !engine.SameMemory(dst, input) && engine.Overlap(dst, input) {
+		return fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
+	}
+	if engine.Overlap(dst, index) || !src.IsZero() && engine.Overlap(dst, src) {
+		return fmt.Errorf("%w: dst overlaps index or %s", engine.ErrArgument, name)
+	}
+	return nil
+}
 
 // checkReduceType checks element type d against the kernel of reduction
 // red, which PyTorch reaches only when index has elements; mean's division
