@@ -442,19 +442,9 @@ func (c *indexCall) maskedScatter() (tensor.Tensor, tensor.Shape, error) {
 	if c.source.DType() != dt {
 		return none, nil, optest.Refuse(engine.ErrType, "source type")
 	}
-	// Broadcast input and mask together.
-	r := max(c.input.Rank(), c.index.Rank())
-	shape := make(tensor.Shape, r)
-	for i := range shape {
-		a, b := fromEnd(c.input, r-1-i), fromEnd(c.index, r-1-i)
-		switch {
-		case a == b || b == 1:
-			shape[i] = a
-		case a == 1:
-			shape[i] = b
-		default:
-			return none, nil, optest.Refuse(engine.ErrShape, "mask broadcast")
-		}
+	shape, ok := broadcastShapes(c.input.Shape(), c.index.Shape())
+	if !ok {
+		return none, nil, optest.Refuse(engine.ErrShape, "mask broadcast")
 	}
 	in, mask := bcast(c.input, shape), bcast(c.index, shape)
 	var pos []int
@@ -483,15 +473,6 @@ func (c *indexCall) maskedScatter() (tensor.Tensor, tensor.Shape, error) {
 		return out, shape, err
 	}
 	return tensor.Must(out.Reshape(shape)), shape, nil
-}
-
-// fromEnd returns t's size in its i-th dimension from the end, 1 past
-// its rank.
-func fromEnd(t tensor.Tensor, i int) int {
-	if i >= t.Rank() {
-		return 1
-	}
-	return t.Dim(t.Rank() - 1 - i)
 }
 
 // broadcastShapes returns the broadcast of shapes a and b, or false.

@@ -113,7 +113,7 @@ func indexOps() []*dialect.Op {
 			Inputs:  []dialect.Param{inputParam, alongIndex("reduce into"), sourceParam},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "prod, mean, amax or amin"},
-				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
+				includeSelfAttr},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexReduce(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"],
 					Reduce(c.Attrs["reduce"].Str), c.Attrs["include_self"].Bool)

@@ -107,6 +107,10 @@ var (
 	inputParam = dialect.Param{Name: "input", Role: dialect.RoleData, Doc: "the tensor to read or update"}
 	srcParam   = dialect.Param{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to scatter, at least as large as index"}
 	dimAttr    = dialect.Attr{Name: "dim", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
+	// includeSelfAttr is the include_self of scatter_reduce and
+	// index_reduce.
+	includeSelfAttr = dialect.Attr{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true",
+		Doc: "whether input's own values take part"}
 )
 
 func scatterIndex(what string) dialect.Param {
@@ -188,7 +192,7 @@ func init() {
 			Inputs:  []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
-				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
+				includeSelfAttr},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
