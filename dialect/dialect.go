@@ -501,7 +501,8 @@ func (op *Op) defaultReduction(b Behavior) string {
 // one.
 func IsScatter(family string) bool {
 	switch family {
-	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice":
+	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice",
+		"segment_sum", "segment_max", "put", "index_copy", "index_fill", "index_put", "masked_scatter":
 		return true
 	}
 	return false

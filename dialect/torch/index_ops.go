@@ -70,6 +70,7 @@ func indexOps() []*dialect.Op {
 	return []*dialect.Op{
 		{
 			Name:    opIndexAdd,
+			Plan:    alongPlan,
 			Family:  "segment_sum",
 			Summary: "add alpha times slices of source into slices of input along dim",
 			Inputs:  []dialect.Param{inputParam, alongIndex("add to"), sourceParam},
@@ -82,6 +83,7 @@ func indexOps() []*dialect.Op {
 		},
 		{
 			Name:    opIndexCopy,
+			Plan:    alongPlan,
 			Family:  "index_copy",
 			Summary: "copy slices of source into slices of input along dim",
 			Inputs:  []dialect.Param{inputParam, alongIndex("write"), sourceParam},
@@ -108,6 +110,7 @@ func indexOps() []*dialect.Op {
 		},
 		{
 			Name:    opIndexReduce,
+			Plan:    alongPlan,
 			Family:  "segment_max",
 			Summary: "reduce slices of source into slices of input along dim with prod, mean, amax or amin",
 			Inputs:  []dialect.Param{inputParam, alongIndex("reduce into"), sourceParam},
@@ -131,4 +134,25 @@ func attrScalar(v dialect.Value) Scalar {
 		return Int(int64(f))
 	}
 	return Float(f)
+}
+
+// alongPlan is the Plan of an index operator along dim with a source: the
+// general scatter of source's slices, every dimension but dim a window
+// dimension, the 0-d or 1-D index holding one start index per slice
+// (index_vector_dim is its rank).
+func alongPlan(b *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
+	input, index := c.Inputs["input"], c.Inputs["index"]
+	r := max(input.Rank(), 1)
+	d, err := wrapDim(int(c.Attrs["dim"].Int), input.Rank())
+	if err != nil {
+		return dialect.Plan{}, err
+	}
+	dims := engine.ScatterDims{UpdateWindowDims: []int{}, InsertedWindowDims: []int{d}, ScatterDimsToOperandDims: []int{d},
+		IndexVectorDim: index.Rank()}
+	for i := range r {
+		if i != d {
+			dims.UpdateWindowDims = append(dims.UpdateWindowDims, i)
+		}
+	}
+	return dialect.Plan{Scatter: &dims, Rules: b.Index}, nil
 }

@@ -2,7 +2,6 @@ package torch
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -14,7 +13,7 @@ func maskedBehavior(op string) dialect.Behavior {
 		DataTypes: kernelTypes, TypeRefusals: typeRefusals}
 	switch op {
 	case opIndexPut:
-		b.Reductions = map[string]engine.Reduction{"add": engine.Add}
+		// accumulate is a flag, not a reduction attribute (see put).
 		b.Arith = stepArith
 		b.Notes = []string{"The index tensors index input's first dimensions: an int64 or int32 one a dimension, a bool or uint8 mask as many as it has (its nonzero positions); they broadcast together, and values broadcasts to their shape followed by the dimensions not indexed.",
 			"Without accumulate the last duplicate in row-major order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in that order, float16 and bfloat16 rounding after every step."}

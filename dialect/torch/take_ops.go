@@ -24,7 +24,8 @@ func flatBehavior(op string) dialect.Behavior {
 		b.Notes = []string{"With dim, input and indices have one rank and broadcast in every dimension but dim; the result is torch.gather of the broadcast tensors.",
 			"Without dim, input is seen as 1-D and the result is 1-D, of indices' element count; a negative index is an error (torch.take counts it from the end)."}
 	case opPut:
-		b.Reductions = map[string]engine.Reduction{"add": engine.Add}
+		// accumulate is a flag, not a reduction attribute: no Reductions,
+		// which would say that put always adds.
 		b.Arith = stepArith
 		b.Notes = []string{"input is seen as 1-D in row-major order; source has index's element count, in any shape.",
 			"Without accumulate the last duplicate in index order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in index order, float16 and bfloat16 rounding after every step.",
