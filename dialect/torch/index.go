@@ -226,12 +226,17 @@ func (c *indexCall) options(d int, scale *filledSrc) (engine.ScatterOptions, err
 }
 
 // rowsPath reports whether PyTorch's CPU index_add takes its scatter_add
-// path over an expanded index, which accumulates float16 and bfloat16 in
-// float32 (indexAddRowsArith): input of rank 2 or more, dim 0, alpha 1
-// (one), an int64 index, a floating-point type, source shaped as input
-// but for dim.
+// path over an expanded index (aten/src/ATen/native/cpu/
+// ScatterGatherKernel.cpp, can_use_expanded_index_path), which
+// accumulates float16 and bfloat16 in float32 (indexAddRowsArith): input
+// of rank 2 or more, dim 0, alpha 1 (one), an int64 index, rows of 16
+// elements or more ("channels" below 16 take the generic kernel, which
+// rounds every step), a floating-point type (the only ones where the
+// order of rounding shows), source shaped as input but for dim.
 func (c *indexCall) rowsPath(d int, one bool) bool {
-	return one && d == 0 && c.input.Rank() > 1 && c.index.DType() == tensor.Int64 && c.input.DType().IsFloat()
+	in := c.input
+	return one && d == 0 && in.Rank() > 1 && in.Len() >= 16*in.Dim(0) && in.Len() > 0 &&
+		c.index.DType() == tensor.Int64 && in.DType().IsFloat()
 }
 
 func (c *indexCall) run(dst tensor.Tensor) error {

@@ -204,7 +204,10 @@ func (c *indexCall) along() (tensor.Tensor, tensor.Shape, error) {
 		}
 		opt.Reduction, opt.Scale = reftest.Add, v
 		one, _ := cast(number{kind: "int", i: 1}, dt)
-		opt.HalfOnce = d == 0 && c.input.Rank() > 1 && it == tensor.Int64 && dt.IsFloat() && reflect.DeepEqual(v, one)
+		// Rows of 16 elements or more, which the fuzzer's shapes (at most
+		// 3 by 3 by 3) never reach: TestIndexAddHalf checks them.
+		wide := c.input.Rank() > 1 && c.input.Len() > 0 && c.input.Len() >= 16*c.input.Dim(0)
+		opt.HalfOnce = d == 0 && wide && it == tensor.Int64 && dt.IsFloat() && reflect.DeepEqual(v, one)
 	case "index_reduce":
 		red, ok := map[string]reftest.Reduction{"prod": reftest.Mul, "mean": reftest.Mean, "amax": reftest.Max, "amin": reftest.Min}[c.reduce]
 		if !ok {

@@ -17,8 +17,8 @@ var stepArith = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxLa
 
 // indexAddRowsArith is stepArith but that float16 and bfloat16 sums
 // accumulate in float32, as PyTorch's scatter_add over an expanded index
-// does, which index_add takes along dim 0 with alpha 1 and an int64
-// index (see indexCall.rowsPath).
+// does, which index_add takes along dim 0 with alpha 1, an int64 index and
+// rows of 16 elements or more (see indexCall.rowsPath).
 var indexAddRowsArith = func() engine.Arith { a := stepArith; a.HalfOnce = true; return a }()
 
 // indexBehavior returns the Behavior of an index operator along a
@@ -34,8 +34,9 @@ func indexBehavior(op string) dialect.Behavior {
 		b.Notes = []string{noteComplex, "Duplicate indices are summed, in index order.",
 			"alpha is cast to input's type as PyTorch casts a Python number; each update added is alpha*source rounded to the element type " +
 				"(PyTorch's vectorised loop fuses alpha*source + self for float32 and float64 when alpha is not 1: the last bit may differ).",
-			"Along dim 0 with alpha 1 and an int64 index on a floating-point input of rank 2 or more, PyTorch goes through scatter_add, " +
-				"which accumulates float16 and bfloat16 in float32 and rounds once; otherwise every step rounds.",
+			"Along dim 0 with alpha 1 and an int64 index on a floating-point input of rank 2 or more whose rows hold 16 elements or more, " +
+				"PyTorch goes through scatter_add's expanded-index kernel, which accumulates float16 and bfloat16 in float32 and rounds once; " +
+				"otherwise every step rounds.",
 			noteIndex}
 	case opIndexCopy:
 		b.IndexTypes = dialect.Types(tensor.Int64)

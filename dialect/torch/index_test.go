@@ -165,22 +165,39 @@ func TestIndexAdd(t *testing.T) {
 }
 
 // TestIndexAddHalf checks the float16 sums of both of PyTorch's paths:
-// along dim 0 with alpha 1 and an int64 index (scatter_add over an
-// expanded index) in float32, rounded once; otherwise every step rounded.
+// along dim 0 with alpha 1, an int64 index and rows of 16 elements or more
+// (scatter_add's expanded-index kernel, can_use_expanded_index_path in
+// aten/src/ATen/native/cpu/ScatterGatherKernel.cpp) in float32, rounded
+// once; otherwise every step rounded.
 func TestIndexAddHalf(t *testing.T) {
 	// 1024 + 0.5 + 0.5: rounded once, 1025; every step, 1024 (1024.5
 	// rounds to even).
-	half := func(shape tensor.Shape, v ...float32) tensor.Tensor {
-		return tensor.Must(tensor.FromFloat32s(tensor.Float16, shape, v))
+	rows := func(width int, v ...float32) tensor.Tensor {
+		all := make([]float32, 0, len(v)*width)
+		for _, x := range v {
+			for range width {
+				all = append(all, x)
+			}
+		}
+		return tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{len(v), width}, all))
 	}
-	in := half(tensor.Shape{1, 1}, 1024)
-	src := half(tensor.Shape{2, 1}, 0.5, 0.5)
-	got, err := torch.IndexAdd(in, 0, i64s(0, 0), src, torch.Int(1))
-	same(t, "dim 0", got, err, half(tensor.Shape{1, 1}, 1025))
-	got, err = torch.IndexAdd(in, 0, tensortest.I32(tensor.Shape{2}, 0, 0), src, torch.Int(1))
-	same(t, "int32 index", got, err, half(tensor.Shape{1, 1}, 1024))
-	got, err = torch.IndexAdd(half(tensor.Shape{1, 1}, 1024), 1, i64s(0, 0), half(tensor.Shape{1, 2}, 0.5, 0.5), torch.Int(1))
-	same(t, "dim 1", got, err, half(tensor.Shape{1, 1}, 1024))
+	tests := []struct {
+		name  string
+		width int
+		index tensor.Tensor
+		want  float32
+	}{
+		{"rows of 16", 16, i64s(0, 0), 1025},
+		{"rows of 15", 15, i64s(0, 0), 1024},
+		{"int32 index", 16, tensortest.I32(tensor.Shape{2}, 0, 0), 1024},
+	}
+	for _, tc := range tests {
+		got, err := torch.IndexAdd(rows(tc.width, 1024), 0, tc.index, rows(tc.width, 0.5, 0.5), torch.Int(1))
+		same(t, tc.name, got, err, rows(tc.width, tc.want))
+	}
+	// Along dim 1 every step rounds.
+	got, err := torch.IndexAdd(rows(1, 1024), 1, i64s(0, 0), tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{1, 2}, []float32{0.5, 0.5})), torch.Int(1))
+	same(t, "dim 1", got, err, rows(1, 1024))
 }
 
 func TestIndexReduce(t *testing.T) {
