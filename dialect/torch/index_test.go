@@ -428,3 +428,53 @@ func TestIndexOpRun(t *testing.T) {
 		same(t, tc.op, got, err, tc.want)
 	}
 }
+
+// test/test_torch.py, test_masked_scatter (PyTorch's, read through a
+// downstream copy of the test): mask (0,0,0,0,1,0,1,0,1,0) over
+// 1..10 in every element type, source zeros and ones; a source one
+// element short is refused; empty tensors, the mask broadcast over an
+// empty dimension.
+func TestMaskedScatterTorchTest(t *testing.T) {
+	mask := tensortest.Of(tensor.Shape{10}, false, false, false, false, true, false, true, false, true, false)
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Uint8,
+		tensor.Int16, tensor.Int32, tensor.Int64, tensor.Complex64, tensor.Complex128} {
+		ints := func(v ...int) tensor.Tensor { return tensortest.FromInts(dt, tensor.Shape{len(v)}, v...) }
+		for _, fill := range []int{0, 1} {
+			dest := ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+			src := ints(fill, fill, fill, fill, fill, fill, fill, fill, fill, fill)
+			err := torch.MaskedScatterInto(dest, dest, mask, src)
+			same(t, dt.String()+" source", dest, err, ints(1, 2, 3, 4, fill, 6, fill, 8, fill, 10))
+		}
+		dest := ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+		if err := torch.MaskedScatterInto(dest, dest, mask, ints(0, 0)); !errors.Is(err, engine.ErrShape) {
+			t.Errorf("%v: a short source: %v, want ErrShape", dt, err)
+		}
+		empty := tensor.Must(tensor.New(dt, tensor.Shape{5, 0, 5}))
+		none := tensor.Must(tensor.New(dt, tensor.Shape{0}))
+		for _, m := range []tensor.Tensor{tensor.Must(tensor.New(tensor.Bool, tensor.Shape{5, 0, 5})), full(tensor.Shape{5, 1, 5})} {
+			err := torch.MaskedScatterInto(empty, empty, m, none)
+			same(t, dt.String()+" empty", empty, err, tensor.Must(tensor.New(dt, tensor.Shape{5, 0, 5})))
+		}
+	}
+}
+
+// full returns a bool tensor of the given shape, every element true.
+func full(shape tensor.Shape) tensor.Tensor {
+	n, _ := shape.NumElements()
+	v := make([]bool, n)
+	for i := range v {
+		v[i] = true
+	}
+	return tensor.Must(tensor.From(shape, v))
+}
+
+// test/test_torch.py, test_masked_scatter_inplace_noncontiguous: the
+// contiguous case (this library's tensors are all contiguous), the mask
+// transposed to [2,5], source consumed in row-major order.
+func TestMaskedScatterInplaceNoncontiguous(t *testing.T) {
+	x := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{2, 5}))
+	mask := tensortest.Of(tensor.Shape{2, 5}, false, false, false, true, true, true, true, false, true, true)
+	source := tensortest.I64(tensor.Shape{2, 5}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9)
+	err := torch.MaskedScatterInto(x, x, mask, source)
+	same(t, "in place", x, err, tensortest.I64(tensor.Shape{2, 5}, 0, 0, 0, 1, 2, 3, 4, 0, 5, 6))
+}
