@@ -478,3 +478,23 @@ func TestMaskedScatterInplaceNoncontiguous(t *testing.T) {
 	err := torch.MaskedScatterInto(x, x, mask, source)
 	same(t, "in place", x, err, tensortest.I64(tensor.Shape{2, 5}, 0, 0, 0, 1, 2, 3, 4, 0, 5, 6))
 }
+
+// test/test_torch.py, test_put_accumulate (an older version of the file):
+// dst = ones(2, 2), idx [[0, 1], [0, 1]], src [1, 2, 3, 4], accumulate.
+// And take and put refuse any index into an empty input ("tried to take
+// from an empty tensor").
+func TestPutAccumulateTorchTest(t *testing.T) {
+	dst := full32(tensor.Shape{2, 2}, 1)
+	err := torch.PutInto(dst, dst, tensortest.I64(tensor.Shape{2, 2}, 0, 1, 0, 1), f32s(tensor.Shape{4}, 1, 2, 3, 4), true)
+	same(t, "put_ accumulate", dst, err, f32s(tensor.Shape{2, 2}, 5, 7, 1, 1))
+
+	empty := full32(tensor.Shape{0, 3}, 0)
+	if _, err := torch.Take(empty, i64s(0)); !errors.Is(err, engine.ErrIndex) {
+		t.Errorf("take from an empty tensor: %v, want ErrIndex", err)
+	}
+	if _, err := torch.Put(empty, i64s(-1), f32s(tensor.Shape{1}, 1), false); !errors.Is(err, engine.ErrIndex) {
+		t.Errorf("put into an empty tensor: %v, want ErrIndex", err)
+	}
+	got, err := torch.Take(empty, i64s())
+	same(t, "take nothing from an empty tensor", got, err, full32(tensor.Shape{0}, 0))
+}
