@@ -256,9 +256,9 @@ func (c *indexCall) run(dst tensor.Tensor) error {
 			return err
 		}
 	case c.op == opIndexAdd:
-		a, err := c.alpha.as(dt)
+		a, err := c.alpha.asParam(dt, "alpha")
 		if err != nil {
-			return fmt.Errorf("%w (alpha)", err)
+			return err
 		}
 		one, _ := Int(1).as(dt)
 		if a != one {
