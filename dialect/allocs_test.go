@@ -211,6 +211,9 @@ func allocCases(in *inputs) []allocCase {
 	add("torch.index_add", "alpha in place int32", func() error {
 		return torch.IndexAddInto(in.data, in.data, 0, in.gatherIdx32, in.ndRowUpd, torch.Float(0.5))
 	})
+	add("torch.index_add", "alpha float16", func() error {
+		return torch.IndexAddInto(in.halfDst, in.half, 1, in.gatherIdx, in.rowUpdF16, torch.Float(0.5))
+	})
 	add("torch.index_add", "dim 1 float16", func() error {
 		return torch.IndexAddInto(in.halfDst, in.half, 1, in.gatherIdx, in.rowUpdF16, torch.Int(1))
 	})

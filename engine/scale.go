@@ -4,7 +4,9 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/tensor"
+	"github.com/x448/float16"
 )
 
 // The update scale (ScatterOptions.Scale): the scatters that take it
@@ -51,6 +53,9 @@ func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
 	if err := checkReduction(d, mul); err != nil {
 		return nil, err
 	}
+	if (d == tensor.Float16 || d == tensor.BFloat16) && opt.Reduction == Add && !opt.Arith.HalfOnce {
+		return nil, nil // the reducer scales each update in float32 (halfKnobs)
+	}
 	b, _ := scaledPool.Get().(*scaled)
 	if b == nil {
 		b = &scaled{}
@@ -82,6 +87,18 @@ func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
 	b.view, _ = b.buf.View(&b.shape)
 	*updates = b.view
 	return b, nil
+}
+
+// scaleKey returns the part of a reducerKey that a float16 or bfloat16
+// scale t sets: a bit, and its bits; 0 for another type.
+func scaleKey(t tensor.Tensor) reducerKey {
+	switch v := t.Data().(type) {
+	case []float16.Float16:
+		return 1<<48 | reducerKey(v[0].Bits())<<32
+	case []bfloat16.BFloat16:
+		return 1<<48 | reducerKey(v[0].Bits())<<32
+	}
+	return 0
 }
 
 // release gives b back to the pool; nil is nothing to give back.

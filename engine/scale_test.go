@@ -86,6 +86,9 @@ func TestScale(t *testing.T) {
 	f16 := func(v ...float32) tensor.Tensor {
 		return tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{len(v)}, v))
 	}
+	f16s := func(v float32) tensor.Tensor {
+		return tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{}, []float32{v}))
+	}
 	for _, tc := range []struct {
 		name                 string
 		data, updates, scale tensor.Tensor
@@ -100,10 +103,11 @@ func TestScale(t *testing.T) {
 			tensortest.Of[bool](tensor.Shape{3}, false, false, true)},
 		{"none writes the product", tensortest.Of[float32](tensor.Shape{3}, 1, 2, 3), tensortest.Of[float32](tensor.Shape{3}, 10, 20, 30), tensor.Scalar(float32(3)), None,
 			tensortest.Of[float32](tensor.Shape{3}, 30, 60, 90)},
-		// 2048*(1+2^-10) is 2050, a float16; 1 + 2050 = 2051 rounds to
-		// even, 2052.
-		{"float16 rounds the product", f16(1, 0, 0), f16(2048, 0, 0),
-			tensor.Must(tensor.FromFloat32s(tensor.Float16, tensor.Shape{}, []float32{1.0009765625})), Add, f16(2052, 0, 0)},
+		// 3*(1+2^-10) is 3.0029296875, which float16 rounds to 3.00390625:
+		// Add takes the product in float32 (-3 + 3.0029296875), None
+		// writes it rounded.
+		{"float16 adds the product in float32", f16(-3, 0, 0), f16(3, 0, 0), f16s(1.0009765625), Add, f16(0.0029296875, 0, 0)},
+		{"float16 none writes the product rounded", f16(-3, 0, 0), f16(3, 0, 0), f16s(1.0009765625), None, f16(3.00390625, 0, 0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			idx := tensortest.FromInts(tensor.Int64, tensor.Shape{3, 1}, 0, 1, 2)

@@ -25,7 +25,9 @@ import (
 // dimension dim, which has one slice per index value (both may be 0-d,
 // with one index value). alpha is cast to input's type as PyTorch casts a
 // Python number (see ScatterValue); pass Int(1) for PyTorch's default.
-// Each update added is alpha*source rounded to the element type.
+// Each update added is alpha*source rounded to the element type; float16
+// and bfloat16 compute self + alpha*source in float32 and round once a
+// step, as PyTorch's CPU kernel does.
 func IndexAdd(input tensor.Tensor, dim int, index, source tensor.Tensor, alpha Scalar) (tensor.Tensor, error) {
 	c := indexCall{op: opIndexAdd, b: indexAddBehavior, input: input, dim: dim, index: index, source: source, alpha: alpha, includeSelf: true}
 	return c.alloc()

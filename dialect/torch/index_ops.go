@@ -33,7 +33,8 @@ func indexBehavior(op string) dialect.Behavior {
 		b.Arith = stepArith
 		b.Notes = []string{noteComplex, "Duplicate indices are summed, in index order.",
 			"alpha is cast to input's type as PyTorch casts a Python number; each update added is alpha*source rounded to the element type " +
-				"(PyTorch's vectorised loop fuses alpha*source + self for float32 and float64 when alpha is not 1: the last bit may differ).",
+				"(PyTorch's vectorised loop fuses alpha*source + self for float32 and float64 when alpha is not 1: the last bit may differ); " +
+				"float16 and bfloat16 add alpha*source in float32 and round once a step, as PyTorch does.",
 			"Along dim 0 with alpha 1 and an int64 index on a floating-point input of rank 2 or more whose rows hold 16 elements or more, " +
 				"PyTorch goes through scatter_add's expanded-index kernel, which accumulates float16 and bfloat16 in float32 and rounds once; " +
 				"otherwise every step rounds.",

@@ -35,6 +35,22 @@ func checkReduction(d tensor.DType, opt Options) error {
 func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 	r := opt.Reduction
 	a := arithOf(d)
+	half := d == tensor.Float16 || d == tensor.BFloat16
+	if opt.Scale != nil && half && r == Add && !opt.HalfOnce {
+		// value + scale*update in float32, rounded once a step.
+		acc := self
+		if opt.ExcludeSelf {
+			acc = zero(d) // ZeroStart's +0; -0 otherwise
+			if !opt.ZeroStart {
+				acc = narrow(d, float32(math.Copysign(0, -1)))
+			}
+		}
+		s := widen(opt.Scale)
+		for _, u := range ups {
+			acc = narrow(d, floatStep(Add, widen(acc), floatStep(Mul, widen(u), s, Options{}), opt))
+		}
+		return acc
+	}
 	if opt.Scale != nil {
 		scaled := make([]any, len(ups))
 		for i, u := range ups {

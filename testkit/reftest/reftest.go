@@ -187,6 +187,7 @@ type Options struct {
 	// Scale, where not nil, is a Go value of the element type by which
 	// every update is multiplied (the step Mul, rounded to the element
 	// type) before the reduction takes it: PyTorch's index_add with
-	// alpha.
+	// alpha. float16 and bfloat16 Add without HalfOnce adds scale*update
+	// in float32 and rounds once a step, as PyTorch's add kernel does.
 	Scale any
 }
