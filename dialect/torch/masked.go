@@ -313,10 +313,7 @@ func (p *putCall) stack(n, k int) {
 				e = e*sz + c
 			}
 			if !s.mask {
-				v, _ := s.t.IntAt(e)
-				if s.t.DType() == tensor.Uint64 && v < 0 {
-					v = 1<<63 - 1 // beyond every dimension, as the engine reads it
-				}
+				v, _ := s.t.IntAt(e) // int32 or int64 (IndexTypes)
 				out[s.first] = v
 				continue
 			}
