@@ -241,6 +241,20 @@ func (c *indexCall) rowsPath(d int, one bool) bool {
 		c.index.DType() == tensor.Int64 && in.DType().IsFloat()
 }
 
+// skipsEmpty reports whether PyTorch returns an empty input unchanged
+// without checking the index values: index_add of rank 2 or more
+// ("numel == 0 || self.numel() == 0"), index_copy and index_fill; its
+// rank 0 and 1 loop and index_reduce check every index value.
+func (c *indexCall) skipsEmpty() bool {
+	switch c.op {
+	case opIndexAdd:
+		return c.input.Rank() > 1
+	case opIndexReduce:
+		return false
+	}
+	return true
+}
+
 func (c *indexCall) run(dst tensor.Tensor) error {
 	d, err := c.check(dst)
 	if err != nil {
@@ -273,7 +287,7 @@ func (c *indexCall) run(dst tensor.Tensor) error {
 		return err
 	}
 	n := c.index.Len()
-	if n == 0 || c.input.Len() == 0 {
+	if n == 0 || c.input.Len() == 0 && c.skipsEmpty() {
 		copyAll(dst, c.input)
 		return nil
 	}

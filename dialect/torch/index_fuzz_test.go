@@ -215,7 +215,20 @@ func (c *indexCall) along() (tensor.Tensor, tensor.Shape, error) {
 		}
 		opt.Reduction, opt.ExcludeSelf = red, !c.flag
 	}
-	if n == 0 || c.input.Len() == 0 {
+	skips := c.op == "index_copy" || c.op == "index_fill" || c.op == "index_add" && c.input.Rank() > 1
+	if n == 0 || c.input.Len() == 0 && skips {
+		return c.input.Clone(), shape, nil
+	}
+	if src.Len() == 0 {
+		// index_reduce of an empty input: nothing to reduce, but every
+		// index value is checked (the reference's loop over source would
+		// check none).
+		size := view1(c.input).Dim(d)
+		for i := range n {
+			if v, _ := c.index.IntAt(i); v < 0 || v >= int64(size) {
+				return none, shape, optest.Refuse(engine.ErrIndex, "index out of range")
+			}
+		}
 		return c.input.Clone(), shape, nil
 	}
 	// ScatterElements by the index expanded to src's shape.
