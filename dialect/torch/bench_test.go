@@ -103,3 +103,24 @@ func BenchmarkW12IndexReduce(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkS8Put is S8 as torch.put in place: 64 distinct positions of a
+// [4096] float32 tensor.
+func BenchmarkS8Put(b *testing.B) {
+	rng := rand.New(rand.NewPCG(8, 0))
+	x := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4096}))
+	pos := rng.Perm(4096)[:64]
+	idx := make([]int64, 64)
+	vals := make([]float32, 64)
+	for i, p := range pos {
+		idx[i], vals[i] = int64(p), rng.Float32()
+	}
+	index := tensor.Must(tensor.Wrap(tensor.Shape{64}, idx))
+	source := tensor.Must(tensor.Wrap(tensor.Shape{64}, vals))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := torch.PutInto(x, x, index, source, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
