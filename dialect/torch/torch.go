@@ -1,6 +1,8 @@
 // Package torch is the PyTorch dialect: torch.scatter, torch.scatter_add,
-// torch.scatter_reduce, torch.gather and torch.index_select as PyTorch 2.1
-// and later computes them on the CPU, checks and corner cases included.
+// torch.scatter_reduce, torch.gather and torch.index_select, and the index
+// operators (index_add, index_copy, index_fill, index_reduce, take,
+// take_along_dim, put, index_put, masked_scatter), as PyTorch 2.1 and
+// later computes them on the CPU, checks and corner cases included.
 // From 2.1 on, PyTorch's CPU kernels accumulate float16 and bfloat16 sums
 // in float32 and round once, at the end, as this dialect does; earlier
 // releases rounded after every step.
@@ -73,6 +75,30 @@
 //     c10::complex's, every operation rounded to the precision of the
 //     parts (engine.ComplexC10), not Go's, which computes a complex64
 //     product or quotient in float64 and rounds once.
+//
+// The index operators (each function's documentation has the details):
+//
+//   - index_add, index_copy, index_reduce and take_along_dim refuse a
+//     negative index; index_fill, index_put, take and put count it from
+//     the end (take and put of the flattened input). An index out of range
+//     is an error.
+//   - index is 0-d or 1-D for the operators along dim: int32 or int64 for
+//     index_add and index_reduce, int64 for index_copy and index_fill.
+//     take, take_along_dim and put take int64 of any shape; index_put
+//     int32 and int64 index tensors and bool or uint8 masks; masked_scatter
+//     a bool mask.
+//   - Duplicates: index_copy, put and index_put without accumulate keep
+//     the last in index order (PyTorch leaves it undefined); index_add,
+//     put and index_put with accumulate, and index_reduce, combine in
+//     index order.
+//   - float16 and bfloat16 round after every step, but for index_add along
+//     dim 0 with alpha 1, an int64 index and rows of 16 elements or more,
+//     which PyTorch sends through scatter_add's expanded-index kernel and
+//     sums in float32.
+//   - index_reduce mean counts in the element type and divides integers
+//     rounding toward negative infinity; with include_self false the
+//     slices index names start from 1, +0, -Inf (the lowest integer) or
+//     +Inf (the highest).
 //
 // One thing is not reproduced bit for bit: PyTorch's float32 buffer for
 // float16 and bfloat16 rewrites NaN payloads in a way that depends on the
