@@ -111,8 +111,8 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{Data, []string{"a", "arr", "array", "data", "input", "input_x", "inputs", "operand", "params", "ref", "tensor"}},
-		{Indices, []string{"arr", "ind", "index", "indices", "scatter_indices", "segment_ids", "start_indices"}},
-		{Updates, []string{"b", "src", "update", "updates", "v", "values", "weights"}},
+		{Indices, []string{"arr", "ind", "index", "indices", "indices.0", "mask", "scatter_indices", "segment_ids", "start_indices"}},
+		{Updates, []string{"b", "source", "src", "update", "updates", "v", "values", "weights"}},
 		{Axis, []string{"axis", "dim"}},
 		{Reduction, []string{"computation", "reduce", "reduction"}},
 		{IncludeSelf, []string{"include_self", "use_init_val"}},

@@ -31,17 +31,20 @@ type allocCase struct {
 // rows of m elements along the scatters' and gathers' axis 1 (k index
 // values per row), with indices drawn to hit many duplicates.
 type inputs struct {
-	data, data2, dst, half, halfDst                 tensor.Tensor // [n,m] float32 (two), float16
-	dstInts, ints                                   tensor.Tensor // [n,m] int32
-	rowIdx, rowIdx32, rowUpd, rowUpdInts, rowUpdF16 tensor.Tensor // along axis 1: [n,k]
-	colIdx, colUpd                                  tensor.Tensor // along axis 0: [k,m]
-	ndElems, ndElemUpd, ndElemOut                   tensor.Tensor // ScatterND/GatherND by element: [n*k,2], [n*k]
-	ndRows, ndRows32, ndRowUpd, ndRowOut            tensor.Tensor // by row: [k,1], [k,m]
-	ndRowsF16                                       tensor.Tensor // [k,m] float16
-	gatherIdx, gatherIdx32, gatherOut               tensor.Tensor // Gather axis 0: [k], [k,m]
-	gatherElemOut                                   tensor.Tensor // [n,k]
-	nanUpd                                          tensor.Tensor // [n*k] with NaNs
-	bins, binsF32, rowBins                          tensor.Tensor // bincount's: int32 [n], float32 [m], int32 [n,m]
+	data, data2, dst, half, halfDst                 tensor.Tensor   // [n,m] float32 (two), float16
+	dstInts, ints                                   tensor.Tensor   // [n,m] int32
+	rowIdx, rowIdx32, rowUpd, rowUpdInts, rowUpdF16 tensor.Tensor   // along axis 1: [n,k]
+	colIdx, colUpd                                  tensor.Tensor   // along axis 0: [k,m]
+	ndElems, ndElemUpd, ndElemOut                   tensor.Tensor   // ScatterND/GatherND by element: [n*k,2], [n*k]
+	ndRows, ndRows32, ndRowUpd, ndRowOut            tensor.Tensor   // by row: [k,1], [k,m]
+	ndRowsF16                                       tensor.Tensor   // [k,m] float16
+	gatherIdx, gatherIdx32, gatherOut               tensor.Tensor   // Gather axis 0: [k], [k,m]
+	gatherElemOut                                   tensor.Tensor   // [n,k]
+	nanUpd                                          tensor.Tensor   // [n*k] with NaNs
+	putIdx                                          []tensor.Tensor // index_put's: ndElems' two columns, [n*k] each
+	mask                                            tensor.Tensor   // [n,m] bool, every third element true
+	one                                             tensor.Tensor   // a 0-d float32
+	bins, binsF32, rowBins                          tensor.Tensor   // bincount's: int32 [n], float32 [m], int32 [n,m]
 }
 
 func newInputs(n, m, k int) *inputs {
@@ -95,6 +98,17 @@ func newInputs(n, m, k int) *inputs {
 	in.bins = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n}))
 	in.binsF32 = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{m}))
 	in.rowBins = tensor.Must(tensor.New(tensor.Int32, tensor.Shape{n, m}))
+	rows, cols := make([]int64, n*k), make([]int64, n*k)
+	for i := range rows {
+		rows[i], _ = in.ndElems.IntAt(2 * i)
+		cols[i], _ = in.ndElems.IntAt(2*i + 1)
+	}
+	in.putIdx = []tensor.Tensor{tensor.Must(tensor.From(tensor.Shape{n * k}, rows)), tensor.Must(tensor.From(tensor.Shape{n * k}, cols))}
+	mask := make([]bool, n*m)
+	for i := range mask {
+		mask[i] = i%3 == 0
+	}
+	in.mask, in.one = tensor.Must(tensor.From(tensor.Shape{n, m}, mask)), tensor.Scalar(float32(1.5))
 	nan := in.nanUpd.Data().([]float32)
 	for i := 0; i < len(nan); i += 3 {
 		nan[i] = float32(0) / float32(len(nan)-len(nan)) // NaN
@@ -259,6 +273,51 @@ func allocCases(in *inputs) []allocCase {
 	}
 	add("torch.gather", "", func() error { return torch.GatherInto(in.gatherElemOut, in.data, 1, in.rowIdx) })
 	add("torch.index_select", "int32", func() error { return torch.IndexSelectInto(in.gatherOut, in.data, 0, in.gatherIdx32) })
+	add("torch.index_add", "rows", func() error {
+		return torch.IndexAddInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd, torch.Int(1))
+	})
+	add("torch.index_add", "alpha in place int32", func() error {
+		return torch.IndexAddInto(in.data, in.data, 0, in.gatherIdx32, in.ndRowUpd, torch.Float(0.5))
+	})
+	add("torch.index_add", "alpha float16", func() error {
+		return torch.IndexAddInto(in.halfDst, in.half, 1, in.gatherIdx, in.rowUpdF16, torch.Float(0.5))
+	})
+	add("torch.index_add", "dim 1 float16", func() error {
+		return torch.IndexAddInto(in.halfDst, in.half, 1, in.gatherIdx, in.rowUpdF16, torch.Int(1))
+	})
+	add("torch.index_copy", "", func() error { return torch.IndexCopyInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd) })
+	add("torch.index_fill", "dim 1", func() error { return torch.IndexFillInto(in.dst, in.data, 1, in.gatherIdx, torch.Float(0.5)) })
+	for _, red := range []torch.Reduce{torch.ReduceProd, torch.ReduceMean, torch.ReduceAmax, torch.ReduceAmin} {
+		for _, self := range []bool{true, false} {
+			name := fmt.Sprintf("%s include_self %v", red, self)
+			add("torch.index_reduce", name, func() error {
+				return torch.IndexReduceInto(in.dst, in.data, 0, in.gatherIdx, in.ndRowUpd, red, self)
+			})
+			add("torch.index_reduce", name+" float16 in place", func() error {
+				return torch.IndexReduceInto(in.half, in.half, 0, in.gatherIdx, in.ndRowsF16, red, self)
+			})
+		}
+	}
+	add("torch.take", "", func() error { return torch.TakeInto(in.gatherElemOut, in.data, in.rowIdx) })
+	add("torch.take_along_dim", "dim 1", func() error { return torch.TakeAlongDimInto(in.gatherElemOut, in.data, in.rowIdx, 1) })
+	add("torch.take_along_dim", "flat", func() error { return torch.TakeAlongDimFlatInto(in.ndElemOut, in.data, in.rowIdx) })
+	add("torch.index_put", "rows", func() error {
+		return torch.IndexPutInto(in.dst, in.data, []tensor.Tensor{in.gatherIdx}, in.ndRowUpd, false)
+	})
+	add("torch.index_put", "elements, accumulate", func() error {
+		return torch.IndexPutInto(in.data2, in.data2, in.putIdx, in.ndElemUpd, true)
+	})
+	add("torch.index_put", "mask", func() error {
+		return torch.IndexPutInto(in.dst, in.data, []tensor.Tensor{in.mask}, in.one, false)
+	})
+	add("torch.masked_scatter", "in place", func() error {
+		return torch.MaskedScatterInto(in.data2, in.data2, in.mask, in.data)
+	})
+	for _, acc := range []bool{false, true} {
+		add("torch.put", fmt.Sprint("in place, accumulate ", acc), func() error {
+			return torch.PutInto(in.data2, in.data2, in.rowIdx, in.rowUpd, acc)
+		})
+	}
 
 	// openvino
 	ov := openvino.Latest

@@ -71,7 +71,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 var Families = []string{"scatter_nd", "scatter_elements", "gather_nd", "gather_elements", "gather",
 	"general_scatter", "general_gather", "dynamic_slice", "dynamic_update_slice",
 	"take", "take_along_axis", "put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min",
-	"segment_mean", "segment_sqrt_n", "segment_sum_sorted", "reduceat", "scatter_rows", "bincount"}
+	"segment_mean", "segment_sqrt_n", "segment_sum_sorted", "reduceat", "scatter_rows", "bincount",
+	"index_copy", "index_fill", "index_put", "masked_scatter"}
 
 // Kind is the type of an attribute value.
 type Kind uint8
@@ -519,7 +520,8 @@ func (op *Op) defaultReduction(b Behavior) string {
 func IsScatter(family string) bool {
 	switch family {
 	case "scatter_nd", "scatter_elements", "general_scatter", "dynamic_update_slice", "scatter_rows", "bincount",
-		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
+		"put", "segment_sum", "segment_sub", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n",
+		"index_copy", "index_fill", "index_put", "masked_scatter":
 		return true
 	}
 	return false

@@ -75,6 +75,11 @@ func gatherGeneral(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDi
 // Dimension numbers of the forms (ScatterND, ScatterElements) run by the
 // forms' own kernels.
 func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+	sc, err := scaleUpdates(&updates, &opt)
+	if err != nil {
+		return err
+	}
+	defer sc.release()
 	s := getScratch()
 	defer s.release()
 	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, true)

@@ -82,7 +82,8 @@
 // checks them. scatter_run.go fills dst and applies a scatter's updates
 // by worker; tuples.go and walk.go turn index tuples and rows into
 // offsets; index.go validates indices; mover.go moves elements by size,
-// reducer.go, arith.go and knobs.go reduce them by type, types.go holds
+// reducer.go, arith.go and knobs.go reduce them by type (scale.go
+// multiplies updates by ScatterOptions.Scale first), types.go holds
 // the per-type table; view.go finds a tensor's elements; scratch.go and
 // parallel.go hold the working memory and the workers; errors.go and
 // options.go the public types; nan.go the one rule by which the

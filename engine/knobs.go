@@ -31,6 +31,14 @@ func halfKnobs[H ~uint16](dst []H, src tensor.Tensor, block int, opt ScatterOpti
 		s, _ := src.Data().([]H)
 		return &halfOnce[H]{blocks: blocks[H]{dst: dst, src: s, block: block, o: halfOps(r, widen, narrow)},
 			acc: make([]float32, len(dst)), mul: r == Mul, widen: widen, narrow: narrow}
+	case r == Add && !opt.Scale.IsZero():
+		// value + scale*update in float32, rounded once a step (see
+		// scaleUpdates, which leaves these updates as they are).
+		sc := widen(opt.Scale.Data().([]H)[0])
+		f := floatOps[float32](Add)
+		return newFuncReducer(dst, src, block, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {
+			return narrow(add(widen(v), mul(widen(u), sc)))
+		}})
 	case opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min):
 		f := minMaxOps[float32](r, opt.Arith.MinMax)
 		return newFuncReducer(dst, src, block, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {

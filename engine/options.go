@@ -147,6 +147,17 @@ type ScatterOptions struct {
 	// The zero Tensor fills with zero values. A scatter given both data
 	// and Fill fails with ErrArgument.
 	Fill tensor.Tensor
+	// Scale, where set, is one element of the updates' type by which
+	// every update is multiplied before it is combined: the update
+	// combined is scale*update rounded to the element type, as reduction
+	// Mul computes it under Arith (complex numbers by Arith.Complex; bool
+	// is AND), in a copy of updates from a pool. float16 and bfloat16 Add
+	// without HalfOnce computes value + scale*update in float32 instead
+	// and rounds once a step (the product of two of them is exact in
+	// float32), as PyTorch's add kernel does. PyTorch's index_add(alpha)
+	// is self + alpha*source. The zero Tensor scales nothing; reduction
+	// Div takes no scale (ErrArgument).
+	Scale tensor.Tensor
 }
 
 // GatherOptions are the knobs of the general gather.

@@ -21,6 +21,11 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 	if !fastRules(opt.Rules) {
 		return clampErr("ScatterElements")
 	}
+	sc, err := scaleUpdates(&updates, &opt)
+	if err != nil {
+		return err
+	}
+	defer sc.release()
 	s := getScratch()
 	defer s.release()
 	return scatterElements(s, &dst, &data, &indices, &updates, axis, opt)

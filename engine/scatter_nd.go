@@ -18,6 +18,11 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	if !fastRules(opt.Rules) {
 		return clampErr("ScatterND")
 	}
+	sc, err := scaleUpdates(&updates, &opt)
+	if err != nil {
+		return err
+	}
+	defer sc.release()
 	s := getScratch()
 	defer s.release()
 	return scatterND(s, &dst, &data, &indices, &updates, opt)

@@ -194,9 +194,15 @@ func (s *scratch) indexInts(t *tensor.Tensor) ([]int64, error) {
 // element type and the options that choose its arithmetic, in bits.
 type reducerKey uint64
 
-// keyOf returns the reducerKey of element type d and opt.
+// keyOf returns the reducerKey of element type d and opt: with a
+// float16 or bfloat16 scale that the reducer applies itself (see
+// halfKnobs), the scale's bits too.
 func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
-	return reducerKey(uint32(d))<<32 | reducerKey(opt.Reduction)<<24 | reducerKey(opt.Arith.MinMax)<<16 |
+	var scale reducerKey
+	if !opt.Scale.IsZero() {
+		scale = scaleKey(opt.Scale)
+	}
+	return scale | reducerKey(uint32(d))<<32 | reducerKey(opt.Reduction)<<24 | reducerKey(opt.Arith.MinMax)<<16 |
 		reducerKey(b2i(opt.Arith.ZeroStart)) | reducerKey(b2i(opt.Arith.HalfOnce))<<1 |
 		reducerKey(b2i(opt.Arith.SqrtCount))<<2 | reducerKey(b2i(opt.Arith.MeanTowardZero))<<3 |
 		reducerKey(b2i(opt.Arith.CountInType))<<4 |

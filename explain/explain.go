@@ -591,7 +591,7 @@ func (t *Trace) linkGather(op *dialect.Op, call dialect.Call) error {
 func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at, n int), error) {
 	ind, out := t.Indices.Tensor, t.Output.Tensor
 	switch t.Family {
-	case "gather_elements":
+	case "gather_elements", "take": // take: the result has index's shape
 		return func(q int) (int, int) { return q, 1 }, nil
 	case "gather_nd":
 		t.VectorDim = ind.Rank() - 1

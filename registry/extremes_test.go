@@ -27,6 +27,13 @@ var extremes = []int64{math.MinInt64, math.MinInt64 + 1, math.MaxInt64}
 // float32 data [2,3], index values 1 and 0, an int64 shape [2,3] where
 // the operator takes one, and its required attributes (0, or its first
 // reduction).
+// hasNumSegments reports whether op takes its number of segments
+// (TensorFlow's and JAX's segment reductions, whose ids are one per row of
+// data), unlike the members of its family that scatter into an input.
+func hasNumSegments(op *dialect.Op) bool {
+	return slices.ContainsFunc(op.Inputs, func(p dialect.Param) bool { return p.Role == dialect.RoleNumSegments })
+}
+
 func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	t.Helper()
 	c := dialect.Call{Inputs: map[string]tensor.Tensor{}, Attrs: map[string]dialect.Value{}}
@@ -36,7 +43,7 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	switch op.Family {
 	case "scatter_nd", "gather_nd":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
-	case "gather", "scatter_rows":
+	case "gather", "scatter_rows", "segment_sum", "segment_max", "index_copy", "index_fill":
 		indices = tensor.Must(tensor.From(tensor.Shape{1}, []int64{1}))
 	default:
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []int64{1, 0, 1}))
@@ -47,7 +54,11 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 	}
 	switch op.Family {
 	case "segment_sum", "segment_prod", "segment_max", "segment_min", "segment_mean", "segment_sqrt_n":
-		indices = tensor.Must(tensor.From(tensor.Shape{2}, []int64{1, 0})) // a segment id per row of data
+		if hasNumSegments(op) {
+			indices = tensor.Must(tensor.From(tensor.Shape{2}, []int64{1, 0})) // a segment id per row of data
+		}
+	case "masked_scatter":
+		indices = tensor.Must(tensor.From(tensor.Shape{1, 3}, []bool{true, false, false}))
 	case "general_scatter", "general_gather":
 		indices = tensor.Must(tensor.From(tensor.Shape{1, 1}, []int64{1}))
 	case "dynamic_slice", "dynamic_update_slice":
@@ -69,6 +80,10 @@ func baseline(t *testing.T, op *dialect.Op) dialect.Call {
 			c.Inputs[p.Name] = tensor.Scalar(int64(0))
 		case dialect.RoleNumSegments:
 			c.Inputs[p.Name] = tensor.Scalar(int64(2))
+		case dialect.RoleValue:
+			if !p.Optional {
+				c.Inputs[p.Name] = tensor.Scalar(2.5)
+			}
 		}
 	}
 	// The general operators: the dimension numbers of a gather or

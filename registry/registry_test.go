@@ -8,6 +8,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/registry"
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 func TestLookup(t *testing.T) {
@@ -61,7 +62,7 @@ var allOps = []string{
 	"tf.math.unsorted_segment_min", "tf.math.unsorted_segment_prod", "tf.math.unsorted_segment_sqrt_n",
 	"tf.math.unsorted_segment_sum", "tf.scatter_nd", "tf.tensor_scatter_nd_add", "tf.tensor_scatter_nd_max",
 	"tf.tensor_scatter_nd_min", "tf.tensor_scatter_nd_sub", "tf.tensor_scatter_nd_update",
-	"torch.gather", "torch.index_select", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce",
+	"torch.gather", "torch.index_add", "torch.index_copy", "torch.index_fill", "torch.index_put", "torch.index_reduce", "torch.index_select", "torch.masked_scatter", "torch.put", "torch.scatter", "torch.scatter_add", "torch.scatter_reduce", "torch.take", "torch.take_along_dim",
 }
 
 func TestOpsAreSortedAndWellFormed(t *testing.T) {
@@ -88,7 +89,9 @@ func TestOpsAreSortedAndWellFormed(t *testing.T) {
 			}
 			b := op.Behavior(v)
 			types := b.IndexTypes
-			if types == 0 || types&^dialect.IntegerTypes != 0 {
+			// bool: a mask, where a framework takes one (torch.index_put,
+			// torch.masked_scatter).
+			if types == 0 || types&^(dialect.IntegerTypes|dialect.Types(tensor.Bool)) != 0 {
 				t.Errorf("%s version %d: index types %v", op.Name, v, types)
 			}
 			// The typed functions check data against DataTypes.

@@ -107,6 +107,10 @@ var (
 	inputParam = dialect.Param{Name: "input", Role: dialect.RoleData, Doc: "the tensor to read or update"}
 	srcParam   = dialect.Param{Name: "src", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values to scatter, at least as large as index"}
 	dimAttr    = dialect.Attr{Name: "dim", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true, Doc: "the dimension to index, in [-rank, rank-1]"}
+	// includeSelfAttr is the include_self of scatter_reduce and
+	// index_reduce.
+	includeSelfAttr = dialect.Attr{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true",
+		Doc: "whether input's own values take part"}
 )
 
 func scatterIndex(what string) dialect.Param {
@@ -143,6 +147,15 @@ var ops []*dialect.Op
 // this package follow: read through these variables, a call looks nothing
 // up and copies no Behavior.
 var scatterBehavior, scatterAddBehavior, scatterReduceBehavior, gatherBehavior, indexSelectBehavior *dialect.Behavior
+
+// The Behaviors of the index operators along a dimension (index.go).
+var indexAddBehavior, indexCopyBehavior, indexFillBehavior, indexReduceBehavior *dialect.Behavior
+
+// The Behaviors of the flat operators (take.go).
+var takeBehavior, takeAlongDimBehavior, putBehavior *dialect.Behavior
+
+// The Behaviors of index_put and masked_scatter (masked.go).
+var indexPutBehavior, maskedScatterBehavior *dialect.Behavior
 
 func init() {
 	ops = []*dialect.Op{
@@ -193,7 +206,7 @@ func init() {
 			Inputs:  []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
-				{Name: "include_self", Role: dialect.RoleIncludeSelf, Kind: dialect.Bool, Default: "true", Doc: "whether input's own values take part"}},
+				includeSelfAttr},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
@@ -205,12 +218,34 @@ func init() {
 		gatherOp(opIndexSelect, "gather", "take slices of input along dim",
 			"positions along dim, 0-d or 1-D", IndexSelect),
 	}
+	n := len(ops)
+	ops = append(ops, indexOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(indexBehavior(op.Name))
+	}
+	n = len(ops)
+	ops = append(ops, takeOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(flatBehavior(op.Name))
+	}
+	n = len(ops)
+	ops = append(ops, maskedOps()...)
+	for _, op := range ops[n:] {
+		op.Behavior = opcall.Fixed(maskedBehavior(op.Name))
+	}
 	for _, op := range opcall.Unversioned("out", ops) {
-		op.Behavior = opcall.Fixed(behavior(op.Name)(1))
+		if op.Behavior == nil {
+			op.Behavior = opcall.Fixed(behavior(op.Name)(1))
+		}
 	}
 	scatterBehavior, scatterAddBehavior = opcall.SharedOf(ops, opScatter), opcall.SharedOf(ops, opScatterAdd)
 	scatterReduceBehavior, gatherBehavior = opcall.SharedOf(ops, opScatterReduce), opcall.SharedOf(ops, opGather)
 	indexSelectBehavior = opcall.SharedOf(ops, opIndexSelect)
+	indexAddBehavior, indexCopyBehavior = opcall.SharedOf(ops, opIndexAdd), opcall.SharedOf(ops, opIndexCopy)
+	indexFillBehavior, indexReduceBehavior = opcall.SharedOf(ops, opIndexFill), opcall.SharedOf(ops, opIndexReduce)
+	takeBehavior, takeAlongDimBehavior = opcall.SharedOf(ops, opTake), opcall.SharedOf(ops, opTakeAlongDim)
+	putBehavior = opcall.SharedOf(ops, opPut)
+	indexPutBehavior, maskedScatterBehavior = opcall.SharedOf(ops, opIndexPut), opcall.SharedOf(ops, opMaskedScatter)
 }
 
 // Ops returns the dialect's operators, for generic callers such as the

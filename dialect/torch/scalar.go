@@ -132,9 +132,12 @@ var bfloat16Max = float64(bfloat16.FromBits(0x7f7f).Float32())
 //     largest finite value overflow; NaN and the infinities pass. float16
 //     and bfloat16 round through float32 (round to nearest even twice),
 //     as PyTorch does.
-func (s Scalar) as(d tensor.DType) (cast, error) {
+func (s Scalar) as(d tensor.DType) (cast, error) { return s.asParam(d, "value") }
+
+// asParam is as for the parameter called name, which its error names.
+func (s Scalar) asParam(d tensor.DType, name string) (cast, error) {
 	overflow := func() (cast, error) {
-		return cast{}, fmt.Errorf("%w: value %v cannot be converted to %v without overflow", dialect.ErrInput, s, d)
+		return cast{}, fmt.Errorf("%w: %s %v cannot be converted to %v without overflow", dialect.ErrInput, name, s, d)
 	}
 	if d == tensor.Bool {
 		switch s.kind {

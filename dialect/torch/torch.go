@@ -1,6 +1,8 @@
 // Package torch is the PyTorch dialect: torch.scatter, torch.scatter_add,
-// torch.scatter_reduce, torch.gather and torch.index_select as PyTorch 2.1
-// and later computes them on the CPU, checks and corner cases included.
+// torch.scatter_reduce, torch.gather and torch.index_select, and the index
+// operators (index_add, index_copy, index_fill, index_reduce, take,
+// take_along_dim, put, index_put, masked_scatter), as PyTorch 2.1 and
+// later computes them on the CPU, checks and corner cases included.
 // From 2.1 on, PyTorch's CPU kernels accumulate float16 and bfloat16 sums
 // in float32 and round once, at the end, as this dialect does; earlier
 // releases rounded after every step.
@@ -14,6 +16,15 @@
 //   - torch.scatter_reduce: [ScatterReduce], reduce src into input along dim with sum, prod, mean, amax or amin (Reduce), input's own values taking part or not (includeSelf, its last parameter).
 //   - torch.gather: [Gather], take elements of input at positions along dim.
 //   - torch.index_select: [IndexSelect], take slices of input along dim.
+//   - torch.index_add: [IndexAdd], add alpha times slices of source into slices of input along dim, duplicates summed.
+//   - torch.index_copy: [IndexCopy], copy slices of source into slices of input along dim.
+//   - torch.index_fill: [IndexFill], fill slices of input along dim with a value.
+//   - torch.index_reduce: [IndexReduce], reduce slices of source into slices of input along dim with prod, mean, amax or amin.
+//   - torch.take: [Take], take elements of input, seen as 1-D, at positions index holds.
+//   - torch.take_along_dim: [TakeAlongDim], take elements of input at positions along dim, input and indices broadcast; [TakeAlongDimFlat] without dim.
+//   - torch.put: [Put], write or add source into input, seen as 1-D, at positions index holds.
+//   - torch.index_put: [IndexPut], write or add values at the positions a tuple of index tensors (or masks) selects: input[indices] = values.
+//   - torch.masked_scatter: [MaskedScatter], write source's elements, in order, where mask is true.
 //
 // [Ops] describes the same operators as tables for callers that run them
 // by name.
@@ -64,6 +75,30 @@
 //     c10::complex's, every operation rounded to the precision of the
 //     parts (engine.ComplexC10), not Go's, which computes a complex64
 //     product or quotient in float64 and rounds once.
+//
+// The index operators (each function's documentation has the details):
+//
+//   - index_add, index_copy, index_reduce and take_along_dim refuse a
+//     negative index; index_fill, index_put, take and put count it from
+//     the end (take and put of the flattened input). An index out of range
+//     is an error.
+//   - index is 0-d or 1-D for the operators along dim: int32 or int64 for
+//     index_add and index_reduce, int64 for index_copy and index_fill.
+//     take, take_along_dim and put take int64 of any shape; index_put
+//     int32 and int64 index tensors and bool or uint8 masks; masked_scatter
+//     a bool mask.
+//   - Duplicates: index_copy, put and index_put without accumulate keep
+//     the last in index order (PyTorch leaves it undefined); index_add,
+//     put and index_put with accumulate, and index_reduce, combine in
+//     index order.
+//   - float16 and bfloat16 round after every step, but for index_add along
+//     dim 0 with alpha 1, an int64 index and rows of 16 elements or more,
+//     which PyTorch sends through scatter_add's expanded-index kernel and
+//     sums in float32.
+//   - index_reduce mean counts in the element type and divides integers
+//     rounding toward negative infinity; with include_self false the
+//     slices index names start from 1, +0, -Inf (the lowest integer) or
+//     +Inf (the highest).
 //
 // One thing is not reproduced bit for bit: PyTorch's float32 buffer for
 // float16 and bfloat16 rewrites NaN payloads in a way that depends on the
@@ -400,16 +435,11 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 	if err := checkReduceType(c.b, c.reduce, red, dt, empty); err != nil {
 		return 0, 0, err
 	}
-	if err := opcall.CheckDstLike(dst, c.input); err != nil {
-		return 0, 0, err
+	src := c.src
+	if c.hasValue {
+		src = tensor.Tensor{}
 	}
-	if !engine.SameMemory(dst, c.input) && engine.Overlap(dst, c.input) {
-		return 0, 0, fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
-	}
-	if engine.Overlap(dst, c.index) || !c.hasValue && engine.Overlap(dst, c.src) {
-		return 0, 0, fmt.Errorf("%w: dst overlaps index or src", engine.ErrArgument)
-	}
-	return d, red, nil
+	return d, red, checkScatterDst(dst, c.input, c.index, src, "src")
 }
 
 // checkShapes checks the ranks and sizes of a non-empty index against
@@ -504,6 +534,22 @@ var empties = func() map[tensor.DType]tensor.Tensor {
 	}
 	return m
 }()
+
+// checkScatterDst checks the dst of a scatter of input: input's type and
+// shape, input itself or apart from it, and apart from index and from
+// src (called name; the zero Tensor for none).
+func checkScatterDst(dst, input, index, src tensor.Tensor, name string) error {
+	if err := opcall.CheckDstLike(dst, input); err != nil {
+		return err
+	}
+	if !engine.SameMemory(dst, input) && engine.Overlap(dst, input) {
+		return fmt.Errorf("%w: dst overlaps input without being input", engine.ErrArgument)
+	}
+	if engine.Overlap(dst, index) || !src.IsZero() && engine.Overlap(dst, src) {
+		return fmt.Errorf("%w: dst overlaps index or %s", engine.ErrArgument, name)
+	}
+	return nil
+}
 
 // checkReduceType checks element type d against the kernel of reduction
 // red, which PyTorch reaches only when index has elements; mean's division

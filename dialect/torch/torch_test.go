@@ -709,13 +709,26 @@ func TestInto(t *testing.T) {
 func lookup(name string) *dialect.Op { return dialect.Find(torch.Ops(), name) }
 
 func TestOpTable(t *testing.T) {
-	names := map[string]string{
-		"torch.scatter": "scatter_elements", "torch.scatter_add": "scatter_elements",
-		"torch.scatter_reduce": "scatter_elements", "torch.gather": "gather_elements", "torch.index_select": "gather",
+	i64, both := dialect.Types(tensor.Int64), dialect.Types(tensor.Int32, tensor.Int64) // index is a LongTensor, or also an IntTensor
+	type want struct {
+		family string
+		types  dialect.TypeSet
+		neg    engine.Negative
+	}
+	names := map[string]want{
+		"torch.scatter": {"scatter_elements", i64, engine.NegativeError}, "torch.scatter_add": {"scatter_elements", i64, engine.NegativeError},
+		"torch.scatter_reduce": {"scatter_elements", i64, engine.NegativeError}, "torch.gather": {"gather_elements", i64, engine.NegativeError},
+		"torch.index_select": {"gather", both, engine.NegativeError},
+		"torch.index_add":    {"segment_sum", both, engine.NegativeError}, "torch.index_copy": {"index_copy", i64, engine.NegativeError},
+		"torch.index_fill": {"index_fill", i64, engine.NegativeFromEnd}, "torch.index_reduce": {"segment_max", both, engine.NegativeError},
+		"torch.take": {"take", i64, engine.NegativeFromEnd}, "torch.take_along_dim": {"take_along_axis", i64, engine.NegativeError},
+		"torch.put":            {"put", i64, engine.NegativeFromEnd},
+		"torch.index_put":      {"index_put", dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8), engine.NegativeFromEnd},
+		"torch.masked_scatter": {"masked_scatter", dialect.Types(tensor.Bool), engine.NegativeError},
 	}
 	for _, op := range torch.Ops() {
-		family, ok := names[op.Name]
-		if !ok || op.Family != family {
+		w, ok := names[op.Name]
+		if !ok || op.Family != w.family {
 			t.Errorf("%s: unexpected operator or family %q", op.Name, op.Family)
 		}
 		delete(names, op.Name)
@@ -723,11 +736,7 @@ func TestOpTable(t *testing.T) {
 			t.Errorf("%s: version %d, %v", op.Name, v, err)
 		}
 		b := op.Behavior(1)
-		wantTypes := dialect.Types(tensor.Int64) // index is a LongTensor
-		if op.Name == "torch.index_select" {
-			wantTypes = dialect.Types(tensor.Int32, tensor.Int64)
-		}
-		if b.Index.Negative != engine.NegativeError || b.Index.OutOfRange != engine.OutOfRangeError || b.IndexTypes != wantTypes {
+		if b.Index.Negative != w.neg || b.Index.OutOfRange != engine.OutOfRangeError || b.IndexTypes != w.types {
 			t.Errorf("%s: behavior %+v", op.Name, b)
 		}
 	}

@@ -297,11 +297,20 @@ var dataShape = tensor.Shape{4, 3}
 
 // setsOf returns the key of op's index sets in indexSets: its family,
 // but "segment_ids" for the segment reductions that take their number of
-// segments (TensorFlow's and JAX's), whose indices are one id per row.
+// segments (TensorFlow's and JAX's), whose indices are one id per row,
+// and the family prefixed with "torch." for PyTorch's members of families
+// that NumPy spells with other arguments (an index along dim, a flat
+// index).
 func setsOf(op *dialect.Op) string {
 	for _, p := range op.Inputs {
 		if p.Role == dialect.RoleNumSegments {
 			return "segment_ids"
+		}
+	}
+	switch op.Family {
+	case "segment_sum", "segment_max", "take", "put", "take_along_axis":
+		if strings.HasPrefix(op.Name, "torch.") {
+			return "torch." + op.Family
 		}
 	}
 	return op.Family
@@ -330,6 +339,38 @@ func indexSets(family string) []indexSet {
 			{"axis 1, matrix", []int64{2, 0, 2, 1}, tensor.Shape{2, 2}, nil, 1, nil},
 			{"negative", []int64{-1, 0}, tensor.Shape{2}, nil, 0, nil},
 			{"out of range", []int64{4}, tensor.Shape{1}, nil, 0, nil},
+		}
+	case "torch.segment_sum", "torch.segment_max", "index_copy", "index_fill":
+		return []indexSet{
+			{"dim 0, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"dim 1, duplicates", []int64{2, 0, 2, 1}, tensor.Shape{4}, tensor.Shape{4, 4}, 1, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{2, 3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "torch.take", "torch.put":
+		return []indexSet{
+			{"flat, duplicates", []int64{11, 0, 11, 5}, tensor.Shape{2, 2}, tensor.Shape{4}, 0, nil},
+			{"negative", []int64{-1, -12}, tensor.Shape{2}, tensor.Shape{2}, 0, nil},
+			{"out of range", []int64{12}, tensor.Shape{1}, tensor.Shape{1}, 0, nil},
+		}
+	case "index_put":
+		return []indexSet{
+			{"rows, duplicates", []int64{1, 3, 1}, tensor.Shape{3}, tensor.Shape{3, 3}, 0, nil},
+			{"negative", []int64{-1, 0}, tensor.Shape{2}, tensor.Shape{3}, 0, nil},
+			{"out of range", []int64{4}, tensor.Shape{1}, tensor.Shape{1, 3}, 0, nil},
+		}
+	case "masked_scatter":
+		return []indexSet{
+			{"rows", []int64{1, 0, 1}, tensor.Shape{3}, tensor.Shape{12}, 0, nil},
+			{"elements", []int64{0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1}, tensor.Shape{4, 3}, tensor.Shape{2, 3}, 0, nil},
+			{"too few", []int64{1, 1, 1}, tensor.Shape{3}, tensor.Shape{5}, 0, nil},
+		}
+	case "torch.take_along_axis":
+		return []indexSet{
+			{"dim 0, broadcast", []int64{3, 0, 2}, tensor.Shape{1, 3}, nil, 0, nil},
+			{"dim 1", []int64{2, 0, 1, 1, 0, 2, 2, 2}, tensor.Shape{4, 2}, nil, 1, nil},
+			{"negative", []int64{-1, 0, 1}, tensor.Shape{1, 3}, nil, 0, nil},
+			{"out of range", []int64{4, 0, 0}, tensor.Shape{1, 3}, nil, 0, nil},
 		}
 	case "general_scatter":
 		rows := map[dialect.Role]dialect.Value{dialect.RoleUpdateWindowDims: ints(1), dialect.RoleInsertedWindowDims: ints(0),

@@ -12,6 +12,9 @@ import (
 // checkReduction fails when opt's reduction has no meaning for elements of
 // type d.
 func checkReduction(d tensor.DType, opt Options) error {
+	if opt.Reduction == Div && opt.Scale != nil {
+		return fmt.Errorf("%w: reduction div takes no scale", ErrArgument)
+	}
 	r := opt.Reduction
 	switch {
 	case r > Div:
@@ -36,10 +39,33 @@ func checkReduction(d tensor.DType, opt Options) error {
 // the updates ups, in order, under opt; ups is not empty.
 func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 	r := opt.Reduction
+	a := arithOf(d)
+	half := d == tensor.Float16 || d == tensor.BFloat16
+	if opt.Scale != nil && half && r == Add && !opt.HalfOnce {
+		// value + scale*update in float32, rounded once a step.
+		acc := self
+		if opt.ExcludeSelf {
+			acc = zero(d) // ZeroStart's +0; -0 otherwise
+			if !opt.ZeroStart {
+				acc = narrow(d, float32(math.Copysign(0, -1)))
+			}
+		}
+		s := widen(opt.Scale)
+		for _, u := range ups {
+			acc = narrow(d, floatStep(Add, widen(acc), floatStep(Mul, widen(u), s, Options{}), opt))
+		}
+		return acc
+	}
+	if opt.Scale != nil {
+		scaled := make([]any, len(ups))
+		for i, u := range ups {
+			scaled[i] = a.step(Mul, u, opt.Scale, opt)
+		}
+		ups = scaled
+	}
 	if r == None {
 		return ups[len(ups)-1]
 	}
-	a := arithOf(d)
 	// The values that take part, in order, and how many of them count for
 	// a mean.
 	vals := append([]any{self}, ups...)

@@ -217,4 +217,10 @@ type Options struct {
 	// its square root rounded to it, the quotient rounded. Only
 	// floating-point and complex elements have it (ErrType).
 	SqrtCount bool
+	// Scale, where not nil, is a Go value of the element type by which
+	// every update is multiplied (the step Mul, rounded to the element
+	// type) before the reduction takes it: PyTorch's index_add with
+	// alpha. float16 and bfloat16 Add without HalfOnce adds scale*update
+	// in float32 and rounds once a step, as PyTorch's add kernel does.
+	Scale any
 }
