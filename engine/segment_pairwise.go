@@ -272,6 +272,9 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 				}
 			}
 		}
+		if j.fix != nil && r1-r0 > 1 {
+			j.fix(j.dst.Data(), d0, inner)
+		}
 		if mean {
 			n := F(r1 - r0)
 			for k, v := range out {

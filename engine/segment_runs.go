@@ -45,6 +45,14 @@ const (
 type RunRules struct {
 	Index RunIndex
 	Empty EmptyRun
+	// EigenStart makes a run of more than one slice reduce from the
+	// reduction's own start value (+0 for Add and Mean, 1 for Mul, the
+	// lowest finite value for Max, the highest for Min), as the Eigen
+	// reducers of TensorFlow's CPU kernels do, while a run of one slice
+	// is copied: a float sum of -0s is +0, a float maximum of -Infs the
+	// lowest finite value (see segment_start.go). Sub, the bitwise
+	// reductions and complex products start from the first slice.
+	EigenStart bool
 	// PairwiseSum makes Add of floating-point and complex elements sum a
 	// run as NumPy's reductions do: its first slice plus the pairwise sum
 	// of the others (numpy/_core/src/umath/loops_utils.h.src), element by
@@ -258,17 +266,20 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 		return nil
 	}
 	j.s, j.runs, j.size, j.inner, j.opt = s, runs, ss[axis], inner, opt
-	j.wide = wide
+	j.wide, j.fix, j.dst = wide, nil, *dst
+	if opt.Rules.EigenStart {
+		j.fix = startFixOf(dst.DType(), opt.Reduction)
+	}
 	if wide == nil {
 		j.m = s.apply.get(dst, src, s.views[vDst], s.views[vData], inner)
 		j.red = s.reducer(dst, src, inner, ScatterOptions{Reduction: opt.Reduction, Arith: opt.Arith})
 	} else {
-		j.dst, j.src = *dst, *src
+		j.src = *src
 	}
 	p := parts(src.Len() + dst.Len())
 	s.workerPairs(2 * p)
 	parallel(units, p, j, &s.done)
-	j.dst, j.src, j.m, j.red, j.wide = tensor.Tensor{}, tensor.Tensor{}, nil, nil, nil
+	j.dst, j.src, j.m, j.red, j.wide, j.fix = tensor.Tensor{}, tensor.Tensor{}, nil, nil, nil, nil
 	return nil
 }
 
@@ -365,7 +376,10 @@ type runsJob struct {
 	red               reducer
 	// wide is the typed loop of a dst wider than src or of PairwiseSum,
 	// which reads dst and src.
-	wide     typedRun
+	wide typedRun
+	// fix is EigenStart's correction of a run of more than one slice, or
+	// nil.
+	fix      startFix
 	dst, src tensor.Tensor
 }
 
@@ -408,6 +422,14 @@ func (j *runsJob) work(w, lo, hi int) {
 			}
 		}
 		j.red.reduce(rest)
+		if j.fix != nil {
+			dst := j.dst.Data()
+			for u := u0; u < u1; u++ {
+				if d, _, r0, r1 := j.unit(u); r1-r0 > 1 {
+					j.fix(dst, d, j.inner)
+				}
+			}
+		}
 		if j.opt.Reduction == Mean {
 			for u := u0; u < u1; u++ {
 				if d, _, r0, r1 := j.unit(u); r1 > r0 {

@@ -154,6 +154,9 @@ func (op *reduceatOp) check(array, indices tensor.Tensor, axis int) (int, error)
 	if err := opcall.CheckInputs(op.b, array, "array", indices, "indices"); err != nil {
 		return 0, err
 	}
+	if array.Rank() == 0 {
+		return 0, fmt.Errorf("%w: cannot reduceat on a scalar", engine.ErrShape)
+	}
 	if indices.Rank() != 1 {
 		return 0, fmt.Errorf("%w: object too deep for desired array: indices must be 1-D, got shape %v",
 			engine.ErrShape, indices.Shape())

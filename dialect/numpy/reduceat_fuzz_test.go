@@ -66,6 +66,9 @@ func (c *reduceatCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err 
 	if it := c.indices.DType(); !it.IsInteger() || it == tensor.Uint64 {
 		return want, nil, optest.Refuse(dialect.ErrInput, "index type")
 	}
+	if c.array.Rank() == 0 {
+		return want, nil, optest.Refuse(engine.ErrShape, "a scalar array")
+	}
 	if c.indices.Rank() != 1 {
 		return want, nil, optest.Refuse(engine.ErrShape, "indices not 1-D")
 	}

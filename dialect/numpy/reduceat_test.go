@@ -141,7 +141,8 @@ func TestReduceatRefusals(t *testing.T) {
 		{"float indices", a, tensortest.FromInts(tensor.Float64, shape{1}, 0), 0, engine.ErrType, "indices"},
 		{"2-D indices", a, tensortest.I64(shape{1, 1}, 0), 0, engine.ErrShape, "object too deep"},
 		{"axis out of range", a, tensortest.I64(shape{1}, 0), 1, dialect.ErrAttribute, "axis 1"},
-		{"0-d array", tensortest.I64(shape{}, 1), tensortest.I64(shape{1}, 0), 0, dialect.ErrAttribute, "axis 0"},
+		// Run with NumPy 1.24.2: TypeError "cannot reduceat on a scalar".
+		{"0-d array", tensortest.I64(shape{}, 1), tensortest.I64(shape{1}, 0), 0, engine.ErrShape, "cannot reduceat on a scalar"},
 		{"bfloat16", tensortest.FromInts(tensor.BFloat16, shape{1}, 1), tensortest.I64(shape{1}, 0), 0, engine.ErrType, "bfloat16"},
 		{"string", tensortest.Str(shape{1}, "a"), tensortest.I64(shape{1}, 0), 0, engine.ErrType, "string"},
 	}

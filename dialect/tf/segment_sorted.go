@@ -55,9 +55,11 @@ func (op *segmentOp) behavior(int) dialect.Behavior {
 	b := behavior(rules, op.types,
 		"segment_ids are sorted: the output has segment_ids[-1] + 1 rows, and rows of data with the same id are reduced in order.",
 		fmt.Sprintf("A segment no id names holds %s.", map[engine.EmptyRun]string{engine.EmptyZero: "0", engine.EmptyIdentity: "1"}[op.empty]),
-		"Ids that decrease, or a negative id, are errors in TensorFlow's words, naming the first position at fault, as on the CPU kernel.")
+		"Ids that decrease, or a negative id, are errors in TensorFlow's words, naming the first position at fault, as on the CPU kernel.",
+		"A segment of one row is that row; a longer one reduces from the Eigen reducer's start (+0, 1, the lowest or highest finite value), "+
+			"so a float sum of -0s is +0 and a maximum of -Infs the lowest finite value, as on the CPU kernel.")
 	b.Arith, b.Reductions = op.arith, map[string]engine.Reduction{op.what: op.red}
-	b.Runs = engine.RunRules{Index: engine.RunIDs, Empty: op.empty}
+	b.Runs = engine.RunRules{Index: engine.RunIDs, Empty: op.empty, EigenStart: true}
 	return b
 }
 

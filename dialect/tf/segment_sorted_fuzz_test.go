@@ -86,7 +86,7 @@ func (c *segCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err error
 		return want, nil, optest.Refuse(engine.ErrShape, "segment_ids' shape")
 	}
 	red := segmentRef[c.op]
-	want, err = reftest.ReduceRuns(c.data, c.ids, 0, reftest.RunRules{IDs: true, EmptyIdentity: red == reftest.Mul},
+	want, err = reftest.ReduceRuns(c.data, c.ids, 0, reftest.RunRules{IDs: true, EmptyIdentity: red == reftest.Mul, EigenStart: true},
 		reftest.Options{Reduction: red, MeanTowardZero: true})
 	if err != nil {
 		// Ids out of order still give an output shape, from the last id,

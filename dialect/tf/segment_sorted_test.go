@@ -71,6 +71,16 @@ func TestSegmentReductionValues(t *testing.T) {
 		// rounds toward zero; -7 / 2 is -3.
 		{"integer mean toward zero", "segment_mean", tensortest.FromInts(tensor.Int64, shape{3}, -3, -4, 7), tensortest.I64(shape{3}, 0, 0, 1),
 			tensortest.FromInts(tensor.Int64, shape{2}, -3, 7)},
+		// segment_reduction_ops_impl.h copies a segment of one row and
+		// reduces a longer one with an Eigen reducer, which starts from
+		// its own value: MaxReducer's lowest() (the lowest finite value;
+		// tf.reduce_max of nothing is -3.4028235e+38) and SumReducer's 0.
+		{"max of -Infs", "segment_max", floats(tensor.Float32, shape{3}, math.Inf(-1), math.Inf(-1), math.Inf(-1)),
+			tensortest.I64(shape{3}, 0, 0, 1), floats(tensor.Float32, shape{2}, -math.MaxFloat32, math.Inf(-1))},
+		{"min of +Infs", "segment_min", floats(tensor.Float64, shape{2}, math.Inf(1), math.Inf(1)),
+			tensortest.I64(shape{2}, 0, 0), floats(tensor.Float64, shape{1}, math.MaxFloat64)},
+		{"sum of -0s", "segment_sum", floats(tensor.Float32, shape{3}, math.Copysign(0, -1), math.Copysign(0, -1), math.Copysign(0, -1)),
+			tensortest.I64(shape{3}, 0, 0, 1), floats(tensor.Float32, shape{2}, 0, math.Copysign(0, -1))},
 		{"no rows", "segment_sum", tensor.Must(tensor.New(tensor.Float32, shape{0, 3})), tensortest.I64(shape{0}),
 			tensor.Must(tensor.New(tensor.Float32, shape{0, 3}))},
 	}

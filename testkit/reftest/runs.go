@@ -26,6 +26,12 @@ type RunRules struct {
 	// Widen computes Add and Mul of bool, int8, int16 and int32 in int64,
 	// and of uint8, uint16 and uint32 in uint64, the output's type.
 	Widen bool
+	// EigenStart makes a run of more than one value fold from the
+	// reduction's start value rather than from its first value: +0 for
+	// Add and Mean, 1 for Mul (of real numbers), the lowest finite value
+	// for Max and the highest for Min (TensorFlow's Eigen reducers); a run
+	// of one value is that value.
+	EigenStart bool
 	// PairwiseSum makes Add of floats and complex numbers the first value
 	// of a run plus NumPy's pairwise sum of the others (pairwise_sum of
 	// numpy/_core/src/umath/loops_utils.h.src; see pairwiseSum).
@@ -102,6 +108,9 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 			vs = append(vs, convert(src.At(ss.Offset(replaced(c, axis, r))), out))
 		}
 		vals[i] = reduce(out, vs[0], vs[1:], opt)
+		if r := opt.Reduction; rules.EigenStart && len(vs) > 1 && r != Sub && !(r == Mul && out.IsComplex()) {
+			vals[i] = foldFrom(out, start(out, opt.Reduction), vs, opt)
+		}
 		if rules.PairwiseSum && opt.Reduction == Add && len(vs) > 1 && (out.IsFloat() || out.IsComplex()) {
 			vals[i] = numpySum(out, vs[0], vs[1:])
 		}
@@ -379,4 +388,43 @@ func pairwiseSum(d tensor.DType, xs []any, lanes int) any {
 		half = (n - n%8) / 2 // of 2n parts, half (n) cut to a multiple of 8, in values
 	}
 	return sum(pairwiseSum(d, xs[:half], lanes), pairwiseSum(d, xs[half:], lanes))
+}
+
+// foldFrom folds vs into acc under opt's reduction, in order, and divides
+// a mean by len(vs).
+func foldFrom(d tensor.DType, acc any, vs []any, opt Options) any {
+	a, step := arithOf(d), opt.Reduction
+	if step == Mean {
+		step = Add
+	}
+	for _, v := range vs {
+		acc = a.step(step, acc, v, opt)
+	}
+	if opt.Reduction == Mean {
+		return a.mean(acc, len(vs), opt)
+	}
+	return acc
+}
+
+// start returns the value an Eigen reducer starts from for reduction r on
+// type d: +0 (false) for Add and Mean, 1 for Mul, the lowest finite value
+// for Max and the highest for Min.
+func start(d tensor.DType, r Reduction) any {
+	t := tensor.Must(tensor.New(d, tensor.Shape{}))
+	switch {
+	case r == Mul:
+		return arithOf(d).one
+	case r != Max && r != Min:
+		return zero(d)
+	case d == tensor.Bool:
+		return r == Min
+	case d.IsInteger():
+		return identity(d, r)
+	}
+	top := map[tensor.DType]float64{tensor.Float16: 65504, tensor.BFloat16: 0x1.fep127, tensor.Float32: math.MaxFloat32, tensor.Float64: math.MaxFloat64}[d]
+	if r == Max {
+		top = -top
+	}
+	t.SetFloatAt(0, top)
+	return t.At(0)
 }
