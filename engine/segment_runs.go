@@ -51,7 +51,8 @@ type RunRules struct {
 	// reducers of TensorFlow's CPU kernels do, while a run of one slice
 	// is copied: a float sum of -0s is +0, a float maximum of -Infs the
 	// lowest finite value (see segment_start.go). Sub, the bitwise
-	// reductions and complex products start from the first slice.
+	// reductions and complex products start from the first slice. Max and
+	// Min take it with MinMaxNaN only (ErrArgument otherwise).
 	EigenStart bool
 	// PairwiseSum makes Add of floating-point and complex elements sum a
 	// run as NumPy's reductions do: its first slice plus the pairwise sum
@@ -220,6 +221,11 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 	}
 	if opt.Reduction == None || opt.Reduction == Div {
 		return argErr("reduction %v does not reduce runs", opt.Reduction)
+	}
+	if opt.Rules.EigenStart && opt.Arith.MinMax != MinMaxNaN && (opt.Reduction == Max || opt.Reduction == Min) {
+		// A run's first slice starts it: a NaN there would stay where a
+		// comparison from Eigen's start would pass it by.
+		return argErr("EigenStart takes max and min by MinMaxNaN only, not by rule %d", opt.Arith.MinMax)
 	}
 	if opt.Arith.HalfOnce {
 		return argErr("runs are not reduced with HalfOnce")

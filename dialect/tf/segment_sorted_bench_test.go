@@ -9,11 +9,11 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// segmentWorkload returns the inputs of a sorted segment reduction of
+// sortedSegmentWorkload returns the inputs of a sorted segment reduction of
 // WORKLOADS.md: rows x cols float32 data, rows int64 ids drawn uniformly
 // from [0, segments) and sorted, from the workload's seed, and an output
 // of last id + 1 rows for them.
-func segmentWorkload(seed uint64, rows, cols, segments int) (data, ids, out tensor.Tensor) {
+func sortedSegmentWorkload(seed uint64, rows, cols, segments int) (data, ids, out tensor.Tensor) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	d := make([]float32, rows*cols)
 	for i := range d {
@@ -32,7 +32,7 @@ func segmentWorkload(seed uint64, rows, cols, segments int) (data, ids, out tens
 // of [1048576,16] float32 by sorted ids in [0,65536) into a reused
 // output. Its bytes are data and ids read and the output written once.
 func BenchmarkW11(b *testing.B) {
-	data, ids, out := segmentWorkload(11, 1<<20, 16, 1<<16)
+	data, ids, out := sortedSegmentWorkload(11, 1<<20, 16, 1<<16)
 	b.SetBytes(int64(data.Len()*4 + ids.Len()*8 + out.Len()*4))
 	for b.Loop() {
 		if err := tf.SegmentMeanInto(out, data, ids); err != nil {
@@ -45,7 +45,7 @@ func BenchmarkW11(b *testing.B) {
 // [256,64] float32 by 256 sorted ids in [0,32) into a reused [32,64]
 // output, which allocates nothing.
 func BenchmarkS7(b *testing.B) {
-	data, ids, out := segmentWorkload(7, 256, 64, 32)
+	data, ids, out := sortedSegmentWorkload(7, 256, 64, 32)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := tf.SegmentSumInto(out, data, ids); err != nil {

@@ -60,7 +60,10 @@ func (e *SegmentError) Unwrap() error { return ErrIndex }
 // order, of src[..., r, ...] for every r in run i, which rules define.
 func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Options) (tensor.Tensor, error) {
 	if opt.Reduction == None || opt.Reduction == Div {
-		return tensor.Tensor{}, fmt.Errorf("%w: reduction none", ErrArgument)
+		return tensor.Tensor{}, fmt.Errorf("%w: reduction %v", ErrArgument, opt.Reduction)
+	}
+	if rules.EigenStart && (opt.StdMinMax || opt.StdUpdateMinMax || opt.LastNaN || opt.SignedZeros) && (opt.Reduction == Max || opt.Reduction == Min) {
+		return tensor.Tensor{}, fmt.Errorf("%w: EigenStart with a rule for max and min other than NaN's propagation", ErrArgument)
 	}
 	ss := src.Shape()
 	if len(ss) == 0 || axis < 0 || axis >= len(ss) {
