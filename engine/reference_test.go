@@ -65,6 +65,7 @@ func refOptions(opt ScatterOptions, d tensor.DType) reftest.Options {
 // refClasses pairs the engine's error classes with the reference's.
 var refClasses = []struct{ engine, ref error }{
 	{ErrIndex, reftest.ErrIndex}, {ErrShape, reftest.ErrShape}, {ErrType, reftest.ErrType}, {ErrArgument, reftest.ErrArgument},
+	{tensor.ErrTooLarge, tensor.ErrTooLarge},
 }
 
 // sameClass reports whether the engine's error err is of the class of the

@@ -164,8 +164,8 @@ func runCount(src tensor.Shape, indices tensor.Tensor, axis int, rules RunRules)
 	if last < 0 {
 		return 0, &SegmentError{Reason: SegmentNegativeLast, Pos: n - 1, Value: last}
 	}
-	if last == math.MaxInt64 {
-		return 0, argErr("the last segment id %d asks for more output slices than an int holds", last)
+	if uint64(last) >= math.MaxInt {
+		return 0, fmt.Errorf("%w: the last segment id %d asks for more output slices than an int holds", tensor.ErrTooLarge, last)
 	}
 	return int(last) + 1, nil
 }

@@ -78,7 +78,7 @@ func TestReduceatValues(t *testing.T) {
 		{"int8 widened", "add", tensortest.FromInts(tensor.Int8, shape{3}, 100, 100, 100), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Int64, shape{1}, 300)},
 		{"bool widened", "add", tensortest.FromInts(tensor.Bool, shape{4}, 1, 1, 0, 1), tensortest.I64(shape{2}, 0, 3), 0, tensortest.FromInts(tensor.Int64, shape{2}, 2, 1)},
 		{"uint8 widened product", "multiply", tensortest.FromInts(tensor.Uint8, shape{3}, 200, 2, 3), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Uint64, shape{1}, 1200)},
-		{"int32 product widened", "multiply", tensortest.FromInts(tensor.Int32, shape{2}, 1<<20, 1<<20), tensortest.I64(shape{1}, 0), 0, tensortest.FromInts(tensor.Int64, shape{1}, 1<<40)},
+		{"int32 product widened", "multiply", tensortest.FromInts(tensor.Int32, shape{2}, 1<<20, 1<<20), tensortest.I64(shape{1}, 0), 0, tensortest.I64(shape{1}, 1<<40)},
 		{"int8 maximum", "maximum", tensortest.FromInts(tensor.Int8, shape{4}, -3, 7, -8, 2), tensortest.I64(shape{2}, 0, 2), 0, tensortest.FromInts(tensor.Int8, shape{2}, 7, 2)},
 		{"uint16 minimum int8 indices", "minimum", tensortest.FromInts(tensor.Uint16, shape{4}, 9, 7, 8, 2), tensortest.FromInts(tensor.Int8, shape{2}, 1, 0), -1,
 			tensortest.FromInts(tensor.Uint16, shape{2}, 7, 2)},

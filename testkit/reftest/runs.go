@@ -162,7 +162,7 @@ func idRuns(indices tensor.Tensor, size int) ([][2]int, error) {
 		return nil, &SegmentError{Kind: "negative last", Pos: n - 1}
 	}
 	if last >= math.MaxInt32 {
-		return nil, fmt.Errorf("%w: last id %d", ErrArgument, last)
+		return nil, fmt.Errorf("%w: last id %d", tensor.ErrTooLarge, last)
 	}
 	runs := make([][2]int, last+1)
 	for start := 0; start < n; {
