@@ -21,7 +21,7 @@ import (
 // benchCommand times the benchmark workloads.
 var benchCommand = &command{
 	name:  "bench",
-	short: "time the benchmark workloads through the ONNX API, and chart them against peers",
+	short: "time the benchmark workloads through the public API, and chart them against peers",
 	about: "Times each bulk workload (W) through the Into form (reuse) and the allocating form (fresh),\n" +
 		"and each small call (S) through the Into form in a loop, per call, with its heap allocations.\n" +
 		"With --plot, draws a panel per workload of these times, the peers' and the memory bound.\n",

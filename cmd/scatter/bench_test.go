@@ -75,32 +75,34 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// TestBenchSmall runs a small call: one line in nanoseconds and
-// allocations per call, through the Into form only, and its JSON in the
-// small calls' schema.
+// TestBenchSmall runs small calls, S2 through the ONNX dialect and S8
+// through numpy's: one line each in nanoseconds and allocations per call,
+// through the Into form only, and its JSON in the small calls' schema.
 func TestBenchSmall(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.json")
-	code, stdout, stderr := runArgs("bench", "--workload", "S2", "--reps", "2", "--json", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	line := regexp.MustCompile(`^S2 kv_cache_write  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call$`)
-	if len(lines) != 2 || !line.MatchString(lines[1]) {
-		t.Errorf("stdout:\n%s", stdout)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var results []map[string]any
-	if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
-		t.Fatalf("%v in:\n%s", err, b)
-	}
-	keys := []string{"allocs_per_call", "api", "calls", "impl", "max_ns", "median_ns", "min_ns", "reps", "warmup", "workload"}
-	if r := results[0]; !slices.Equal(slices.Sorted(maps.Keys(r)), keys) || r["workload"] != "S2" || r["api"] != "reuse" ||
-		r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
-		t.Errorf("result: %v", r)
+	for _, w := range []struct{ id, name string }{{"S2", "kv_cache_write"}, {"S8", "put_small"}} {
+		out := filepath.Join(t.TempDir(), "out.json")
+		code, stdout, stderr := runArgs("bench", "--workload", w.id, "--reps", "2", "--json", out)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", w.id, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		line := regexp.MustCompile(`^` + w.id + ` ` + w.name + `  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call$`)
+		if len(lines) != 2 || !line.MatchString(lines[1]) {
+			t.Errorf("%s: stdout:\n%s", w.id, stdout)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var results []map[string]any
+		if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
+			t.Fatalf("%s: %v in:\n%s", w.id, err, b)
+		}
+		keys := []string{"allocs_per_call", "api", "calls", "impl", "max_ns", "median_ns", "min_ns", "reps", "warmup", "workload"}
+		if r := results[0]; !slices.Equal(slices.Sorted(maps.Keys(r)), keys) || r["workload"] != w.id || r["api"] != "reuse" ||
+			r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
+			t.Errorf("%s: result: %v", w.id, r)
+		}
 	}
 }
 
@@ -147,6 +149,16 @@ func TestLoadPeers(t *testing.T) {
 	other := writeResults(t, dir, "other.json", []bench.Result{fakeResult("W2", "yours", bench.Reuse, 4)})
 	clash := writeResults(t, dir, "clash.json", []bench.Result{mine[0], fakeResult("W2", bench.Impl, bench.Reuse, 5)})
 	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W2", "mine", bench.Reuse, -5)})
+	// A file that the peers' family_calls.py writes: its fastest correct
+	// candidate of each peer and workload.
+	family := filepath.Join(dir, "family.json")
+	if err := os.WriteFile(family, []byte(`[
+		{"workload": "W10", "impl": "torch", "api": "zeros+scatter_add_(0)", "median_ms": 965, "min_ms": 839, "max_ms": 1116, "reps": 7, "output_ok": true},
+		{"workload": "W10", "impl": "torch", "api": "zeros+index_add_(0)", "median_ms": 673, "min_ms": 454, "max_ms": 766, "reps": 7, "output_ok": true},
+		{"workload": "S7", "impl": "numpy", "api": "np.add.at", "median_ns": 5, "min_ns": 4, "max_ns": 6, "reps": 7, "output_ok": false}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w10, _ := bench.Find([]string{"W10"})
 	// A file that the peers' small_calls.py writes.
 	small := filepath.Join(dir, "small.json")
 	if err := os.WriteFile(small, []byte(`[{"workload": "S6", "impl": "torch", "api": "index_add_(0)", "median_ns": 477, "min_ns": 474, "max_ns": 496}]`), 0o644); err != nil {
@@ -165,6 +177,9 @@ func TestLoadPeers(t *testing.T) {
 		{[]string{file, small}, append(slices.Clone(mine), bench.Result{Workload: "S6", Impl: "torch", API: bench.Reuse,
 			MedianNS: 477, MinNS: 474, MaxNS: 496, Call: "index_add_(0)"}),
 			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (small.json): torch, each its fastest correct call."}, ""},
+		{[]string{family}, []bench.Result{{Workload: "W10", Impl: "torch", API: bench.Fresh, MedianMS: 673, MinMS: 454, MaxMS: 766,
+			Reps: 7, GBps: float64(w10[0].Bytes) / 673e6, Call: "zeros+index_add_(0)"}},
+			[]string{"Peers (family.json): torch, each its fastest correct call."}, ""},
 		{[]string{file, other}, append(slices.Clone(mine), fakeResult("W2", "yours", bench.Reuse, 4)),
 			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (other.json): yours, each its fastest correct call."}, ""},
 		{[]string{file, file}, nil, nil, "bench: --peers " + file + ": W2 mine reuse is also in an earlier --peers file"},
@@ -248,7 +263,7 @@ func TestWriteBenchPlot(t *testing.T) {
 
 func TestBenchUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"bench", "--workload", "W10"},
+		{"bench", "--workload", "W13"},
 		{"bench", "--workload", "W1,,W2"},
 		{"bench", "--workload", "W1,nope"},
 		{"bench", "--reps", "0"},
@@ -270,8 +285,8 @@ func TestBenchUsageErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}
-	code, _, stderr := runArgs("bench", "--workload", "W10")
-	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6") {
+	code, _, stderr := runArgs("bench", "--workload", "W13")
+	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, W10, W11, W12, S1, S2, S3, S4, S5, S6, S7, S8") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	// A --json file that cannot be written fails before the run.
@@ -281,14 +296,14 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 	// So do a --plot file that cannot be written and a bad --peers file.
 	dir := t.TempDir()
-	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W10", "mine", bench.Reuse, 1)})
+	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W13", "mine", bench.Reuse, 1)})
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--plot", filepath.Join(dir, "no", "chart.png")}, "does not exist"},
 		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", filepath.Join(dir, "nope.json")}, "no such file"},
-		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", bad}, `results[0]: unknown workload "W10"`},
+		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", bad}, `results[0]: unknown workload "W13"`},
 	} {
 		args := append([]string{"bench", "--workload", "W1"}, tc.args...)
 		code, stdout, stderr := runArgs(args...)

@@ -86,12 +86,14 @@
 // is.
 //
 // bench times the benchmark workloads (all of them, or those given to
-// --workload) through the ONNX API. A bulk workload, W1 to W9, it runs
+// --workload) through the public API: W1 to W9 and S1 to S6 through the
+// ONNX dialect, W10 to W12 and S7 through tf's segment reductions, S8
+// through numpy.put. A bulk workload, W1 to W12, it runs
 // first writing into a reused destination, then allocating a fresh output
 // each call, and prints one line per API with the median, minimum and
 // maximum of --reps timed calls (after one warm-up call, and for fresh
 // outputs more until the Go heap has settled: see bench.Run) and the
-// memory throughput that the median implies. A small call, S1 to S6, it
+// memory throughput that the median implies. A small call, S1 to S8, it
 // runs through the Into form in loops of calls, and prints the median,
 // minimum and maximum of --reps loops in nanoseconds per call, with the
 // heap allocations per call. --json writes the results to FILE as a JSON
