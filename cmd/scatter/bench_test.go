@@ -37,7 +37,10 @@ func TestBench(t *testing.T) {
 		t.Errorf("GOMAXPROCS left at %d, was %d", runtime.GOMAXPROCS(0), procs)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	line := regexp.MustCompile(`^W2 scatternd_slice_none  (reuse|fresh)  median +[0-9.]+ ms  min +[0-9.]+  max +[0-9.]+  \(1 rep after [1-9][0-9]* warm-up\) +[0-9.]+ GB/s$`)
+	// Each line ends with its ratio to the bundled peers' fastest on W2,
+	// ONNX Runtime's (3.671 ms).
+	line := regexp.MustCompile(`^W2 scatternd_slice_none  (reuse|fresh)  median +[0-9.]+ ms  min +[0-9.]+  max +[0-9.]+  \(1 rep after [1-9][0-9]* warm-up\) +[0-9.]+ GB/s` +
+		`  [0-9]+\.[0-9][0-9]x the best peer \(ort_c OrtApi::Run, pre-allocated output, 3\.67 ms\)$`)
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "scatter bench: 1 thread, 1 rep after 1 or more warm-up calls") ||
 		!line.MatchString(lines[1]) || !line.MatchString(lines[2]) ||
 		!strings.Contains(lines[1], "reuse") || !strings.Contains(lines[2], "fresh") {
@@ -77,16 +80,26 @@ func TestBench(t *testing.T) {
 
 // TestBenchSmall runs small calls, S2 through the ONNX dialect and S8
 // through numpy's: one line each in nanoseconds and allocations per call,
-// through the Into form only, and its JSON in the small calls' schema.
+// through the Into form only, ending with the ratio to the best of the
+// peers given (none: no ratio), and its JSON in the small calls' schema.
 func TestBenchSmall(t *testing.T) {
-	for _, w := range []struct{ id, name string }{{"S2", "kv_cache_write"}, {"S8", "put_small"}} {
-		out := filepath.Join(t.TempDir(), "out.json")
-		code, stdout, stderr := runArgs("bench", "--workload", w.id, "--reps", "2", "--json", out)
+	dir := t.TempDir()
+	peers := filepath.Join(dir, "peers.json")
+	if err := os.WriteFile(peers, []byte(`[{"workload": "S8", "impl": "mine", "api": "np.put", "median_ns": 1000, "min_ns": 900, "max_ns": 1100},
+		{"workload": "S8", "impl": "yours", "api": "put_", "median_ns": 2000, "min_ns": 1900, "max_ns": 2100}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct{ id, name, peers, vs string }{
+		{"S2", "kv_cache_write", "none", ""},
+		{"S8", "put_small", peers, `  [0-9]+\.[0-9][0-9]x the best peer \(mine np\.put, 1000\.00 ns\)`},
+	} {
+		out := filepath.Join(dir, "out.json")
+		code, stdout, stderr := runArgs("bench", "--workload", w.id, "--reps", "2", "--json", out, "--peers", w.peers)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", w.id, code, stderr)
 		}
 		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-		line := regexp.MustCompile(`^` + w.id + ` ` + w.name + `  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call$`)
+		line := regexp.MustCompile(`^` + w.id + ` ` + w.name + `  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call` + w.vs + `$`)
 		if len(lines) != 2 || !line.MatchString(lines[1]) {
 			t.Errorf("%s: stdout:\n%s", w.id, stdout)
 		}
@@ -103,6 +116,36 @@ func TestBenchSmall(t *testing.T) {
 			r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
 			t.Errorf("%s: result: %v", w.id, r)
 		}
+	}
+}
+
+// TestVsPeer: a line ends with the ratio of its median to the least
+// median of the peers on its workload, whatever their API, in the unit
+// of the workload.
+func TestVsPeer(t *testing.T) {
+	ws, err := bench.Find([]string{"W10", "S7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := []bench.Result{
+		{Workload: "W10", Impl: "numpy", API: bench.Fresh, MedianMS: 900, MinMS: 800, MaxMS: 1000, Call: "bincount"},
+		{Workload: "W10", Impl: "torch", API: bench.Fresh, MedianMS: 600, MinMS: 500, MaxMS: 700, Call: "index_add_"},
+		{Workload: "W10", Impl: "ort_c", API: bench.Reuse, MedianMS: 0, Call: "not measured"},
+		{Workload: "W11", Impl: "torch", API: bench.Fresh, MedianMS: 1, MinMS: 1, MaxMS: 1, Call: "segment_reduce"},
+		{Workload: "S7", Impl: "numpy", API: bench.Reuse, MedianNS: 2000, MinNS: 2000, MaxNS: 2000, Call: "np.add.reduceat"},
+	}
+	ours := bench.Result{Workload: "W10", Impl: bench.Impl, API: bench.Reuse, MedianMS: 150}
+	best, ok := bestPeer(peers, "W10")
+	if got, want := vsPeer(ws[0], ours, best), "  0.25x the best peer (torch index_add_, 600.00 ms)"; !ok || got != want {
+		t.Errorf("W10: %q, %v; want %q", got, ok, want)
+	}
+	ours = bench.Result{Workload: "S7", Impl: bench.Impl, API: bench.Reuse, MedianNS: 3000}
+	best, ok = bestPeer(peers, "S7")
+	if got, want := vsPeer(ws[1], ours, best), "  1.50x the best peer (numpy np.add.reduceat, 2000.00 ns)"; !ok || got != want {
+		t.Errorf("S7: %q, %v; want %q", got, ok, want)
+	}
+	if _, ok := bestPeer(peers, "W12"); ok {
+		t.Error("a best peer for W12, which has none")
 	}
 }
 
@@ -274,8 +317,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--plot", "chart.jpg"},
 		{"bench", "--plot", "chart"},
 		{"bench", "--plot", "out.png", "--json", "./out.png"},
-		{"bench", "--peers", "none"},
-		{"bench", "--peers", "peers.json", "--json", "out.json"},
+		{"bench", "--peers", ""},
+		{"bench", "--peers", "none", "--peers", "peers.json"},
 		{"bench", "--plot", "chart.png", "--peers", ""},
 		{"bench", "--plot", "chart.png", "--peers", "none", "--peers", "peers.json"},
 	} {
