@@ -7,14 +7,15 @@
 // networks, embedding bags and NumPy-style code make, through the tf and
 // numpy dialects.
 //
-// Every workload has float32 data and int64 indices (S2 float16 data),
-// generated once from a fixed seed per workload, so that every run and every peer
-// implementation sees the same inputs. What is timed is the whole operator
-// as a user calls it; for the scatters, which return a new tensor, that
-// includes the copy of data; a segment reduction writes every row of its
-// output, empty segments included. A small call is timed in a loop of calls
-// through its Into form (a scatter in place, a gather into a reused
-// output), in nanoseconds and heap allocations per call.
+// Every workload has float32 data (S2 float16) and int64 indices,
+// generated once from a fixed seed per workload, so that every run and
+// every peer implementation sees the same inputs. What is timed is the
+// whole operator as a user calls it; for the scatters, which return a new
+// tensor, that includes the copy of data; a segment reduction writes every
+// row of its output, empty segments included. A small call is timed in a
+// loop of calls through its Into form (a scatter or a put in place, a
+// gather or a segment sum into a reused output), in nanoseconds and heap
+// allocations per call.
 //
 // A bulk workload's inputs take up to about 300 MiB. Prepare builds them
 // for one workload at a time; drop the Case before preparing the next one
@@ -25,11 +26,10 @@
 // ONNX Runtime, measured by the peers' own scripts on the machines that
 // PeersSource names, and Workload.BoundMS the memory-bandwidth bound of
 // the machine of W1 to W9; ReadPeersFile reads those scripts' output
-// files. Package
-// bench/chart draws results against those bounds; it alone imports the
-// plotting libraries, so that a module whose tests import bench (the
-// Benchmark<Id> functions of dialect/onnx) does not pull them into its
-// users' module graphs.
+// files. Package bench/chart draws results against those bounds; it alone
+// imports the plotting libraries, so that a module whose tests import
+// bench (the Benchmark<Id> functions of the dialects, through
+// testkit/benchtest) does not pull them into its users' module graphs.
 package bench
 
 import (
@@ -117,7 +117,8 @@ type spec struct {
 }
 
 // op is a workload's operator in both forms: into runs the ...Into form,
-// alloc the allocating form.
+// alloc the allocating form (nil for an operator that works in place
+// only, S8's numpy.put).
 type op struct {
 	into  func(dst tensor.Tensor, in inputs) error
 	alloc func(in inputs) (tensor.Tensor, error)
