@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -29,6 +30,10 @@ func TestWorkloads(t *testing.T) {
 		{"W7", "gather_elements_axis1", "onnx.GatherElements", 2*64*mib + 128*mib},
 		{"W8", "gather_axis0", "onnx.Gather", 2*64*mib + mib/2},
 		{"W9", "scatter_elements_max_axis0", "onnx.ScatterElements", 2*64*mib + 32*mib + 16*mib},
+		// Segment reductions: data + ids + output.
+		{"W10", "unsorted_segment_sum", "tf.math.unsorted_segment_sum", 64*mib + 8*mib + 4*mib},
+		{"W11", "sorted_segment_mean", "tf.math.segment_mean", 64*mib + 8*mib + 4*mib},
+		{"W12", "unsorted_segment_max", "tf.math.unsorted_segment_max", 64*mib + 8*mib + 4*mib},
 		// The small calls are judged per call: no bytes.
 		{"S1", "gather_rows_small", "onnx.Gather", 0},
 		{"S2", "kv_cache_write", "onnx.ScatterND", 0},
@@ -36,6 +41,8 @@ func TestWorkloads(t *testing.T) {
 		{"S4", "scatter_elements_add_small", "onnx.ScatterElements", 0},
 		{"S5", "gathernd_small", "onnx.GatherND", 0},
 		{"S6", "scatternd_add_small", "onnx.ScatterND", 0},
+		{"S7", "segment_sum_small", "tf.math.segment_sum", 0},
+		{"S8", "put_small", "numpy.put", 0},
 	}
 	ws := Workloads()
 	if len(ws) != len(want) {
@@ -50,8 +57,8 @@ func TestWorkloads(t *testing.T) {
 			t.Errorf("%s: APIs %v", w.ID, w.APIs())
 		}
 	}
-	if got := IDs(); !slices.Equal(got, []string{"W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9",
-		"S1", "S2", "S3", "S4", "S5", "S6"}) {
+	if got := IDs(); !slices.Equal(got, []string{"W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "W11", "W12",
+		"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"}) {
 		t.Errorf("IDs() = %v", got)
 	}
 	// Each call is a fresh copy.
@@ -78,19 +85,20 @@ func TestFind(t *testing.T) {
 		{[]string{"W9", "w1", " W3 ", "W9"}, []string{"W9", "W1", "W3"}},
 		{[]string{"gather_axis0", "W8"}, []string{"W8"}},
 		{[]string{"s2", "kv_cache_write", "W1"}, []string{"S2", "W1"}},
+		{[]string{"w12", "W1", "put_small", "S7", "sorted_segment_mean"}, []string{"W12", "W1", "S8", "S7", "W11"}},
 	} {
 		got, err := Find(tc.in)
 		if err != nil || !slices.Equal(ids(got), tc.want) {
 			t.Errorf("Find(%q) = %v, %v; want %v", tc.in, ids(got), err, tc.want)
 		}
 	}
-	for _, bad := range [][]string{{"W10"}, {"W1", "nope"}, {""}} {
+	for _, bad := range [][]string{{"W13"}, {"W1", "nope"}, {""}, {"S9"}, {"W01"}} {
 		ws, err := Find(bad)
 		if err == nil || ws != nil {
 			t.Errorf("Find(%q) = %v, %v; want an error", bad, ids(ws), err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6") {
+		if !strings.Contains(err.Error(), "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, W10, W11, W12, S1, S2, S3, S4, S5, S6, S7, S8") {
 			t.Errorf("Find(%q): error %q does not list the known IDs", bad, err)
 		}
 	}
@@ -381,5 +389,131 @@ func TestHeapObjects(t *testing.T) {
 	// At least these: another goroutine of the process may allocate too.
 	if n := heapObjects() - before; n < uint64(len(objectSink)) {
 		t.Errorf("heapObjects counted %d objects, want at least %d", n, len(objectSink))
+	}
+}
+
+// familyInputs returns the inputs that Prepare makes for the workload id,
+// made again from its seed.
+func familyInputs(t *testing.T, id string) (Workload, inputs) {
+	t.Helper()
+	ws, err := Find([]string{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ws[0].spec
+	return ws[0], s.gen(rand.New(rand.NewPCG(s.seed, s.seed)), s)
+}
+
+// TestPrepareSegmentSmall runs S7 for real: its ids are sorted in
+// [0,32) and end at 31, so that its output has the [32,64] of
+// WORKLOADS.md, and Reuse writes into it the sums of data's rows by
+// segment, as a plain loop adds them in row order; Fresh computes the
+// same.
+func TestPrepareSegmentSmall(t *testing.T) {
+	w, in := familyInputs(t, "S7")
+	ids := in.indices.Data().([]int64)
+	if !slices.IsSorted(ids) || ids[0] < 0 || ids[len(ids)-1] != 31 {
+		t.Fatalf("ids %v: want sorted in [0,32), ending at 31", ids)
+	}
+	data := in.data.Data().([]float32)
+	want := make([]float32, 32*64)
+	for r, id := range ids {
+		for j := range 64 {
+			want[int(id)*64+j] += data[r*64+j]
+		}
+	}
+	c, err := w.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Reuse(); err != nil {
+		t.Fatal(err)
+	}
+	if !c.dst.HasShape(tensor.Shape{32, 64}) || !slices.Equal(c.dst.Data().([]float32), want) {
+		t.Errorf("Reuse wrote %v, want the segment sums %v", c.dst, want)
+	}
+	if err := c.Fresh(); err != nil || !tensor.Equal(c.last, c.dst) {
+		t.Errorf("Fresh: %v, %v", c.last, err)
+	}
+	if r, err := Run(c, Reuse, 1, 1); err != nil || r.Calls < 1 || r.MedianNS <= 0 {
+		t.Errorf("Run: %+v, %v", r, err)
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = c.Reuse() }); n != 0 && !raceEnabled {
+		t.Errorf("Reuse allocates %v objects a call, want 0", n)
+	}
+}
+
+// TestPrepareSmallPut runs S8 for real: 64 distinct positions of its
+// [4096] data get the 64 values, in place, and nothing else changes; it
+// has no allocating form.
+func TestPrepareSmallPut(t *testing.T) {
+	w, in := familyInputs(t, "S8")
+	pos := in.indices.Data().([]int64)
+	seen := map[int64]bool{}
+	for _, p := range pos {
+		if p < 0 || p >= 4096 || seen[p] {
+			t.Fatalf("positions %v: want 64 distinct in [0,4096)", pos)
+		}
+		seen[p] = true
+	}
+	want := slices.Clone(in.data.Data().([]float32))
+	for i, p := range pos {
+		want[p] = in.updates.Data().([]float32)[i]
+	}
+	c, err := w.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Reuse(); err != nil {
+		t.Fatal(err)
+	}
+	if len(pos) != 64 || !slices.Equal(c.dst.Data().([]float32), want) {
+		t.Errorf("Reuse wrote %v, want %v", c.dst, want)
+	}
+	if err := c.Fresh(); err == nil || !strings.Contains(err.Error(), "S8 (numpy.put) has no fresh form") {
+		t.Errorf("Fresh: %v, want an error that S8 has no fresh form", err)
+	}
+	if _, err := Run(c, Fresh, 1, 1); err == nil {
+		t.Error("Run of S8 through Fresh succeeded")
+	}
+	if r, err := Run(c, Reuse, 1, 1); err != nil || r.Calls < 1 || r.MedianNS <= 0 {
+		t.Errorf("Run: %+v, %v", r, err)
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = c.Reuse() }); n != 0 && !raceEnabled {
+		t.Errorf("Reuse allocates %v objects a call, want 0", n)
+	}
+}
+
+// TestPrepareSegments runs W10 to W12 for real: their ids are in
+// [0,65536) (W11's sorted and ending at 65535, so that its output has the
+// [65536,16] rows of WORKLOADS.md), and Reuse and Fresh compute the same
+// output.
+func TestPrepareSegments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates about 200 MB")
+	}
+	for _, id := range []string{"W10", "W11", "W12"} {
+		w, in := familyInputs(t, id)
+		ids := in.indices.Data().([]int64)
+		if lo, hi := slices.Min(ids), slices.Max(ids); lo != 0 || hi != 65535 {
+			t.Errorf("%s: ids in [%d,%d], want [0,65535]", id, lo, hi)
+		}
+		if sorted := slices.IsSorted(ids); sorted != (id == "W11") {
+			t.Errorf("%s: ids sorted %v", id, sorted)
+		}
+		in = inputs{}
+		c, err := w.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Reuse(); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if err := c.Fresh(); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if !c.dst.HasShape(tensor.Shape{65536, 16}) || !tensor.Equal(c.dst, c.last) {
+			t.Errorf("%s: Reuse and Fresh differ at %d", id, tensor.FirstDiff(c.dst, c.last))
+		}
 	}
 }

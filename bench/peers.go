@@ -14,40 +14,67 @@ import (
 	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
 
-// peersJSON holds the peers' figures; see Peers.
+// peersJSON and familyJSON hold the peers' figures; see Peers.
 //
 //go:embed peers.json
 var peersJSON []byte
 
-// Peers returns the bundled results of the peer implementations: NumPy
-// ("numpy") and PyTorch ("torch") on every workload, and ONNX Runtime
-// through its C API with a pre-allocated output ("ort_c") on the bulk
-// ones, each the fastest correct call that the peers' own scripts
-// (shared/peers: run_peers.sh and small_calls.py) found, measured on the
-// machine and at the time PeersSource names. The API of each is as
-// ReadPeers assigns it. Each call returns a new slice.
-func Peers() []Result {
-	results, _, err := readPeers(bytes.NewReader(peersJSON), "peers.json")
-	if err != nil {
-		panic(fmt.Sprintf("bench: bundled peers.json: %v", err)) // a test checks the file
-	}
-	return results
+//go:embed family_peers.json
+var familyJSON []byte
+
+// bundledPeers are the bundled files of the peers' figures, each a
+// report as run_peers.sh writes it, and the workloads each covers.
+var bundledPeers = []struct {
+	name   string
+	data   []byte
+	covers string
+}{
+	// run_peers.sh's report, with small_calls.py's records appended.
+	{"peers.json", peersJSON, "W1-W9, S1-S6"},
+	// family_calls.py's records in a report of the same form.
+	{"family_peers.json", familyJSON, "W10-W12, S7-S8"},
 }
 
-// PeersSource says where and when the bundled peers' figures were
-// measured ("AMD EPYC, 2 vCPU (KVM), 2026-11-25T16:56:47").
-func PeersSource() string {
-	_, source, err := readPeers(bytes.NewReader(peersJSON), "peers.json")
-	if err != nil {
-		panic(fmt.Sprintf("bench: bundled peers.json: %v", err))
+// Peers returns the bundled results of the peer implementations: NumPy
+// ("numpy") and PyTorch ("torch") on every workload, and ONNX Runtime
+// through its C API with a pre-allocated output ("ort_c") on W1 to W9,
+// each the fastest correct call that the peers' own scripts (shared/peers:
+// run_peers.sh and small_calls.py for W1 to W9 and S1 to S6,
+// family_calls.py for W10 to W12, S7 and S8) found, measured on the
+// machines and at the times PeersSource names. The API of each is as
+// ReadPeersFile assigns it. Each call returns a new slice.
+func Peers() []Result {
+	var all []Result
+	for _, f := range bundledPeers {
+		results, _, err := readPeers(bytes.NewReader(f.data), f.name)
+		if err != nil {
+			panic(fmt.Sprintf("bench: bundled %s: %v", f.name, err)) // a test checks the files
+		}
+		all = append(all, results...)
 	}
-	return source
+	return all
+}
+
+// PeersSource says where and when each set of the bundled peers' figures
+// was measured, and which workloads it covers: "AMD EPYC, 2 vCPU (KVM),
+// 2026-11-25T16:56:47 (W1-W9, S1-S6); AMD EPYC, 2 vCPU (KVM),
+// 2026-11-29T01:02:18 (W10-W12, S7-S8)".
+func PeersSource() string {
+	var parts []string
+	for _, f := range bundledPeers {
+		_, source, err := readPeers(bytes.NewReader(f.data), f.name)
+		if err != nil {
+			panic(fmt.Sprintf("bench: bundled %s: %v", f.name, err))
+		}
+		parts = append(parts, source+" ("+f.covers+")")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // peerRecord is one record of the peers' scripts (shared/peers, README's
 // common result schema), in milliseconds for the bulk workloads
-// (run_peers.sh) or nanoseconds per call for the small ones
-// (small_calls.py).
+// (run_peers.sh; family_calls.py for W10 to W12) or nanoseconds per call
+// for the small ones (small_calls.py; family_calls.py for S7 and S8).
 type peerRecord struct {
 	Workload string `json:"workload"`
 	Impl     string `json:"impl"`
@@ -75,8 +102,10 @@ const MaxPeersFile = 64 << 20
 // file and returns them with a line saying where they come from. It reads
 // what the peers' scripts write: run_peers.sh's report (results.json, whose
 // fastest correct call per workload and peer it takes, and whose machine
-// and date it quotes), a runner's list of records (raw/numpy.json, ...)
-// and small_calls.py's (small.json), whose fastest call per workload and
+// and date it quotes), a runner's list of records (raw/numpy.json, ...),
+// small_calls.py's (small.json) and family_calls.py's (family.json: every
+// candidate call of W10 to W12 in milliseconds and of S7 and S8 in
+// nanoseconds, each with output_ok), whose fastest call per workload and
 // peer it takes, quoting the file's name; and a list as scatter bench
 // --json writes it. Records with an error, a wrong output or an impl
 // named bound_... (the report's memory bounds) are left out.
@@ -88,9 +117,10 @@ const MaxPeersFile = 64 << 20
 //
 // A peer's API is Reuse where it wrote into a buffer it was given: ONNX
 // Runtime's C API ("ort_c") on the bulk workloads, and every peer on the
-// small calls (small_calls.py writes into a pre-allocated output or in
-// place where the API allows). Every other bulk call, which returns a new
-// array, is Fresh. Result.Call keeps the peer's own name for the call.
+// small calls (small_calls.py and family_calls.py write into a
+// pre-allocated output or in place where the API allows). Every other bulk
+// call, which returns a new array (family_calls.py's W10 to W12 make a new
+// output of zeros each call), is Fresh. Result.Call keeps the peer's own name for the call.
 func ReadPeersFile(path string) ([]Result, string, error) {
 	f, fi, err := atomicfile.OpenRegular(path)
 	if err != nil {

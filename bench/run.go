@@ -80,10 +80,12 @@ func (w Workload) Prepare() (*Case, error) {
 	}
 	c := &Case{Workload: w, dst: dst}
 	c.reuse = func() error { return s.into(dst, in) }
-	c.fresh = func() error {
-		out, err := s.alloc(in)
-		c.last = out
-		return err
+	if s.alloc != nil {
+		c.fresh = func() error {
+			out, err := s.alloc(in)
+			c.last = out
+			return err
+		}
 	}
 	return c, nil
 }
@@ -94,7 +96,8 @@ func (w Workload) Prepare() (*Case, error) {
 func (c *Case) Reuse() error { return c.Call(Reuse) }
 
 // Fresh runs the workload's operator once through its allocating form,
-// which returns a new output.
+// which returns a new output. A small call need not have one: S8's
+// numpy.put works in place only, and its Fresh is an error.
 func (c *Case) Fresh() error { return c.Call(Fresh) }
 
 // Call runs the operator once through the given API.
@@ -117,8 +120,12 @@ func (c *Case) op(api API) (func() error, error) {
 	default:
 		return nil, fmt.Errorf("bench: unknown API %q (known: %s, %s)", api, Reuse, Fresh)
 	}
-	if f == nil {
+	switch {
+	case c.reuse == nil:
 		return nil, errors.New("bench: the Case was not made by Prepare")
+	case f == nil:
+		// A small call in place whose operator has no allocating form (S8).
+		return nil, fmt.Errorf("bench: %s (%s) has no %s form", c.Workload.ID, c.Workload.Op, api)
 	}
 	return f, nil
 }

@@ -1,15 +1,21 @@
 // Package bench defines the workloads on which the speed of this module is
 // judged, as listed in the shared WORKLOADS.md, and times them through the
-// public ONNX API: the nine bulk workloads W1 to W9, and the six small
-// calls S1 to S6 that inference code makes thousands of times a second.
+// public API: the nine bulk workloads W1 to W9 and the six small calls S1
+// to S6 that inference code makes thousands of times a second, through
+// the ONNX dialect; and the segment and index family, the bulk segment
+// reductions W10 to W12 and the small calls S7 and S8 that graph
+// networks, embedding bags and NumPy-style code make, through the tf and
+// numpy dialects.
 //
-// Every bulk workload has float32 data and int64 indices, generated once
-// from a fixed seed per workload, so that every run and every peer
-// implementation sees the same inputs. What is timed is the whole operator
-// as a user calls it; for the scatters, which return a new tensor, that
-// includes the copy of data. A small call is timed in a loop of calls
-// through its Into form (a scatter in place, a gather into a reused
-// output), in nanoseconds and heap allocations per call.
+// Every workload has float32 data (S2 float16) and int64 indices,
+// generated once from a fixed seed per workload, so that every run and
+// every peer implementation sees the same inputs. What is timed is the
+// whole operator as a user calls it; for the scatters, which return a new
+// tensor, that includes the copy of data; a segment reduction writes every
+// row of its output, empty segments included. A small call is timed in a
+// loop of calls through its Into form (a scatter or a put in place, a
+// gather or a segment sum into a reused output), in nanoseconds and heap
+// allocations per call.
 //
 // A bulk workload's inputs take up to about 300 MiB. Prepare builds them
 // for one workload at a time; drop the Case before preparing the next one
@@ -17,13 +23,13 @@
 //
 // Results are exchanged as JSON lists of Result (ReadResults reads and
 // checks one). Peers returns the bundled figures of NumPy, PyTorch and
-// ONNX Runtime, measured by the peers' own scripts on the machine that
-// PeersSource names, and Workload.BoundMS that machine's memory-bandwidth
-// bound; ReadPeersFile reads those scripts' output files. Package
-// bench/chart draws results against those bounds; it alone imports the
-// plotting libraries, so that a module whose tests import bench (the
-// Benchmark<Id> functions of dialect/onnx) does not pull them into its
-// users' module graphs.
+// ONNX Runtime, measured by the peers' own scripts on the machines that
+// PeersSource names, and Workload.BoundMS the memory-bandwidth bound of
+// the machine of W1 to W9; ReadPeersFile reads those scripts' output
+// files. Package bench/chart draws results against those bounds; it alone
+// imports the plotting libraries, so that a module whose tests import
+// bench (the Benchmark<Id> functions of the dialects, through
+// testkit/benchtest) does not pull them into its users' module graphs.
 package bench
 
 import (
@@ -46,12 +52,13 @@ const (
 // Workload is one of the fixed benchmark workloads. Get them from
 // Workloads or Find; a Workload built any other way cannot be prepared.
 type Workload struct {
-	// ID is the workload's identifier, "W1" to "W9" or "S1" to "S6".
+	// ID is the workload's identifier, "W1" to "W12" or "S1" to "S8".
 	ID string
 	// Name is the workload's descriptive name, as in WORKLOADS.md
 	// ("scatternd_elem_none").
 	Name string
-	// Op is the operator it runs, by its registry name ("onnx.ScatterND").
+	// Op is the operator it runs, by its registry name ("onnx.ScatterND",
+	// "tf.math.unsorted_segment_sum").
 	Op string
 	// Bytes is the memory traffic of one call, used for GB/s: the bytes an
 	// implementation limited only by memory bandwidth must move, counting
@@ -66,6 +73,11 @@ type Workload struct {
 	// For a gather: the output written (4 bytes per element), plus as many
 	// elements of data read (4 bytes each), plus indices read (8 bytes per
 	// index component).
+	//
+	// For a segment reduction (W10 to W12): data read (4 bytes per
+	// element), plus segment ids read (8 bytes each), plus the output
+	// written (4 bytes per element); the partial results that stay in the
+	// output while it is reduced into are not counted again.
 	Bytes int64
 	// BoundMS is the memory-bandwidth lower bound of one call, in
 	// milliseconds, on the machine on which the bundled peers' figures
@@ -75,9 +87,11 @@ type Workload struct {
 	// bound (the cache-missing accesses at the best time per access seen).
 	// It is not derived from Bytes: the two imply different
 	// bandwidths for the workloads that access memory at random. It is 0
-	// for the small calls.
+	// for the small calls, and for the segment reductions W10 to W12,
+	// which that report does not cover: no bound was measured for them on
+	// that machine.
 	BoundMS float64
-	// Small says that the workload is one of the small calls, S1 to S6:
+	// Small says that the workload is one of the small calls, S1 to S8:
 	// timed through the Into form alone, in a loop of calls, and judged
 	// in nanoseconds and heap allocations per call. Its Bytes is 0.
 	Small bool
@@ -88,8 +102,12 @@ type Workload struct {
 // spec is how a workload is built and run.
 type spec struct {
 	seed uint64
-	// Shapes of the inputs and of the output; updates is nil for gathers.
+	// Shapes of the inputs and of the output; updates is nil for gathers
+	// and segment reductions, whose indices are the segment ids.
 	data, indices, updates, out tensor.Shape
+	// segment says that the workload reduces the rows of data into the
+	// rows of out by the segment ids in indices.
+	segment bool
 	// gen makes the inputs from the workload's random source.
 	gen func(rng *rand.Rand, s *spec) inputs
 	op
@@ -99,13 +117,15 @@ type spec struct {
 }
 
 // op is a workload's operator in both forms: into runs the ...Into form,
-// alloc the allocating form.
+// alloc the allocating form (nil for an operator that works in place
+// only, S8's numpy.put).
 type op struct {
 	into  func(dst tensor.Tensor, in inputs) error
 	alloc func(in inputs) (tensor.Tensor, error)
 }
 
-// inputs are a workload's input tensors; updates is zero for gathers.
+// inputs are a workload's input tensors; updates is zero for gathers and
+// segment reductions.
 type inputs struct {
 	data, indices, updates tensor.Tensor
 }
@@ -115,6 +135,9 @@ func (s *spec) scatter() bool { return s.updates != nil }
 
 // bytes is the traffic formula documented on Workload.Bytes.
 func (s *spec) bytes() int64 {
+	if s.segment {
+		return elemSize*count(s.data) + indexSize*count(s.indices) + elemSize*count(s.out)
+	}
 	if s.scatter() {
 		return 2*elemSize*count(s.data) + indexSize*count(s.indices) + elemSize*count(s.updates)
 	}
@@ -311,8 +334,9 @@ func smallWorkloads() []Workload {
 	return ws
 }
 
-// workloads builds the table of WORKLOADS.md, bulk workloads then small
-// calls, afresh on every call so that no caller can change another's copy.
+// workloads builds the table of WORKLOADS.md, bulk workloads (W1 to W9,
+// then the family's W10 to W12) then small calls (S1 to S6, then S7 and
+// S8), afresh on every call so that no caller can change another's copy.
 func workloads() []Workload {
 	const n = 4096
 	table := []struct {
@@ -385,14 +409,16 @@ func workloads() []Workload {
 	for i, t := range table {
 		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), BoundMS: t.bound, spec: t.s}
 	}
-	return append(ws, smallWorkloads()...)
+	ws = append(ws, familyBulk()...)
+	ws = append(ws, smallWorkloads()...)
+	return append(ws, familySmall()...)
 }
 
-// Workloads returns the fifteen workloads, W1 to W9 then S1 to S6. It
+// Workloads returns the twenty workloads, W1 to W12 then S1 to S8. It
 // builds no inputs: that is Prepare's job.
 func Workloads() []Workload { return workloads() }
 
-// IDs returns the workloads' IDs, "W1" to "W9" then "S1" to "S6".
+// IDs returns the workloads' IDs, "W1" to "W12" then "S1" to "S8".
 func IDs() []string { return idsOf(workloads()) }
 
 // idsOf returns the IDs of ws, in order.
@@ -406,7 +432,7 @@ func idsOf(ws []Workload) []string {
 
 // Find returns the workloads named in ids, in that order and each once.
 // An ID is matched without regard to case ("w3"), and a workload's Name
-// is accepted too. With no ids it returns all fifteen. An unknown ID is an
+// is accepted too. With no ids it returns all twenty. An unknown ID is an
 // error that lists the known ones.
 func Find(ids []string) ([]Workload, error) {
 	all := workloads()

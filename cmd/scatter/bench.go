@@ -21,11 +21,11 @@ import (
 // benchCommand times the benchmark workloads.
 var benchCommand = &command{
 	name:  "bench",
-	short: "time the benchmark workloads through the ONNX API, and chart them against peers",
+	short: "time the benchmark workloads through the public API, and chart them against peers",
 	about: "Times each bulk workload (W) through the Into form (reuse) and the allocating form (fresh),\n" +
-		"and each small call (S) through the Into form in a loop, per call, with its heap allocations.\n" +
+		"and each small call (S) through the Into form in a loop, per call, with its heap allocations;\n" +
+		"each line ends with the median's ratio to the fastest peer's on that workload.\n" +
 		"With --plot, draws a panel per workload of these times, the peers' and the memory bound.\n",
-	groups: []group{with("plot", "peers")},
 	define: func(fs *flag.FlagSet) func([]string, io.Writer, io.Writer) error {
 		o := &benchOptions{}
 		fs.Var(&o.ids, "workload", "the workloads to run, comma-separated as in `W1,W3`, or one per --workload (default: all, "+
@@ -34,8 +34,8 @@ var benchCommand = &command{
 		fs.IntVar(&o.threads, "threads", runtime.NumCPU(), "run with GOMAXPROCS set to `N`")
 		fs.StringVar(&o.jsonPath, "json", "", "also write the results to `FILE` as a JSON list")
 		fs.StringVar(&o.plotPath, "plot", "", "also draw the results, with the peers' and the memory bounds, as a PNG chart in `FILE.png`")
-		fs.Var(&o.peers, "peers", "the peers' results to draw with --plot, from `FILE.json|none`: a file the peers' scripts write\n"+
-			"(results.json, raw/IMPL.json, small.json) or --json writes, one per --peers, or none for no peers\n"+
+		fs.Var(&o.peers, "peers", "the peers' results to compare with and draw with --plot, from `FILE.json|none`: a file the peers' scripts\n"+
+			"write (results.json, raw/IMPL.json, small.json, family.json) or --json writes, one per --peers, or none for no peers\n"+
 			"(default: the bundled figures of NumPy, PyTorch and ONNX Runtime, from "+bench.PeersSource()+")")
 		return o.run
 	},
@@ -83,8 +83,6 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 		return usagef("bench: --plot %s: want a file name ending in .png", o.plotPath)
 	case o.plotPath != "" && o.jsonPath != "" && filepath.Clean(o.plotPath) == filepath.Clean(o.jsonPath):
 		return usagef("bench: --plot and --json are both %s", o.plotPath)
-	case len(o.peers) > 0 && o.plotPath == "":
-		return usagef("bench: --peers is for --plot, which is not given")
 	case slices.Contains(o.peers, ""):
 		return usagef("bench: --peers needs a FILE or none")
 	case len(o.peers) > 1 && slices.Contains(o.peers, "none"):
@@ -99,12 +97,9 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
-	var peers []bench.Result
-	var peerNotes []string
-	if o.plotPath != "" {
-		if peers, peerNotes, err = loadPeers(o.peers); err != nil {
-			return err
-		}
+	peers, peerNotes, err := loadPeers(o.peers)
+	if err != nil {
+		return err
 	}
 
 	prev := runtime.GOMAXPROCS(o.threads)
@@ -118,8 +113,13 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 	}
 	var results []bench.Result
 	for _, w := range workloads {
+		best, ok := bestPeer(peers, w.ID)
 		rs, err := benchWorkload(w, o.reps, func(r bench.Result) {
-			fmt.Fprintln(stdout, benchLine(w, r, width))
+			line := benchLine(w, r, width)
+			if ok {
+				line += vsPeer(w, r, best)
+			}
+			fmt.Fprintln(stdout, line)
 		})
 		if err != nil {
 			return err
@@ -281,6 +281,31 @@ func benchWorkload(w bench.Workload, reps int, report func(bench.Result)) ([]ben
 		results = append(results, r)
 	}
 	return results, nil
+}
+
+// bestPeer returns the peers' result of the least median on the workload
+// id, through either API, and whether there is one.
+func bestPeer(peers []bench.Result, id string) (bench.Result, bool) {
+	var best bench.Result
+	found := false
+	for _, p := range peers {
+		if p.Workload == id && p.Median() > 0 && (!found || p.Median() < best.Median()) {
+			best, found = p, true
+		}
+	}
+	return best, found
+}
+
+// vsPeer is the end of the line of r, a result on w: its median as a
+// multiple of the best peer's, and which call of which peer that is:
+//
+//	0.42x the best peer (torch zeros+index_add_(0), 672.95 ms)
+func vsPeer(w bench.Workload, r, best bench.Result) string {
+	unit := "ms"
+	if w.Small {
+		unit = "ns"
+	}
+	return fmt.Sprintf("  %.2fx the best peer (%s %s, %.2f %s)", r.Median()/best.Median(), best.Impl, best.Call, best.Median(), unit)
 }
 
 // benchLine formats a result as one line of aligned columns, the name

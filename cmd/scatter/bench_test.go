@@ -37,7 +37,10 @@ func TestBench(t *testing.T) {
 		t.Errorf("GOMAXPROCS left at %d, was %d", runtime.GOMAXPROCS(0), procs)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	line := regexp.MustCompile(`^W2 scatternd_slice_none  (reuse|fresh)  median +[0-9.]+ ms  min +[0-9.]+  max +[0-9.]+  \(1 rep after [1-9][0-9]* warm-up\) +[0-9.]+ GB/s$`)
+	// Each line ends with its ratio to the bundled peers' fastest on W2,
+	// ONNX Runtime's (3.671 ms).
+	line := regexp.MustCompile(`^W2 scatternd_slice_none  (reuse|fresh)  median +[0-9.]+ ms  min +[0-9.]+  max +[0-9.]+  \(1 rep after [1-9][0-9]* warm-up\) +[0-9.]+ GB/s` +
+		`  [0-9]+\.[0-9][0-9]x the best peer \(ort_c OrtApi::Run, pre-allocated output, 3\.67 ms\)$`)
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "scatter bench: 1 thread, 1 rep after 1 or more warm-up calls") ||
 		!line.MatchString(lines[1]) || !line.MatchString(lines[2]) ||
 		!strings.Contains(lines[1], "reuse") || !strings.Contains(lines[2], "fresh") {
@@ -75,32 +78,74 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// TestBenchSmall runs a small call: one line in nanoseconds and
-// allocations per call, through the Into form only, and its JSON in the
-// small calls' schema.
+// TestBenchSmall runs small calls, S2 through the ONNX dialect and S8
+// through numpy's: one line each in nanoseconds and allocations per call,
+// through the Into form only, ending with the ratio to the best of the
+// peers given (none: no ratio), and its JSON in the small calls' schema.
 func TestBenchSmall(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.json")
-	code, stdout, stderr := runArgs("bench", "--workload", "S2", "--reps", "2", "--json", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	dir := t.TempDir()
+	peers := filepath.Join(dir, "peers.json")
+	if err := os.WriteFile(peers, []byte(`[{"workload": "S8", "impl": "mine", "api": "np.put", "median_ns": 1000, "min_ns": 900, "max_ns": 1100},
+		{"workload": "S8", "impl": "yours", "api": "put_", "median_ns": 2000, "min_ns": 1900, "max_ns": 2100}]`), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	line := regexp.MustCompile(`^S2 kv_cache_write  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call$`)
-	if len(lines) != 2 || !line.MatchString(lines[1]) {
-		t.Errorf("stdout:\n%s", stdout)
+	for _, w := range []struct{ id, name, peers, vs string }{
+		{"S2", "kv_cache_write", "none", ""},
+		{"S8", "put_small", peers, `  [0-9]+\.[0-9][0-9]x the best peer \(mine np\.put, 1000\.00 ns\)`},
+	} {
+		out := filepath.Join(dir, "out.json")
+		code, stdout, stderr := runArgs("bench", "--workload", w.id, "--reps", "2", "--json", out, "--peers", w.peers)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", w.id, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		line := regexp.MustCompile(`^` + w.id + ` ` + w.name + `  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call` + w.vs + `$`)
+		if len(lines) != 2 || !line.MatchString(lines[1]) {
+			t.Errorf("%s: stdout:\n%s", w.id, stdout)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var results []map[string]any
+		if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
+			t.Fatalf("%s: %v in:\n%s", w.id, err, b)
+		}
+		keys := []string{"allocs_per_call", "api", "calls", "impl", "max_ns", "median_ns", "min_ns", "reps", "warmup", "workload"}
+		if r := results[0]; !slices.Equal(slices.Sorted(maps.Keys(r)), keys) || r["workload"] != w.id || r["api"] != "reuse" ||
+			r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
+			t.Errorf("%s: result: %v", w.id, r)
+		}
 	}
-	b, err := os.ReadFile(out)
+}
+
+// TestVsPeer: a line ends with the ratio of its median to the least
+// median of the peers on its workload, whatever their API, in the unit
+// of the workload.
+func TestVsPeer(t *testing.T) {
+	ws, err := bench.Find([]string{"W10", "S7"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results []map[string]any
-	if err := json.Unmarshal(b, &results); err != nil || len(results) != 1 {
-		t.Fatalf("%v in:\n%s", err, b)
+	peers := []bench.Result{
+		{Workload: "W10", Impl: "numpy", API: bench.Fresh, MedianMS: 900, MinMS: 800, MaxMS: 1000, Call: "bincount"},
+		{Workload: "W10", Impl: "torch", API: bench.Fresh, MedianMS: 600, MinMS: 500, MaxMS: 700, Call: "index_add_"},
+		{Workload: "W10", Impl: "ort_c", API: bench.Reuse, MedianMS: 0, Call: "not measured"},
+		{Workload: "W11", Impl: "torch", API: bench.Fresh, MedianMS: 1, MinMS: 1, MaxMS: 1, Call: "segment_reduce"},
+		{Workload: "S7", Impl: "numpy", API: bench.Reuse, MedianNS: 2000, MinNS: 2000, MaxNS: 2000, Call: "np.add.reduceat"},
 	}
-	keys := []string{"allocs_per_call", "api", "calls", "impl", "max_ns", "median_ns", "min_ns", "reps", "warmup", "workload"}
-	if r := results[0]; !slices.Equal(slices.Sorted(maps.Keys(r)), keys) || r["workload"] != "S2" || r["api"] != "reuse" ||
-		r["reps"] != 2.0 || !(r["median_ns"].(float64) > 0) || !(r["calls"].(float64) >= 1) {
-		t.Errorf("result: %v", r)
+	ours := bench.Result{Workload: "W10", Impl: bench.Impl, API: bench.Reuse, MedianMS: 150}
+	best, ok := bestPeer(peers, "W10")
+	if got, want := vsPeer(ws[0], ours, best), "  0.25x the best peer (torch index_add_, 600.00 ms)"; !ok || got != want {
+		t.Errorf("W10: %q, %v; want %q", got, ok, want)
+	}
+	ours = bench.Result{Workload: "S7", Impl: bench.Impl, API: bench.Reuse, MedianNS: 3000}
+	best, ok = bestPeer(peers, "S7")
+	if got, want := vsPeer(ws[1], ours, best), "  1.50x the best peer (numpy np.add.reduceat, 2000.00 ns)"; !ok || got != want {
+		t.Errorf("S7: %q, %v; want %q", got, ok, want)
+	}
+	if _, ok := bestPeer(peers, "W12"); ok {
+		t.Error("a best peer for W12, which has none")
 	}
 }
 
@@ -147,6 +192,16 @@ func TestLoadPeers(t *testing.T) {
 	other := writeResults(t, dir, "other.json", []bench.Result{fakeResult("W2", "yours", bench.Reuse, 4)})
 	clash := writeResults(t, dir, "clash.json", []bench.Result{mine[0], fakeResult("W2", bench.Impl, bench.Reuse, 5)})
 	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W2", "mine", bench.Reuse, -5)})
+	// A file that the peers' family_calls.py writes: its fastest correct
+	// candidate of each peer and workload.
+	family := filepath.Join(dir, "family.json")
+	if err := os.WriteFile(family, []byte(`[
+		{"workload": "W10", "impl": "torch", "api": "zeros+scatter_add_(0)", "median_ms": 965, "min_ms": 839, "max_ms": 1116, "reps": 7, "output_ok": true},
+		{"workload": "W10", "impl": "torch", "api": "zeros+index_add_(0)", "median_ms": 673, "min_ms": 454, "max_ms": 766, "reps": 7, "output_ok": true},
+		{"workload": "S7", "impl": "numpy", "api": "np.add.at", "median_ns": 5, "min_ns": 4, "max_ns": 6, "reps": 7, "output_ok": false}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w10, _ := bench.Find([]string{"W10"})
 	// A file that the peers' small_calls.py writes.
 	small := filepath.Join(dir, "small.json")
 	if err := os.WriteFile(small, []byte(`[{"workload": "S6", "impl": "torch", "api": "index_add_(0)", "median_ns": 477, "min_ns": 474, "max_ns": 496}]`), 0o644); err != nil {
@@ -165,6 +220,9 @@ func TestLoadPeers(t *testing.T) {
 		{[]string{file, small}, append(slices.Clone(mine), bench.Result{Workload: "S6", Impl: "torch", API: bench.Reuse,
 			MedianNS: 477, MinNS: 474, MaxNS: 496, Call: "index_add_(0)"}),
 			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (small.json): torch, each its fastest correct call."}, ""},
+		{[]string{family}, []bench.Result{{Workload: "W10", Impl: "torch", API: bench.Fresh, MedianMS: 673, MinMS: 454, MaxMS: 766,
+			Reps: 7, GBps: float64(w10[0].Bytes) / 673e6, Call: "zeros+index_add_(0)"}},
+			[]string{"Peers (family.json): torch, each its fastest correct call."}, ""},
 		{[]string{file, other}, append(slices.Clone(mine), fakeResult("W2", "yours", bench.Reuse, 4)),
 			[]string{"Peers (mine.json): mine, each its fastest correct call.", "Peers (other.json): yours, each its fastest correct call."}, ""},
 		{[]string{file, file}, nil, nil, "bench: --peers " + file + ": W2 mine reuse is also in an earlier --peers file"},
@@ -248,7 +306,7 @@ func TestWriteBenchPlot(t *testing.T) {
 
 func TestBenchUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"bench", "--workload", "W10"},
+		{"bench", "--workload", "W13"},
 		{"bench", "--workload", "W1,,W2"},
 		{"bench", "--workload", "W1,nope"},
 		{"bench", "--reps", "0"},
@@ -259,8 +317,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--plot", "chart.jpg"},
 		{"bench", "--plot", "chart"},
 		{"bench", "--plot", "out.png", "--json", "./out.png"},
-		{"bench", "--peers", "none"},
-		{"bench", "--peers", "peers.json", "--json", "out.json"},
+		{"bench", "--peers", ""},
+		{"bench", "--peers", "none", "--peers", "peers.json"},
 		{"bench", "--plot", "chart.png", "--peers", ""},
 		{"bench", "--plot", "chart.png", "--peers", "none", "--peers", "peers.json"},
 	} {
@@ -270,8 +328,8 @@ func TestBenchUsageErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}
-	code, _, stderr := runArgs("bench", "--workload", "W10")
-	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, S1, S2, S3, S4, S5, S6") {
+	code, _, stderr := runArgs("bench", "--workload", "W13")
+	if !strings.Contains(stderr, "known: W1, W2, W3, W4, W5, W6, W7, W8, W9, W10, W11, W12, S1, S2, S3, S4, S5, S6, S7, S8") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	// A --json file that cannot be written fails before the run.
@@ -281,14 +339,14 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 	// So do a --plot file that cannot be written and a bad --peers file.
 	dir := t.TempDir()
-	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W10", "mine", bench.Reuse, 1)})
+	bad := writeResults(t, dir, "bad.json", []bench.Result{fakeResult("W13", "mine", bench.Reuse, 1)})
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--plot", filepath.Join(dir, "no", "chart.png")}, "does not exist"},
 		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", filepath.Join(dir, "nope.json")}, "no such file"},
-		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", bad}, `results[0]: unknown workload "W10"`},
+		{[]string{"--plot", filepath.Join(dir, "chart.png"), "--peers", bad}, `results[0]: unknown workload "W13"`},
 	} {
 		args := append([]string{"bench", "--workload", "W1"}, tc.args...)
 		code, stdout, stderr := runArgs(args...)

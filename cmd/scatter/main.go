@@ -9,7 +9,7 @@
 //	scatter show FILE... [--max-bytes SIZE]
 //	scatter conform [DIR...] [--max-bytes SIZE] [--quiet] [--run PATTERN] [--timeout DURATION]
 //	scatter ops [PATTERN]
-//	scatter bench [--json FILE] [--plot FILE.png [--peers FILE.json|none]...] [--reps N] [--threads N] [--workload W1,W3]...
+//	scatter bench [--json FILE] [--peers FILE.json|none]... [--plot FILE.png] [--reps N] [--threads N] [--workload W1,W3]...
 //	scatter completion bash|zsh|fish
 //	scatter version
 //
@@ -86,25 +86,29 @@
 // is.
 //
 // bench times the benchmark workloads (all of them, or those given to
-// --workload) through the ONNX API. A bulk workload, W1 to W9, it runs
+// --workload) through the public API: W1 to W9 and S1 to S6 through the
+// ONNX dialect, W10 to W12 and S7 through tf's segment reductions, S8
+// through numpy.put. A bulk workload, W1 to W12, it runs
 // first writing into a reused destination, then allocating a fresh output
 // each call, and prints one line per API with the median, minimum and
 // maximum of --reps timed calls (after one warm-up call, and for fresh
 // outputs more until the Go heap has settled: see bench.Run) and the
-// memory throughput that the median implies. A small call, S1 to S6, it
+// memory throughput that the median implies. A small call, S1 to S8, it
 // runs through the Into form in loops of calls, and prints the median,
 // minimum and maximum of --reps loops in nanoseconds per call, with the
-// heap allocations per call. --json writes the results to FILE as a JSON
-// list. --threads sets GOMAXPROCS for the run (default: the number of
+// heap allocations per call. Each line ends with its median's ratio to
+// the fastest peer's on that workload ("0.42x the best peer (torch
+// zeros+index_add_(0), 672.95 ms)"), through either API. --json writes the
+// results to FILE as a JSON list. --threads sets GOMAXPROCS for the run (default: the number of
 // CPUs). --plot also draws the results as a PNG chart in FILE.png: one
 // panel per workload with this run's times, the peers' times and a bulk
 // workload's memory-bandwidth bound, under a caption that says lower is
 // better and where the figures come from, and a panel whose times spread
-// too widely to trust says so. The peers are by default the bundled
-// figures of NumPy, PyTorch and ONNX Runtime (bench.Peers); each --peers
-// FILE.json adds those of a file the peers' scripts write (their
-// results.json, raw/IMPL.json or small.json) or --json writes instead, and
-// --peers none leaves them out. The chart is written whole or not at all.
+// too widely to trust says so. The peers, of the ratios and the chart,
+// are by default the bundled figures of NumPy, PyTorch and ONNX Runtime
+// (bench.Peers); each --peers FILE.json adds those of a file the peers'
+// scripts write (their results.json, raw/IMPL.json, small.json or
+// family.json) or --json writes instead, and --peers none leaves them out. The chart is written whole or not at all.
 //
 // completion prints the completion script of bash, zsh or fish: command
 // names, each command's flags, the operator names after eval, explain,

@@ -8,25 +8,6 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// BenchmarkPutSmall is S8's shape (../shared/bench/WORKLOADS.md): 64
-// distinct positions of a [4096] float32 vector put in place.
-func BenchmarkPutSmall(b *testing.B) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	a := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{4096}))
-	pos := make([]int64, 64)
-	for i, p := range rng.Perm(4096)[:64] {
-		pos[i] = int64(p)
-	}
-	ind := tensor.Must(tensor.From(tensor.Shape{64}, pos))
-	v := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{64}))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := numpy.Put(a, ind, v, numpy.ModeRaise); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkTakeRows takes 65536 rows of 16 float32 from a [65536,16]
 // array along axis 0 into a reused output (W8-like).
 func BenchmarkTakeRows(b *testing.B) {
