@@ -71,20 +71,14 @@ func (op *v1Op) behavior(int) dialect.Behavior {
 
 // scatterV1Ops returns the table entries of the tf.compat.v1 scatters.
 func scatterV1Ops() []*dialect.Op {
-	var ops []*dialect.Op
-	for _, op := range v1Ops {
-		ops = append(ops, &dialect.Op{
-			Name:     op.name,
-			Family:   "scatter_rows",
-			Summary:  op.summary,
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "ref", Role: dialect.RoleData, Doc: "the variable to update, of rank >= 1 (a copy of it is updated and returned)"},
-				{Name: "indices", Role: dialect.RoleIndices, Doc: "rows of ref, of any shape"},
-				{Name: "updates", Role: dialect.RoleUpdates, Types: "ref's type",
-					Doc: "shaped indices.shape + ref.shape[1:], or a scalar"},
-			},
-			Plan: v1Plan,
+	inputs := []dialect.Param{
+		{Name: "ref", Role: dialect.RoleData, Doc: "the variable to update, of rank >= 1 (a copy of it is updated and returned)"},
+		{Name: "indices", Role: dialect.RoleIndices, Doc: "rows of ref, of any shape"},
+		{Name: "updates", Role: dialect.RoleUpdates, Types: "ref's type",
+			Doc: "shaped indices.shape + ref.shape[1:], or a scalar"},
+	}
+	return opcall.Variants(v1Ops, inputs, nil, func(op *v1Op) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: "scatter_rows", Summary: op.summary, Behavior: op.behavior, Plan: v1Plan,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				ref := c.Inputs["ref"]
 				if ref.IsZero() {
@@ -95,10 +89,8 @@ func scatterV1Ops() []*dialect.Op {
 					return tensor.Tensor{}, err
 				}
 				return out, nil
-			},
-		})
-	}
-	return ops
+			}}
+	})
 }
 
 // v1Plan is a tf.compat.v1 scatter as the general scatter, which explain
