@@ -165,17 +165,7 @@ func runScatterV1(sh *opcall.Shapes, op *v1Op, ref, indices, updates tensor.Tens
 		}
 	}
 	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: op.b.Arith}
-	err = engine.ScatterND(ref, ref, iv, updates, opt)
-	if ie, ok := asIndexErr(err); ok {
-		// The position in indices as given, without the tuple's own
-		// dimension, as TensorFlow reports it.
-		ie.Pos, ie.Tuple, ie.TupleDim = ie.Pos[:len(ie.Pos)-1], nil, 0
-		return &indexError{
-			msg: fmt.Sprintf("indices%s = %s is not in [0, %d)", slicePos(ie.Pos), ie.ValueString(), ie.Size),
-			err: ie,
-		}
-	}
-	return err
+	return rowIndexError(engine.ScatterND(ref, ref, iv, updates, opt), "indices", "is not in")
 }
 
 // validV1Shapes is TensorFlow's ValidShapes: updates is a scalar, or has

@@ -156,16 +156,7 @@ func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor
 	if err != nil {
 		return fmt.Errorf("%w: %v", engine.ErrShape, err)
 	}
-	err = engine.ScatterND(dst, tensor.Tensor{}, tuples, data, opt)
-	if ie, ok := asIndexErr(err); ok {
-		// Positions in segment_ids, as TensorFlow names them.
-		ie.Pos, ie.Tuple, ie.TupleDim = ie.Pos[:len(ie.Pos)-1], nil, 0
-		return &indexError{
-			msg: fmt.Sprintf("segment_ids%s = %s is out of range [0, %d)", slicePos(ie.Pos), ie.ValueString(), ie.Size),
-			err: ie,
-		}
-	}
-	return err
+	return rowIndexError(engine.ScatterND(dst, tensor.Tensor{}, tuples, data, opt), "segment_ids", "is out of range")
 }
 
 // behavior returns the Behavior of op.
