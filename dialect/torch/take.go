@@ -46,16 +46,22 @@ func TakeInto(dst, input, index tensor.Tensor) error {
 }
 
 func checkTake(input, index tensor.Tensor) error {
-	if err := present(input, index); err != nil {
+	return checkFlat(takeBehavior, input, index, "index")
+}
+
+// checkFlat checks the inputs of the flat operator whose Behavior is b:
+// input, and its index tensor, called name.
+func checkFlat(b *dialect.Behavior, input, index tensor.Tensor, name string) error {
+	if err := presentAs(input, index, name); err != nil {
 		return err
 	}
 	if err := opcall.NoStrings(framework, "input", input.DType()); err != nil {
 		return err
 	}
-	if err := opcall.CheckIndices(index, "index", takeBehavior.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, name, b.IndexTypes); err != nil {
 		return err
 	}
-	return takeBehavior.CheckType("input", input.DType())
+	return b.CheckType("input", input.DType())
 }
 
 // runTake gathers the elements of input, seen as 1-D, at index into dst,
@@ -151,16 +157,7 @@ func TakeAlongDimFlatInto(dst, input, indices tensor.Tensor) error {
 }
 
 func checkTakeFlat(input, indices tensor.Tensor) error {
-	if err := presentAs(input, indices, "indices"); err != nil {
-		return err
-	}
-	if err := opcall.NoStrings(framework, "input", input.DType()); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", takeAlongDimBehavior.IndexTypes); err != nil {
-		return err
-	}
-	return takeAlongDimBehavior.CheckType("input", input.DType())
+	return checkFlat(takeAlongDimBehavior, input, indices, "indices")
 }
 
 // checkTakeAlong checks a take_along_dim with dim and returns dim

@@ -575,15 +575,7 @@ func checkReduceType(b *dialect.Behavior, name string, red engine.Reduction, d t
 const framework = "torch"
 
 // present checks that input and index are given.
-func present(input, index tensor.Tensor) error {
-	switch {
-	case input.IsZero():
-		return fmt.Errorf("%w: missing input \"input\"", dialect.ErrInput)
-	case index.IsZero():
-		return fmt.Errorf("%w: missing input \"index\"", dialect.ErrInput)
-	}
-	return nil
-}
+func present(input, index tensor.Tensor) error { return presentAs(input, index, "index") }
 
 // checkRanks checks that t (named name) and a non-empty index have the same
 // rank, a 0-d tensor counting as rank 1.
