@@ -96,30 +96,13 @@ func flatErr(err error, index, input tensor.Tensor) error {
 // dim, is torch.gather of the broadcast tensors. indices is int64, its
 // values in [0, input.size(dim)-1]; a negative value is an error.
 func TakeAlongDim(input, indices tensor.Tensor, dim int) (tensor.Tensor, error) {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkTakeAlong(sh, input, indices, dim)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opTakeAlongDim, err)
-	}
-	return opcall.Alloc(opTakeAlongDim, input.DType(), shape, func(dst tensor.Tensor) error {
-		return runTakeAlong(sh, dst, input, indices, d, shape)
-	})
+	return takeAlongDim.alloc(input, indices, dim)
 }
 
 // TakeAlongDimInto is TakeAlongDim writing into dst, which has input's
 // type and the result's shape and does not overlap input or indices.
 func TakeAlongDimInto(dst, input, indices tensor.Tensor, dim int) error {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkTakeAlong(sh, input, indices, dim)
-	if err == nil {
-		err = checkGatherDst(dst, input, indices, shape)
-	}
-	if err != nil {
-		return opcall.Wrap(opTakeAlongDim, err)
-	}
-	return opcall.Wrap(opTakeAlongDim, runTakeAlong(sh, dst, input, indices, d, shape))
+	return takeAlongDim.into(dst, input, indices, dim)
 }
 
 // TakeAlongDimFlat returns torch.take_along_dim(input, indices) without
