@@ -21,23 +21,7 @@ import (
 
 // pairwiseRunOf returns the loop of PairwiseSum for element type d, or nil
 // for a type that sums in order (the integers, bool).
-func pairwiseRunOf(d tensor.DType) typedRun {
-	switch d {
-	case tensor.Float32:
-		return pairwiseFloats[float32]
-	case tensor.Float64:
-		return pairwiseFloats[float64]
-	case tensor.Float16:
-		return pairwiseHalves[float16.Float16]
-	case tensor.BFloat16:
-		return pairwiseHalves[bfloat16.BFloat16]
-	case tensor.Complex64:
-		return pairwiseComplex[complex64, float32]
-	case tensor.Complex128:
-		return pairwiseComplex[complex128, float64]
-	}
-	return nil
-}
+func pairwiseRunOf(d tensor.DType) typedRun { return floatRunOf(d).pairwise }
 
 // pairwiseFloats sums the runs of units [lo, hi) of float32 or float64
 // elements (see PairwiseSum).
@@ -234,13 +218,7 @@ func sumRunOf(d tensor.DType, opt RunOptions) typedRun {
 	if (opt.Reduction != Add && opt.Reduction != Mean) || opt.Arith.CountInType {
 		return nil
 	}
-	switch d {
-	case tensor.Float32:
-		return sumRuns[float32]
-	case tensor.Float64:
-		return sumRuns[float64]
-	}
-	return nil
+	return floatRunOf(d).sum
 }
 
 // sumRuns sums (or averages) the runs of units [lo, hi) of float32 or

@@ -28,41 +28,11 @@ type startFix func(dst any, d0, n int)
 func startFixOf(d tensor.DType, r Reduction) startFix {
 	switch r {
 	case Add, Mean:
-		switch d {
-		case tensor.Float32:
-			return plusZero[float32]
-		case tensor.Float64:
-			return plusZero[float64]
-		case tensor.Float16:
-			return plusZeroHalf[float16.Float16]
-		case tensor.BFloat16:
-			return plusZeroHalf[bfloat16.BFloat16]
-		case tensor.Complex64:
-			return plusZeroComplex[complex64]
-		case tensor.Complex128:
-			return plusZeroComplex[complex128]
-		}
+		return floatRunOf(d).plusZero
 	case Max, Min:
-		if f, ok := finiteFixes[d]; ok {
-			return f[b2i(r == Min)]
-		}
+		return floatRunOf(d).finite[b2i(r == Min)]
 	}
 	return nil
-}
-
-// finiteFixes are the corrections of a maximum and of a minimum of each
-// real floating-point type, built once.
-var finiteFixes = map[tensor.DType][2]startFix{
-	tensor.Float32: {finiteFix(float32(math.MaxFloat32), true), finiteFix(float32(math.MaxFloat32), false)},
-	tensor.Float64: {finiteFix(math.MaxFloat64, true), finiteFix(math.MaxFloat64, false)},
-	tensor.Float16: {
-		halfFiniteFix(float16.Fromfloat32(65504), float16.Inf(1), float16.Inf(-1), true),
-		halfFiniteFix(float16.Fromfloat32(65504), float16.Inf(1), float16.Inf(-1), false),
-	},
-	tensor.BFloat16: {
-		halfFiniteFix(bfloat16.BFloat16(0x7f7f), bfloat16.BFloat16(0x7f80), bfloat16.BFloat16(0xff80), true),
-		halfFiniteFix(bfloat16.BFloat16(0x7f7f), bfloat16.BFloat16(0x7f80), bfloat16.BFloat16(0xff80), false),
-	},
 }
 
 // plusZero turns a -0 of the block into +0.

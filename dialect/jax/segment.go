@@ -221,21 +221,16 @@ func (op *segmentOp) behavior(int) dialect.Behavior {
 
 // segmentTable returns the table entries of the segment reductions.
 func segmentTable(mode dialect.Attr, hints []dialect.Attr) []*dialect.Op {
-	var table []*dialect.Op
-	for _, op := range segOps {
-		table = append(table, &dialect.Op{
-			Name:     op.name,
-			Family:   op.family,
-			Summary:  op.summary,
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "data", Role: dialect.RoleData, Doc: "the rows to reduce, of rank >= 1"},
-				{Name: "segment_ids", Role: dialect.RoleIndices, Doc: "a segment id per row of data, 1-D"},
-				{Name: "num_segments", Role: dialect.RoleNumSegments, Types: "an integer scalar", AttrKind: dialect.Int, Optional: true,
-					Doc: "the number of segments; left out, max(segment_ids) + 1"},
-			},
-			Attrs: append([]dialect.Attr{mode,
-				{Name: "bucket_size", Kind: dialect.Int, Doc: "the rows reduced apart before the buckets are; left out, JAX's None"}}, hints...),
+	inputs := []dialect.Param{
+		{Name: "data", Role: dialect.RoleData, Doc: "the rows to reduce, of rank >= 1"},
+		{Name: "segment_ids", Role: dialect.RoleIndices, Doc: "a segment id per row of data, 1-D"},
+		{Name: "num_segments", Role: dialect.RoleNumSegments, Types: "an integer scalar", AttrKind: dialect.Int, Optional: true,
+			Doc: "the number of segments; left out, max(segment_ids) + 1"},
+	}
+	attrs := append([]dialect.Attr{mode,
+		{Name: "bucket_size", Kind: dialect.Int, Doc: "the rows reduced apart before the buckets are; left out, JAX's None"}}, hints...)
+	return opcall.Variants(segOps, inputs, attrs, func(op *segmentOp) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: op.family, Summary: op.summary, Behavior: op.behavior,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				data, ids := c.Inputs["data"], c.Inputs["segment_ids"]
 				n, err := numSegmentsOf(c.Inputs["num_segments"], ids)
@@ -248,10 +243,8 @@ func segmentTable(mode dialect.Attr, hints []dialect.Attr) []*dialect.Op {
 					return tensor.Tensor{}, opcall.Wrap(op.name, fmt.Errorf("%w: bucket_size must be positive (got 0); leave it out for None", dialect.ErrAttribute))
 				}
 				return segment(op, data, ids, n, opt)
-			},
-		})
-	}
-	return table
+			}}
+	})
 }
 
 // numSegmentsOf reads num_segments as a generic call gives it: an integer

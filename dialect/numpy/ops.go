@@ -60,6 +60,10 @@ func behavior(types dialect.TypeSet, red map[string]engine.Reduction, notes ...s
 	return opcall.Fixed(dialect.Behavior{Index: indexRules, Reductions: red, IndexTypes: indexTypes, DataTypes: types, Notes: notes})
 }
 
+// replacing is the reduction of put and put_along_axis, which write over
+// the array's values, as the table names it.
+var replacing = map[string]engine.Reduction{"replace": engine.None}
+
 // The notes the operators share.
 const (
 	modeNote = "mode raise (the default) counts a negative index from the end and refuses one outside [-size, size-1]; " +
@@ -96,6 +100,23 @@ var (
 	modeAttr = dialect.Attr{Name: "mode", Kind: dialect.String, Default: "raise", Doc: "raise, wrap or clip"}
 )
 
+// readParam is the input name, the array an operator reads.
+func readParam(name string) dialect.Param {
+	return dialect.Param{Name: name, Role: dialect.RoleData, Doc: "the array to read"}
+}
+
+// updatedParam is the input name, the array an operator updates, which a
+// call through the table copies: it returns the updated copy.
+func updatedParam(name string) dialect.Param {
+	return dialect.Param{Name: name, Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"}
+}
+
+// valuesParam is the input name, the values an operator writes into the
+// array called array, of its type, spread over the positions as how says.
+func valuesParam(name, array, how string) dialect.Param {
+	return dialect.Param{Name: name, Role: dialect.RoleUpdates, Types: array + "'s type", Doc: "the values, " + how}
+}
+
 // atOp returns the table entry of ufunc.at of the named ufunc.
 func atOp(name, family, summary string, red engine.Reduction, reduction string, types dialect.TypeSet,
 	into func(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error, notes ...string) *dialect.Op {
@@ -105,10 +126,10 @@ func atOp(name, family, summary string, red engine.Reduction, reduction string, 
 		Summary:  summary,
 		Behavior: behavior(types, map[string]engine.Reduction{reduction: red}, append([]string{atNote, atIdxNote, castNote, boolNote}, notes...)...),
 		Inputs: []dialect.Param{
-			{Name: "a", Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"},
+			updatedParam("a"),
 			{Name: "indices", Role: dialect.RoleIndices, Tuple: true,
 				Doc: "an integer array indexing a's first axis, or a tuple indices.0, indices.1, ... indexing the first dimensions"},
-			{Name: "b", Role: dialect.RoleUpdates, Types: "a's type", Doc: "the values, broadcast to the indexed shape"},
+			valuesParam("b", "a", "broadcast to the indexed shape"),
 		},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			indices, err := dialect.TupleInputs(c, "indices")
@@ -132,7 +153,7 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 				"which reads nothing (NumPy's wrap loop would not end); mode raise checks every index even then.",
 			"Index types: NumPy 1.24 refuses uint64 and NumPy 2 casts with same_kind; this dialect takes every integer type."),
 		Inputs: []dialect.Param{
-			{Name: "a", Role: dialect.RoleData, Doc: "the array to read"},
+			readParam("a"),
 			{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, any shape"},
 		},
 		Attrs: []dialect.Attr{axisAttr, modeAttr},
@@ -148,14 +169,14 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 		Name:    putName,
 		Family:  "put",
 		Summary: "write v, repeated, at indices of the flattened a",
-		Behavior: behavior(dataTypes, map[string]engine.Reduction{"replace": engine.None}, modeNote, boolNote, castNote,
+		Behavior: behavior(dataTypes, replacing, modeNote, boolNote, castNote,
 			"The i-th index receives v[i % len(v)], in index order: the last of duplicate indices wins; an empty v writes nothing.",
 			"Every index is checked before anything is written: a failed put leaves a as it was (NumPy's raise mode may write the values before a bad index).",
 			"Putting into an empty array is an error in every mode."),
 		Inputs: []dialect.Param{
-			{Name: "a", Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"},
+			updatedParam("a"),
 			{Name: "ind", Role: dialect.RoleIndices, Doc: "positions in the flattened a, any shape"},
-			{Name: "v", Role: dialect.RoleUpdates, Types: "a's type", Doc: "the values, repeated as needed"},
+			valuesParam("v", "a", "repeated as needed"),
 		},
 		Attrs: []dialect.Attr{modeAttr},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
@@ -177,7 +198,7 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 			"A negative index counts from the end; one outside [-size, size-1] is an error.",
 			"indices has arr's rank and broadcasts against arr in every dimension but axis; with axis None it is 1-D."),
 		Inputs: []dialect.Param{
-			{Name: "arr", Role: dialect.RoleData, Doc: "the array to read"},
+			readParam("arr"),
 			{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, of arr's rank"},
 		},
 		Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "-1",
@@ -190,15 +211,15 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 		Name:    putAlongName,
 		Family:  "scatter_elements",
 		Summary: "write values into arr at positions along an axis given per element",
-		Behavior: behavior(dataTypes, map[string]engine.Reduction{"replace": engine.None}, boolNote, castNote,
+		Behavior: behavior(dataTypes, replacing, boolNote, castNote,
 			"axis is required; None (the flattened array) is the Go API's only (numpy.Flat).",
 			"A negative index counts from the end; one outside [-size, size-1] is an error, raised before anything is written.",
 			"indices broadcasts against arr in every dimension but axis; values broadcasts to the indexed shape.",
 			"Of duplicate positions the last in row-major index order wins (NumPy promises no order)."),
 		Inputs: []dialect.Param{
-			{Name: "arr", Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"},
+			updatedParam("arr"),
 			{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, of arr's rank"},
-			{Name: "values", Role: dialect.RoleUpdates, Types: "arr's type", Doc: "the values, broadcast to the indexed shape"},
+			valuesParam("values", "arr", "broadcast to the indexed shape"),
 		},
 		Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 			Doc: "the axis, counted from the end when negative"}},

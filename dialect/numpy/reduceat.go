@@ -83,24 +83,18 @@ func (op *reduceatOp) behavior(int) dialect.Behavior {
 var reduceatTable = func() []*dialect.Op {
 	axis := dialect.Attr{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Default: "0",
 		Doc: "the axis of array along which runs are reduced, negative from the end"}
-	var t []*dialect.Op
-	for _, op := range reduceats {
-		t = append(t, &dialect.Op{
-			Name:     op.name,
-			Family:   "reduceat",
-			Summary:  fmt.Sprintf("%s.reduce over each run of array along axis that starts at an index", op.ufunc),
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "array", Role: dialect.RoleData, Doc: "the array to reduce, of rank >= 1"},
-				{Name: "indices", Role: dialect.RoleIndices, Types: "integers but uint64, 1-D",
-					Doc: "the start of each run along axis, each in [0, array.shape[axis])"},
-			},
-			Attrs: []dialect.Attr{axis},
+	inputs := []dialect.Param{
+		{Name: "array", Role: dialect.RoleData, Doc: "the array to reduce, of rank >= 1"},
+		{Name: "indices", Role: dialect.RoleIndices, Types: "integers but uint64, 1-D",
+			Doc: "the start of each run along axis, each in [0, array.shape[axis])"},
+	}
+	t := opcall.Variants(reduceats, inputs, []dialect.Attr{axis}, func(op *reduceatOp) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: "reduceat", Behavior: op.behavior,
+			Summary: fmt.Sprintf("%s.reduce over each run of array along axis that starts at an index", op.ufunc),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return op.call(c.Inputs["array"], c.Inputs["indices"], int(c.Attrs["axis"].Int))
-			},
-		})
-	}
+			}}
+	})
 	opcall.Unversioned("out", t)
 	for _, op := range reduceats {
 		op.b = opcall.SharedOf(t, op.name)

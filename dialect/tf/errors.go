@@ -32,6 +32,23 @@ func asIndexErr(err error) (*engine.IndexError, bool) {
 	return ie, ok
 }
 
+// rowIndexError words err, when it is an index error of a ScatterND whose
+// index tuples are the values of the input name with a dimension of one
+// added (a row each), as TensorFlow does: "segment_ids[3] = 9 is out of
+// range [0, 4)", with the position in name as given, without the tuple's
+// own dimension, and its words for a value out of [0, size).
+func rowIndexError(err error, name, words string) error {
+	ie, ok := asIndexErr(err)
+	if !ok {
+		return err
+	}
+	ie.Pos, ie.Tuple, ie.TupleDim = ie.Pos[:len(ie.Pos)-1], nil, 0
+	return &indexError{
+		msg: fmt.Sprintf("%s%s = %s %s [0, %d)", name, slicePos(ie.Pos), ie.ValueString(), words, ie.Size),
+		err: ie,
+	}
+}
+
 // ndIndexError words err, when it is an index error of an ND operator,
 // as TensorFlow does: "indices[1] = [7, 0] does not index into param
 // shape [4,4]". The engine names the last bad tuple, as TensorFlow's CPU

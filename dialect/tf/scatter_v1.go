@@ -23,31 +23,35 @@ type v1Op struct {
 	b         *dialect.Behavior // its shared Behavior, which init sets
 }
 
+// newV1 returns tf.compat.v1.scatter_<reduction>, which does what summary
+// says to the rows of ref that indices name, in place; note says what
+// becomes of duplicate indices or of NaN.
+func newV1(reduction string, red engine.Reduction, types typeSet, summary, note string) *v1Op {
+	return &v1Op{name: "tf.compat.v1.scatter_" + reduction, reduction: reduction, red: red, types: types,
+		summary: summary + ", in place", note: note}
+}
+
+// inOrder is the note of a v1 scatter that applies duplicate indices one
+// at a time: verb is what each does.
+func inOrder(verb string) string {
+	return "Duplicate indices " + verb + " one update at a time in row-major index order."
+}
+
 var (
-	v1Update = &v1Op{name: "tf.compat.v1.scatter_update", reduction: "update", red: engine.None, types: anyType,
-		summary: "write updates into the rows of ref that indices name, in place",
-		note: "With duplicate indices the last update in row-major index order wins; TensorFlow leaves the order undefined, " +
-			"and its CPU kernel applies them in that order."}
-	v1Add = &v1Op{name: "tf.compat.v1.scatter_add", reduction: "add", red: engine.Add, types: numberTypes,
-		summary: "add updates to the rows of ref that indices name, in place",
-		note:    "Duplicate indices add one update at a time in row-major index order."}
-	v1Sub = &v1Op{name: "tf.compat.v1.scatter_sub", reduction: "sub", red: engine.Sub, types: numberTypes,
-		summary: "subtract updates from the rows of ref that indices name, in place",
-		note:    "Duplicate indices subtract one update at a time in row-major index order."}
-	v1Mul = &v1Op{name: "tf.compat.v1.scatter_mul", reduction: "mul", red: engine.Mul, types: numberTypes,
-		summary: "multiply the rows of ref that indices name by updates, in place",
-		note:    "Duplicate indices multiply one update at a time in row-major index order."}
-	v1Div = &v1Op{name: "tf.compat.v1.scatter_div", reduction: "div", red: engine.Div, types: numberTypes,
-		summary: "divide the rows of ref that indices name by updates, in place",
-		note: "Duplicate indices divide one update at a time in row-major index order; integers truncate toward zero (C++'s /=). " +
-			"An integer update of 0 is an error, before anything is written: TensorFlow's CPU kernel divides by it, " +
-			"which C++ leaves undefined (the process traps on x86)."}
-	v1Min = &v1Op{name: "tf.compat.v1.scatter_min", reduction: "min", red: engine.Min, types: realTypes,
-		summary: "keep the smaller of ref and updates in the rows that indices name, in place",
-		note:    "A NaN in updates is ignored while a NaN already in ref stays (Eigen's cwiseMin, std::min)."}
-	v1Max = &v1Op{name: "tf.compat.v1.scatter_max", reduction: "max", red: engine.Max, types: realTypes,
-		summary: "keep the larger of ref and updates in the rows that indices name, in place",
-		note:    "A NaN in updates is ignored while a NaN already in ref stays (Eigen's cwiseMax, std::max)."}
+	v1Update = newV1("update", engine.None, anyType, "write updates into the rows of ref that indices name",
+		"With duplicate indices the last update in row-major index order wins; TensorFlow leaves the order undefined, "+
+			"and its CPU kernel applies them in that order.")
+	v1Add = newV1("add", engine.Add, numberTypes, "add updates to the rows of ref that indices name", inOrder("add"))
+	v1Sub = newV1("sub", engine.Sub, numberTypes, "subtract updates from the rows of ref that indices name", inOrder("subtract"))
+	v1Mul = newV1("mul", engine.Mul, numberTypes, "multiply the rows of ref that indices name by updates", inOrder("multiply"))
+	v1Div = newV1("div", engine.Div, numberTypes, "divide the rows of ref that indices name by updates",
+		"Duplicate indices divide one update at a time in row-major index order; integers truncate toward zero (C++'s /=). "+
+			"An integer update of 0 is an error, before anything is written: TensorFlow's CPU kernel divides by it, "+
+			"which C++ leaves undefined (the process traps on x86).")
+	v1Min = newV1("min", engine.Min, realTypes, "keep the smaller of ref and updates in the rows that indices name",
+		"A NaN in updates is ignored while a NaN already in ref stays (Eigen's cwiseMin, std::min).")
+	v1Max = newV1("max", engine.Max, realTypes, "keep the larger of ref and updates in the rows that indices name",
+		"A NaN in updates is ignored while a NaN already in ref stays (Eigen's cwiseMax, std::max).")
 	v1Ops = []*v1Op{v1Update, v1Add, v1Sub, v1Mul, v1Div, v1Min, v1Max}
 )
 
@@ -71,20 +75,14 @@ func (op *v1Op) behavior(int) dialect.Behavior {
 
 // scatterV1Ops returns the table entries of the tf.compat.v1 scatters.
 func scatterV1Ops() []*dialect.Op {
-	var ops []*dialect.Op
-	for _, op := range v1Ops {
-		ops = append(ops, &dialect.Op{
-			Name:     op.name,
-			Family:   "scatter_rows",
-			Summary:  op.summary,
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "ref", Role: dialect.RoleData, Doc: "the variable to update, of rank >= 1 (a copy of it is updated and returned)"},
-				{Name: "indices", Role: dialect.RoleIndices, Doc: "rows of ref, of any shape"},
-				{Name: "updates", Role: dialect.RoleUpdates, Types: "ref's type",
-					Doc: "shaped indices.shape + ref.shape[1:], or a scalar"},
-			},
-			Plan: v1Plan,
+	inputs := []dialect.Param{
+		{Name: "ref", Role: dialect.RoleData, Doc: "the variable to update, of rank >= 1 (a copy of it is updated and returned)"},
+		{Name: "indices", Role: dialect.RoleIndices, Doc: "rows of ref, of any shape"},
+		{Name: "updates", Role: dialect.RoleUpdates, Types: "ref's type",
+			Doc: "shaped indices.shape + ref.shape[1:], or a scalar"},
+	}
+	return opcall.Variants(v1Ops, inputs, nil, func(op *v1Op) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: "scatter_rows", Summary: op.summary, Behavior: op.behavior, Plan: v1Plan,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				ref := c.Inputs["ref"]
 				if ref.IsZero() {
@@ -95,10 +93,8 @@ func scatterV1Ops() []*dialect.Op {
 					return tensor.Tensor{}, err
 				}
 				return out, nil
-			},
-		})
-	}
-	return ops
+			}}
+	})
 }
 
 // v1Plan is a tf.compat.v1 scatter as the general scatter, which explain
@@ -173,17 +169,7 @@ func runScatterV1(sh *opcall.Shapes, op *v1Op, ref, indices, updates tensor.Tens
 		}
 	}
 	opt := engine.ScatterOptions{Reduction: op.red, Rules: rules, Arith: op.b.Arith}
-	err = engine.ScatterND(ref, ref, iv, updates, opt)
-	if ie, ok := asIndexErr(err); ok {
-		// The position in indices as given, without the tuple's own
-		// dimension, as TensorFlow reports it.
-		ie.Pos, ie.Tuple, ie.TupleDim = ie.Pos[:len(ie.Pos)-1], nil, 0
-		return &indexError{
-			msg: fmt.Sprintf("indices%s = %s is not in [0, %d)", slicePos(ie.Pos), ie.ValueString(), ie.Size),
-			err: ie,
-		}
-	}
-	return err
+	return rowIndexError(engine.ScatterND(ref, ref, iv, updates, opt), "indices", "is not in")
 }
 
 // validV1Shapes is TensorFlow's ValidShapes: updates is a scalar, or has

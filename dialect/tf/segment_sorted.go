@@ -66,24 +66,18 @@ func (op *segmentOp) behavior(int) dialect.Behavior {
 // sortedSegmentOps returns the table entries of the sorted segment
 // reductions.
 func sortedSegmentOps() []*dialect.Op {
-	var t []*dialect.Op
-	for _, op := range segmentOps {
-		t = append(t, &dialect.Op{
-			Name:     op.name,
-			Family:   "segment_sum_sorted",
-			Summary:  fmt.Sprintf("the %s of each run of rows of data with the same sorted segment id", op.what),
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "data", Role: dialect.RoleData, Doc: "the rows to reduce, of rank >= 1"},
-				{Name: "segment_ids", Role: dialect.RoleIndices, Types: "int32 or int64, 1-D",
-					Doc: "the sorted segment id of each row of data (data.shape[0] of them)"},
-			},
+	inputs := []dialect.Param{
+		{Name: "data", Role: dialect.RoleData, Doc: "the rows to reduce, of rank >= 1"},
+		{Name: "segment_ids", Role: dialect.RoleIndices, Types: "int32 or int64, 1-D",
+			Doc: "the sorted segment id of each row of data (data.shape[0] of them)"},
+	}
+	return opcall.Variants(segmentOps, inputs, nil, func(op *segmentOp) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: "segment_sum_sorted", Behavior: op.behavior,
+			Summary: fmt.Sprintf("the %s of each run of rows of data with the same sorted segment id", op.what),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return op.call(c.Inputs["data"], c.Inputs["segment_ids"])
-			},
-		})
-	}
-	return t
+			}}
+	})
 }
 
 //go:generate go run ../../internal/genvariants tf-sorted-segments

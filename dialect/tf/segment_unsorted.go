@@ -156,16 +156,7 @@ func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor
 	if err != nil {
 		return fmt.Errorf("%w: %v", engine.ErrShape, err)
 	}
-	err = engine.ScatterND(dst, tensor.Tensor{}, tuples, data, opt)
-	if ie, ok := asIndexErr(err); ok {
-		// Positions in segment_ids, as TensorFlow names them.
-		ie.Pos, ie.Tuple, ie.TupleDim = ie.Pos[:len(ie.Pos)-1], nil, 0
-		return &indexError{
-			msg: fmt.Sprintf("segment_ids%s = %s is out of range [0, %d)", slicePos(ie.Pos), ie.ValueString(), ie.Size),
-			err: ie,
-		}
-	}
-	return err
+	return rowIndexError(engine.ScatterND(dst, tensor.Tensor{}, tuples, data, opt), "segment_ids", "is out of range")
 }
 
 // behavior returns the Behavior of op.
@@ -183,29 +174,22 @@ func (op *unsortedOp) behavior(int) dialect.Behavior {
 // unsortedTable returns the table entries of the unsorted segment
 // reductions, which tf's ops list appends.
 func unsortedTable() []*dialect.Op {
-	var table []*dialect.Op
-	for _, op := range unsortedOps {
-		table = append(table, &dialect.Op{
-			Name:     op.name,
-			Family:   op.family,
-			Summary:  op.summary,
-			Behavior: op.behavior,
-			Inputs: []dialect.Param{
-				{Name: "data", Role: dialect.RoleData, Doc: "the slices to reduce"},
-				{Name: "segment_ids", Role: dialect.RoleIndices, Doc: "a segment id per slice of data, its shape a prefix of data's"},
-				{Name: "num_segments", Role: dialect.RoleNumSegments, Types: "int32 or int64 scalar", AttrKind: dialect.Int,
-					Doc: "the number of segments, the output's first dimension"},
-			},
+	inputs := []dialect.Param{
+		{Name: "data", Role: dialect.RoleData, Doc: "the slices to reduce"},
+		{Name: "segment_ids", Role: dialect.RoleIndices, Doc: "a segment id per slice of data, its shape a prefix of data's"},
+		{Name: "num_segments", Role: dialect.RoleNumSegments, Types: "int32 or int64 scalar", AttrKind: dialect.Int,
+			Doc: "the number of segments, the output's first dimension"},
+	}
+	return opcall.Variants(unsortedOps, inputs, nil, func(op *unsortedOp) *dialect.Op {
+		return &dialect.Op{Name: op.name, Family: op.family, Summary: op.summary, Behavior: op.behavior,
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				n, err := numSegmentsOf(c.Inputs["num_segments"])
 				if err != nil {
 					return tensor.Tensor{}, opcall.Wrap(op.name, err)
 				}
 				return unsortedSegment(op, c.Inputs["data"], c.Inputs["segment_ids"], n)
-			},
-		})
-	}
-	return table
+			}}
+	})
 }
 
 // numSegmentsOf reads num_segments as TensorFlow's kernel takes it: an

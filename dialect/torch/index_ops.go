@@ -2,6 +2,7 @@ package torch
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -67,33 +68,29 @@ func alongIndex(what string) dialect.Param {
 	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Doc: "0-d or 1-D: the slices along dim to " + what}
 }
 
+// alongOp returns the table entry of an index operator that does to the
+// slices of input along dim what summary says with the slices of source,
+// which index's Doc names (what), planned as the general scatter
+// (alongPlan), its attributes dim and attrs.
+func alongOp(name, family, summary, what string, eval opcall.Eval, attrs ...dialect.Attr) *dialect.Op {
+	return &dialect.Op{Name: name, Family: family, Summary: summary, Plan: alongPlan,
+		Inputs: []dialect.Param{inputParam, alongIndex(what), sourceParam},
+		Attrs:  append([]dialect.Attr{dimAttr}, attrs...), Eval: eval}
+}
+
 // indexOps are the tables of the index operators along a dimension.
 func indexOps() []*dialect.Op {
 	return []*dialect.Op{
-		{
-			Name:    opIndexAdd,
-			Plan:    alongPlan,
-			Family:  "segment_sum",
-			Summary: "add alpha times slices of source into slices of input along dim",
-			Inputs:  []dialect.Param{inputParam, alongIndex("add to"), sourceParam},
-			Attrs: []dialect.Attr{dimAttr,
-				{Name: "alpha", Kind: dialect.Float, Default: "1", Doc: "the factor of source, cast to input's type"}},
-			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		alongOp(opIndexAdd, "segment_sum", "add alpha times slices of source into slices of input along dim", "add to",
+			func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexAdd(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"],
 					attrScalar(c.Attrs["alpha"]))
 			},
-		},
-		{
-			Name:    opIndexCopy,
-			Plan:    alongPlan,
-			Family:  "index_copy",
-			Summary: "copy slices of source into slices of input along dim",
-			Inputs:  []dialect.Param{inputParam, alongIndex("write"), sourceParam},
-			Attrs:   []dialect.Attr{dimAttr},
-			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+			dialect.Attr{Name: "alpha", Kind: dialect.Float, Default: "1", Doc: "the factor of source, cast to input's type"}),
+		alongOp(opIndexCopy, "index_copy", "copy slices of source into slices of input along dim", "write",
+			func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexCopy(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"])
-			},
-		},
+			}),
 		{
 			Name:    opIndexFill,
 			Family:  "index_fill",
@@ -110,20 +107,12 @@ func indexOps() []*dialect.Op {
 				return IndexFill(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], v)
 			},
 		},
-		{
-			Name:    opIndexReduce,
-			Plan:    alongPlan,
-			Family:  "segment_max",
-			Summary: "reduce slices of source into slices of input along dim with prod, mean, amax or amin",
-			Inputs:  []dialect.Param{inputParam, alongIndex("reduce into"), sourceParam},
-			Attrs: []dialect.Attr{dimAttr,
-				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "prod, mean, amax or amin"},
-				includeSelfAttr},
-			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+		alongOp(opIndexReduce, "segment_max", "reduce slices of source into slices of input along dim with prod, mean, amax or amin",
+			"reduce into", func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexReduce(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"],
 					Reduce(c.Attrs["reduce"].Str), c.Attrs["include_self"].Bool)
 			},
-		},
+			reduceAttr("prod, mean, amax or amin"), includeSelfAttr),
 	}
 }
 

@@ -113,6 +113,12 @@ var (
 		Doc: "whether input's own values take part"}
 )
 
+// reduceAttr is the required reduce attribute of scatter_reduce and
+// index_reduce, whose values names lists.
+func reduceAttr(names string) dialect.Attr {
+	return dialect.Attr{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: names}
+}
+
 func scatterIndex(what string) dialect.Param {
 	return dialect.Param{Name: "index", Role: dialect.RoleIndices, Doc: "positions along dim to " + what + ", of input's rank; may be empty"}
 }
@@ -204,9 +210,7 @@ func init() {
 			Family:  "scatter_elements",
 			Summary: "reduce src into input at positions along dim with sum, prod, mean, amax or amin",
 			Inputs:  []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
-			Attrs: []dialect.Attr{dimAttr,
-				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Required: true, Doc: "sum, prod, mean, amax or amin"},
-				includeSelfAttr},
+			Attrs:   []dialect.Attr{dimAttr, reduceAttr("sum, prod, mean, amax or amin"), includeSelfAttr},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],

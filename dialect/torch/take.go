@@ -46,16 +46,22 @@ func TakeInto(dst, input, index tensor.Tensor) error {
 }
 
 func checkTake(input, index tensor.Tensor) error {
-	if err := present(input, index); err != nil {
+	return checkFlat(takeBehavior, input, index, "index")
+}
+
+// checkFlat checks the inputs of the flat operator whose Behavior is b:
+// input, and its index tensor, called name.
+func checkFlat(b *dialect.Behavior, input, index tensor.Tensor, name string) error {
+	if err := presentAs(input, index, name); err != nil {
 		return err
 	}
 	if err := opcall.NoStrings(framework, "input", input.DType()); err != nil {
 		return err
 	}
-	if err := opcall.CheckIndices(index, "index", takeBehavior.IndexTypes); err != nil {
+	if err := opcall.CheckIndices(index, name, b.IndexTypes); err != nil {
 		return err
 	}
-	return takeBehavior.CheckType("input", input.DType())
+	return b.CheckType("input", input.DType())
 }
 
 // runTake gathers the elements of input, seen as 1-D, at index into dst,
@@ -90,30 +96,13 @@ func flatErr(err error, index, input tensor.Tensor) error {
 // dim, is torch.gather of the broadcast tensors. indices is int64, its
 // values in [0, input.size(dim)-1]; a negative value is an error.
 func TakeAlongDim(input, indices tensor.Tensor, dim int) (tensor.Tensor, error) {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkTakeAlong(sh, input, indices, dim)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opTakeAlongDim, err)
-	}
-	return opcall.Alloc(opTakeAlongDim, input.DType(), shape, func(dst tensor.Tensor) error {
-		return runTakeAlong(sh, dst, input, indices, d, shape)
-	})
+	return takeAlongDim.alloc(input, indices, dim)
 }
 
 // TakeAlongDimInto is TakeAlongDim writing into dst, which has input's
 // type and the result's shape and does not overlap input or indices.
 func TakeAlongDimInto(dst, input, indices tensor.Tensor, dim int) error {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkTakeAlong(sh, input, indices, dim)
-	if err == nil {
-		err = checkGatherDst(dst, input, indices, shape)
-	}
-	if err != nil {
-		return opcall.Wrap(opTakeAlongDim, err)
-	}
-	return opcall.Wrap(opTakeAlongDim, runTakeAlong(sh, dst, input, indices, d, shape))
+	return takeAlongDim.into(dst, input, indices, dim)
 }
 
 // TakeAlongDimFlat returns torch.take_along_dim(input, indices) without
@@ -151,16 +140,7 @@ func TakeAlongDimFlatInto(dst, input, indices tensor.Tensor) error {
 }
 
 func checkTakeFlat(input, indices tensor.Tensor) error {
-	if err := presentAs(input, indices, "indices"); err != nil {
-		return err
-	}
-	if err := opcall.NoStrings(framework, "input", input.DType()); err != nil {
-		return err
-	}
-	if err := opcall.CheckIndices(indices, "indices", takeAlongDimBehavior.IndexTypes); err != nil {
-		return err
-	}
-	return takeAlongDimBehavior.CheckType("input", input.DType())
+	return checkFlat(takeAlongDimBehavior, input, indices, "indices")
 }
 
 // checkTakeAlong checks a take_along_dim with dim and returns dim

@@ -218,34 +218,17 @@ func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tens
 // with p[dim] replaced by the index value: torch.gather(input, dim,
 // index). The result has index's shape and input's type.
 func Gather(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, err := checkGather(sh, input, dim, index)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opGather, err)
-	}
-	return opcall.Alloc(opGather, input.DType(), index.Shape(), func(dst tensor.Tensor) error {
-		return runGather(sh, dst, input, d, index)
-	})
+	return gatherDim.alloc(input, index, dim)
 }
 
 // GatherInto is Gather writing into dst, which has input's type and
 // index's shape and does not overlap input or index.
 func GatherInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, err := checkGather(sh, input, dim, index)
-	if err == nil {
-		err = checkGatherDst(dst, input, index, sh.Of(index))
-	}
-	if err != nil {
-		return opcall.Wrap(opGather, err)
-	}
-	return opcall.Wrap(opGather, runGather(sh, dst, input, d, index))
+	return gatherDim.into(dst, input, index, dim)
 }
 
 // runGather runs torch.gather on checked arguments, with dim d normalised.
-func runGather(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+func runGather(sh *opcall.Shapes, dst, input, index tensor.Tensor, d int, _ tensor.Shape) error {
 	if index.Len() == 0 {
 		return nil
 	}
@@ -253,28 +236,28 @@ func runGather(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.
 	return indexErr(err, index, input)
 }
 
-func checkGather(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, error) {
+func checkGather(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
 	if err := present(input, index); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	d, err := wrapDim(dim, input.Rank())
 	if err != nil || index.Len() == 0 {
-		return d, err
+		return d, sh.Of(index), err
 	}
 	if err := opcall.CheckIndices(index, "index", gatherBehavior.IndexTypes); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if err := checkRanks(input, index, "input"); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	is, ds := nonEmpty(sh, index), nonEmpty(sh, input)
 	for i := range is {
 		if i != d && is[i] > ds[i] {
-			return 0, fmt.Errorf("%w: index %v is larger than input %v in dimension %d (only dimension dim = %d may be larger)",
+			return 0, nil, fmt.Errorf("%w: index %v is larger than input %v in dimension %d (only dimension dim = %d may be larger)",
 				engine.ErrShape, index.Shape(), input.Shape(), i, d)
 		}
 	}
-	return d, gatherBehavior.CheckType("input", input.DType())
+	return d, sh.Of(index), gatherBehavior.CheckType("input", input.DType())
 }
 
 // IndexSelect returns the slices of input along dim that the values of
@@ -283,35 +266,18 @@ func checkGather(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.T
 // by the number of index values (a 0-d input gives a 0-d result and takes
 // exactly one index value).
 func IndexSelect(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error) {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkIndexSelect(sh, input, dim, index)
-	if err != nil {
-		return tensor.Tensor{}, opcall.Wrap(opIndexSelect, err)
-	}
-	return opcall.Alloc(opIndexSelect, input.DType(), shape, func(dst tensor.Tensor) error {
-		return runIndexSelect(sh, dst, input, d, index)
-	})
+	return indexSelectDim.alloc(input, index, dim)
 }
 
 // IndexSelectInto is IndexSelect writing into dst, which has input's type
 // and the result's shape and does not overlap input or index.
 func IndexSelectInto(dst, input tensor.Tensor, dim int, index tensor.Tensor) error {
-	sh := opcall.GetShapes()
-	defer sh.Release()
-	d, shape, err := checkIndexSelect(sh, input, dim, index)
-	if err == nil {
-		err = checkGatherDst(dst, input, index, shape)
-	}
-	if err != nil {
-		return opcall.Wrap(opIndexSelect, err)
-	}
-	return opcall.Wrap(opIndexSelect, runIndexSelect(sh, dst, input, d, index))
+	return indexSelectDim.into(dst, input, index, dim)
 }
 
 // runIndexSelect runs torch.index_select on checked arguments, with dim d
 // normalised, viewing the tensors with shapes from sh.
-func runIndexSelect(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index tensor.Tensor) error {
+func runIndexSelect(sh *opcall.Shapes, dst, input, index tensor.Tensor, d int, _ tensor.Shape) error {
 	n := index.Len()
 	in := view1(sh, input)
 	outShape := sh.Of(in)
@@ -320,6 +286,50 @@ func runIndexSelect(sh *opcall.Shapes, dst, input tensor.Tensor, d int, index te
 	idx, _ := index.View(sh.Ptr(append(sh.Buf(1), n)))
 	err := engine.Gather(out, in, idx, d, 0, indexSelectBehavior.Index)
 	return indexErr(err, index, input)
+}
+
+// dimGather is a gather along dim (gather, index_select, take_along_dim):
+// check checks a call and returns dim normalised and the result's shape,
+// from sh; run writes the result of a checked call into dst.
+type dimGather struct {
+	op    string
+	check func(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error)
+	run   func(sh *opcall.Shapes, dst, input, index tensor.Tensor, d int, shape tensor.Shape) error
+}
+
+// The gathers along dim.
+var (
+	gatherDim      = &dimGather{op: opGather, check: checkGather, run: runGather}
+	indexSelectDim = &dimGather{op: opIndexSelect, check: checkIndexSelect, run: runIndexSelect}
+	takeAlongDim   = &dimGather{op: opTakeAlongDim, check: checkTakeAlong, run: runTakeAlong}
+)
+
+// alloc runs g into a new tensor.
+func (g *dimGather) alloc(input, index tensor.Tensor, dim int) (tensor.Tensor, error) {
+	sh := opcall.GetShapes()
+	defer sh.Release()
+	d, shape, err := g.check(sh, input, index, dim)
+	if err != nil {
+		return tensor.Tensor{}, opcall.Wrap(g.op, err)
+	}
+	return opcall.Alloc(g.op, input.DType(), shape, func(dst tensor.Tensor) error {
+		return g.run(sh, dst, input, index, d, shape)
+	})
+}
+
+// into runs g into dst, which has input's type and the result's shape and
+// overlaps neither input nor index.
+func (g *dimGather) into(dst, input, index tensor.Tensor, dim int) error {
+	sh := opcall.GetShapes()
+	defer sh.Release()
+	d, shape, err := g.check(sh, input, index, dim)
+	if err == nil {
+		err = checkGatherDst(dst, input, index, shape)
+	}
+	if err != nil {
+		return opcall.Wrap(g.op, err)
+	}
+	return opcall.Wrap(g.op, g.run(sh, dst, input, index, d, shape))
 }
 
 // checkGatherDst checks the dst of gather or index_select: input's type,
@@ -334,7 +344,7 @@ func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
 	return nil
 }
 
-func checkIndexSelect(sh *opcall.Shapes, input tensor.Tensor, dim int, index tensor.Tensor) (int, tensor.Shape, error) {
+func checkIndexSelect(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
 	if err := present(input, index); err != nil {
 		return 0, nil, err
 	}
@@ -575,15 +585,7 @@ func checkReduceType(b *dialect.Behavior, name string, red engine.Reduction, d t
 const framework = "torch"
 
 // present checks that input and index are given.
-func present(input, index tensor.Tensor) error {
-	switch {
-	case input.IsZero():
-		return fmt.Errorf("%w: missing input \"input\"", dialect.ErrInput)
-	case index.IsZero():
-		return fmt.Errorf("%w: missing input \"index\"", dialect.ErrInput)
-	}
-	return nil
-}
+func present(input, index tensor.Tensor) error { return presentAs(input, index, "index") }
 
 // checkRanks checks that t (named name) and a non-empty index have the same
 // rank, a 0-d tensor counting as rank 1.

@@ -33,11 +33,16 @@ type family struct {
 	imports []string
 	// intoDoc is the doc comment of an Into form after "XInto is X".
 	intoDoc string
-	// alloc and into are the two functions' signatures and bodies, as
+	// params are the function's parameters; inPlace says it returns an
+	// error alone (it updates its input), not the result and an error.
+	params  string
+	inPlace bool
+	// alloc and into are what the function and its Into form return, as
 	// templates of a variant; into is empty for a family of functions
-	// that have no Into form (they update their input in place).
-	alloc, into string
-	variants    []variant
+	// that have no Into form. intoParams are the Into form's parameters,
+	// when they are not dst followed by params.
+	alloc, into, intoParams string
+	variants                []variant
 	// file is the file the family is written to, in its dialect's
 	// directory; "" for fileName.
 	file string
@@ -51,6 +56,24 @@ func (f family) fileName() string {
 	return fileName
 }
 
+// allocFunc returns the template of the function of a variant.
+func (f family) allocFunc() string {
+	result := "(tensor.Tensor, error)"
+	if f.inPlace {
+		result = "error"
+	}
+	return "func {{.Name}}(" + f.params + ") " + result + " {\n\treturn " + f.alloc + "\n}"
+}
+
+// intoFunc returns the template of the Into form of a variant.
+func (f family) intoFunc() string {
+	params := f.intoParams
+	if params == "" {
+		params = "dst, " + f.params
+	}
+	return "func {{.Name}}Into(" + params + ") error {\n\treturn " + f.into + "\n}"
+}
+
 // fileName is the name of a dialect's file of variants, a z file as the
 // Go project names its generated files, unless its family names another.
 const fileName = "zscatter.go"
@@ -60,12 +83,9 @@ var families = map[string]family{
 		pkg:     "jax",
 		imports: []string{"github.com/scatter-dev/scatter/engine", "github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has operand's type and shape and may be operand itself.",
-		alloc: `func {{.Name}}(operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) (tensor.Tensor, error) {
-	return scatterAlloc({{.Op}}, {{.Red}}, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}`,
-		into: `func {{.Name}}Into(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
-	return scatterInto({{.Op}}, {{.Red}}, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
-}`,
+		params:  "operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode",
+		alloc:   "scatterAlloc({{.Op}}, {{.Red}}, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)",
+		into:    "scatterInto({{.Op}}, {{.Red}}, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)",
 		variants: []variant{
 			{"Scatter", "opScatter", "engine.None", "returns a copy of operand in which each window of updates replaces the slice at the start index " +
 				"that the last dimension of scatterIndices gives for it, as the dimension numbers say; mode says what an out-of-bounds start does."},
@@ -80,12 +100,9 @@ var families = map[string]family{
 		pkg:     "tf",
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has t's type and shape and may be t itself for an in-place update.",
-		alloc: `func {{.Name}}(t, indices, updates tensor.Tensor) (tensor.Tensor, error) {
-	return tensorScatter({{.Op}}, t, indices, updates)
-}`,
-		into: `func {{.Name}}Into(dst, t, indices, updates tensor.Tensor) error {
-	return tensorScatterInto({{.Op}}, dst, t, indices, updates)
-}`,
+		params:  "t, indices, updates tensor.Tensor",
+		alloc:   "tensorScatter({{.Op}}, t, indices, updates)",
+		into:    "tensorScatterInto({{.Op}}, dst, t, indices, updates)",
 		variants: []variant{
 			{"TensorScatterUpdate", "opUpdate", "", "returns a copy of t with the elements or slices at the index tuples in indices replaced by updates, " +
 				"as tf.tensor_scatter_nd_update(t, indices, updates). With duplicate indices the last update in row-major index order wins."},
@@ -107,12 +124,9 @@ var families = map[string]family{
 			"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing the updated copy of a into dst, which has a's element type and shape and may be a itself " +
 			"(an in-place call). It allocates nothing when indices is one array and b has the indexed shape.",
-		alloc: `func {{.Name}}(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return {{.Name}}Into(a, a, indices, b)
-}`,
-		into: `func {{.Name}}Into(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
-	return opcall.Wrap({{.Op}}Name, ufuncAt({{.Op}}B, {{.Red}}, dst, a, indices, b))
-}`,
+		params: "a tensor.Tensor, indices Indices, b tensor.Tensor", inPlace: true,
+		alloc: "{{.Name}}Into(a, a, indices, b)",
+		into:  "opcall.Wrap({{.Op}}Name, ufuncAt({{.Op}}B, {{.Red}}, dst, a, indices, b))",
 		variants: []variant{
 			{"AddAt", "addAt", "engine.Add", "adds b into a at indices, in place: np.add.at(a, indices, b). Unbuffered: each of duplicate " +
 				"indices adds, in row-major index order, every step rounded to a's element type (bool addition is OR; integers wrap). " +
@@ -136,15 +150,13 @@ var families = map[string]family{
 func init() {
 	// The segment reductions, each dialect's in a file of its own.
 	families["tf-segments"] = family{
-		pkg:     "tf",
-		imports: []string{"github.com/scatter-dev/scatter/tensor"},
-		intoDoc: "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
-		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
-	return unsortedSegment({{.Op}}, data, segmentIDs, numSegments)
-}`,
-		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor) error {
-	return unsortedSegmentInto({{.Op}}, dst, data, segmentIDs)
-}`,
+		pkg:        "tf",
+		imports:    []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc:    "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
+		params:     "data, segmentIDs tensor.Tensor, numSegments int",
+		alloc:      "unsortedSegment({{.Op}}, data, segmentIDs, numSegments)",
+		intoParams: "dst, data, segmentIDs tensor.Tensor",
+		into:       "unsortedSegmentInto({{.Op}}, dst, data, segmentIDs)",
 		variants: []variant{
 			{"UnsortedSegmentSum", "opSegmentSum", "", "returns the sums of the slices of data by segment, as " +
 				"tf.math.unsorted_segment_sum(data, segment_ids, num_segments): the slice data[p...] at each position p of segmentIDs, " +
@@ -166,15 +178,13 @@ func init() {
 		file: "zsegment.go",
 	}
 	families["jax-segments"] = family{
-		pkg:     "jax",
-		imports: []string{"github.com/scatter-dev/scatter/tensor"},
-		intoDoc: "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
-		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
-	return segment({{.Op}}, data, segmentIDs, numSegments, opt)
-}`,
-		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
-	return segmentInto({{.Op}}, dst, data, segmentIDs, opt)
-}`,
+		pkg:        "jax",
+		imports:    []string{"github.com/scatter-dev/scatter/tensor"},
+		intoDoc:    "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
+		params:     "data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions",
+		alloc:      "segment({{.Op}}, data, segmentIDs, numSegments, opt)",
+		intoParams: "dst, data, segmentIDs tensor.Tensor, opt SegmentOptions",
+		into:       "segmentInto({{.Op}}, dst, data, segmentIDs, opt)",
 		variants: []variant{
 			{"SegmentSum", "segSum", "", "returns the sums of the rows of data by segment, as " +
 				"jax.ops.segment_sum(data, segment_ids, num_segments, ...): row i of data is added to row segmentIDs[i] of an " +
@@ -191,10 +201,9 @@ func init() {
 	families["tfv1"] = family{
 		pkg:     "tf",
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
-		alloc: `func {{.Name}}(ref, indices, updates tensor.Tensor) error {
-	return scatterV1({{.Op}}, ref, indices, updates)
-}`,
-		file: "zscatter_v1.go",
+		params:  "ref, indices, updates tensor.Tensor", inPlace: true,
+		alloc: "scatterV1({{.Op}}, ref, indices, updates)",
+		file:  "zscatter_v1.go",
 		variants: []variant{
 			{"ScatterUpdate", "v1Update", "", "writes updates into the rows of ref that indices name, in place, " +
 				"as tf.compat.v1.scatter_update(ref, indices, updates): ref[indices[i, ..., j], ...] = updates[i, ..., j, ...]. " +
@@ -222,12 +231,9 @@ func init() {
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has data's type and the output's shape, segment_ids[-1] + 1 rows, " +
 			"and shares no memory with the inputs.",
-		alloc: `func {{.Name}}(data, segmentIDs tensor.Tensor) (tensor.Tensor, error) {
-	return {{.Op}}.call(data, segmentIDs)
-}`,
-		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor) error {
-	return {{.Op}}.into(dst, data, segmentIDs)
-}`,
+		params: "data, segmentIDs tensor.Tensor",
+		alloc:  "{{.Op}}.call(data, segmentIDs)",
+		into:   "{{.Op}}.into(dst, data, segmentIDs)",
 		variants: []variant{
 			{"SegmentSum", "segSum", "", "returns the sums of the rows of data that share a segment id, as tf.math.segment_sum(data, segment_ids): " +
 				"segment_ids is sorted, one id per row, and output row k (of segment_ids[-1] + 1) is the sum of the rows whose id is k, " +
@@ -245,12 +251,9 @@ func init() {
 		pkg: "numpy", file: "zreduceat.go",
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has the output's type and shape and shares no memory with the inputs.",
-		alloc: `func {{.Name}}(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
-	return {{.Op}}.call(array, indices, axis)
-}`,
-		into: `func {{.Name}}Into(dst, array, indices tensor.Tensor, axis int) error {
-	return {{.Op}}.into(dst, array, indices, axis)
-}`,
+		params:  "array, indices tensor.Tensor, axis int",
+		alloc:   "{{.Op}}.call(array, indices, axis)",
+		into:    "{{.Op}}.into(dst, array, indices, axis)",
 		variants: []variant{
 			{"AddReduceat", "opAddReduceat", "", "returns the sums of the runs of array along axis that start at indices, " +
 				"as numpy.add.reduceat(array, indices, axis): output slice i along axis is the sum of array's slices indices[i] " +
@@ -295,11 +298,11 @@ func generate(dialect string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("no dialect %q", dialect)
 	}
-	alloc, err := template.New("alloc").Parse(f.alloc)
+	alloc, err := template.New("alloc").Parse(f.allocFunc())
 	if err != nil {
 		return nil, err
 	}
-	into, err := template.New("into").Parse(f.into)
+	into, err := template.New("into").Parse(f.intoFunc())
 	if err != nil {
 		return nil, err
 	}

@@ -76,8 +76,8 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 		return tensor.Tensor{}, fmt.Errorf("%w: indices %v are not 1-D", ErrShape, indices.Shape())
 	}
 	out := src.DType()
-	if rules.Widen && (opt.Reduction == Add || opt.Reduction == Mul) {
-		out = wider(out)
+	if w, ok := widened[out]; ok && rules.Widen && (opt.Reduction == Add || opt.Reduction == Mul) {
+		out = w
 	}
 	if err := checkReduction(out, opt); err != nil {
 		return tensor.Tensor{}, err
@@ -108,7 +108,7 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 		}
 		var vs []any
 		for r := run[0]; r < run[1]; r++ {
-			vs = append(vs, convert(src.At(ss.Offset(replaced(c, axis, r))), out))
+			vs = append(vs, element(src, ss.Offset(replaced(c, axis, r)), out))
 		}
 		vals[i] = reduce(out, vs[0], vs[1:], opt)
 		if r := opt.Reduction; rules.EigenStart && len(vs) > 1 && r != Sub && !(r == Mul && out.IsComplex()) {
@@ -183,48 +183,30 @@ func idRuns(indices tensor.Tensor, size int) ([][2]int, error) {
 	return runs, nil
 }
 
-// wider returns the type NumPy's add and multiply reduce d in.
-func wider(d tensor.DType) tensor.DType {
-	switch d {
-	case tensor.Bool, tensor.Int8, tensor.Int16, tensor.Int32:
-		return tensor.Int64
-	case tensor.Uint8, tensor.Uint16, tensor.Uint32:
-		return tensor.Uint64
-	}
-	return d
+// widened holds the types NumPy's add and multiply reduce bool and the
+// integers narrower than 64 bits in (intp, or uint64 for the unsigned
+// ones); every other type reduces in itself.
+var widened = map[tensor.DType]tensor.DType{
+	tensor.Bool: tensor.Int64, tensor.Int8: tensor.Int64, tensor.Int16: tensor.Int64, tensor.Int32: tensor.Int64,
+	tensor.Uint8: tensor.Uint64, tensor.Uint16: tensor.Uint64, tensor.Uint32: tensor.Uint64,
 }
 
-// convert returns the element v as type d: itself, or an integer or bool
-// as int64 or uint64.
-func convert(v any, d tensor.DType) any {
-	var i int64
-	switch x := v.(type) {
-	case bool:
-		if x {
-			i = 1
-		}
-	case int8:
-		i = int64(x)
-	case int16:
-		i = int64(x)
-	case int32:
-		i = int64(x)
-	case uint8:
-		i = int64(x)
-	case uint16:
-		i = int64(x)
-	case uint32:
-		i = int64(x)
-	default:
+// element returns src's element at flat position i as type d: itself,
+// or (d being the type widened holds for src's) a bool or an integer as
+// an int64 or a uint64.
+func element(src tensor.Tensor, i int, d tensor.DType) any {
+	v := src.At(i)
+	if d == src.DType() {
 		return v
 	}
+	n, _ := src.IntAt(i)
+	if b, ok := v.(bool); ok && b {
+		n = 1
+	}
 	if d == tensor.Uint64 {
-		return uint64(i)
+		return uint64(n)
 	}
-	if d == tensor.Int64 {
-		return i
-	}
-	return v
+	return n
 }
 
 // identity returns the value i of type d with i op u == u for reduction r:

@@ -135,3 +135,17 @@ func SharedOf(ops []*dialect.Op, name string) *dialect.Behavior {
 	}
 	return b
 }
+
+// Variants returns the table entries of a family of operators that
+// differ in their reduction, one per member of members, in order: entry
+// returns a member's own fields (its Name, Family, Summary, Behavior and
+// Eval), to which Variants adds the inputs and attributes every member
+// shares (which no one writes: the entries share the slices).
+func Variants[M any](members []M, inputs []dialect.Param, attrs []dialect.Attr, entry func(m M) *dialect.Op) []*dialect.Op {
+	t := make([]*dialect.Op, len(members))
+	for i, m := range members {
+		t[i] = entry(m)
+		t[i].Inputs, t[i].Attrs = inputs, attrs
+	}
+	return t
+}

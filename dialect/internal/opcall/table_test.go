@@ -130,3 +130,28 @@ func TestShapeScatterEval(t *testing.T) {
 		t.Errorf("float shape: %v after %d calls; want ErrInput naming test.scatter_nd, scatter not called", err, calls)
 	}
 }
+
+// TestVariants: each member gets its own entry, in order, with the fields
+// entry gives it and the inputs and attributes every member shares.
+func TestVariants(t *testing.T) {
+	inputs := []dialect.Param{{Name: "data", Role: dialect.RoleData}, {Name: "ids", Role: dialect.RoleIndices}}
+	attrs := []dialect.Attr{{Name: "axis", Kind: dialect.Int}}
+	ops := Variants([]string{"sum", "max"}, inputs, attrs, func(m string) *dialect.Op {
+		return &dialect.Op{Name: "test." + m, Family: "family_" + m}
+	})
+	if len(ops) != 2 {
+		t.Fatalf("got %d entries, want 2", len(ops))
+	}
+	for i, want := range []string{"sum", "max"} {
+		op := ops[i]
+		if op.Name != "test."+want || op.Family != "family_"+want {
+			t.Errorf("entry %d: %s of %s, want test.%s of family_%s", i, op.Name, op.Family, want, want)
+		}
+		if len(op.Inputs) != 2 || op.Inputs[1].Name != "ids" || len(op.Attrs) != 1 || op.Attrs[0].Name != "axis" {
+			t.Errorf("entry %d: inputs %v, attrs %v; want the shared ones", i, op.Inputs, op.Attrs)
+		}
+	}
+	if ops[0] == ops[1] {
+		t.Error("the members share one entry")
+	}
+}
