@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/scatter-dev/scatter/dialect"
-	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -46,20 +45,6 @@ var familyRules = map[string]familyRule{
 	"segment_mean":    {rows: true, start: dialect.FillZero, also: []string{"torch.index_reduce"}},
 	"take":            {flat: true, also: []string{"onnx.Gather"}},
 	"take_along_axis": {also: []string{"torch.gather", "onnx.GatherElements"}},
-}
-
-// flagReduction is a reduction an operator chooses with a boolean
-// attribute rather than a reduction attribute (torch.put's accumulate).
-type flagReduction struct {
-	attr    string
-	off, on engine.Reduction
-}
-
-// flagReductions are the operators that choose their reduction by a
-// flag: their Behavior tables list no reductions, since none is fixed.
-var flagReductions = map[string]flagReduction{
-	"torch.put":       {attr: "accumulate", off: engine.None, on: engine.Add},
-	"torch.index_put": {attr: "accumulate", off: engine.None, on: engine.Add},
 }
 
 // inFamily reports whether op is a member of family: its own, or one

@@ -292,7 +292,7 @@ func takes(op *dialect.Op, r Role) bool {
 	if _, ok := nameFor(op, r); ok {
 		return true
 	}
-	if _, ok := flagReductions[op.Name]; ok && r == Reduction {
+	if _, ok := registry.FlagReductionOf(op.Name); ok && r == Reduction {
 		return true
 	}
 	switch r {
@@ -534,7 +534,7 @@ func (r *OpRun) absentReduction(attr string, hasAttr bool) (engine.Reduction, bo
 
 func (r *OpRun) mapReduction(q *resolved) skip {
 	want := q.reduction
-	if f, ok := flagReductions[r.Op.Name]; ok {
+	if f, ok := registry.FlagReductionOf(r.Op.Name); ok {
 		return r.mapFlag(f, want)
 	}
 	name, hasAttr := attrAt(r.Op, Reduction, r.Version)
@@ -574,17 +574,17 @@ func (r *OpRun) mapReduction(q *resolved) skip {
 }
 
 // mapFlag chooses the reduction of an operator that has a flag for it.
-func (r *OpRun) mapFlag(f flagReduction, want engine.Reduction) skip {
+func (r *OpRun) mapFlag(f registry.FlagReduction, want engine.Reduction) skip {
 	switch want {
-	case f.off, f.on:
-		on := want == f.on
+	case f.Off, f.On:
+		on := want == f.On
 		r.reduction = want
-		r.redText = fmt.Sprintf("%v (%s=%t)", want, f.attr, on)
-		r.Call.Attrs[f.attr] = dialect.Value{Kind: dialect.Bool, Bool: on}
-		r.Args = append(r.Args, arg(f.attr, Reduction, strconv.FormatBool(on)))
+		r.redText = fmt.Sprintf("%v (%s=%t)", want, f.Attr, on)
+		r.Call.Attrs[f.Attr] = dialect.Value{Kind: dialect.Bool, Bool: on}
+		r.Args = append(r.Args, arg(f.Attr, Reduction, strconv.FormatBool(on)))
 		return ""
 	}
-	return skip(fmt.Sprintf("has no reduction %v (its %s: %v when false, %v when true)", want, f.attr, f.off, f.on))
+	return skip(fmt.Sprintf("has no reduction %v (its %s: %v when false, %v when true)", want, f.Attr, f.Off, f.On))
 }
 
 func (r *OpRun) mapIncludeSelf(q *resolved) skip {

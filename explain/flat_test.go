@@ -1,0 +1,95 @@
+package explain
+
+import "testing"
+
+// TestRunFlat traces the puts of the flattened tensor by their gathers
+// (numpy.take, torch.take, with the call's mode): each value goes to the
+// cell of the flattened output its index names, NumPy's v repeating, a
+// put with an empty v moving nothing.
+func TestRunFlat(t *testing.T) {
+	for _, c := range []struct {
+		name, op        string
+		args            []string
+		moves, out, src string
+	}{
+		{"numpy.put of a 2-D a, v repeating", "numpy.put",
+			[]string{"a=float32:[[1,2],[3,4]]", "ind=int64:[[3],[0],[-2]]", "v=float32:[7,8]"},
+			"0>3 1>0 0>2", "wuww", "aa"},
+		{"numpy.put, mode wrap", "numpy.put",
+			[]string{"a=int32:[1,2,3,4]", "ind=int64:[9,-1,2]", "v=int32:[5,6,7]", "mode=wrap"},
+			"0>1 1>3 2>2", "uwww", "aaa"},
+		{"numpy.put, mode clip", "numpy.put",
+			[]string{"a=int32:[1,2,3,4]", "ind=int64:[9,-7]", "v=int32:[5,6]", "mode=clip"},
+			"0>3 1>0", "wuuw", "aa"},
+		{"numpy.put, an empty v", "numpy.put",
+			[]string{"a=int32:[1,2]", "ind=int64:[1]", "v=int32:[]"},
+			"", "uu", ""},
+		{"torch.put of a 2-D input, duplicates", "torch.put",
+			[]string{"input=float32:[[1,2],[3,4]]", "index=int64:[[1],[1]]", "source=float32:[[7],[8]]"},
+			"0>1 1>1", "uouu", "la"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := trace(t, c.op, 0, c.args...)
+			if got := moves(tr.Links); got != c.moves {
+				t.Errorf("moves %q, want %q", got, c.moves)
+			}
+			if got := statuses(tr.Output); got != c.out {
+				t.Errorf("output %s, want %s", got, c.out)
+			}
+			if got := statuses(tr.Updates); got != c.src {
+				t.Errorf("values %s, want %s", got, c.src)
+			}
+			if tr.moves() != len(tr.Links) {
+				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
+			}
+		})
+	}
+}
+
+// TestRunTuple traces the scatters by index arrays (NumPy's ufunc.at,
+// PyTorch's index_put): one array selects rows of a 2-D a, a tuple
+// (broadcast, stacked) selects cells; the updates broadcast to the
+// indexed shape, so one value may land on several cells.
+func TestRunTuple(t *testing.T) {
+	for _, c := range []struct {
+		name, op        string
+		args            []string
+		moves, out, src string
+		indices         string // the shape of the indices shown
+	}{
+		{"add.at of rows", "numpy.add.at",
+			[]string{"a=float32:[[1,2],[3,4]]", "indices=int64:[1,0,1]", "b=float32:[[1,2],[3,4],[5,6]]"},
+			"0>2 1>3 2>0 3>1 4>2 5>3", "rrrr", "aaaaaa", "[3]"},
+		{"maximum.at of rows, b broadcast", "numpy.maximum.at",
+			[]string{"a=int32:[[1,2],[3,4],[5,6]]", "indices=int64:[2]", "b=int32:[9]"},
+			"0>4 0>5", "uuuurr", "a", "[1]"},
+		{"add.at of a tuple, broadcast", "numpy.add.at",
+			[]string{"a=float32:[[1,2],[3,4]]", "indices.0=int64:[1,0]", "indices.1=int64:[-1]", "b=float32:[5]"},
+			"0>3 0>1", "urur", "a", "[2,2]"},
+		{"index_put of rows", "torch.index_put",
+			[]string{"input=float32:[[1,2],[3,4],[5,6]]", "indices.0=int64:[2,0]", "values=float32:[7,8]"},
+			"0>4 1>5 0>0 1>1", "wwuuww", "aa", "[2]"},
+		{"index_put of cells, accumulate", "torch.index_put",
+			[]string{"input=float32:[[1,2],[3,4]]", "indices.0=int64:[1,1]", "indices.1=int64:[0]", "values=float32:[7,8]", "accumulate=true"},
+			"0>2 1>2", "uuru", "aa", "[2,2]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := trace(t, c.op, 0, c.args...)
+			if got := moves(tr.Links); got != c.moves {
+				t.Errorf("moves %q, want %q", got, c.moves)
+			}
+			if got := statuses(tr.Output); got != c.out {
+				t.Errorf("output %s, want %s", got, c.out)
+			}
+			if got := statuses(tr.Updates); got != c.src {
+				t.Errorf("updates %s, want %s", got, c.src)
+			}
+			if got := tr.Indices.Tensor.Shape().String(); got != c.indices {
+				t.Errorf("indices shown of shape %s, want %s", got, c.indices)
+			}
+			if tr.moves() != len(tr.Links) {
+				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
+			}
+		})
+	}
+}
