@@ -222,6 +222,13 @@ type Trace struct {
 	// them (0 for the others), and tupleShape the shape they broadcast to.
 	tupleLen   int
 	tupleShape tensor.Shape
+	// fillAxis is an index_fill's dim, normalised.
+	fillAxis int
+	// scatterAxis is an element-wise scatter's axis, normalised.
+	scatterAxis int
+	// ones names the optional updates input that the call leaves out
+	// and that counts as ones (tf.math.bincount without weights).
+	ones string
 }
 
 // Run evaluates op on call and traces it. When the operator fails, Run
@@ -248,6 +255,12 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		return nil, err
 	}
 	t.Output = newOperand(Output, op.Output, out)
+	if t.ones != "" {
+		call, _, err = withOnes(call, t.ones, t.Indices.Tensor.Shape())
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := t.alloc(); err != nil {
 		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 	}
@@ -258,6 +271,10 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		err = t.linkFlat(op, call)
 	case t.tupleLen > 0:
 		err = t.linkTuple()
+	case t.Family == "index_fill":
+		err = t.linkIndexFill(op, call)
+	case t.Family == "masked_scatter":
+		err = t.linkMasked()
 	case t.planned:
 		err = t.linkPlan(op, call)
 	case t.Scatter:
@@ -335,6 +352,10 @@ func (t *Trace) moves() int {
 		return t.flatMoves()
 	case t.tupleLen > 0:
 		return t.tupleMoves()
+	case t.Family == "index_fill":
+		return t.indexFillMoves()
+	case t.Family == "masked_scatter":
+		return t.maskedMoves()
 	case !t.Scatter:
 		return out.Len()
 	case t.planned:
@@ -349,6 +370,18 @@ func (t *Trace) moves() int {
 			return 0 // linkScatter fails on the same shapes
 		}
 		n, _ := shape.NumElements()
+		return n
+	case broadcastsIndices[t.Op] && ind.Rank() == out.Rank():
+		// Broadcast in every dimension but the axis, where a size of 1
+		// takes the output's.
+		n := 1
+		for d := range ind.Rank() {
+			if ind.Dim(d) == 1 && !t.isAxis(d) {
+				n *= out.Dim(d)
+			} else {
+				n *= ind.Dim(d)
+			}
+		}
 		return n
 	}
 	return ind.Len()
@@ -396,6 +429,18 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 			return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 		}
 	}
+	if t.Scatter && t.Updates == nil && t.Indices != nil {
+		for _, p := range op.Inputs {
+			if p.Role == dialect.RoleUpdates && p.Optional {
+				// Absent, the updates count one each: shown as ones.
+				_, ones, err := withOnes(call, p.Name, t.Indices.Tensor.Shape())
+				if err != nil {
+					return nil, err
+				}
+				t.Updates, t.ones = newOperand(Updates, "ones", ones), p.Name
+			}
+		}
+	}
 	missing := ""
 	switch {
 	case t.Indices == nil:
@@ -413,6 +458,24 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		if err := t.readReduction(op, version, call, b); err != nil {
 			return nil, err
 		}
+	}
+	if broadcastsIndices[op.Name] && t.Data != nil {
+		axis, err := t.axis(op, call, max(t.Data.Tensor.Rank(), 1))
+		if err != nil {
+			return nil, err
+		}
+		t.scatterAxis = axis
+	}
+	if t.Family == "index_fill" {
+		rank := 1
+		if t.Data != nil {
+			rank = max(t.Data.Tensor.Rank(), 1)
+		}
+		axis, err := t.axis(op, call, rank)
+		if err != nil {
+			return nil, err
+		}
+		t.fillAxis = axis
 	}
 	if t.Segments {
 		t.ExcludeSelf = true // a segment has no value of its own
@@ -567,7 +630,10 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 	if err != nil {
 		return err
 	}
-	ind1 := atLeast1D(ind)
+	ind1, indexAt, err := t.broadcastIndices(op, axis)
+	if err != nil {
+		return err
+	}
 	dst, err := tensor.New(tensor.Int64, ind1.Shape())
 	if err != nil {
 		return err
@@ -598,9 +664,51 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 	dests := dst.Data().([]int64)
 	t.Links = make([]Link, len(dests))
 	for q, id := range dests {
-		t.Links[q] = Link{From: from(q), To: int(id) - 1, Index: q, IndexLen: 1}
+		t.Links[q] = Link{From: from(q), To: int(id) - 1, Index: indexAt(q), IndexLen: 1}
 	}
 	return nil
+}
+
+// isAxis reports whether d is the axis of the call, as Attrs names it
+// (an element-wise scatter's axis, dim or their default).
+func (t *Trace) isAxis(d int) bool {
+	return d == t.scatterAxis
+}
+
+// broadcastsIndices are the element-wise scatters whose indices
+// broadcast against the output in every dimension but the axis (NumPy's
+// put_along_axis, as its Behavior's notes say).
+var broadcastsIndices = map[string]bool{"numpy.put_along_axis": true}
+
+// broadcastIndices returns the indices of an element-wise scatter as it
+// applies them (at least 1-D; for the operators of broadcastsIndices,
+// broadcast against the output but along axis), and the function that
+// gives the position in the indices shown of each of their values.
+func (t *Trace) broadcastIndices(op *dialect.Op, axis int) (tensor.Tensor, func(q int) int, error) {
+	ind, out := atLeast1D(t.Indices.Tensor), t.Output.Tensor
+	same := func(q int) int { return q }
+	if !broadcastsIndices[op.Name] || ind.Rank() != out.Rank() {
+		return ind, same, nil
+	}
+	target := ind.Shape().Clone()
+	for d := range target {
+		if d != axis && target[d] == 1 {
+			target[d] = out.Dim(d)
+		}
+	}
+	if target.Equal(ind.Shape()) {
+		return ind, same, nil
+	}
+	at := project(target, broadcastWeights(ind.Shape(), target))
+	wide, err := tensor.New(tensor.Int64, target)
+	if err != nil {
+		return tensor.Tensor{}, nil, err
+	}
+	for q := range wide.Len() {
+		v, _ := ind.IntAt(at(q))
+		wide.SetIntAt(q, v)
+	}
+	return wide, at, nil
 }
 
 // project returns the function that maps the row-major position of an

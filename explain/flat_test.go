@@ -1,6 +1,10 @@
 package explain
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // TestRunFlat traces the puts of the flattened tensor by their gathers
 // (numpy.take, torch.take, with the call's mode): each value goes to the
@@ -88,6 +92,66 @@ func TestRunTuple(t *testing.T) {
 				t.Errorf("indices shown of shape %s, want %s", got, c.indices)
 			}
 			if tr.moves() != len(tr.Links) {
+				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
+			}
+		})
+	}
+}
+
+// TestRunMore traces the scatters that explain refused or mis-traced:
+// index_fill's value into every cell of the slices index selects (a
+// negative index from the end), masked_scatter's source in order into
+// the cells where the broadcast mask is true, bincount without weights
+// as a count of ones, and the element-wise gathers that broadcast their
+// indices (each output element's index value named).
+func TestRunMore(t *testing.T) {
+	for _, c := range []struct {
+		name, op        string
+		args            []string
+		moves, out, src string
+		index           string // the index position of each link
+	}{
+		{"index_fill along dim 1", "torch.index_fill",
+			[]string{"input=float32:[[1,2,3],[4,5,6]]", "index=int64:[2,-3]", "dim=1", "value=9"},
+			"0>2 0>0 0>5 0>3", "wuwwuw", "a", "0 1 0 1"},
+		{"masked_scatter, a mask broadcast", "torch.masked_scatter",
+			[]string{"input=float32:[[1,2],[3,4]]", "mask=bool:[false,true]", "source=float32:[7,8,9]"},
+			"0>1 1>3", "uwuw", "aau", "1 1"},
+		{"masked_scatter, a full mask", "torch.masked_scatter",
+			[]string{"input=int32:[[1,2],[3,4]]", "mask=bool:[[true,false],[true,true]]", "source=int32:[7,8,9,10]"},
+			"0>0 1>2 2>3", "wuww", "aaau", "0 2 3"},
+		{"bincount without weights", "tf.math.bincount",
+			[]string{"arr=int32:[1,3,1]"},
+			"0>1 1>3 2>1", "urur", "aaa", "0 1 2"},
+		{"put_along_axis, indices and values broadcast", "numpy.put_along_axis",
+			[]string{"arr=float32:[[1,2,3],[4,5,6],[7,8,9]]", "indices=int64:[[2]]", "values=float32:[5]", "axis=0"},
+			"0>6 0>7 0>8", "uuuuuuwww", "a", "0 0 0"},
+		{"take_along_dim, indices broadcast", "torch.take_along_dim",
+			[]string{"input=float32:[[1,2],[3,4]]", "indices=int64:[[1],[0]]", "dim=1"},
+			"1>0 2>1", "gg", "uRRu", "0 1"},
+		{"take_along_axis, indices broadcast", "numpy.take_along_axis",
+			[]string{"arr=float32:[[1,2],[3,4]]", "indices=int64:[[1,0]]", "axis=0"},
+			"2>0 1>1", "gg", "uRRu", "0 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := trace(t, c.op, 0, c.args...)
+			if got := moves(tr.Links); got != c.moves {
+				t.Errorf("moves %q, want %q", got, c.moves)
+			}
+			if got := statuses(tr.Output); got != c.out {
+				t.Errorf("output %s, want %s", got, c.out)
+			}
+			if got := statuses(tr.source()); got != c.src {
+				t.Errorf("source %s, want %s", got, c.src)
+			}
+			var idx []string
+			for _, l := range tr.Links {
+				idx = append(idx, strconv.Itoa(l.Index))
+			}
+			if got := strings.Join(idx, " "); got != c.index {
+				t.Errorf("index positions %q, want %q", got, c.index)
+			}
+			if tr.Scatter && tr.moves() != len(tr.Links) {
 				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
 			}
 		})
