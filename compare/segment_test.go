@@ -133,6 +133,7 @@ func TestSegmentExplanations(t *testing.T) {
 		n       int64
 		outcome []string // in the outcome's explanation
 		cells   []string // in the cells' explanations
+		absent  []string // in no explanation
 		diffs   int
 	}{
 		{name: "negative id", family: "segment_sum", ids: []int64{0, -1, 1, 1}, n: 3,
@@ -140,7 +141,9 @@ func TestSegmentExplanations(t *testing.T) {
 				"tf.math.unsorted_segment_sum: a negative index is dropped",
 				"jax.ops.segment_sum: a negative index is dropped, as every index out of range",
 				"numpy.add.at: it counts from the end", "torch.index_add: a negative index is an error"},
-			cells: []string{"a negative index lands here: indices[1] = -1"}, diffs: 1},
+			cells: []string{"a negative index lands here: indices[1] = -1"},
+			// NumPy's destination takes part, but its 0 is add's identity.
+			absent: []string{"the value already here"}, diffs: 1},
 		{name: "destination takes part", family: "segment_max", ids: []int64{0, 1, 0, 1}, n: 2,
 			cells: []string{"the value already here", "numpy.maximum.at: the existing value always takes part (no include_self): the 0 compare starts from",
 				"a segment reduces its own rows only"}, diffs: 1},
@@ -159,6 +162,11 @@ func TestSegmentExplanations(t *testing.T) {
 			for _, w := range append(tc.outcome, tc.cells...) {
 				if !strings.Contains(why, w) {
 					t.Errorf("explanations lack %q:\n%s", w, why)
+				}
+			}
+			for _, w := range tc.absent {
+				if strings.Contains(why, w) {
+					t.Errorf("explanations hold %q:\n%s", w, why)
 				}
 			}
 		})

@@ -600,6 +600,11 @@ func (r *OpRun) mapIncludeSelf(q *resolved) skip {
 	case q.rule.rows && !r.rows:
 		r.includeSelf = false
 		r.selfText = "a segment reduces its own rows only: there is no value already here"
+	case r.rows && isIdentity(r.start, r.reduction):
+		// The start takes part, but as the reduction's identity it
+		// changes nothing: as if it took no part.
+		r.includeSelf = false
+		r.selfText = fmt.Sprintf("the existing value takes part, but it is the %v compare starts from, the identity of %v", r.start, r.reduction)
 	case r.rows:
 		r.selfText = fmt.Sprintf("the existing value always takes part (no include_self): the %v compare starts from", r.start)
 	default:
@@ -609,6 +614,18 @@ func (r *OpRun) mapIncludeSelf(q *resolved) skip {
 		}
 	}
 	return ""
+}
+
+// isIdentity reports whether fill f is the identity of reduction red:
+// 0 for add and sub, 1 for mul.
+func isIdentity(f dialect.Fill, red engine.Reduction) bool {
+	switch red {
+	case engine.Add, engine.Sub:
+		return f == dialect.FillZero
+	case engine.Mul:
+		return f == dialect.FillOne
+	}
+	return false
 }
 
 func takesPart(yes bool) string {
