@@ -33,19 +33,7 @@ func TestRunFlat(t *testing.T) {
 			"0>1 1>1", "uouu", "la"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr := trace(t, c.op, 0, c.args...)
-			if got := moves(tr.Links); got != c.moves {
-				t.Errorf("moves %q, want %q", got, c.moves)
-			}
-			if got := statuses(tr.Output); got != c.out {
-				t.Errorf("output %s, want %s", got, c.out)
-			}
-			if got := statuses(tr.Updates); got != c.src {
-				t.Errorf("values %s, want %s", got, c.src)
-			}
-			if tr.moves() != len(tr.Links) {
-				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
-			}
+			checkMoves(t, trace(t, c.op, 0, c.args...), c.moves, c.out, c.src)
 		})
 	}
 }
@@ -79,20 +67,9 @@ func TestRunTuple(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := trace(t, c.op, 0, c.args...)
-			if got := moves(tr.Links); got != c.moves {
-				t.Errorf("moves %q, want %q", got, c.moves)
-			}
-			if got := statuses(tr.Output); got != c.out {
-				t.Errorf("output %s, want %s", got, c.out)
-			}
-			if got := statuses(tr.Updates); got != c.src {
-				t.Errorf("updates %s, want %s", got, c.src)
-			}
+			checkMoves(t, tr, c.moves, c.out, c.src)
 			if got := tr.Indices.Tensor.Shape().String(); got != c.indices {
 				t.Errorf("indices shown of shape %s, want %s", got, c.indices)
-			}
-			if tr.moves() != len(tr.Links) {
-				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
 			}
 		})
 	}
@@ -135,15 +112,7 @@ func TestRunMore(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := trace(t, c.op, 0, c.args...)
-			if got := moves(tr.Links); got != c.moves {
-				t.Errorf("moves %q, want %q", got, c.moves)
-			}
-			if got := statuses(tr.Output); got != c.out {
-				t.Errorf("output %s, want %s", got, c.out)
-			}
-			if got := statuses(tr.source()); got != c.src {
-				t.Errorf("source %s, want %s", got, c.src)
-			}
+			checkMoves(t, tr, c.moves, c.out, c.src)
 			var idx []string
 			for _, l := range tr.Links {
 				idx = append(idx, strconv.Itoa(l.Index))
@@ -151,9 +120,25 @@ func TestRunMore(t *testing.T) {
 			if got := strings.Join(idx, " "); got != c.index {
 				t.Errorf("index positions %q, want %q", got, c.index)
 			}
-			if tr.Scatter && tr.moves() != len(tr.Links) {
-				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
-			}
 		})
+	}
+}
+
+// checkMoves checks a trace's links (From>To), the statuses of its output
+// and of the tensor its moves start from, and that moves() counted its
+// links (a scatter's).
+func checkMoves(t *testing.T, tr *Trace, want, out, src string) {
+	t.Helper()
+	if got := moves(tr.Links); got != want {
+		t.Errorf("moves %q, want %q", got, want)
+	}
+	if got := statuses(tr.Output); got != out {
+		t.Errorf("output %s, want %s", got, out)
+	}
+	if got := statuses(tr.source()); got != src {
+		t.Errorf("source %s, want %s", got, src)
+	}
+	if tr.Scatter && tr.moves() != len(tr.Links) {
+		t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
 	}
 }

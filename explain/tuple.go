@@ -42,26 +42,24 @@ func indexTuple(op *dialect.Op, call dialect.Call) (arrays []tensor.Tensor, ok b
 
 // broadcastShape returns the shape that shapes broadcast to, NumPy's way:
 // aligned at the right, a dimension of size 1 (or a missing one) taking
-// the other's size.
+// the other's size. It merges the shapes one by one into the longest
+// seen.
 func broadcastShape(shapes ...tensor.Shape) (tensor.Shape, error) {
-	rank := 0
+	var out tensor.Shape
 	for _, s := range shapes {
-		rank = max(rank, len(s))
-	}
-	out := make(tensor.Shape, rank)
-	for i := range out {
-		out[i] = 1
-	}
-	for _, s := range shapes {
-		lead := rank - len(s)
-		for d, n := range s {
-			switch o := &out[lead+d]; {
-			case *o == 1:
-				*o = n
-			case n != 1 && n != *o:
+		long, short := out, s
+		if len(short) > len(long) {
+			long, short = short, long
+		}
+		next, lead := long.Clone(), len(long)-len(short)
+		for d, n := range short {
+			if m := next[lead+d]; m == 1 {
+				next[lead+d] = n
+			} else if n != 1 && n != m {
 				return nil, fmt.Errorf("shapes %v do not broadcast together", shapes)
 			}
 		}
+		out = next
 	}
 	return out, nil
 }
