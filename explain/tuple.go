@@ -11,7 +11,8 @@ import (
 
 // A scatter by a tuple of index arrays (NumPy's ufunc.at, PyTorch's
 // index_put) indexes the first k dimensions of its data with k integer
-// arrays broadcast to one shape S, as a[i0, i1] does: the entry at each
+// arrays (a bool mask of rank r standing for r arrays, the coordinates
+// of its true elements) broadcast to one shape S, as a[i0, i1] does: the entry at each
 // position of S names a slice of data's trailing dimensions, and the
 // updates broadcast to S followed by those dimensions. Its trace shows
 // the arrays stacked along a last dimension (one tuple per entry; a
@@ -82,12 +83,13 @@ func broadcastWeights(s, to tensor.Shape) []int {
 // array as it is when it needs no broadcasting, else the arrays
 // broadcast and stacked along a last dimension, one tuple per entry.
 func (t *Trace) stackTuple(name string, arrays []tensor.Tensor) error {
+	arrays, err := expandMasks(name, arrays)
+	if err != nil {
+		return err
+	}
 	k := len(arrays)
 	shapes := make([]tensor.Shape, k)
 	for j, a := range arrays {
-		if !a.DType().IsInteger() {
-			return fmt.Errorf("%s.%d is %v, not integers", name, j, a.DType())
-		}
 		shapes[j] = a.Shape()
 	}
 	s, err := broadcastShape(shapes...)
@@ -115,6 +117,35 @@ func (t *Trace) stackTuple(name string, arrays []tensor.Tensor) error {
 	t.Indices = newOperand(Indices, name, stacked)
 	t.VectorDim = len(s)
 	return nil
+}
+
+// expandMasks returns the index arrays with each bool mask of rank r
+// replaced by r arrays: the coordinates of its true elements in
+// row-major order, as PyTorch's index_put reads a mask.
+func expandMasks(name string, arrays []tensor.Tensor) ([]tensor.Tensor, error) {
+	var out []tensor.Tensor
+	for j, a := range arrays {
+		m, isMask := a.Data().([]bool)
+		switch {
+		case isMask && a.Rank() > 0:
+			cols := make([][]int64, a.Rank())
+			for i, v := range m {
+				if v {
+					for d, c := range a.Shape().Coords(i) {
+						cols[d] = append(cols[d], int64(c))
+					}
+				}
+			}
+			for _, c := range cols {
+				out = append(out, tensor.Must(tensor.From(tensor.Shape{len(c)}, append([]int64{}, c...))))
+			}
+		case !a.DType().IsInteger():
+			return nil, fmt.Errorf("%s.%d is %v, neither integers nor a mask of rank 1 or more", name, j, a.DType())
+		default:
+			out = append(out, a)
+		}
+	}
+	return out, nil
 }
 
 // tupleMoves is the number of links of a scatter by a tuple: one per
