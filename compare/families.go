@@ -100,16 +100,16 @@ func scattersRows(rule familyRule, q *resolved, op *dialect.Op) bool {
 }
 
 // rowsDestination returns num_segments rows shaped like the rows of
-// data (data's shape but its first dimension, for segment ids of rank
-// 1; the dimensions past the ids' rank otherwise), of data's type, every
-// element start; ok is false where the request does not say them.
+// data (data's dimensions past the segment ids' rank: but the first for
+// ids of rank 1), of data's type, every element start; ok is false where
+// the request does not say them.
 func rowsDestination(q *resolved, start dialect.Fill) (tensor.Tensor, tensor.Shape, bool) {
 	n, err := dialect.IntOf(q.inputs[NumSegments], "num_segments")
 	ids, hasIDs := q.inputs[Indices]
 	if err != nil || n < 0 || q.data.IsZero() || !hasIDs || ids.Rank() > len(q.shape) {
 		return tensor.Tensor{}, nil, false
 	}
-	shape := append(tensor.Shape{n}, q.shape[max(ids.Rank(), 1):]...)
+	shape := append(tensor.Shape{n}, q.shape[ids.Rank():]...)
 	dst, err := tensor.New(q.data.DType(), shape)
 	if err != nil {
 		return tensor.Tensor{}, nil, false

@@ -101,6 +101,19 @@ func TestSegmentRowsDestination(t *testing.T) {
 	if got := add.Call.Inputs["a"]; !got.Shape().Equal(tensor.Shape{4, 2}) || !allZero(got) || !tensor.Equal(add.Call.Inputs["b"], data) {
 		t.Errorf("numpy.add.at's a %v, b %v; want zeros [4,2] and data", got, add.Call.Inputs["b"])
 	}
+	// A 0-d id puts the whole of data in one segment: the destination
+	// has num_segments rows of data's shape, where NumPy and TensorFlow
+	// agree.
+	rep, err = Run(segRequest("segment_sum", data, tensor.Scalar(int64(1)), 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := tensor.Must(tensor.From(tensor.Shape{2, 3, 2}, []float32{0, 0, 0, 0, 0, 0, 1, -2, 3, 4, -5, 6}))
+	for _, name := range []string{"numpy.add.at", "tf.math.unsorted_segment_sum"} {
+		if r := runByName(t, rep, name); r.Err != nil || !tensor.Equal(r.Out, whole) {
+			t.Errorf("0-d id: %s: %v, %v; want %v", name, r.Out, r.Err, whole)
+		}
+	}
 	// segment_prod starts from ones: numpy.multiply.at and index_reduce
 	// (include_self false) agree with TensorFlow and JAX, whose empty
 	// segment holds 1.
