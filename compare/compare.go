@@ -21,6 +21,19 @@
 // operators named one by one also run where they do something fixed of
 // their own (tf.scatter_nd always adds), and the difference is explained.
 //
+// A family's members are the operators of its Family, and those its
+// rule (a table in this package) lists beside them: onnx.Gather takes
+// the flattened data in take when no axis is asked; torch.gather and
+// onnx.GatherElements are members of take_along_axis; torch.index_reduce
+// of segment_prod, segment_min and segment_mean. In a segment family the
+// request gives data's rows, segment_ids and num_segments, as TensorFlow
+// and JAX take them; a member that scatters onto a destination
+// (numpy.add.at, torch.index_add) gets the rows as its updates, onto
+// num_segments rows of data's row shape that compare builds, all the
+// family's start (0, or 1 for a product), with include_self false where
+// it has one. torch.put and torch.index_put choose their reduction with
+// accumulate, which compare sets from the reduction asked.
+//
 // Outcomes are compared first: success, or the kind of error (errors that
 // wrap the same sentinel, such as engine.ErrIndex, agree). Successful
 // results are compared by type and shape, then cell by cell: floating-point
@@ -180,6 +193,10 @@ func Run(req Request) (*Report, error) {
 	}
 	if red, ok := segmentReductions[family]; ok && !q.has(Reduction) {
 		q.reduction = red // a segment family has one, which none of its members names
+	}
+	q.rule = familyRules[family]
+	if q.rule.rows && !q.has(IncludeSelf) {
+		q.includeSelf = false // the rows alone, as the segment reductions have them
 	}
 	if err := checkRoles(q, ops); err != nil {
 		return nil, err

@@ -92,3 +92,45 @@ func ExampleReport_Agree() {
 	// false 3 of 4
 	// the value already here: torch.scatter_reduce: include_self=false: the existing value does not take part; onnx.ScatterElements-18: the existing value always takes part (no include_self)
 }
+
+func Example_segments() {
+	// TensorFlow's, JAX's, NumPy's and PyTorch's segment maximum of three
+	// rows into four segments, one id negative: NumPy's maximum.at and
+	// PyTorch's index_reduce scatter the rows into zeros that compare
+	// builds (num_segments rows of data's row shape).
+	rep, err := compare.Run(compare.Request{
+		Family: "segment_max",
+		Inputs: map[string]tensor.Tensor{
+			"data":        tensor.Must(tensor.Parse("float32:[4, -3, 5]")),
+			"segment_ids": tensor.Must(tensor.Parse("int64:[0, -1, 0]")),
+		},
+		Attrs: map[string]dialect.Value{"num_segments": {Kind: dialect.Int, Int: 3}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := rep.WriteText(os.Stdout, 10); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// compare segment_max: jax.ops.segment_max, numpy.maximum.at, tf.math.unsorted_segment_max, torch.index_reduce
+	//   jax.ops.segment_max           data, segment_ids=indices, num_segments
+	//   numpy.maximum.at              a=[3] filled with 0 (num_segments rows), indices, b=data (the rows)
+	//   tf.math.unsorted_segment_max  data, segment_ids=indices, num_segments
+	//   torch.index_reduce            input=[3] filled with 0 (num_segments rows), index=indices, source=data (the rows), dim=0, reduce=amax, include_self=false
+	// results:
+	//   jax.ops.segment_max           ok     float32[3] [5 -Inf -Inf]
+	//   numpy.maximum.at              ok     float32[3] [5 0 0]
+	//   tf.math.unsorted_segment_max  ok     float32[3] [5 -3.4028235e+38 -3.4028235e+38]
+	//   torch.index_reduce            error  torch.index_reduce: index out of range: index[1] = -1 is out of bounds for dimension 0 with size 3 (input [3], allowed range [0, 2])
+	// outcomes differ: ok: jax.ops.segment_max, numpy.maximum.at, tf.math.unsorted_segment_max; index out of range: torch.index_reduce
+	//     why: negative index indices[1] = -1 (dimension 0 of size 3): jax.ops.segment_max: a negative index is dropped, as every index out of range; numpy.maximum.at: it counts from the end; tf.math.unsorted_segment_max: a negative index is dropped; torch.index_reduce: a negative index is an error
+	// 2 of 3 cells differ:
+	//   [1]  jax.ops.segment_max: -Inf | numpy.maximum.at: 0 | tf.math.unsorted_segment_max: -3.4028235e+38  (no index lands here)
+	//     why: no index lands here: jax.ops.segment_max: an empty segment holds -inf (the lowest integer, false); numpy.maximum.at: an empty segment holds 0: the destination compare starts it from (num_segments rows of 0); tf.math.unsorted_segment_max: an empty segment holds the lowest finite value of the type
+	//   [2]  jax.ops.segment_max: -Inf | numpy.maximum.at: 0 | tf.math.unsorted_segment_max: -3.4028235e+38  (from indices[1] = -1)
+	//     why: a negative index lands here: indices[1] = -1: jax.ops.segment_max: a negative index is dropped, as every index out of range; numpy.maximum.at: it counts from the end; tf.math.unsorted_segment_max: a negative index is dropped
+	//     why: the value already here: jax.ops.segment_max, tf.math.unsorted_segment_max: a segment reduces its own rows only: there is no value already here; numpy.maximum.at: the existing value always takes part (no include_self): the 0 compare starts from
+	// differ: outcomes, 2 cells
+}

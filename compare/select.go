@@ -79,7 +79,12 @@ type OpRun struct {
 	includeSelf bool             // whether the existing value takes part (when reduction is not none)
 	selfText    string
 	zeros       bool // the run starts from zeros of a shape instead of from data
-	batchDims   int
+	// rows is set for a member of a rows family that scatters the rows
+	// onto the destination compare builds (see familyRule), whose
+	// elements all start as start.
+	rows      bool
+	start     dialect.Fill
+	batchDims int
 }
 
 // Label returns the operator's name, followed by "-" and the version
@@ -110,6 +115,8 @@ type resolved struct {
 	data  tensor.Tensor
 	shape tensor.Shape
 	named bool // operators were named, rather than a family
+
+	rule familyRule // the rule of the family compared
 }
 
 func (q *resolved) has(r Role) bool { _, ok := q.given[r]; return ok }
@@ -224,24 +231,18 @@ func candidates(req Request) ([]*dialect.Op, string, error) {
 			if slices.Contains(ops, op) {
 				return nil, "", fmt.Errorf("%w: %s is named twice", ErrRequest, name)
 			}
-			if len(ops) > 0 && op.Family != ops[0].Family {
+			if len(ops) > 0 && commonFamily(append(ops, op)) == "" {
 				return nil, "", fmt.Errorf("%w: %s is a %s operator, %s a %s one; compare operators of one family",
 					ErrRequest, op.Name, op.Family, ops[0].Name, ops[0].Family)
 			}
 			ops = append(ops, op)
 		}
-		return ops, ops[0].Family, nil
+		return ops, commonFamily(ops), nil
 	}
 	if !slices.Contains(dialect.Families, req.Family) {
 		return nil, "", fmt.Errorf("%w: unknown family %q (families: %s)", ErrRequest, req.Family, strings.Join(dialect.Families, ", "))
 	}
-	var ops []*dialect.Op
-	for _, op := range registry.Ops() {
-		if op.Family == req.Family {
-			ops = append(ops, op)
-		}
-	}
-	return ops, req.Family, nil
+	return members(req.Family), req.Family, nil
 }
 
 func dialectOf(op *dialect.Op) string {
@@ -289,6 +290,9 @@ func checkRoles(q *resolved, ops []*dialect.Op) error {
 // a shape stands for data of zeros, and data of zeros for a shape.
 func takes(op *dialect.Op, r Role) bool {
 	if _, ok := nameFor(op, r); ok {
+		return true
+	}
+	if _, ok := registry.FlagReductionOf(op.Name); ok && r == Reduction {
 		return true
 	}
 	switch r {
@@ -349,6 +353,10 @@ func arg(name string, role Role, value string) string {
 
 func (r *OpRun) mapInputs(q *resolved) skip {
 	op := r.Op
+	if scattersRows(q.rule, q, op) {
+		return r.mapRows(q)
+	}
+	flat := flattened(q.rule, q, op)
 	for _, p := range op.Inputs {
 		role, ok := p.Role, slices.Contains(Roles, p.Role)
 		if !ok {
@@ -358,6 +366,12 @@ func (r *OpRun) mapInputs(q *resolved) skip {
 			continue // an attribute of the request, mapped with the others
 		}
 		if t, ok := q.inputs[role]; ok {
+			if role == Data && flat {
+				t = tensor.Must(t.Reshape(tensor.Shape{t.Len()}))
+				r.Args = append(r.Args, arg(p.Name, role, fmt.Sprintf("data flattened to %v (no axis)", t.Shape())))
+				r.Call.Inputs[p.Name] = t
+				continue
+			}
 			r.Call.Inputs[p.Name] = t
 			r.Args = append(r.Args, arg(p.Name, role, ""))
 			continue
@@ -392,6 +406,36 @@ func (r *OpRun) mapInputs(q *resolved) skip {
 	return ""
 }
 
+// mapRows maps a rows family's request onto a member that scatters:
+// data's rows become its updates, scattered onto num_segments rows of the
+// family's start.
+func (r *OpRun) mapRows(q *resolved) skip {
+	dst, shape, ok := rowsDestination(q, q.rule.start)
+	if !ok {
+		return skip(fmt.Sprintf("needs data, segment ids and num_segments to build its destination of %s", q.rule.start))
+	}
+	r.rows, r.start = true, q.rule.start
+	for _, p := range r.Op.Inputs {
+		switch p.Role {
+		case Data:
+			r.Call.Inputs[p.Name] = dst
+			r.Args = append(r.Args, arg(p.Name, Data, fmt.Sprintf("%v filled with %v (num_segments rows)", shape, q.rule.start)))
+		case Updates:
+			r.Call.Inputs[p.Name] = q.data
+			r.Args = append(r.Args, arg(p.Name, Updates, "data (the rows)"))
+		case Indices:
+			r.Call.Inputs[p.Name] = q.inputs[Indices]
+			r.Args = append(r.Args, arg(p.Name, Indices, ""))
+		case Axis:
+		default:
+			if !p.Optional {
+				return skip("needs " + arg(p.Name, p.Role, ""))
+			}
+		}
+	}
+	return ""
+}
+
 // attrAt returns op's name for role if op has it at version, as an
 // attribute or as an input that may be given as one.
 func attrAt(op *dialect.Op, role Role, version int) (string, bool) {
@@ -407,7 +451,9 @@ func attrAt(op *dialect.Op, role Role, version int) (string, bool) {
 
 func (r *OpRun) mapAttrs(q *resolved) skip {
 	op, v := r.Op, r.Version
-	if name, ok := attrAt(op, Axis, v); ok {
+	if name, ok := attrAt(op, Axis, v); ok && q.rule.flat && !q.has(Axis) {
+		// No axis: the family's flattened data, which op reads without one.
+	} else if ok {
 		r.Call.Attrs[name] = dialect.Value{Kind: dialect.Int, Int: int64(q.axis)}
 		r.Args = append(r.Args, arg(name, Axis, strconv.Itoa(q.axis)))
 	} else if q.has(Axis) {
@@ -488,6 +534,9 @@ func (r *OpRun) absentReduction(attr string, hasAttr bool) (engine.Reduction, bo
 
 func (r *OpRun) mapReduction(q *resolved) skip {
 	want := q.reduction
+	if f, ok := registry.FlagReductionOf(r.Op.Name); ok {
+		return r.mapFlag(f, want)
+	}
 	name, hasAttr := attrAt(r.Op, Reduction, r.Version)
 	absent, known := r.absentReduction(name, hasAttr)
 	if hasAttr {
@@ -524,16 +573,40 @@ func (r *OpRun) mapReduction(q *resolved) skip {
 	return ""
 }
 
+// mapFlag chooses the reduction of an operator that has a flag for it.
+func (r *OpRun) mapFlag(f registry.FlagReduction, want engine.Reduction) skip {
+	switch want {
+	case f.Off, f.On:
+		on := want == f.On
+		r.reduction = want
+		r.redText = fmt.Sprintf("%v (%s=%t)", want, f.Attr, on)
+		r.Call.Attrs[f.Attr] = dialect.Value{Kind: dialect.Bool, Bool: on}
+		r.Args = append(r.Args, arg(f.Attr, Reduction, strconv.FormatBool(on)))
+		return ""
+	}
+	return skip(fmt.Sprintf("has no reduction %v (its %s: %v when false, %v when true)", want, f.Attr, f.Off, f.On))
+}
+
 func (r *OpRun) mapIncludeSelf(q *resolved) skip {
 	name, has := attrAt(r.Op, IncludeSelf, r.Version)
 	switch {
 	case has:
 		r.includeSelf = q.includeSelf
 		r.selfText = fmt.Sprintf("%s=%t: the existing value %s", name, q.includeSelf, takesPart(q.includeSelf))
-		if q.has(IncludeSelf) {
+		if q.has(IncludeSelf) || q.rule.rows {
 			r.Call.Attrs[name] = dialect.Value{Kind: dialect.Bool, Bool: q.includeSelf}
 			r.Args = append(r.Args, arg(name, IncludeSelf, strconv.FormatBool(q.includeSelf)))
 		}
+	case q.rule.rows && !r.rows:
+		r.includeSelf = false
+		r.selfText = "a segment reduces its own rows only: there is no value already here"
+	case r.rows && isIdentity(r.start, r.reduction):
+		// The start takes part, but as the reduction's identity it
+		// changes nothing: as if it took no part.
+		r.includeSelf = false
+		r.selfText = fmt.Sprintf("the existing value takes part, but it is the %v compare starts from, the identity of %v", r.start, r.reduction)
+	case r.rows:
+		r.selfText = fmt.Sprintf("the existing value always takes part (no include_self): the %v compare starts from", r.start)
 	default:
 		r.selfText = "the existing value always takes part (no include_self)"
 		if !q.includeSelf && r.reduction != engine.None {
@@ -541,6 +614,18 @@ func (r *OpRun) mapIncludeSelf(q *resolved) skip {
 		}
 	}
 	return ""
+}
+
+// isIdentity reports whether fill f is the identity of reduction red:
+// 0 for add and sub, 1 for mul.
+func isIdentity(f dialect.Fill, red engine.Reduction) bool {
+	switch red {
+	case engine.Add, engine.Sub:
+		return f == dialect.FillZero
+	case engine.Mul:
+		return f == dialect.FillOne
+	}
+	return false
 }
 
 func takesPart(yes bool) string {

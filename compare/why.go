@@ -91,6 +91,10 @@ func newFacts(q *resolved, family string) *facts {
 			f.shape = tensor.Shape{1}
 		}
 	}
+	if q.rule.flat && !q.has(Axis) {
+		n, _ := q.shape.NumElements()
+		f.shape = tensor.Shape{n} // the flattened data every member reads
+	}
 	rank := len(f.shape)
 	switch family {
 	case "scatter_nd", "gather_nd":
@@ -224,8 +228,16 @@ func (f *facts) hitsAt(cells []int) map[int][]hit {
 	if f.segments {
 		// Row values[e] of the output receives slice e of data.
 		slice, _ := shape[1:].NumElements()
+		// A negative id lands, counted from the end, for the members
+		// that count it so (NumPy's and PyTorch's scatters into the
+		// rows); the rules then say who drops it.
+		n := int64(shape[0])
 		for e, v := range f.values {
-			if v < 0 || v >= int64(shape[0]) {
+			negative := v < 0
+			if negative {
+				v += n
+			}
+			if v < 0 || v >= n {
 				continue
 			}
 			base := int(v) * slice
@@ -233,7 +245,7 @@ func (f *facts) hitsAt(cells []int) map[int][]hit {
 				if c >= base+slice {
 					break
 				}
-				hits[c] = append(hits[c], hit{entry: e, update: e*slice + c - base})
+				hits[c] = append(hits[c], hit{entry: e, negative: negative, update: e*slice + c - base})
 			}
 		}
 		return hits
@@ -406,6 +418,8 @@ func (f *facts) negativeRule(r *OpRun) (any, string) {
 		return "skip", "a negative index is dropped"
 	case idx.Negative == engine.NegativeRefused:
 		return "error", "a negative index is an error"
+	case idx.OutOfRange == engine.OutOfRangeSkip && f.segments:
+		return "skip", "a negative index is dropped, as every index out of range"
 	case idx.OutOfRange == engine.OutOfRangeSkip:
 		return "skip", f.skipped()
 	case idx.OutOfRange == engine.OutOfRangeClamp:
@@ -522,7 +536,7 @@ func (f *facts) batchRule(runs []*OpRun) (Rule, bool) {
 func (f *facts) shapeWhy(runs []*OpRun) []Rule {
 	var rules ruleList
 	rules.add(f.batchRule(runs))
-	rules.add(f.notesRule(runs, []string{"batch", "output", "0-d", "scalar"}))
+	rules.add(f.notesRule(runs, []string{"batch", "output", "0-d", "scalar", "broadcast"}))
 	return rules.orNone("")
 }
 
@@ -607,6 +621,9 @@ func (f *facts) scatterCellWhy(runs []*OpRun, pos int, hs []hit, rules *ruleList
 		topic = "the value already here"
 	}
 	rules.add(rule(topic, starts, func(r *OpRun) (any, string) {
+		if r.rows {
+			return r.start, fmt.Sprintf("an empty segment holds %v: the destination compare starts it from (num_segments rows of %v)", r.start, r.start)
+		}
 		if f.segments {
 			fill := r.behavior.Fill
 			return fill, "an empty segment holds " + fill.String()

@@ -159,3 +159,60 @@ func ExampleTrace_Summary() {
 	// data [2] 285
 	// data [3] 143
 }
+
+func Example_segments() {
+	// jax.ops.segment_max of three rows into three segments: which rows
+	// went where, the id past the end dropped, and what the empty
+	// segment holds.
+	op, err := registry.Lookup("jax.ops.segment_max")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tr, err := explain.Run(op, dialect.Call{Inputs: map[string]tensor.Tensor{
+		"data":         tensor.Must(tensor.From(tensor.Shape{3, 2}, []float32{1, 8, 5, 2, 7, 7})),
+		"segment_ids":  tensor.Must(tensor.From(tensor.Shape{3}, []int32{0, 0, 4})),
+		"num_segments": tensor.Scalar(int64(2)),
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := tr.WriteText(os.Stdout, false); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// jax.ops.segment_max
+	//   attributes: indices_are_sorted=false (default), unique_indices=false (default), num_segments=2
+	//   reduction max: each output row combines, in index order, the rows of data whose segment_ids names it; an empty segment holds -inf (the lowest integer, false)
+	//   indices: a negative index is out of range; an index out of range is skipped
+	//
+	// segment_ids int32[3]
+	//   0    1    2
+	//   0    0    4 S
+	//
+	// data float32[3,2]
+	//      0    1
+	//   0  1    8
+	//   1  5    2
+	//   2  7 S  7 S
+	//
+	// result float32[2,2]
+	//         0        1
+	//   0     5 R2     8 R2
+	//   1  -Inf E   -Inf E
+	//
+	//   data[0,0] = 1 -> result[0,0]  by segment_ids[0] = 0
+	//   data[0,1] = 8 -> result[0,1]  by segment_ids[0] = 0
+	//   data[1,0] = 5 -> result[0,0]  by segment_ids[1] = 0
+	//   data[1,1] = 2 -> result[0,1]  by segment_ids[1] = 0
+	//   data[2,0] = 7 -> (skipped)    by segment_ids[2] = 4  its id names no segment: dropped
+	//   data[2,1] = 7 -> (skipped)    by segment_ids[2] = 4  its id names no segment: dropped
+	//
+	// legend:
+	//    S    segment_ids  skipped      its segment id names no segment: dropped
+	//         data         applied      takes part in the output
+	//    S    data         skipped      its segment id names no segment: dropped
+	//    Rn   result       reduced      a segment: its n rows combined by max, in index order
+	//    E    result       empty        an empty segment: no row reaches it, it holds -inf (the lowest integer, false)
+}

@@ -17,6 +17,12 @@
 //     replaced by a tensor of cell numbers, so the output holds, for each
 //     element, the number of the data cell it was copied from, however the
 //     framework arranges its batch dimensions, axes and shapes.
+//   - For a segment reduction (TensorFlow's and JAX's segment_* and
+//     unsorted_segment_*, NumPy's reduceat), every element of data's rows
+//     links to the output cell of its segment: the one its id names
+//     (an id the rules drop links nowhere), or for reduceat the run it
+//     lies in. An output row that no row reaches is Empty, and the trace
+//     names the fill it holds.
 //
 // A trace takes memory for every element and every move (a Cell of 16
 // bytes, a Link of 40 and the working memory that finds it): Run holds it
@@ -45,6 +51,7 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
+	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -55,15 +62,6 @@ const MaxCells = 400
 // ErrTooLarge is matched (with errors.Is) by the error of drawing a trace
 // that has a tensor with more than MaxCells elements.
 var ErrTooLarge = errors.New("too large to draw")
-
-// ErrUntraced is the error of Run for an operator of a family it does not
-// trace yet: the reductions of runs of slices (untraced).
-var ErrUntraced = errors.New("explain does not trace this operator's family yet")
-
-// untraced are the families Run refuses with ErrUntraced: what an output
-// cell of a reduction of runs comes from is a run of data cells, which a
-// Link of one source cannot say.
-var untraced = []string{"reduceat", "segment_sum_sorted"}
 
 // Role is what a tensor is to the call.
 type Role uint8
@@ -111,10 +109,13 @@ const (
 	Lost        // an update that a later update to the same cell overwrites
 	Skipped     // an update, an index value or a gathered element whose index the rules skip
 	Failed      // the index value the operator reported as out of range
+	// Empty: an output cell of a segment reduction that no row reaches:
+	// an empty segment, which holds the operator's fill (Trace.Fill).
+	Empty
 )
 
 var statusNames = [...]string{"plain", "untouched", "written", "overwritten", "reduced", "gathered", "read",
-	"applied", "lost", "skipped", "failed"}
+	"applied", "lost", "skipped", "failed", "empty"}
 
 // String returns the status's name in lower case.
 func (s Status) String() string {
@@ -192,6 +193,13 @@ type Trace struct {
 	// FromZeros is set for the scatters that take a shape instead of
 	// data: their output starts as zeros, and Data is nil.
 	FromZeros bool
+	// Segments is set for a segment reduction (TensorFlow's and JAX's
+	// segment reductions, NumPy's reduceat): Updates holds the rows of
+	// its data (Data is nil), each linked to the output cell of its
+	// segment, and an output row that no row reaches is an empty segment,
+	// which holds Fill (the operator's Behavior.Fill, named).
+	Segments bool
+	Fill     string
 	// Rules are the index rules of the operator version.
 	Rules engine.IndexRules
 	// Attrs are the attributes in force, as NAME=VALUE ("axis=1",
@@ -208,6 +216,19 @@ type Trace struct {
 
 	// planned is set for an operator traced by its plan (linkPlan).
 	planned bool
+	// runAxis is a reduceat's axis, normalised.
+	runAxis int
+	// tupleLen is the number of index arrays of a scatter by a tuple of
+	// them (0 for the others), and tupleShape the shape they broadcast to.
+	tupleLen   int
+	tupleShape tensor.Shape
+	// fillAxis is an index_fill's dim, normalised.
+	fillAxis int
+	// scatterAxis is an element-wise scatter's axis, normalised.
+	scatterAxis int
+	// ones names the optional updates input that the call leaves out
+	// and that counts as ones (tf.math.bincount without weights).
+	ones string
 }
 
 // Run evaluates op on call and traces it. When the operator fails, Run
@@ -215,9 +236,6 @@ type Trace struct {
 // (*engine.IndexError), Run also returns a Trace of the inputs, without
 // Output or Links, whose offending index value is Failed.
 func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
-	if slices.Contains(untraced, op.Family) {
-		return nil, fmt.Errorf("explain: %s: %w", op.Name, ErrUntraced)
-	}
 	out, runErr := op.Run(call)
 	version, b, err := op.Resolve(call.Opset)
 	if err != nil {
@@ -237,10 +255,26 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 		return nil, err
 	}
 	t.Output = newOperand(Output, op.Output, out)
+	if t.ones != "" {
+		call, _, err = withOnes(call, t.ones, t.Indices.Tensor.Shape())
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := t.alloc(); err != nil {
 		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 	}
 	switch {
+	case t.Segments:
+		err = t.linkSegments(op, call)
+	case counterparts[op.Name] != "":
+		err = t.linkFlat(op, call)
+	case t.tupleLen > 0:
+		err = t.linkTuple()
+	case t.Family == "index_fill":
+		err = t.linkIndexFill(op, call)
+	case t.Family == "masked_scatter":
+		err = t.linkMasked()
 	case t.planned:
 		err = t.linkPlan(op, call)
 	case t.Scatter:
@@ -312,6 +346,16 @@ func (t *Trace) size() int64 {
 func (t *Trace) moves() int {
 	out, ind := t.Output.Tensor, t.Indices.Tensor
 	switch {
+	case t.Segments:
+		return t.segmentMoves()
+	case counterparts[t.Op] != "":
+		return t.flatMoves()
+	case t.tupleLen > 0:
+		return t.tupleMoves()
+	case t.Family == "index_fill":
+		return t.indexFillMoves()
+	case t.Family == "masked_scatter":
+		return t.maskedMoves()
 	case !t.Scatter:
 		return out.Len()
 	case t.planned:
@@ -326,6 +370,18 @@ func (t *Trace) moves() int {
 			return 0 // linkScatter fails on the same shapes
 		}
 		n, _ := shape.NumElements()
+		return n
+	case broadcastsIndices[t.Op] && ind.Rank() == out.Rank():
+		// Broadcast in every dimension but the axis, where a size of 1
+		// takes the output's.
+		n := 1
+		for d := range ind.Rank() {
+			if ind.Dim(d) == 1 && !t.isAxis(d) {
+				n *= out.Dim(d)
+			} else {
+				n *= ind.Dim(d)
+			}
+		}
 		return n
 	}
 	return ind.Len()
@@ -345,6 +401,9 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		Rules:     b.Index,
 		Attrs:     attributesInForce(op, version, call),
 	}
+	if isSegmentOp(op) {
+		t.Scatter, t.Segments, t.planned = true, true, false
+	}
 	in := inputs(op, call)
 	for _, p := range op.Inputs {
 		x, ok := in[p.Name]
@@ -352,12 +411,34 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 			continue
 		}
 		switch {
+		case p.Role == dialect.RoleData && t.Segments:
+			t.Updates = newOperand(Updates, p.Name, x) // the rows
 		case p.Role == dialect.RoleData:
 			t.Data = newOperand(Data, p.Name, x)
 		case p.Role == dialect.RoleIndices:
 			t.Indices = newOperand(Indices, p.Name, x)
 		case (p.Role == dialect.RoleUpdates || p.Role == dialect.RoleValue) && t.Scatter:
 			t.Updates = newOperand(Updates, p.Name, x)
+		}
+	}
+	if arrays, ok, err := indexTuple(op, call); err != nil {
+		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
+	} else if ok && len(arrays) > 0 {
+		p, _ := paramOf(op, dialect.RoleIndices)
+		if err := t.stackTuple(strings.TrimSuffix(p, ".0"), arrays); err != nil {
+			return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
+		}
+	}
+	if t.Scatter && t.Updates == nil && t.Indices != nil {
+		for _, p := range op.Inputs {
+			if p.Role == dialect.RoleUpdates && p.Optional {
+				// Absent, the updates count one each: shown as ones.
+				_, ones, err := withOnes(call, p.Name, t.Indices.Tensor.Shape())
+				if err != nil {
+					return nil, err
+				}
+				t.Updates, t.ones = newOperand(Updates, "ones", ones), p.Name
+			}
 		}
 	}
 	missing := ""
@@ -372,10 +453,39 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 	if missing != "" {
 		return nil, fmt.Errorf("explain: %s: no %s among the inputs (%s)", op.Name, missing, strings.Join(slices.Sorted(maps.Keys(in)), ", "))
 	}
-	t.FromZeros = t.Scatter && t.Data == nil
+	t.FromZeros = t.Scatter && t.Data == nil && !t.Segments
 	if t.Scatter {
 		if err := t.readReduction(op, version, call, b); err != nil {
 			return nil, err
+		}
+	}
+	if broadcastsIndices[op.Name] && t.Data != nil {
+		axis, err := t.axis(op, call, max(t.Data.Tensor.Rank(), 1))
+		if err != nil {
+			return nil, err
+		}
+		t.scatterAxis = axis
+	}
+	if t.Family == "index_fill" {
+		rank := 1
+		if t.Data != nil {
+			rank = max(t.Data.Tensor.Rank(), 1)
+		}
+		axis, err := t.axis(op, call, rank)
+		if err != nil {
+			return nil, err
+		}
+		t.fillAxis = axis
+	}
+	if t.Segments {
+		t.ExcludeSelf = true // a segment has no value of its own
+		_, t.Fill, _ = segmentFill(op, b, t.Combine)
+		if op.Family == "reduceat" {
+			axis, err := t.axis(op, call, max(t.Updates.Tensor.Rank(), 1))
+			if err != nil {
+				return nil, err
+			}
+			t.runAxis = axis
 		}
 	}
 	return t, nil
@@ -423,6 +533,17 @@ func (t *Trace) readReduction(op *dialect.Op, version int, call dialect.Call, b 
 		for name, r := range b.Reductions {
 			t.Reduction, t.Combine = name, r
 		}
+	}
+	if f, ok := registry.FlagReductionOf(op.Name); ok {
+		v, _, err := attrValue(op, call, f.Attr)
+		if err != nil {
+			return fmt.Errorf("explain: %s: default of %s: %w", op.Name, f.Attr, err)
+		}
+		t.Combine = f.Off
+		if v.Bool {
+			t.Combine = f.On
+		}
+		t.Reduction = fmt.Sprintf("%s=%t", f.Attr, v.Bool)
 	}
 	if b.IncludeSelf != "" && t.Combine != engine.None {
 		v, given, err := attrValue(op, call, b.IncludeSelf)
@@ -509,7 +630,10 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 	if err != nil {
 		return err
 	}
-	ind1 := atLeast1D(ind)
+	ind1, indexAt, err := t.broadcastIndices(op, axis)
+	if err != nil {
+		return err
+	}
 	dst, err := tensor.New(tensor.Int64, ind1.Shape())
 	if err != nil {
 		return err
@@ -522,18 +646,69 @@ func (t *Trace) linkScatter(op *dialect.Op, call dialect.Call) error {
 	is, us := ind1.Shape(), atLeast1D(t.Updates.Tensor).Shape()
 	weights := make([]int, len(is))
 	if t.Updates.Name != "value" {
-		if len(us) != len(is) {
-			return fmt.Errorf("%s %v has another rank than %s %v", t.Updates.Name, us, t.Indices.Name, is)
+		if len(us) > len(is) {
+			return fmt.Errorf("%s %v has a higher rank than %s %v", t.Updates.Name, us, t.Indices.Name, is)
 		}
-		weights = us.Strides()
+		// Updates broadcast against the indices, aligned at the right
+		// (NumPy's put_along_axis): a dimension of size 1, or one they
+		// lack, repeats; PyTorch's larger src is read at the index's
+		// coordinates.
+		strides, lead := us.Strides(), len(is)-len(us)
+		for d := lead; d < len(is); d++ {
+			if us[d-lead] != 1 || is[d] == 1 {
+				weights[d] = strides[d-lead]
+			}
+		}
 	}
 	from := project(is, weights)
 	dests := dst.Data().([]int64)
 	t.Links = make([]Link, len(dests))
 	for q, id := range dests {
-		t.Links[q] = Link{From: from(q), To: int(id) - 1, Index: q, IndexLen: 1}
+		t.Links[q] = Link{From: from(q), To: int(id) - 1, Index: indexAt(q), IndexLen: 1}
 	}
 	return nil
+}
+
+// isAxis reports whether d is the axis of the call, as Attrs names it
+// (an element-wise scatter's axis, dim or their default).
+func (t *Trace) isAxis(d int) bool {
+	return d == t.scatterAxis
+}
+
+// broadcastsIndices are the element-wise scatters whose indices
+// broadcast against the output in every dimension but the axis (NumPy's
+// put_along_axis, as its Behavior's notes say).
+var broadcastsIndices = map[string]bool{"numpy.put_along_axis": true}
+
+// broadcastIndices returns the indices of an element-wise scatter as it
+// applies them (at least 1-D; for the operators of broadcastsIndices,
+// broadcast against the output but along axis), and the function that
+// gives the position in the indices shown of each of their values.
+func (t *Trace) broadcastIndices(op *dialect.Op, axis int) (tensor.Tensor, func(q int) int, error) {
+	ind, out := atLeast1D(t.Indices.Tensor), t.Output.Tensor
+	same := func(q int) int { return q }
+	if !broadcastsIndices[op.Name] || ind.Rank() != out.Rank() {
+		return ind, same, nil
+	}
+	target := ind.Shape().Clone()
+	for d := range target {
+		if d != axis && target[d] == 1 {
+			target[d] = out.Dim(d)
+		}
+	}
+	if target.Equal(ind.Shape()) {
+		return ind, same, nil
+	}
+	at := project(target, broadcastWeights(ind.Shape(), target))
+	wide, err := tensor.New(tensor.Int64, target)
+	if err != nil {
+		return tensor.Tensor{}, nil, err
+	}
+	for q := range wide.Len() {
+		v, _ := ind.IntAt(at(q))
+		wide.SetIntAt(q, v)
+	}
+	return wide, at, nil
 }
 
 // project returns the function that maps the row-major position of an
@@ -590,9 +765,19 @@ func (t *Trace) linkGather(op *dialect.Op, call dialect.Call) error {
 // a gather's output, the index values that chose its source.
 func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at, n int), error) {
 	ind, out := t.Indices.Tensor, t.Output.Tensor
-	switch t.Family {
-	case "gather_elements", "take": // take: the result has index's shape
+	_, hasAxis, err := axisArg(op, call)
+	if err != nil {
+		return nil, err
+	}
+	family := t.Family
+	if family == "take" && hasAxis {
+		family = "gather" // numpy.take along an axis: the result is shaped as a gather's
+	}
+	switch family {
+	case "take": // without an axis, the result has index's shape
 		return func(q int) (int, int) { return q, 1 }, nil
+	case "gather_elements", "take_along_axis":
+		return broadcastIndex(ind.Shape(), out.Shape()), nil
 	case "gather_nd":
 		t.VectorDim = ind.Rank() - 1
 		k := 1 // a 0-d indices tensor holds one tuple of one value
@@ -653,6 +838,27 @@ func (t *Trace) gatherIndex(op *dialect.Op, call dialect.Call) (func(q int) (at,
 	return func(q int) (int, int) { return at(q), 1 }, nil
 }
 
+// broadcastIndex returns the function that gives, for the flat position
+// q of an element-wise gather's result, the index value that chose its
+// source: the one at the same coordinates, or at 0 along a dimension in
+// which the indices broadcast (NumPy's take_along_axis, PyTorch's
+// take_along_dim). Indices of another rank than the result (a 0-d index,
+// or take_along_dim without dim, whose result is 1-D) are read in
+// row-major order.
+func broadcastIndex(ind, out tensor.Shape) func(q int) (int, int) {
+	if len(ind) != len(out) || ind.Equal(out) {
+		return func(q int) (int, int) { return q, 1 }
+	}
+	weights := ind.Strides()
+	for d := range ind {
+		if ind[d] != out[d] {
+			weights[d] = 0 // broadcast from size 1
+		}
+	}
+	at := project(out, weights)
+	return func(q int) (int, int) { return at(q), 1 }
+}
+
 // axis returns the operator's axis (attribute axis or dim, or input axis)
 // in [0, rank).
 func (t *Trace) axis(op *dialect.Op, call dialect.Call, rank int) (int, error) {
@@ -710,6 +916,8 @@ func (t *Trace) classify() {
 	for i := range out {
 		c := &out[i]
 		switch {
+		case c.Hits == 0 && t.Segments:
+			c.Status = Empty
 		case c.Hits == 0:
 			c.Status = Untouched
 		case t.Combine != engine.None:

@@ -83,9 +83,9 @@ func moves(links []Link) string {
 
 // statuses returns an operand's cell statuses as letters: . plain,
 // u untouched, w written, o overwritten, r reduced, g gathered, R read,
-// a applied, l lost, s skipped, f failed.
+// a applied, l lost, s skipped, f failed, e empty.
 func statuses(o *Operand) string {
-	const letters = ".uworgRalsf"
+	const letters = ".uworgRalsfe"
 	var b strings.Builder
 	for _, c := range o.Cells {
 		b.WriteByte(letters[c.Status])

@@ -33,6 +33,11 @@ func fuzzCall(fz *tensortest.Fuzz, op *dialect.Op) dialect.Call {
 		switch {
 		case p.Role == dialect.RoleData:
 			c.Inputs[p.Name] = fz.Values(tensor.Float32, dataShape)
+		case p.Role == dialect.RoleIndices && isSegmentOp(op) && op.Family != "reduceat":
+			indexShape = dataShape[:fz.Pick(len(dataShape)+1)] // ids of a prefix of data's shape
+			c.Inputs[p.Name] = fz.Indices(indexType, indexShape)
+		case p.Role == dialect.RoleNumSegments:
+			c.Inputs[p.Name] = tensor.Scalar(int64(fz.Pick(5)))
 		case p.Role == dialect.RoleIndices:
 			indexShape = fz.Fit(fz.Within(dataShape, 0))
 			if op.Family == "scatter_nd" || op.Family == "gather_nd" {
@@ -210,12 +215,46 @@ func checkTrace(t *testing.T, op *dialect.Op, tr *Trace) (checked int) {
 			}
 		}
 	}
+	if tr.Segments {
+		checked += checkSegments(t, op, tr)
+	}
 	for i, c := range tr.Output.Cells {
 		if tr.Scatter && c.Hits != hits[i] || c.Status == Plain {
 			t.Fatalf("%s: output cell %d is %+v, with %d links", op.Name, i, c, hits[i])
 		}
 		if tr.Scatter && c.Hits == 0 && tr.Data != nil && tr.Output.Tensor.At(i) != tr.Data.Tensor.At(i) {
 			t.Fatalf("%s: untouched cell %d changed", op.Name, i)
+		}
+	}
+	return checked
+}
+
+// checkSegments checks a segment reduction's trace against its ids: each
+// link of a row goes to the row its id names (reduceat aside, whose links
+// follow its runs), and an empty segment holds the operator's fill.
+func checkSegments(t *testing.T, op *dialect.Op, tr *Trace) (checked int) {
+	t.Helper()
+	out := tr.Output.Tensor
+	if op.Family != "reduceat" && out.Rank() > 0 {
+		slice, _ := out.Shape()[1:].NumElements()
+		for _, l := range tr.Links {
+			id, _ := tr.Indices.Tensor.IntAt(l.Index)
+			if l.To >= 0 && int64(l.To/max(slice, 1)) != id {
+				t.Fatalf("%s: %s[%d] = %d, but its row's element %d links to output cell %d", op.Name, tr.Indices.Name, l.Index, id, l.From, l.To)
+			}
+			checked++
+		}
+	}
+	_, b, err := op.Resolve(tr.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, named := segmentFill(op, b, tr.Combine)
+	fill, ok := dialect.FillValue(f, out.DType())
+	ok = ok && named
+	for i, c := range tr.Output.Cells {
+		if c.Status == Empty && ok && out.At(i) != fill.At(0) {
+			t.Fatalf("%s: empty segment cell %d holds %v, not the fill %v", op.Name, i, out.At(i), fill.At(0))
 		}
 	}
 	return checked

@@ -39,6 +39,7 @@ var ansi = map[Status]string{
 	Lost:        "\x1b[30;101m",
 	Skipped:     "\x1b[30;103m",
 	Failed:      "\x1b[97;41m",
+	Empty:       "\x1b[2m",
 }
 
 const ansiReset = "\x1b[0m"
@@ -159,6 +160,9 @@ func (t *Trace) doing() string {
 	if meaning := t.Combine.String(); meaning != name {
 		name += " (" + meaning + ")"
 	}
+	if t.Segments {
+		return "reduction " + name + ": " + t.segmentDoing()
+	}
 	s := moving[t.Combine][0]
 	if t.ExcludeSelf {
 		s = moving[t.Combine][1]
@@ -167,6 +171,16 @@ func (t *Trace) doing() string {
 		s = "the output starts as zeros; " + s
 	}
 	return "reduction " + name + ": " + s
+}
+
+// segmentDoing says how a segment reduction gathers its rows.
+func (t *Trace) segmentDoing() string {
+	if t.Family == "reduceat" {
+		return fmt.Sprintf("output element j along axis %d combines the run of %s from %s[j] up to %s[j+1] (the slice at %s[j] alone where %s[j] >= %s[j+1]; the last run ends with %s)",
+			t.runAxis, t.Updates.Name, t.Indices.Name, t.Indices.Name, t.Indices.Name, t.Indices.Name, t.Indices.Name, t.Updates.Name)
+	}
+	return fmt.Sprintf("each output row combines, in index order, the rows of %s whose %s names it; an empty segment holds %s",
+		t.Updates.Name, t.Indices.Name, t.Fill)
 }
 
 // indexRules says how the operator reads index values.
@@ -213,6 +227,8 @@ func mark(c Cell) string {
 		return "S"
 	case Failed:
 		return "!"
+	case Empty:
+		return "E"
 	}
 	return ""
 }
@@ -421,6 +437,8 @@ func (t *Trace) writeLinks(b *strings.Builder) {
 		switch {
 		case l.From < 0:
 			row[3] = "index out of range: skipped, " + t.filler() + " written"
+		case l.To < 0 && t.Segments:
+			row[3] = "its id names no segment: dropped"
 		case l.To < 0:
 			row[3] = "index out of range: skipped"
 		case l.Lost:
@@ -471,6 +489,8 @@ func (t *Trace) describe(e legendEntry) string {
 	switch e.status {
 	case Untouched:
 		switch {
+		case t.Segments && e.role == Updates:
+			return "in no run: before the first start"
 		case e.role == Data:
 			return "not read"
 		case e.role == Updates:
@@ -484,6 +504,9 @@ func (t *Trace) describe(e legendEntry) string {
 	case Overwritten:
 		return "written by n updates: the last in index order wins"
 	case Reduced:
+		if t.Segments {
+			return "a segment: its n rows combined by " + t.Combine.String() + ", in index order"
+		}
 		if t.ExcludeSelf {
 			return "its n updates combined by " + t.Combine.String() + ", in index order; its own value left out"
 		}
@@ -497,12 +520,17 @@ func (t *Trace) describe(e legendEntry) string {
 	case Lost:
 		return "overwritten by a later update to the same cell"
 	case Skipped:
+		if t.Segments {
+			return "its segment id names no segment: dropped"
+		}
 		if e.role == Output {
 			return "its index is out of range and skipped: " + t.filler() + " written"
 		}
 		return "its index is out of range and skipped"
 	case Failed:
 		return "out of range: the operator's error"
+	case Empty:
+		return "an empty segment: no row reaches it, it holds " + t.Fill
 	}
 	return e.status.String()
 }

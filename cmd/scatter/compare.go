@@ -25,11 +25,18 @@ through every dialect's member of family F, and prints where the results or
 errors differ, cell by cell, with the rule behind each difference.
 
 NAMEs are any dialect's spelling or the role they stand for:
-  data (params, tensor, input, input_x), indices (index), updates (src),
-  value, shape, axis (dim), batch_dims, reduction (reduce),
-  include_self (use_init_val).
+  data (params, tensor, input, input_x), indices (index, segment_ids),
+  updates (src), value, shape, axis (dim), batch_dims, reduction (reduce),
+  include_self (use_init_val), num_segments.
 A reduction may be spelled as any dialect spells it (add, sum, mul, prod,
 amax, update, ...). shape and value may be given with --in or --attr.
+
+A segment family (segment_sum, segment_max, ...) takes data's rows,
+segment_ids and num_segments, as TensorFlow and JAX do; its scatters
+(numpy.add.at, torch.index_add, ...) get the rows as their updates, onto
+num_segments rows of zeros (ones for segment_prod) that compare builds.
+take compares onnx.Gather of the flattened data too, take_along_axis
+torch.gather and onnx.GatherElements.
 
 Exit status: 0 when all agree, 1 when they differ or every one was refused
 as too large for --max-bytes, 2 on a usage error

@@ -206,6 +206,24 @@ func TestCompare(t *testing.T) {
 			code: 1,
 			want: []string{"3 of 3 cells differ:\n", "  [0]  ", "  (2 more cells not shown)\n"},
 		},
+		{
+			name: "segment_sum: NumPy and PyTorch into zeros, a negative id",
+			args: []string{"--family", "segment_sum", "--in", "data=float32:[[1,2],[3,4],[5,6]]",
+				"--in", "segment_ids=int64:[0,-1,0]", "--attr", "num_segments=3"},
+			code: 1,
+			want: []string{
+				"  numpy.add.at                  a=[3,2] filled with 0 (num_segments rows), indices, b=data (the rows)\n",
+				"  numpy.add.at                  ok     float32[3,2] [[6 8] [0 0] [3 4]]\n",
+				"numpy.add.at: it counts from the end; tf.math.unsorted_segment_sum: a negative index is dropped; torch.index_add: a negative index is an error\n",
+				"  [2,1]  jax.ops.segment_sum, tf.math.unsorted_segment_sum: 0 | numpy.add.at: 4  (from indices[1] = -1)\n",
+			},
+		},
+		{
+			name: "take: onnx.Gather of the flattened data agrees with NumPy and PyTorch",
+			args: []string{"--family", "take", "--in", "data=int32:[[1,2],[3,4]]", "--in", "indices=int64:[3,-4]"},
+			code: 0,
+			want: []string{"  onnx.Gather-13  data=data flattened to [4] (no axis), indices\n", "agree: all 3 operators give the same outcome\n"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,6 +16,12 @@ var explainExamples = []struct {
 	args []string
 	want []string
 }{
+	{"tf unsorted_segment_max, an empty segment", []string{"tf.math.unsorted_segment_max", "--in", "data=float32:[[1,2],[3,4],[5,6]]",
+		"--in", "segment_ids=int64:[2,-1,2]", "--attr", "num_segments=3"},
+		[]string{"data[1,0] = 3 -> (skipped)    by segment_ids[1] = -1  its id names no segment: dropped",
+			"E    output       empty        an empty segment: no row reaches it, it holds the lowest finite value of the type"}},
+	{"numpy add.reduceat, runs", []string{"numpy.add.reduceat", "--in", "array=float32:[1,2,3,4,5]", "--in", "indices=int64:[0,3,1]"},
+		[]string{"array[1] = 2 -> out[2]  by indices[2] = 1", "   6 R3   4 R1  14 R4"}},
 	{"onnx ScatterND example 1", []string{"onnx.ScatterND", "--in", "data=float32:[1,2,3,4,5,6,7,8]",
 		"--in", "indices=int64:[[4],[3],[1],[7]]", "--in", "updates=float32:[9,10,11,12]"},
 		[]string{"   1    11 W   3    10 W   9 W   6     7    12 W", "updates[2] = 11 -> output[1]  by indices[2,:] = [1]"}},
