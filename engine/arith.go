@@ -29,7 +29,7 @@ type ops[T any] struct {
 }
 
 // checkReduction fails when reduction r is not defined for element type d.
-func checkReduction(d tensor.DType, opt ScatterOptions) error {
+func checkReduction(d tensor.DType, opt *ScatterOptions) error {
 	r := opt.Reduction
 	if r > Div {
 		return argErr("unknown reduction %v", r)

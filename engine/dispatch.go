@@ -75,20 +75,18 @@ func gatherGeneral(s *scratch, dst, operand, indices *tensor.Tensor, d *GatherDi
 // Dimension numbers of the forms (ScatterND, ScatterElements) run by the
 // forms' own kernels.
 func ScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
-	sc, err := scaleUpdates(&updates, &opt)
-	if err != nil {
-		return err
+	if !opt.Scale.IsZero() {
+		return scatterScaled(scaledGeneral, dst, operand, indices, updates, 0, d, &opt)
 	}
-	defer sc.release()
 	s := getScratch()
 	defer s.release()
-	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, true)
+	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, &opt, true)
 }
 
 // scatterGeneral checks a general scatter's arguments and runs it: by the
 // kernel of the form that d is, if forms and there is one, else by the
 // general core.
-func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions, forms bool) error {
+func scatterGeneral(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt *ScatterOptions, forms bool) error {
 	if err := checkScatter(s, dst, operand, indices, updates, opt); err != nil {
 		return err
 	}

@@ -36,11 +36,11 @@ func generalScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOpti
 	}
 	s := getScratch()
 	defer s.release()
-	if err := checkScatterND(s, &dst, &data, &indices, &updates, opt); err != nil {
+	if err := checkScatterND(s, &dst, &data, &indices, &updates, &opt); err != nil {
 		return err
 	}
 	dims := ScatterNDDims(len(s.shapes[dataShape]), s.shapes[indexShape])
-	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, opt, false)
+	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, &opt, false)
 }
 
 func generalScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt ScatterOptions) error {
@@ -49,11 +49,11 @@ func generalScatterElements(dst, data, indices, updates tensor.Tensor, axis int,
 	}
 	s := getScratch()
 	defer s.release()
-	if err := checkScatterElements(s, &dst, &data, &indices, &updates, axis, opt); err != nil {
+	if err := checkScatterElements(s, &dst, &data, &indices, &updates, axis, &opt); err != nil {
 		return err
 	}
 	dims := ScatterElementsDims(len(s.shapes[dataShape]), axis)
-	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, opt, false)
+	return scatterGeneral(s, &dst, &data, &indices, &updates, &dims, &opt, false)
 }
 
 // generalGatherForm runs the gather form op by the general core: the
@@ -101,5 +101,5 @@ func generalGatherGeneral(dst, operand, indices tensor.Tensor, d *GatherDims, op
 func generalScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
 	s := getScratch()
 	defer s.release()
-	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, opt, false)
+	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, &opt, false)
 }

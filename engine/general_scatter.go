@@ -6,7 +6,7 @@ import (
 
 // scatterCore runs the general scatter that scatterGeneral has checked,
 // the shapes of dst, indices and updates in s.shapes.
-func scatterCore(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt ScatterOptions) error {
+func scatterCore(s *scratch, dst, operand, indices, updates *tensor.Tensor, d *ScatterDims, opt *ScatterOptions) error {
 	ds, is, us := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape]), tensor.Shape(s.shapes[updateShape])
 	ind, err := s.indexInts(indices)
 	if err != nil {
@@ -75,7 +75,7 @@ func (j *hloStartsJob) work(w, lo, hi int) {
 // forms' ScatterElements does, since the separate pass writes every start
 // to memory and reads it back. An error may then leave dst partly
 // written, as a gather's does; the operand never is.
-func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64, opt ScatterOptions) int {
+func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64, opt *ScatterOptions) int {
 	l := &s.hlo
 	size := dst.Len()
 	j := &s.hsc

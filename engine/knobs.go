@@ -33,7 +33,7 @@ func halfKnobs[H ~uint16](dst []H, src tensor.Tensor, block int, opt ScatterOpti
 			acc: make([]float32, len(dst)), mul: r == Mul, widen: widen, narrow: narrow}
 	case r == Add && !opt.Scale.IsZero():
 		// value + scale*update in float32, rounded once a step (see
-		// scaleUpdates, which leaves these updates as they are).
+		// scaleCopy, which leaves these updates as they are).
 		sc := widen(opt.Scale.Data().([]H)[0])
 		f := floatOps[float32](Add)
 		return newFuncReducer(dst, src, block, ops[H]{identity: narrow(f.identity), combine: func(v, u H) H {

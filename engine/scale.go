@@ -27,20 +27,40 @@ type scaled struct {
 
 var scaledPool sync.Pool
 
-// scaleUpdates replaces *updates by a copy multiplied element by element
-// by opt.Scale, as reduction Mul computes under opt.Arith, in memory from
-// a pool, which it returns; nil when opt has no scale. Give it back with
-// release once the scatter has returned.
-// It is small enough to inline, so that a call without a scale pays only
-// its test.
-func scaleUpdates(updates *tensor.Tensor, opt *ScatterOptions) (sc *scaled, err error) {
-	if !opt.Scale.IsZero() {
-		sc, err = scaleCopy(updates, opt)
+// scaledForm says which scatter scatterScaled runs.
+type scaledForm uint8
+
+const (
+	scaledND scaledForm = iota
+	scaledElements
+	scaledGeneral
+)
+
+// scatterScaled runs the scatter form (ScatterND, ScatterElements along
+// axis, or the general scatter of d) whose opt.Scale is set, on updates
+// scaled by scaleCopy. The public functions call it apart from their own
+// path, so that a call without a scale pays only the test of its field.
+func scatterScaled(form scaledForm, dst, data, indices, updates tensor.Tensor, axis int, d *ScatterDims, opt *ScatterOptions) error {
+	sc, err := scaleCopy(&updates, opt)
+	if err != nil {
+		return err
 	}
-	return sc, err
+	defer sc.release()
+	s := getScratch()
+	defer s.release()
+	switch form {
+	case scaledND:
+		return scatterND(s, &dst, &data, &indices, &updates, opt)
+	case scaledElements:
+		return scatterElements(s, &dst, &data, &indices, &updates, axis, opt)
+	}
+	return scatterGeneral(s, &dst, &data, &indices, &updates, d, opt, true)
 }
 
-// scaleCopy is scaleUpdates for a call with a scale and updates.
+// scaleCopy replaces *updates by a copy multiplied element by element by
+// opt.Scale, as reduction Mul computes under opt.Arith, in memory from a
+// pool, which it returns (nil where the reducer scales each update
+// itself). Give it back with release once the scatter has returned.
 func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
 	if updates.IsZero() {
 		return nil, nil // the scatter refuses it
@@ -53,7 +73,7 @@ func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
 		return nil, typeErr("the scale must be one %v element, got %v of shape %v", d, opt.Scale.DType(), opt.Scale.Shape())
 	}
 	mul := ScatterOptions{Reduction: Mul, Arith: Arith{Complex: opt.Arith.Complex, NumbersOnly: opt.Arith.NumbersOnly}}
-	if err := checkReduction(d, mul); err != nil {
+	if err := checkReduction(d, &mul); err != nil {
 		return nil, err
 	}
 	if (d == tensor.Float16 || d == tensor.BFloat16) && opt.Reduction == Add && !opt.Arith.HalfOnce {
@@ -73,7 +93,7 @@ func scaleCopy(updates *tensor.Tensor, opt *ScatterOptions) (*scaled, error) {
 		b.buf, b.red = t, nil
 	}
 	reflect.Copy(reflect.ValueOf(b.buf.Data()), reflect.ValueOf(updates.Data()))
-	if k := keyOf(d, mul); b.red == nil || b.key != k {
+	if k := keyOf(d, &mul); b.red == nil || b.key != k {
 		b.red, b.key = newKnobReducer(b.buf, opt.Scale, 1, mul), k
 	} else {
 		b.red.rebind(b.buf.Data(), opt.Scale.Data(), 1)

@@ -21,17 +21,15 @@ func ScatterElements(dst, data, indices, updates tensor.Tensor, axis int, opt Sc
 	if !fastRules(opt.Rules) {
 		return clampErr("ScatterElements")
 	}
-	sc, err := scaleUpdates(&updates, &opt)
-	if err != nil {
-		return err
+	if !opt.Scale.IsZero() {
+		return scatterScaled(scaledElements, dst, data, indices, updates, axis, nil, &opt)
 	}
-	defer sc.release()
 	s := getScratch()
 	defer s.release()
-	return scatterElements(s, &dst, &data, &indices, &updates, axis, opt)
+	return scatterElements(s, &dst, &data, &indices, &updates, axis, &opt)
 }
 
-func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
+func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt *ScatterOptions) error {
 	if err := checkScatterElements(s, dst, data, indices, updates, axis, opt); err != nil {
 		return err
 	}
@@ -130,7 +128,7 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 // checkScatterElements checks the arguments of ScatterElements, its
 // shapes read into s.shapes' slots of data (dst's shape), indices and
 // updates.
-func checkScatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt ScatterOptions) error {
+func checkScatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axis int, opt *ScatterOptions) error {
 	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}

@@ -18,20 +18,18 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 	if !fastRules(opt.Rules) {
 		return clampErr("ScatterND")
 	}
-	sc, err := scaleUpdates(&updates, &opt)
-	if err != nil {
-		return err
+	if !opt.Scale.IsZero() {
+		return scatterScaled(scaledND, dst, data, indices, updates, 0, nil, &opt)
 	}
-	defer sc.release()
 	s := getScratch()
 	defer s.release()
-	return scatterND(s, &dst, &data, &indices, &updates, opt)
+	return scatterND(s, &dst, &data, &indices, &updates, &opt)
 }
 
 // The kernels take their tensors by pointer: a Tensor is too large for
 // the compiler to keep in registers, and every call that took one by value
 // copied it, right after storing it, at the cost of a stalled load.
-func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
 	if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}
@@ -138,7 +136,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 
 // checkScatterND checks the arguments of ScatterND, its shapes read into
 // s.shapes' slots of data (dst's shape) and indices.
-func checkScatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+func checkScatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
 	if err := checkScatter(s, dst, data, indices, updates, opt); err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ type scatterRun struct {
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
 // block elements, after checkScatter. For Mean, countMeans must follow.
-func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt ScatterOptions) *scatterRun {
+func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt *ScatterOptions) *scatterRun {
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.size = dst.Len()
@@ -285,7 +285,7 @@ func countRow(row []int, idx []int64, fromEnd int64) {
 
 // checkScatter checks what both scatters require of their arguments' types
 // and of dst.
-func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt ScatterOptions) error {
+func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
 	if indices.IsZero() || updates.IsZero() || dst.IsZero() {
 		return argErr("indices, updates and dst must all be given")
 	}

@@ -197,7 +197,7 @@ type reducerKey uint64
 // keyOf returns the reducerKey of element type d and opt: with a
 // float16 or bfloat16 scale that the reducer applies itself (see
 // halfKnobs), the scale's bits too.
-func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
+func keyOf(d tensor.DType, opt *ScatterOptions) reducerKey {
 	var scale reducerKey
 	if !opt.Scale.IsZero() {
 		scale = scaleKey(opt.Scale)
@@ -214,7 +214,7 @@ func keyOf(d tensor.DType, opt ScatterOptions) reducerKey {
 // dst and src on later calls. Calls repeat: the latest is kept, with the
 // optional interfaces it has (lastWide, lastFast: asserting them cost a
 // small call more than the lookup).
-func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions) reducer {
+func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt *ScatterOptions) reducer {
 	k := keyOf(dst.DType(), opt)
 	if red := s.lastRed; red != nil && s.lastKey == k {
 		red.rebind(dst.Data(), src.Data(), block)
@@ -227,7 +227,7 @@ func (s *scratch) reducer(dst, src *tensor.Tensor, block int, opt ScatterOptions
 		if s.reducers == nil {
 			s.reducers = map[reducerKey]reducer{}
 		}
-		red = newKnobReducer(*dst, *src, block, opt)
+		red = newKnobReducer(*dst, *src, block, *opt)
 		s.reducers[k] = red
 	}
 	s.lastKey, s.lastRed = k, red

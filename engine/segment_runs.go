@@ -278,7 +278,7 @@ func reduceRuns(s *scratch, dst, src, indices *tensor.Tensor, axis int, opt RunO
 	}
 	if wide == nil {
 		j.m = s.apply.get(dst, src, s.views[vDst], s.views[vData], inner)
-		j.red = s.reducer(dst, src, inner, ScatterOptions{Reduction: opt.Reduction, Arith: opt.Arith})
+		j.red = s.reducer(dst, src, inner, &ScatterOptions{Reduction: opt.Reduction, Arith: opt.Arith})
 	} else {
 		j.src = *src
 	}
@@ -299,7 +299,7 @@ func runTypes(dst, src *tensor.Tensor, opt RunOptions) (typedRun, error) {
 			return nil, typeErr("dst has type %v, src has type %v; they must be equal, or for add and mul %v may widen to %v",
 				dst.DType(), src.DType(), src.DType(), WiderType(src.DType()))
 		}
-	} else if err := checkReduction(src.DType(), ScatterOptions{Reduction: r, Arith: opt.Arith}); err != nil {
+	} else if err := checkReduction(src.DType(), &ScatterOptions{Reduction: r, Arith: opt.Arith}); err != nil {
 		return nil, err
 	}
 	return wide, nil
