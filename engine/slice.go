@@ -106,7 +106,7 @@ func dynamicUpdateSlice(s *scratch, dst, operand, update *tensor.Tensor, start [
 	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
 		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
 	l.gathers = false
-	s.ind = append(s.ind[:0], start...)                // the caller's; the walk keeps a copy
+	s.ind = append(s.ind[:0], start...)                 // the caller's; the walk keeps a copy
 	scatterLayout(s, dst, operand, update, s.ind, &opt) // clamped: no start is refused
 	return nil
 }
