@@ -112,7 +112,7 @@ func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, 
 	j := &s.gat
 	j.s, j.m, j.ind, j.lim = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind, lims[0]
 	j.outer, j.inner, j.perBatch, j.srcStep = outer, inner, perBatch, ds[axis]*inner
-	steal(n, p, &s.gat, nil, &s.chunks, &s.done)
+	steal(n, p, &s.gat, s, false)
 	return nil
 }
 

@@ -38,12 +38,17 @@ func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rul
 	lim := s.limits(rules, ds[axis:axis+1])[0]
 	p := parts(2 * len(ind))
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)
+	// Summed over each worker's chunks: zeroed, without a call to clear
+	// for the one slot of a small call.
 	s.touched = resize(s.touched, p)
-	clear(s.touched) // summed over each worker's chunks
+	s.touched[0] = 0
+	if p > 1 {
+		clear(s.touched[1:])
+	}
 	j := &s.gel
 	j.s, j.m = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], 1)
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
-	steal(s.el.rows(), p, &s.gel, s.found, &s.chunks, &s.done)
+	steal(s.el.rows(), p, &s.gel, s, true)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}

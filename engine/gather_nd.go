@@ -79,7 +79,7 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	j := &s.gnd
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
-	steal(n, p, &s.gnd, s.found, &s.chunks, &s.done)
+	steal(n, p, &s.gnd, s, true)
 	if bad := firstOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}

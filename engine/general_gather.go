@@ -50,7 +50,7 @@ func gatherLayout(s *scratch, dst, operand *tensor.Tensor, ind []int64, fill ten
 	j.s, j.ind, j.found, j.lines = s, ind, s.noneFound(p), resize(j.lines, p)
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
-	steal(l.batches, p, j, j.found, &s.chunks, &s.done)
+	steal(l.batches, p, j, s, true)
 	return firstOf(j.found)
 }
 

@@ -41,7 +41,7 @@ func firstBad(s *scratch, ind []int64, lims []limit, rules IndexRules) int {
 	}
 	p := parts(len(ind))
 	s.bad.ind, s.bad.lims, s.bad.found = ind, lims, s.noneFound(p)
-	steal(len(ind), p, &s.bad, s.found, &s.chunks, &s.done)
+	steal(len(ind), p, &s.bad, s, true)
 	return firstOf(s.found)
 }
 

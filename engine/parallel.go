@@ -88,21 +88,25 @@ type counter struct {
 // steal is parallel for jobs whose chunks write disjoint outputs, such
 // as the gathers': [0, n) is split into min(n, p*stealChunks) chunks in
 // order, chunk c being [c*n/k, (c+1)*n/k), which p goroutines take one at
-// a time from c's counter, so that one that is held up (its vCPU
-// preempted, its chunks slower) does not hold up the call: the others
-// take what it has not. Which goroutine runs a chunk then depends on the
-// timing, but what the job writes does not. found, when not nil, holds
-// the goroutines' slots of a bad index (see noneFound): a goroutine stops
+// a time from the scratch's counter, so that one that is held up (its
+// vCPU preempted, its chunks slower) does not hold up the call: the
+// others take what it has not. Which goroutine runs a chunk then depends
+// on the timing, but what the job writes does not. With stops, the job
+// records bad indices in s.found (see noneFound): a goroutine stops
 // taking chunks once its slot is set, so that it keeps the first bad
 // index of its chunks, which it takes in order; firstOf then finds the
 // first overall. With p <= 1 it runs j on the calling goroutine alone,
 // and allocates nothing.
-func steal(n, p int, j job, found []int, c *counter, done *sync.WaitGroup) {
+func steal(n, p int, j job, s *scratch, stops bool) {
 	if p = min(p, n); p <= 1 {
 		j.work(0, 0, n)
 		return
 	}
-	stealSpread(n, p, j, found, c, done)
+	var found []int
+	if stops {
+		found = s.found
+	}
+	stealSpread(n, p, j, found, &s.chunks, &s.done)
 }
 
 // stealSpread is steal for p > 1: the goroutines it starts are its only

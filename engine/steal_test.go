@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,9 +40,7 @@ func TestStealCoversEachPositionOnce(t *testing.T) {
 		{1000, 1, 1},
 	} {
 		j := &countJob{seen: make([]atomic.Int32, tc.n), p: tc.p}
-		var c counter
-		var done sync.WaitGroup
-		steal(tc.n, tc.p, j, nil, &c, &done)
+		steal(tc.n, tc.p, j, new(scratch), false)
 		for i := range j.seen {
 			if got := j.seen[i].Load(); got != 1 {
 				t.Fatalf("n %d p %d: position %d covered %d times, want once", tc.n, tc.p, i, got)
@@ -89,9 +86,7 @@ func TestStealGoesOnPastAHeldUpWorker(t *testing.T) {
 		k := min(n, p*stealChunks)
 		j := &stallJob{n: n, k: k}
 		j.left.Store(int32(k - 1))
-		var c counter
-		var done sync.WaitGroup
-		steal(n, p, j, nil, &c, &done)
+		steal(n, p, j, new(scratch), false)
 		if !j.ok.Load() {
 			t.Errorf("p %d: the other workers left %d chunks to the held-up one", p, j.left.Load())
 		}
@@ -139,9 +134,9 @@ func TestStealFindsTheFirstBad(t *testing.T) {
 			for w := range j.found {
 				j.found[w] = -1
 			}
-			var c counter
-			var done sync.WaitGroup
-			steal(tc.n, tc.p, j, j.found, &c, &done)
+			s := new(scratch)
+			s.found = j.found
+			steal(tc.n, tc.p, j, s, true)
 			if got := firstOf(j.found); got != tc.want {
 				t.Fatalf("n %d p %d bad %v: first bad %d, want %d", tc.n, tc.p, tc.bad, got, tc.want)
 			}
