@@ -49,7 +49,7 @@ func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rul
 	j.s, j.m = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], 1)
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
 	steal(s.el.rows(), p, &s.gel, s, true)
-	if bad := firstOf(s.found); bad >= 0 {
+	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	return nil

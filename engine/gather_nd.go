@@ -80,7 +80,7 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
 	steal(n, p, &s.gnd, s, true)
-	if bad := firstOf(s.found); bad >= 0 {
+	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
 	return nil

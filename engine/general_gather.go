@@ -51,7 +51,7 @@ func gatherLayout(s *scratch, dst, operand *tensor.Tensor, ind []int64, fill ten
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
 	steal(l.batches, p, j, s, true)
-	return firstOf(j.found)
+	return leastOf(j.found)
 }
 
 // hloGatherJob is the parallel part of the general gather: each worker

@@ -42,7 +42,7 @@ func firstBad(s *scratch, ind []int64, lims []limit, rules IndexRules) int {
 	p := parts(len(ind))
 	s.bad.ind, s.bad.lims, s.bad.found = ind, lims, s.noneFound(p)
 	steal(len(ind), p, &s.bad, s, true)
-	return firstOf(s.found)
+	return leastOf(s.found)
 }
 
 // badJob is the parallel part of firstBad.

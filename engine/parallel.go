@@ -94,7 +94,7 @@ type counter struct {
 // on the timing, but what the job writes does not. With stops, the job
 // records bad indices in s.found (see noneFound): a goroutine stops
 // taking chunks once its slot is set, so that it keeps the first bad
-// index of its chunks, which it takes in order; firstOf then finds the
+// index of its chunks, which it takes in order; leastOf then finds the
 // first overall. With p <= 1 it runs j on the calling goroutine alone,
 // and allocates nothing.
 func steal(n, p int, j job, s *scratch, stops bool) {
@@ -141,15 +141,26 @@ func takeChunks(w, n, k int, j job, found []int, c *counter) {
 	}
 }
 
-// firstOf returns the smallest non-negative value in found, or -1: the
-// first bad index overall, whether the chunks were fixed ranges in order
-// (parallel) or taken in turn (steal).
+// firstOf returns the first non-negative value in found, or -1. Chunks
+// are in order, so it is the first bad index overall.
 func firstOf(found []int) int {
-	first := -1
 	for _, f := range found {
-		if f >= 0 && (first < 0 || f < first) {
-			first = f
+		if f >= 0 {
+			return f
 		}
 	}
-	return first
+	return -1
+}
+
+// leastOf returns the smallest non-negative value in found, or -1: after
+// steal, whose goroutines took chunks in no fixed order, the first bad
+// index overall.
+func leastOf(found []int) int {
+	least := -1
+	for _, f := range found {
+		if f >= 0 && (least < 0 || f < least) {
+			least = f
+		}
+	}
+	return least
 }

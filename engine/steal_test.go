@@ -137,7 +137,7 @@ func TestStealFindsTheFirstBad(t *testing.T) {
 			s := new(scratch)
 			s.found = j.found
 			steal(tc.n, tc.p, j, s, true)
-			if got := firstOf(j.found); got != tc.want {
+			if got := leastOf(j.found); got != tc.want {
 				t.Fatalf("n %d p %d bad %v: first bad %d, want %d", tc.n, tc.p, tc.bad, got, tc.want)
 			}
 			if l := j.late.Load(); l > 0 {
@@ -147,7 +147,7 @@ func TestStealFindsTheFirstBad(t *testing.T) {
 	}
 }
 
-func TestFirstOfIsTheSmallest(t *testing.T) {
+func TestLeastOfIsTheSmallest(t *testing.T) {
 	for _, tc := range []struct {
 		found []int
 		want  int
@@ -158,8 +158,8 @@ func TestFirstOfIsTheSmallest(t *testing.T) {
 		{[]int{5, -1, 3}, 3},
 		{[]int{0, 9}, 0},
 	} {
-		if got := firstOf(tc.found); got != tc.want {
-			t.Errorf("firstOf(%v) = %d, want %d", tc.found, got, tc.want)
+		if got := leastOf(tc.found); got != tc.want {
+			t.Errorf("leastOf(%v) = %d, want %d", tc.found, got, tc.want)
 		}
 	}
 }
