@@ -112,12 +112,12 @@ func gather(s *scratch, dst, data, indices *tensor.Tensor, axis, batchDims int, 
 	j := &s.gat
 	j.s, j.m, j.ind, j.lim = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], inner), ind, lims[0]
 	j.outer, j.inner, j.perBatch, j.srcStep = outer, inner, perBatch, ds[axis]*inner
-	parallel(n, p, &s.gat, &s.done)
+	steal(n, p, &s.gat, s, false)
 	return nil
 }
 
-// gatherJob is the parallel part of Gather: each worker owns a range of
-// the output's blocks.
+// gatherJob is the parallel part of Gather: each worker takes chunks of
+// the output's blocks (see steal).
 type gatherJob struct {
 	s                      *scratch
 	m                      mover

@@ -38,19 +38,25 @@ func gatherElements(s *scratch, dst, data, indices *tensor.Tensor, axis int, rul
 	lim := s.limits(rules, ds[axis:axis+1])[0]
 	p := parts(2 * len(ind))
 	s.el.init(ind, is, axis, lim, s.stridesOf(0, ds), s.stridesOf(1, is), p)
+	// Summed over each worker's chunks: zeroed, without a call to clear
+	// for the one slot of a small call.
 	s.touched = resize(s.touched, p)
+	s.touched[0] = 0
+	if p > 1 {
+		clear(s.touched[1:])
+	}
 	j := &s.gel
 	j.s, j.m = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], 1)
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
-	parallel(s.el.rows(), p, &s.gel, &s.done)
-	if bad := firstOf(s.found); bad >= 0 {
+	steal(s.el.rows(), p, &s.gel, s, true)
+	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, axis, 0)
 	}
 	return nil
 }
 
 // gatherElementsJob is the parallel part of GatherElements: each worker
-// owns a range of rows.
+// takes chunks of the rows (see steal).
 type gatherElementsJob struct {
 	s     *scratch
 	m     mover
@@ -59,7 +65,9 @@ type gatherElementsJob struct {
 }
 
 func (j *gatherElementsJob) work(w, lo, hi int) {
-	j.found[w], j.s.touched[w] = j.m.gatherRows(&j.s.el, w, lo, hi, j.skip)
+	bad, touched := j.m.gatherRows(&j.s.el, w, lo, hi, j.skip)
+	j.found[w] = bad
+	j.s.touched[w] += touched
 }
 
 // gatherElementRows sets the output elements (dst) of rows r0 to r1 of

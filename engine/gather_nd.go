@@ -79,15 +79,15 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	j := &s.gnd
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
-	parallel(n, p, &s.gnd, &s.done)
-	if bad := firstOf(s.found); bad >= 0 {
+	steal(n, p, &s.gnd, s, true)
+	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
 	return nil
 }
 
-// gatherNDJob is the parallel part of GatherND: each worker owns a range
-// of the output's blocks.
+// gatherNDJob is the parallel part of GatherND: each worker takes chunks
+// of the output's blocks (see steal).
 type gatherNDJob struct {
 	s     *scratch
 	m     mover

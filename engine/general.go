@@ -430,6 +430,19 @@ func (l *layout) startsLine(starts []int, ind []int64, at, dAt, base, dBase int)
 	if len(l.comp) == 2 && !l.rules.moves() {
 		l0, l1 := l.compLim[0], l.compLim[1]
 		s0, s1 := l.opStrides[l.comp[0]], l.opStrides[l.comp[1]]
+		if l.vecStride == 1 && dAt == 2 && base == 0 && dBase == 0 {
+			// Consecutive pairs and no batching offsets, as ScatterND's
+			// tuples: its loop, whose few live values stay in registers
+			// (this one's spilled, reading memory three times as often).
+			t := offsets2(starts, ind[at:at+2*len(starts)], l0, l1, s0, s1, l.rules.OutOfRange == OutOfRangeSkip)
+			if t == len(starts) {
+				return -1
+			}
+			if _, ok := l0.pos(ind[at+2*t]); ok {
+				return 2*t + 1
+			}
+			return 2 * t
+		}
 		n0, n1, e0, e1, vs := uint64(l0.size), uint64(l1.size), l0.fromEnd, l1.fromEnd, l.vecStride
 		skip := l.rules.OutOfRange == OutOfRangeSkip
 		for i := range starts {

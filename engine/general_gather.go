@@ -50,12 +50,12 @@ func gatherLayout(s *scratch, dst, operand *tensor.Tensor, ind []int64, fill ten
 	j.s, j.ind, j.found, j.lines = s, ind, s.noneFound(p), resize(j.lines, p)
 	j.m = s.apply.get(dst, operand, s.views[vDst], s.views[vData], l.run)
 	j.m.setFill(viewOf(&fill))
-	parallel(l.batches, p, j, &s.done)
-	return firstOf(j.found)
+	steal(l.batches, p, j, s, true)
+	return leastOf(j.found)
 }
 
 // hloGatherJob is the parallel part of the general gather: each worker
-// takes a range of batch positions.
+// takes chunks of the batch positions (see steal).
 type hloGatherJob struct {
 	s     *scratch
 	m     mover

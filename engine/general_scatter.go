@@ -199,9 +199,14 @@ func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
 }
 
 // slabBytes is how much of dst the general scatter fills and updates at a
-// time when it goes by slabs: what the first-level cache holds. Tests set
-// it lower, so that small calls go a slab at a time.
-var slabBytes = 32 << 10
+// time when it goes by slabs: half of what the first-level cache holds
+// (32 KiB on the AMD EPYC and Skylake cores measured), so that the slabs
+// stay in it while the indices and updates stream through, as the forms'
+// ScatterElements keeps its one slab of W4's shape (16 KiB). At the whole
+// 32 KiB, W4's general scatter missed the first-level cache 1.27 times as
+// often as the form (callgrind's simulation of this cache). Tests set it
+// lower, so that small calls go a slab at a time.
+var slabBytes = 16 << 10
 
 // apply fills dst[lo:hi] and applies to it, in index order, the windows
 // of batch positions b0 to b1 that land in it.

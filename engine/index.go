@@ -41,8 +41,8 @@ func firstBad(s *scratch, ind []int64, lims []limit, rules IndexRules) int {
 	}
 	p := parts(len(ind))
 	s.bad.ind, s.bad.lims, s.bad.found = ind, lims, s.noneFound(p)
-	parallel(len(ind), p, &s.bad, &s.done)
-	return firstOf(s.found)
+	steal(len(ind), p, &s.bad, s, true)
+	return leastOf(s.found)
 }
 
 // badJob is the parallel part of firstBad.

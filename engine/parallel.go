@@ -3,6 +3,7 @@ package engine
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // minWork is the amount of work (elements moved plus index values read)
@@ -68,6 +69,78 @@ func spread(n, p int, j job, done *sync.WaitGroup) {
 	done.Wait()
 }
 
+// stealChunks is how many chunks per goroutine steal splits its range
+// into: enough that a goroutine whose vCPU the host preempts holds up at
+// most a small part of the call while the others take the rest, few
+// enough that taking a chunk (an atomic add, and the job's placing of its
+// walk at the chunk's start) costs nothing next to the chunk's work.
+const stealChunks = 8
+
+// counter is the chunk counter of steal, alone in its cache line: every
+// goroutine of a call adds to it, and the scratch fields next to it are
+// read by them all.
+type counter struct {
+	_    [64]byte
+	next atomic.Int64
+	_    [56]byte
+}
+
+// steal is parallel for jobs whose chunks write disjoint outputs, such
+// as the gathers': [0, n) is split into min(n, p*stealChunks) chunks in
+// order, chunk c being [c*n/k, (c+1)*n/k), which p goroutines take one at
+// a time from the scratch's counter, so that one that is held up (its
+// vCPU preempted, its chunks slower) does not hold up the call: the
+// others take what it has not. Which goroutine runs a chunk then depends
+// on the timing, but what the job writes does not. With stops, the job
+// records bad indices in s.found (see noneFound): a goroutine stops
+// taking chunks once its slot is set, so that it keeps the first bad
+// index of its chunks, which it takes in order; leastOf then finds the
+// first overall. With p <= 1 it runs j on the calling goroutine alone,
+// and allocates nothing.
+func steal(n, p int, j job, s *scratch, stops bool) {
+	if p = min(p, n); p <= 1 {
+		j.work(0, 0, n)
+		return
+	}
+	var found []int
+	if stops {
+		found = s.found
+	}
+	stealSpread(n, p, j, found, &s.chunks, &s.done)
+}
+
+// stealSpread is steal for p > 1: the goroutines it starts are its only
+// allocations, one object each.
+func stealSpread(n, p int, j job, found []int, c *counter, done *sync.WaitGroup) {
+	k := min(n, p*stealChunks)
+	c.next.Store(0)
+	done.Add(p - 1)
+	for w := 1; w < p; w++ {
+		go func() {
+			takeChunks(w, n, k, j, found, c)
+			done.Done()
+		}()
+	}
+	takeChunks(0, n, k, j, found, c)
+	done.Wait()
+}
+
+// takeChunks is goroutine w of stealSpread: it runs j on the chunks of
+// [0, n) (k of them) that it takes from c, until none is left or its slot
+// in found is set.
+func takeChunks(w, n, k int, j job, found []int, c *counter) {
+	for {
+		i := int(c.next.Add(1) - 1)
+		if i >= k {
+			return
+		}
+		j.work(w, i*n/k, (i+1)*n/k)
+		if found != nil && found[w] >= 0 {
+			return
+		}
+	}
+}
+
 // firstOf returns the first non-negative value in found, or -1. Chunks
 // are in order, so it is the first bad index overall.
 func firstOf(found []int) int {
@@ -77,4 +150,17 @@ func firstOf(found []int) int {
 		}
 	}
 	return -1
+}
+
+// leastOf returns the smallest non-negative value in found, or -1: after
+// steal, whose goroutines took chunks in no fixed order, the first bad
+// index overall.
+func leastOf(found []int) int {
+	least := -1
+	for _, f := range found {
+		if f >= 0 && (least < 0 || f < least) {
+			least = f
+		}
+	}
+	return least
 }

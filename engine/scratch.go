@@ -34,7 +34,8 @@ type scratch struct {
 	lastWide    widePasses  // lastRed as one, or nil
 	lastFast    fastScatter // lastRed as one, or nil
 
-	done sync.WaitGroup // for parallel
+	done   sync.WaitGroup // for parallel
+	chunks counter        // for steal
 
 	nd  ndWalk
 	el  elemWalk

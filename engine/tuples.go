@@ -245,10 +245,11 @@ func offsets1(offs []int32, ind []int64, l limit, stride int, skip bool) int {
 }
 
 // offsets2 is offsets1 for pairs ind[2t], ind[2t+1], with the limits and
-// strides of their two components.
+// strides of their two components. The general scatter writes its window
+// starts, of type int, with it too (see layout.startsLine).
 //
 //go:noinline
-func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
+func offsets2[O int32 | int](offs []O, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
 	ind = ind[:2*len(offs)]
 	n0, n1, e0, e1 := uint64(l0.size), uint64(l1.size), l0.fromEnd, l1.fromEnd
 	for t := range offs {
@@ -259,7 +260,7 @@ func offsets2(offs []int32, ind []int64, l0, l1 limit, s0, s1 int, skip bool) in
 		} else if !skip {
 			return t
 		}
-		offs[t] = int32(d)
+		offs[t] = O(d)
 	}
 	return len(offs)
 }
