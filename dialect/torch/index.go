@@ -136,20 +136,11 @@ func (c *indexCall) into(dst tensor.Tensor) error {
 // check checks the call as PyTorch's argument checks do and returns dim
 // normalised.
 func (c *indexCall) check(dst tensor.Tensor) (int, error) {
-	if err := present(c.input, c.index); err != nil {
-		return 0, err
-	}
-	if !c.fill && c.source.IsZero() {
-		return 0, fmt.Errorf("%w: missing input \"source\"", dialect.ErrInput)
-	}
-	d, err := wrapDim(c.dim, c.input.Rank())
+	d, err := checkAlong(c.input, c.index, c.source, "source", c.fill, c.dim)
 	if err != nil {
 		return 0, err
 	}
 	dt := c.input.DType()
-	if err := opcall.NoStrings(framework, "input", dt); err != nil {
-		return 0, err
-	}
 	if c.index.Rank() > 1 {
 		return 0, fmt.Errorf("%w: index must be 0-d or 1-D, got shape %v", engine.ErrShape, c.index.Shape())
 	}

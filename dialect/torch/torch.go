@@ -237,10 +237,7 @@ func runGather(sh *opcall.Shapes, dst, input, index tensor.Tensor, d int, _ tens
 }
 
 func checkGather(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
-	if err := present(input, index); err != nil {
-		return 0, nil, err
-	}
-	d, err := wrapDim(dim, input.Rank())
+	d, err := checkedDim(present(input, index), input, dim)
 	if err != nil || index.Len() == 0 {
 		return d, sh.Of(index), err
 	}
@@ -345,10 +342,7 @@ func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
 }
 
 func checkIndexSelect(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
-	if err := present(input, index); err != nil {
-		return 0, nil, err
-	}
-	d, err := wrapDim(dim, input.Rank())
+	d, err := checkedDim(present(input, index), input, dim)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -410,20 +404,11 @@ func (c *scatterCall) into(dst tensor.Tensor) error {
 // check checks the call as PyTorch does and returns the normalised dim and
 // the engine's reduction.
 func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.Reduction, error) {
-	if err := present(c.input, c.index); err != nil {
-		return 0, 0, err
-	}
-	if !c.hasValue && c.src.IsZero() {
-		return 0, 0, fmt.Errorf("%w: missing input \"src\"", dialect.ErrInput)
-	}
-	d, err := wrapDim(c.dim, c.input.Rank())
+	d, err := checkAlong(c.input, c.index, c.src, "src", c.hasValue, c.dim)
 	if err != nil {
 		return 0, 0, err
 	}
 	dt := c.input.DType()
-	if err := opcall.NoStrings(framework, "input", dt); err != nil {
-		return 0, 0, err
-	}
 	empty := c.index.Len() == 0
 	if !empty {
 		if err := opcall.CheckIndices(c.index, "index", c.b.IndexTypes); err != nil {
@@ -595,6 +580,36 @@ func checkRanks(t, index tensor.Tensor, name string) error {
 			engine.ErrShape, index.Rank(), name, t.Rank())
 	}
 	return nil
+}
+
+// checkAlong runs the first checks of a scatter or index call along dim,
+// in PyTorch's order: input and index given, other (named name) given
+// unless the call takes a value instead, dim within input's rank, input
+// not of strings. It returns dim normalised.
+func checkAlong(input, index, other tensor.Tensor, name string, hasValue bool, dim int) (int, error) {
+	if err := present(input, index); err != nil {
+		return 0, err
+	}
+	if !hasValue && other.IsZero() {
+		return 0, fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
+	}
+	d, err := wrapDim(dim, input.Rank())
+	if err != nil {
+		return 0, err
+	}
+	if err := opcall.NoStrings(framework, "input", input.DType()); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// checkedDim returns dim normalised for input's rank (wrapDim), unless
+// err, the outcome of the checks that come before it, is not nil.
+func checkedDim(err error, input tensor.Tensor, dim int) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	return wrapDim(dim, input.Rank())
 }
 
 // wrapDim maps dim in [-rank, rank-1] to [0, rank); a 0-d tensor counts as
