@@ -61,11 +61,8 @@ func familyBulk() []Workload {
 	rows := tensor.Shape{familyRows, familyWidth}
 	ids := tensor.Shape{familyRows}
 	out := tensor.Shape{familySegments, familyWidth}
-	table := []struct {
-		id, name, op string
-		s            *spec
-	}{
-		{"W10", "unsorted_segment_sum", "tf.math.unsorted_segment_sum", &spec{
+	table := []row{
+		{"W10", "unsorted_segment_sum", "tf.math.unsorted_segment_sum", 0, &spec{
 			seed: 10, data: rows, indices: ids, out: out, segment: true,
 			gen: genSegments(familySegments, false),
 			op:  unsortedSegment(tf.UnsortedSegmentSumInto, tf.UnsortedSegmentSum, familySegments),
@@ -75,35 +72,28 @@ func familyBulk() []Workload {
 		// WORKLOADS.md expects 0.007 of them, so most likely none is, and
 		// the last id is 65535, so that the output has 65536 rows (the
 		// Into form refuses any other; the test of W11 checks it).
-		{"W11", "sorted_segment_mean", "tf.math.segment_mean", &spec{
+		{"W11", "sorted_segment_mean", "tf.math.segment_mean", 0, &spec{
 			seed: 11, data: rows, indices: ids, out: out, segment: true,
 			gen: genSegments(familySegments, true),
 			op:  sortedSegment(tf.SegmentMeanInto, tf.SegmentMean),
 		}},
-		{"W12", "unsorted_segment_max", "tf.math.unsorted_segment_max", &spec{
+		{"W12", "unsorted_segment_max", "tf.math.unsorted_segment_max", 0, &spec{
 			seed: 12, data: rows, indices: ids, out: out, segment: true,
 			gen: genSegments(familySegments, false),
 			op:  unsortedSegment(tf.UnsortedSegmentMaxInto, tf.UnsortedSegmentMax, familySegments),
 		}},
 	}
-	ws := make([]Workload, len(table))
-	for i, t := range table {
-		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), spec: t.s}
-	}
-	return ws
+	return build(table, false)
 }
 
 // familySmall builds S7 and S8, each from its own seed (7 and 8), as
 // WORKLOADS.md fixes them, rather than the seed of S1 to S6.
 func familySmall() []Workload {
-	table := []struct {
-		id, name, op string
-		s            *spec
-	}{
+	table := []row{
 		// segment_sum of 256 rows by sorted ids in [0,32) into a reused
 		// [32,64] output (the last id is 31 but with a chance of 3e-4;
 		// the test of S7 checks it for this seed).
-		{"S7", "segment_sum_small", "tf.math.segment_sum", &spec{
+		{"S7", "segment_sum_small", "tf.math.segment_sum", 0, &spec{
 			seed: 7, data: tensor.Shape{256, 64}, indices: tensor.Shape{256}, out: tensor.Shape{32, 64}, segment: true,
 			gen: genSegments(32, true),
 			op:  sortedSegment(tf.SegmentSumInto, tf.SegmentSum),
@@ -111,7 +101,7 @@ func familySmall() []Workload {
 		// numpy.put of 64 values at 64 distinct positions of a [4096]
 		// vector, in place (raise mode, numpy's default). It has no
 		// allocating form.
-		{"S8", "put_small", "numpy.put", &spec{
+		{"S8", "put_small", "numpy.put", 0, &spec{
 			seed: 8, data: tensor.Shape{4096}, indices: tensor.Shape{64}, updates: tensor.Shape{64},
 			out: tensor.Shape{4096}, inPlace: true,
 			gen: genScatter(func(rng *rand.Rand, s *spec) tensor.Tensor {
@@ -122,9 +112,5 @@ func familySmall() []Workload {
 			}},
 		}},
 	}
-	ws := make([]Workload, len(table))
-	for i, t := range table {
-		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Small: true, spec: t.s}
-	}
-	return ws
+	return build(table, true)
 }

@@ -274,18 +274,35 @@ func randF16(rng *rand.Rand, shape tensor.Shape) tensor.Tensor {
 	return t
 }
 
+// row is a line of a table of workloads: a spec and what it is called.
+type row struct {
+	id, name, op string
+	bound        float64 // BoundMS, 0 where none is known
+	s            *spec
+}
+
+// build makes the Workloads of rows: small calls are marked Small, the
+// others carry the bytes they move.
+func build(rows []row, small bool) []Workload {
+	ws := make([]Workload, len(rows))
+	for i, r := range rows {
+		ws[i] = Workload{ID: r.id, Name: r.name, Op: r.op, BoundMS: r.bound, Small: small, spec: r.s}
+		if !small {
+			ws[i].Bytes = r.s.bytes()
+		}
+	}
+	return ws
+}
+
 // smallWorkloads builds the small calls of WORKLOADS.md.
 func smallWorkloads() []Workload {
-	table := []struct {
-		id, name, op string
-		s            *spec
-	}{
-		{"S1", "gather_rows_small", "onnx.Gather", &spec{
+	table := []row{
+		{"S1", "gather_rows_small", "onnx.Gather", 0, &spec{
 			data: tensor.Shape{1000, 64}, indices: tensor.Shape{16}, out: tensor.Shape{16, 64},
 			gen: genGather(1000),
 			op:  gather(0),
 		}},
-		{"S2", "kv_cache_write", "onnx.ScatterND", &spec{
+		{"S2", "kv_cache_write", "onnx.ScatterND", 0, &spec{
 			data: tensor.Shape{1, 8, 512, 64}, indices: tensor.Shape{1, 8, 1, 3}, updates: tensor.Shape{1, 8, 1, 64},
 			out: tensor.Shape{1, 8, 512, 64}, inPlace: true,
 			// One decoding position (100) of every head of a float16 KV
@@ -303,35 +320,33 @@ func smallWorkloads() []Workload {
 			},
 			op: scatterND(onnx.ReductionNone),
 		}},
-		{"S3", "gather_elements_small", "onnx.GatherElements", &spec{
+		{"S3", "gather_elements_small", "onnx.GatherElements", 0, &spec{
 			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, out: tensor.Shape{64, 8},
 			gen: genGather(64),
 			op:  gatherElements(1),
 		}},
-		{"S4", "scatter_elements_add_small", "onnx.ScatterElements", &spec{
+		{"S4", "scatter_elements_add_small", "onnx.ScatterElements", 0, &spec{
 			data: tensor.Shape{64, 64}, indices: tensor.Shape{64, 8}, updates: tensor.Shape{64, 8},
 			out: tensor.Shape{64, 64}, inPlace: true,
 			gen: genScatter(uniform(64)),
 			op:  scatterElements(1, onnx.ReductionAdd),
 		}},
-		{"S5", "gathernd_small", "onnx.GatherND", &spec{
+		{"S5", "gathernd_small", "onnx.GatherND", 0, &spec{
 			data: tensor.Shape{16, 16, 16}, indices: tensor.Shape{32, 2}, out: tensor.Shape{32, 16},
 			gen: genGather(16),
 			op:  gatherND(),
 		}},
-		{"S6", "scatternd_add_small", "onnx.ScatterND", &spec{
+		{"S6", "scatternd_add_small", "onnx.ScatterND", 0, &spec{
 			data: tensor.Shape{1024}, indices: tensor.Shape{256, 1}, updates: tensor.Shape{256},
 			out: tensor.Shape{1024}, inPlace: true,
 			gen: genScatter(uniform(1024)),
 			op:  scatterND(onnx.ReductionAdd),
 		}},
 	}
-	ws := make([]Workload, len(table))
-	for i, t := range table {
-		t.s.seed = smallSeed
-		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Small: true, spec: t.s}
+	for _, r := range table {
+		r.s.seed = smallSeed
 	}
-	return ws
+	return build(table, true)
 }
 
 // workloads builds the table of WORKLOADS.md, bulk workloads (W1 to W9,
@@ -339,11 +354,7 @@ func smallWorkloads() []Workload {
 // S8), afresh on every call so that no caller can change another's copy.
 func workloads() []Workload {
 	const n = 4096
-	table := []struct {
-		id, name, op string
-		bound        float64 // BoundMS
-		s            *spec
-	}{
+	table := []row{
 		{"W1", "scatternd_elem_none", "onnx.ScatterND", 1.63, &spec{
 			seed: 1, data: tensor.Shape{n, n}, indices: tensor.Shape{1 << 20, 2}, updates: tensor.Shape{1 << 20}, out: tensor.Shape{n, n},
 			// Unique random positions, drawn before data.
@@ -405,10 +416,7 @@ func workloads() []Workload {
 			op:  scatterElements(0, onnx.ReductionMax),
 		}},
 	}
-	ws := make([]Workload, len(table))
-	for i, t := range table {
-		ws[i] = Workload{ID: t.id, Name: t.name, Op: t.op, Bytes: t.s.bytes(), BoundMS: t.bound, spec: t.s}
-	}
+	ws := build(table, false)
 	ws = append(ws, familyBulk()...)
 	ws = append(ws, smallWorkloads()...)
 	return append(ws, familySmall()...)

@@ -33,7 +33,7 @@ func TestExportsOnlyTheOperatorAPI(t *testing.T) {
 		}
 	}
 	slices.Sort(funcs)
-	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "FillValue", "Find", "HalfRule", "IntOf", "IntsOf",
+	want := []string{"ArithRules", "BoolRule", "ComplexRule", "DivideRule", "FillValue", "Find", "HalfRule", "IndexRule", "IndexRuleWords", "IntOf", "IntsOf",
 		"IsScatter", "MeanRule", "MinMaxRule", "NormAxis", "NormAxisInput", "ParseValue", "ReductionNames", "ReportRule",
 		"StringsRule", "TowardZeroRule", "TupleInputs", "TypeError", "Types", "ZeroStartRule"}
 	if !slices.Equal(funcs, want) {

@@ -121,3 +121,56 @@ func ArithRules(a engine.Arith) []string {
 	}
 	return rules
 }
+
+// ruleWords are what a value of an index rule is called: word in a table's
+// column, sentence in a text.
+type ruleWords struct{ word, sentence string }
+
+// negativeWords and outOfRangeWords name the values of IndexRules' fields;
+// a value missing from them reads as the zero value's words. A negative
+// index under NegativeError has no word of its own: it does what an index
+// out of range does.
+var (
+	negativeWords = map[engine.Negative]ruleWords{
+		engine.NegativeError:   {"", "a negative index is out of range"},
+		engine.NegativeFromEnd: {"from the end", "a negative index counts from the end (-1 is the last)"},
+		engine.NegativeSkip:    {"dropped", "a negative index is dropped"},
+		engine.NegativeRefused: {"error", "a negative index is an error"},
+	}
+	outOfRangeWords = map[engine.OutOfRange]ruleWords{
+		engine.OutOfRangeError: {"error", "an index out of range is an error"},
+		engine.OutOfRangeSkip:  {"skipped", "an index out of range is skipped"},
+		engine.OutOfRangeClamp: {"clamped", "an index out of range is clamped, so that its slice lies within the tensor"},
+		engine.OutOfRangeWrap:  {"wrapped", "an index out of range wraps around, taken modulo the size of its dimension"},
+	}
+)
+
+// indexRuleWords returns the words for r's two fields.
+func indexRuleWords(r engine.IndexRules) (negative, outOfRange ruleWords) {
+	negative, ok := negativeWords[r.Negative]
+	if !ok {
+		negative = negativeWords[engine.NegativeError]
+	}
+	outOfRange, ok = outOfRangeWords[r.OutOfRange]
+	if !ok {
+		outOfRange = outOfRangeWords[engine.OutOfRangeError]
+	}
+	return negative, outOfRange
+}
+
+// IndexRuleWords says in a word each what a negative index and an index
+// out of range do under r, for a table's columns.
+func IndexRuleWords(r engine.IndexRules) (negative, outOfRange string) {
+	neg, out := indexRuleWords(r)
+	if neg.word == "" {
+		return out.word, out.word
+	}
+	return neg.word, out.word
+}
+
+// IndexRule says in a sentence what a negative index and an index out
+// of range do under r.
+func IndexRule(r engine.IndexRules) string {
+	neg, out := indexRuleWords(r)
+	return neg.sentence + "; " + out.sentence
+}

@@ -26,11 +26,8 @@ func dynamicSlice(s *scratch, dst, operand *tensor.Tensor, start []int64, rules 
 	if operand.IsZero() || dst.IsZero() {
 		return argErr("operand and dst must both be given")
 	}
-	if rules.Negative == NegativeSkip {
-		return negativeSkipErr("DynamicSlice")
-	}
 	os, sizes := s.shape(dataShape, operand), s.shape(outShape, dst)
-	if err := checkSliceStart(os, sizes, start, "dst"); err != nil {
+	if err := checkSliceStart("DynamicSlice", rules, os, sizes, start, "dst"); err != nil {
 		return err
 	}
 	if dst.DType() != operand.DType() {
@@ -40,16 +37,10 @@ func dynamicSlice(s *scratch, dst, operand *tensor.Tensor, start []int64, rules 
 	if s.views[vDst].span().overlaps(s.views[vData].span()) {
 		return argErr("dst overlaps operand")
 	}
-	r := len(os)
-	if r > len(dimsUpTo) {
-		return shapeErr("operand %v has rank %d; at most %d is supported", os, r, len(dimsUpTo))
-	}
 	rules.OutOfRange = OutOfRangeClamp
-	s.shapes[indexShape] = append(s.shapes[indexShape][:0], r)
-	l := &s.hlo
-	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: sizes, vecDim: 0,
-		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: sizes, comp: dimsUpTo[:r], runs: true}, rules)
-	l.gathers = true
+	if err := setSliceLayout(s, os, sizes, rules, true); err != nil {
+		return err
+	}
 	if dst.Len() > 0 {
 		// The start is the caller's; the walk keeps a copy of its own.
 		s.ind = append(s.ind[:0], start...)
@@ -73,11 +64,8 @@ func dynamicUpdateSlice(s *scratch, dst, operand, update *tensor.Tensor, start [
 	if operand.IsZero() || update.IsZero() || dst.IsZero() {
 		return argErr("operand, update and dst must all be given")
 	}
-	if rules.Negative == NegativeSkip {
-		return negativeSkipErr("DynamicUpdateSlice")
-	}
 	os, us := s.shape(dataShape, operand), s.shape(updateShape, update)
-	if err := checkSliceStart(os, us, start, "update"); err != nil {
+	if err := checkSliceStart("DynamicUpdateSlice", rules, os, us, start, "update"); err != nil {
 		return err
 	}
 	switch {
@@ -95,25 +83,38 @@ func dynamicUpdateSlice(s *scratch, dst, operand, update *tensor.Tensor, start [
 	if d.overlaps(s.views[vUpd].span()) {
 		return argErr("dst overlaps update")
 	}
-	r := len(os)
-	if r > len(dimsUpTo) {
-		return shapeErr("operand %v has rank %d; at most %d is supported", os, r, len(dimsUpTo))
-	}
 	opt := ScatterOptions{Rules: rules}
 	opt.Rules.OutOfRange = OutOfRangeClamp
-	s.shapes[indexShape] = append(s.shapes[indexShape][:0], r)
-	l := &s.hlo
-	l.set(&layoutDims{operand: os, indices: s.shapes[indexShape], other: us, vecDim: 0,
-		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: us, comp: dimsUpTo[:r], runs: true}, opt.Rules)
-	l.gathers = false
+	if err := setSliceLayout(s, os, us, opt.Rules, false); err != nil {
+		return err
+	}
 	s.ind = append(s.ind[:0], start...)                 // the caller's; the walk keeps a copy
 	scatterLayout(s, dst, operand, update, s.ind, &opt) // clamped: no start is refused
 	return nil
 }
 
-// checkSliceStart checks a slice of the given sizes (the shape of what is
-// called name) at start against operand.
-func checkSliceStart(operand, sizes tensor.Shape, start []int64, name string) error {
+// setSliceLayout sets s.hlo to the walk of a slice of the given sizes
+// within operand, a gather's if gathers, else a scatter's, under rules.
+func setSliceLayout(s *scratch, operand, sizes tensor.Shape, rules IndexRules, gathers bool) error {
+	r := len(operand)
+	if r > len(dimsUpTo) {
+		return shapeErr("operand %v has rank %d; at most %d is supported", operand, r, len(dimsUpTo))
+	}
+	s.shapes[indexShape] = append(s.shapes[indexShape][:0], r)
+	l := &s.hlo
+	l.set(&layoutDims{operand: operand, indices: s.shapes[indexShape], other: sizes, vecDim: 0,
+		otherWin: dimsUpTo[:r], winOp: dimsUpTo[:r], winSize: sizes, comp: dimsUpTo[:r], runs: true}, rules)
+	l.gathers = gathers
+	return nil
+}
+
+// checkSliceStart checks, for operator op, that rules hold for a slice and
+// that a slice of the given sizes (the shape of what is called name) at
+// start fits operand.
+func checkSliceStart(op string, rules IndexRules, operand, sizes tensor.Shape, start []int64, name string) error {
+	if rules.Negative == NegativeSkip {
+		return negativeSkipErr(op)
+	}
 	if len(start) != len(operand) {
 		return shapeErr("%d start indices for operand %v of rank %d", len(start), operand, len(operand))
 	}

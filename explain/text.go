@@ -185,25 +185,7 @@ func (t *Trace) segmentDoing() string {
 
 // indexRules says how the operator reads index values.
 func (t *Trace) indexRules() string {
-	neg := "a negative index is out of range"
-	switch t.Rules.Negative {
-	case engine.NegativeFromEnd:
-		neg = "a negative index counts from the end (-1 is the last)"
-	case engine.NegativeSkip:
-		neg = "a negative index is dropped"
-	case engine.NegativeRefused:
-		neg = "a negative index is an error"
-	}
-	out := "an index out of range is an error"
-	switch t.Rules.OutOfRange {
-	case engine.OutOfRangeSkip:
-		out = "an index out of range is skipped"
-	case engine.OutOfRangeClamp:
-		out = "an index out of range is clamped, so that its slice lies within the tensor"
-	case engine.OutOfRangeWrap:
-		out = "an index out of range wraps around, taken modulo the size of its dimension"
-	}
-	return "indices: " + neg + "; " + out
+	return "indices: " + dialect.IndexRule(t.Rules)
 }
 
 // mark is the text that follows a cell's value: its status and, where it

@@ -84,24 +84,8 @@ func behaviorRows(op *dialect.Op) []behaviorRow {
 	return rows
 }
 
-// outOfRangeWords are the columns' words for what an index out of range
-// does.
-var outOfRangeWords = map[engine.OutOfRange]string{
-	engine.OutOfRangeError: "error", engine.OutOfRangeSkip: "skipped", engine.OutOfRangeClamp: "clamped",
-	engine.OutOfRangeWrap: "wrapped",
-}
-
 func renderBehavior(b dialect.Behavior) string {
-	outOfRange := outOfRangeWords[b.Index.OutOfRange]
-	negative := outOfRange
-	switch b.Index.Negative {
-	case engine.NegativeFromEnd:
-		negative = "from the end"
-	case engine.NegativeSkip:
-		negative = "dropped"
-	case engine.NegativeRefused:
-		negative = "error"
-	}
+	negative, outOfRange := dialect.IndexRuleWords(b.Index)
 	types := b.IndexTypes.Names()
 	if b.IndexTypes == dialect.IntegerTypes {
 		types = "any integer"

@@ -105,16 +105,16 @@ func readParam(name string) dialect.Param {
 	return dialect.Param{Name: name, Role: dialect.RoleData, Doc: "the array to read"}
 }
 
-// updatedParam is the input name, the array an operator updates, which a
-// call through the table copies: it returns the updated copy.
-func updatedParam(name string) dialect.Param {
-	return dialect.Param{Name: name, Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"}
-}
-
-// valuesParam is the input name, the values an operator writes into the
-// array called array, of its type, spread over the positions as how says.
-func valuesParam(name, array, how string) dialect.Param {
-	return dialect.Param{Name: name, Role: dialect.RoleUpdates, Types: array + "'s type", Doc: "the values, " + how}
+// updateParams are the inputs of an operator that writes values into an
+// array: the input array, the array it updates, which a call through the
+// table copies (it returns the updated copy); indices; and the input
+// values, of array's type, spread over the positions as how says.
+func updateParams(array string, indices dialect.Param, values, how string) []dialect.Param {
+	return []dialect.Param{
+		{Name: array, Role: dialect.RoleData, Doc: "the array to update (the result is the updated copy)"},
+		indices,
+		{Name: values, Role: dialect.RoleUpdates, Types: array + "'s type", Doc: "the values, " + how},
+	}
 }
 
 // atOp returns the table entry of ufunc.at of the named ufunc.
@@ -125,12 +125,9 @@ func atOp(name, family, summary string, red engine.Reduction, reduction string, 
 		Family:   family,
 		Summary:  summary,
 		Behavior: behavior(types, map[string]engine.Reduction{reduction: red}, append([]string{atNote, atIdxNote, castNote, boolNote}, notes...)...),
-		Inputs: []dialect.Param{
-			updatedParam("a"),
-			{Name: "indices", Role: dialect.RoleIndices, Tuple: true,
-				Doc: "an integer array indexing a's first axis, or a tuple indices.0, indices.1, ... indexing the first dimensions"},
-			valuesParam("b", "a", "broadcast to the indexed shape"),
-		},
+		Inputs: updateParams("a", dialect.Param{Name: "indices", Role: dialect.RoleIndices, Tuple: true,
+			Doc: "an integer array indexing a's first axis, or a tuple indices.0, indices.1, ... indexing the first dimensions"},
+			"b", "broadcast to the indexed shape"),
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			indices, err := dialect.TupleInputs(c, "indices")
 			if err != nil {
@@ -173,11 +170,8 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 			"The i-th index receives v[i % len(v)], in index order: the last of duplicate indices wins; an empty v writes nothing.",
 			"Every index is checked before anything is written: a failed put leaves a as it was (NumPy's raise mode may write the values before a bad index).",
 			"Putting into an empty array is an error in every mode."),
-		Inputs: []dialect.Param{
-			updatedParam("a"),
-			{Name: "ind", Role: dialect.RoleIndices, Doc: "positions in the flattened a, any shape"},
-			valuesParam("v", "a", "repeated as needed"),
-		},
+		Inputs: updateParams("a", dialect.Param{Name: "ind", Role: dialect.RoleIndices, Doc: "positions in the flattened a, any shape"},
+			"v", "repeated as needed"),
 		Attrs: []dialect.Attr{modeAttr},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 			mode, err := ParseMode(c.Attrs["mode"].Str)
@@ -216,11 +210,8 @@ var indexTable = opcall.Unversioned("out", []*dialect.Op{
 			"A negative index counts from the end; one outside [-size, size-1] is an error, raised before anything is written.",
 			"indices broadcasts against arr in every dimension but axis; values broadcasts to the indexed shape.",
 			"Of duplicate positions the last in row-major index order wins (NumPy promises no order)."),
-		Inputs: []dialect.Param{
-			updatedParam("arr"),
-			{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, of arr's rank"},
-			valuesParam("values", "arr", "broadcast to the indexed shape"),
-		},
+		Inputs: updateParams("arr", dialect.Param{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along axis, of arr's rank"},
+			"values", "broadcast to the indexed shape"),
 		Attrs: []dialect.Attr{{Name: "axis", Role: dialect.RoleAxis, Kind: dialect.Int, Required: true,
 			Doc: "the axis, counted from the end when negative"}},
 		Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {

@@ -29,14 +29,14 @@ import (
 // and bfloat16 compute self + alpha*source in float32 and round once a
 // step, as PyTorch's CPU kernel does.
 func IndexAdd(input tensor.Tensor, dim int, index, source tensor.Tensor, alpha Scalar) (tensor.Tensor, error) {
-	c := indexCall{op: opIndexAdd, b: indexAddBehavior, input: input, dim: dim, index: index, source: source, alpha: alpha, includeSelf: true}
+	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, source: source, alpha: alpha, includeSelf: true}
 	return c.alloc()
 }
 
 // IndexAddInto is IndexAdd writing into dst, which has input's type and
 // shape and may be input itself (x.index_add_(...)).
 func IndexAddInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor, alpha Scalar) error {
-	c := indexCall{op: opIndexAdd, b: indexAddBehavior, input: input, dim: dim, index: index, source: source, alpha: alpha, includeSelf: true}
+	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, source: source, alpha: alpha, includeSelf: true}
 	return c.into(dst)
 }
 
@@ -47,14 +47,14 @@ func IndexAddInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor
 // index value). Of duplicate index values the last in index order wins
 // (PyTorch leaves it undefined).
 func IndexCopy(input tensor.Tensor, dim int, index, source tensor.Tensor) (tensor.Tensor, error) {
-	c := indexCall{op: opIndexCopy, b: indexCopyBehavior, input: input, dim: dim, index: index, source: source}
+	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, source: source}
 	return c.alloc()
 }
 
 // IndexCopyInto is IndexCopy writing into dst, which has input's type and
 // shape and may be input itself (x.index_copy_(...)).
 func IndexCopyInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor) error {
-	c := indexCall{op: opIndexCopy, b: indexCopyBehavior, input: input, dim: dim, index: index, source: source}
+	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, source: source}
 	return c.into(dst)
 }
 
@@ -65,14 +65,14 @@ func IndexCopyInto(dst, input tensor.Tensor, dim int, index, source tensor.Tenso
 // Python number (see ScatterValue); a complex value into a real input is
 // an error whatever its imaginary part.
 func IndexFill(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar) (tensor.Tensor, error) {
-	c := indexCall{op: opIndexFill, b: indexFillBehavior, input: input, dim: dim, index: index, value: value, fill: true}
+	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, value: value, fill: true}
 	return c.alloc()
 }
 
 // IndexFillInto is IndexFill writing into dst, which has input's type and
 // shape and may be input itself (x.index_fill_(...)).
 func IndexFillInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar) error {
-	c := indexCall{op: opIndexFill, b: indexFillBehavior, input: input, dim: dim, index: index, value: value, fill: true}
+	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, value: value, fill: true}
 	return c.into(dst)
 }
 
@@ -89,7 +89,7 @@ func IndexFillInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value
 // float16 and bfloat16 round after every step. bool and complex input
 // are refused.
 func IndexReduce(input tensor.Tensor, dim int, index, source tensor.Tensor, reduce Reduce, includeSelf bool) (tensor.Tensor, error) {
-	c := indexCall{op: opIndexReduce, b: indexReduceBehavior, input: input, dim: dim, index: index, source: source,
+	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, source: source,
 		reduce: string(reduce), includeSelf: includeSelf}
 	return c.alloc()
 }
@@ -97,7 +97,7 @@ func IndexReduce(input tensor.Tensor, dim int, index, source tensor.Tensor, redu
 // IndexReduceInto is IndexReduce writing into dst, which has input's type
 // and shape and may be input itself (x.index_reduce_(...)).
 func IndexReduceInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor, reduce Reduce, includeSelf bool) error {
-	c := indexCall{op: opIndexReduce, b: indexReduceBehavior, input: input, dim: dim, index: index, source: source,
+	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, source: source,
 		reduce: string(reduce), includeSelf: includeSelf}
 	return c.into(dst)
 }
@@ -113,16 +113,13 @@ const (
 // indexCall is one call of an index operator along dim: with source, or
 // with value (fill).
 type indexCall struct {
-	op            string
-	b             *dialect.Behavior // op's
-	input         tensor.Tensor
-	dim           int
-	index, source tensor.Tensor
-	value         Scalar // index_fill's
-	fill          bool
-	alpha         Scalar // index_add's
-	reduce        string // index_reduce's
-	includeSelf   bool
+	alongDim
+	source      tensor.Tensor
+	value       Scalar // index_fill's
+	fill        bool
+	alpha       Scalar // index_add's
+	reduce      string // index_reduce's
+	includeSelf bool
 }
 
 func (c *indexCall) alloc() (tensor.Tensor, error) {
@@ -136,20 +133,11 @@ func (c *indexCall) into(dst tensor.Tensor) error {
 // check checks the call as PyTorch's argument checks do and returns dim
 // normalised.
 func (c *indexCall) check(dst tensor.Tensor) (int, error) {
-	if err := present(c.input, c.index); err != nil {
-		return 0, err
-	}
-	if !c.fill && c.source.IsZero() {
-		return 0, fmt.Errorf("%w: missing input \"source\"", dialect.ErrInput)
-	}
-	d, err := wrapDim(c.dim, c.input.Rank())
+	d, err := c.checkFirst(c.source, "source", c.fill)
 	if err != nil {
 		return 0, err
 	}
 	dt := c.input.DType()
-	if err := opcall.NoStrings(framework, "input", dt); err != nil {
-		return 0, err
-	}
 	if c.index.Rank() > 1 {
 		return 0, fmt.Errorf("%w: index must be 0-d or 1-D, got shape %v", engine.ErrShape, c.index.Shape())
 	}

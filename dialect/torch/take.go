@@ -146,10 +146,7 @@ func checkTakeFlat(input, indices tensor.Tensor) error {
 // checkTakeAlong checks a take_along_dim with dim and returns dim
 // normalised and the result's shape, from sh.
 func checkTakeAlong(sh *opcall.Shapes, input, indices tensor.Tensor, dim int) (int, tensor.Shape, error) {
-	if err := checkTakeFlat(input, indices); err != nil {
-		return 0, nil, err
-	}
-	d, err := wrapDim(dim, input.Rank())
+	d, err := checkedDim(checkTakeFlat(input, indices), input, dim)
 	if err != nil {
 		return 0, nil, err
 	}

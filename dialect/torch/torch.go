@@ -143,7 +143,7 @@ const (
 // torch.scatter(input, dim, index, src, reduce=reduce). reduce "" is no
 // reduction.
 func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce), includeSelf: true}
+	c := scatterCall{alongDim: alongDim{opScatter, scatterBehavior, input, dim, index}, src: src, reduce: string(reduce), includeSelf: true}
 	return c.alloc()
 }
 
@@ -151,7 +151,7 @@ func Scatter(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Redu
 // and may be input itself: ScatterInto(x, x, ...) is PyTorch's in-place
 // x.scatter_(...).
 func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce) error {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce), includeSelf: true}
+	c := scatterCall{alongDim: alongDim{opScatter, scatterBehavior, input, dim, index}, src: src, reduce: string(reduce), includeSelf: true}
 	return c.into(dst)
 }
 
@@ -164,7 +164,7 @@ func ScatterInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, re
 // anything nonzero, NaN included, is true. float16 and bfloat16 round
 // through float32. The cast happens only if index has elements.
 func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce Reduce) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{alongDim: alongDim{opScatter, scatterBehavior, input, dim, index}, value: value, hasValue: true,
 		reduce: string(reduce), includeSelf: true}
 	return c.alloc()
 }
@@ -172,7 +172,7 @@ func ScatterValue(input tensor.Tensor, dim int, index tensor.Tensor, value Scala
 // ScatterValueInto is ScatterValue writing into dst, which has input's type
 // and shape and may be input itself.
 func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar, reduce Reduce) error {
-	c := scatterCall{op: opScatter, b: scatterBehavior, input: input, dim: dim, index: index, value: value, hasValue: true,
+	c := scatterCall{alongDim: alongDim{opScatter, scatterBehavior, input, dim, index}, value: value, hasValue: true,
 		reduce: string(reduce), includeSelf: true}
 	return c.into(dst)
 }
@@ -181,14 +181,14 @@ func ScatterValueInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, va
 // at position p, src at p is added at p with p[dim] replaced by the index
 // value: torch.scatter_add(input, dim, index, src).
 func ScatterAdd(input tensor.Tensor, dim int, index, src tensor.Tensor) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterAdd, b: scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{alongDim: alongDim{opScatterAdd, scatterAddBehavior, input, dim, index}, src: src, reduce: "add", includeSelf: true}
 	return c.alloc()
 }
 
 // ScatterAddInto is ScatterAdd writing into dst, which has input's type and
 // shape and may be input itself (x.scatter_add_(...)).
 func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor) error {
-	c := scatterCall{op: opScatterAdd, b: scatterAddBehavior, input: input, dim: dim, index: index, src: src, reduce: "add", includeSelf: true}
+	c := scatterCall{alongDim: alongDim{opScatterAdd, scatterAddBehavior, input, dim, index}, src: src, reduce: "add", includeSelf: true}
 	return c.into(dst)
 }
 
@@ -201,7 +201,7 @@ func ScatterAddInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor)
 // includeSelf false, input's own value at a position that receives
 // updates takes no part.
 func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce, includeSelf bool) (tensor.Tensor, error) {
-	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce),
+	c := scatterCall{alongDim: alongDim{opScatterReduce, scatterReduceBehavior, input, dim, index}, src: src, reduce: string(reduce),
 		includeSelf: includeSelf}
 	return c.alloc()
 }
@@ -209,7 +209,7 @@ func ScatterReduce(input tensor.Tensor, dim int, index, src tensor.Tensor, reduc
 // ScatterReduceInto is ScatterReduce writing into dst, which has input's
 // type and shape and may be input itself (x.scatter_reduce_(...)).
 func ScatterReduceInto(dst, input tensor.Tensor, dim int, index, src tensor.Tensor, reduce Reduce, includeSelf bool) error {
-	c := scatterCall{op: opScatterReduce, b: scatterReduceBehavior, input: input, dim: dim, index: index, src: src, reduce: string(reduce),
+	c := scatterCall{alongDim: alongDim{opScatterReduce, scatterReduceBehavior, input, dim, index}, src: src, reduce: string(reduce),
 		includeSelf: includeSelf}
 	return c.into(dst)
 }
@@ -237,10 +237,7 @@ func runGather(sh *opcall.Shapes, dst, input, index tensor.Tensor, d int, _ tens
 }
 
 func checkGather(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
-	if err := present(input, index); err != nil {
-		return 0, nil, err
-	}
-	d, err := wrapDim(dim, input.Rank())
+	d, err := checkedDim(present(input, index), input, dim)
 	if err != nil || index.Len() == 0 {
 		return d, sh.Of(index), err
 	}
@@ -345,10 +342,7 @@ func checkGatherDst(dst, input, index tensor.Tensor, shape tensor.Shape) error {
 }
 
 func checkIndexSelect(sh *opcall.Shapes, input, index tensor.Tensor, dim int) (int, tensor.Shape, error) {
-	if err := present(input, index); err != nil {
-		return 0, nil, err
-	}
-	d, err := wrapDim(dim, input.Rank())
+	d, err := checkedDim(present(input, index), input, dim)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -388,11 +382,8 @@ const (
 
 // scatterCall is one call of a scatter: src, or value when hasValue is set.
 type scatterCall struct {
-	op          string
-	b           *dialect.Behavior // op's
-	input       tensor.Tensor
-	dim         int
-	index, src  tensor.Tensor
+	alongDim
+	src         tensor.Tensor
 	value       Scalar
 	hasValue    bool
 	reduce      string // PyTorch's name ("add" for scatter_add); "" for none (torch.scatter only)
@@ -410,20 +401,11 @@ func (c *scatterCall) into(dst tensor.Tensor) error {
 // check checks the call as PyTorch does and returns the normalised dim and
 // the engine's reduction.
 func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.Reduction, error) {
-	if err := present(c.input, c.index); err != nil {
-		return 0, 0, err
-	}
-	if !c.hasValue && c.src.IsZero() {
-		return 0, 0, fmt.Errorf("%w: missing input \"src\"", dialect.ErrInput)
-	}
-	d, err := wrapDim(c.dim, c.input.Rank())
+	d, err := c.checkFirst(c.src, "src", c.hasValue)
 	if err != nil {
 		return 0, 0, err
 	}
 	dt := c.input.DType()
-	if err := opcall.NoStrings(framework, "input", dt); err != nil {
-		return 0, 0, err
-	}
 	empty := c.index.Len() == 0
 	if !empty {
 		if err := opcall.CheckIndices(c.index, "index", c.b.IndexTypes); err != nil {
@@ -595,6 +577,46 @@ func checkRanks(t, index tensor.Tensor, name string) error {
 			engine.ErrShape, index.Rank(), name, t.Rank())
 	}
 	return nil
+}
+
+// alongDim is what a scatter or index call along dim holds whatever its
+// operator.
+type alongDim struct {
+	op    string
+	b     *dialect.Behavior // op's
+	input tensor.Tensor
+	dim   int
+	index tensor.Tensor
+}
+
+// checkFirst runs the first checks of a call along dim, in PyTorch's
+// order: input and index given, other (named name) given unless the call
+// takes a value instead, dim within input's rank, input not of strings.
+// It returns dim normalised.
+func (a *alongDim) checkFirst(other tensor.Tensor, name string, hasValue bool) (int, error) {
+	if err := present(a.input, a.index); err != nil {
+		return 0, err
+	}
+	if !hasValue && other.IsZero() {
+		return 0, fmt.Errorf("%w: missing input %q", dialect.ErrInput, name)
+	}
+	d, err := wrapDim(a.dim, a.input.Rank())
+	if err != nil {
+		return 0, err
+	}
+	if err := opcall.NoStrings(framework, "input", a.input.DType()); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// checkedDim returns dim normalised for input's rank (wrapDim), unless
+// err, the outcome of the checks that come before it, is not nil.
+func checkedDim(err error, input tensor.Tensor, dim int) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	return wrapDim(dim, input.Rank())
 }
 
 // wrapDim maps dim in [-rank, rank-1] to [0, rank); a 0-d tensor counts as
