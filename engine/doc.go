@@ -71,7 +71,8 @@
 //
 // Each operation has a file: scatter_nd.go, scatter_elements.go (and its
 // column blocks along axis 0, scatter_columns.go; its single updates in
-// halves, scatter_halves.go), gather_nd.go, gather_elements.go, gather.go
+// halves, scatter_halves.go; blocks of a few elements at random rows,
+// prefetched, scatter_rows_small.go), gather_nd.go, gather_elements.go, gather.go
 // (Gather along an axis, and the gathers' checks), slice.go
 // (DynamicSlice, DynamicUpdateSlice), segment_runs.go (ReduceRuns: runs
 // of consecutive slices reduced in order, NumPy's reduceat and
