@@ -21,9 +21,10 @@ const rowsAhead = 8
 const rowsBatch = 128
 
 // prefetchBlock asks for the dst block of ps[i+rowsAhead], of the given
-// bytes, if there is one.
+// bytes, if there is one and the pair before it is of another block: a
+// run of pairs into one block (ReduceRuns' sorted segments) asks once.
 func prefetchBlock[T any](dst []T, ps []pair, i int, bytes uintptr) {
-	if j := i + rowsAhead; j < len(ps) {
+	if j := i + rowsAhead; j < len(ps) && ps[j].d != ps[j-1].d {
 		prefetchBytes(unsafe.Pointer(&dst[ps[j].d]), bytes)
 	}
 }
