@@ -38,6 +38,14 @@ func blockBytes[T any](block int) uintptr {
 // reduceBlocks reduces each block of src at p.s into the block of dst at
 // p.d, block elements each, for the pairs of ps in order.
 func reduceBlocks[T number](red Reduction, dst, src []T, ps []pair, block int) {
+	if d, ok := any(dst).([]float32); ok && floatRows(d, any(src).([]float32), ps, block, red) {
+		return
+	}
+	blockLoop(red, dst, src, ps, block)
+}
+
+// blockLoop is reduceBlocks' loop in Go.
+func blockLoop[T number](red Reduction, dst, src []T, ps []pair, block int) {
 	bytes := blockBytes[T](block)
 	for i, p := range ps {
 		prefetchBlock(dst, ps, i, bytes)
