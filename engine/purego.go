@@ -45,8 +45,8 @@ func copyStreaming(dst, src unsafe.Pointer, n uintptr) { copyStreamingGo(dst, sr
 // to order.
 func storeFence() {}
 
-// floatRows is reduceBlocks' loop for float32 Add, maxUpdate and minUpdate
-// (see floatRowsGo).
+// floatRows is reduceBlocks' loop for float32 Add and the maxima and
+// minima of MinMaxStdUpdate and MinMaxLastNaN (see floatRowsGo).
 func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	return floatRowsGo(dst, src, ps, block, red)
 }

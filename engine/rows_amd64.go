@@ -4,8 +4,8 @@ package engine
 
 import "golang.org/x/sys/cpu"
 
-// floatRows is reduceBlocks' loop for float32 Add, maxUpdate and
-// minUpdate, in assembly where the processor has AVX (rowsFloat32): eight
+// floatRows is reduceBlocks' loop for float32 Add, maxUpdate, minUpdate,
+// maxLast and minLast, in assembly where the processor has AVX (rowsFloat32): eight
 // elements an instruction, where Go's loop took one and a NaN check each.
 // It reports false, having done nothing, for another reduction or without
 // AVX. Every pair must address a whole block of dst and of src: the check
@@ -19,6 +19,10 @@ func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 		op = 1
 	case red == minUpdate:
 		op = 2
+	case red == maxLast:
+		op = 3
+	case red == minLast:
+		op = 4
 	case red != Add:
 		return false
 	}
@@ -36,7 +40,8 @@ func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 var hasAVX = cpu.X86.HasAVX
 
 // rowsFloat32 is floatRows' loop over the n pairs at ps, op 0 adding, 1
-// taking the maximum and 2 the minimum (see rows_amd64.s).
+// and 2 taking the maximum and minimum of std::max(update, value), 3 and 4
+// those of MinMaxLastNaN (see rows_amd64.s).
 //
 //go:noescape
 func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)

@@ -29,7 +29,7 @@ func TestFloatRowsTwin(t *testing.T) {
 		}
 		return r.Float32()*8 - 4
 	}
-	for _, red := range []Reduction{Add, maxUpdate, minUpdate} {
+	for _, red := range []Reduction{Add, maxUpdate, minUpdate, maxLast, minLast} {
 		for _, block := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 33} {
 			for _, n := range []int{0, 1, 8, 9, 40} {
 				const rows = 6
