@@ -63,3 +63,28 @@ func reduceOffsetBlocks[T number](red Reduction, dst, src []T, offs []int32, blo
 		t += read
 	}
 }
+
+// addRunRows adds rows r0+1 to r1-1 of src (rows of inner elements from
+// base) to out, in order, by floatRows for float32, rowsBatch rows a
+// call; it reports false, having added none, where floatRows does not
+// run (another type, or no AVX). A sum it makes is the one add makes, a
+// NaN by the engine's rule.
+func addRunRows[F float32 | float64](out, src []F, base, inner, r0, r1 int) bool {
+	o, ok := any(out).([]float32)
+	if !ok || r1-r0 < 2 {
+		return false
+	}
+	s := any(src).([]float32)
+	var buf [rowsBatch]pair
+	for r := r0 + 1; r < r1; {
+		n := 0
+		for ; r < r1 && n < len(buf); r++ {
+			buf[n] = pair{0, base + r*inner}
+			n++
+		}
+		if !floatRows(o, s, buf[:n], inner, Add) {
+			return false // before the first batch: floatRows runs for all or none
+		}
+	}
+	return true
+}

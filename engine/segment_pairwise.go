@@ -257,8 +257,10 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			continue
 		}
 		copy(out, src[base+r0*inner:][:inner])
-		for r := r0 + 1; r < r1; r++ {
-			addRow(out, src[base+r*inner:][:inner])
+		if !addRunRows(out, src, base, inner, r0, r1) {
+			for r := r0 + 1; r < r1; r++ {
+				addRow(out, src[base+r*inner:][:inner])
+			}
 		}
 		nan := false
 		for _, v := range out {
