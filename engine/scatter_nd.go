@@ -131,6 +131,9 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt Scatt
 		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
 	}
 	s.workerPairs(p)
+	if run.reset != nil {
+		run.seen = s.workerSeen(p)
+	}
 	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
 	return nil
