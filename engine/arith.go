@@ -98,13 +98,9 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 		for _, p := range ps {
 			dst[p.d] = minUpdateFirst(dst[p.d], src[p.s])
 		}
-	case maxLast:
+	default: // maxLast, minLast
 		for _, p := range ps {
-			dst[p.d] = maxLastNaN(dst[p.d], src[p.s])
-		}
-	case minLast:
-		for _, p := range ps {
-			dst[p.d] = minLastNaN(dst[p.d], src[p.s])
+			dst[p.d] = combine(red, dst[p.d], src[p.s])
 		}
 	}
 }
@@ -141,13 +137,9 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		for j, u := range src {
 			dst[j] = minUpdateFirst(dst[j], u)
 		}
-	case maxLast:
+	default: // maxLast, minLast
 		for j, u := range src {
-			dst[j] = maxLastNaN(dst[j], u)
-		}
-	case minLast:
-		for j, u := range src {
-			dst[j] = minLastNaN(dst[j], u)
+			dst[j] = combine(red, dst[j], u)
 		}
 	}
 }

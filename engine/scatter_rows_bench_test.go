@@ -18,15 +18,11 @@ import (
 func BenchmarkScatterRows(b *testing.B) {
 	const n, segments, width = 1 << 20, 1 << 16, 16
 	rng := rand.New(rand.NewPCG(10, 0))
-	d := make([]float32, n*width)
-	for i := range d {
-		d[i] = rng.Float32()*2 - 1
-	}
+	updates := randomFloats(tensor.Float32, tensor.Shape{n, width}, func() float64 { return rng.Float64()*2 - 1 })
 	v := make([]int64, n)
 	for i := range v {
 		v[i] = rng.Int64N(segments)
 	}
-	updates := tensor.Must(tensor.Wrap(tensor.Shape{n, width}, d))
 	ids := tensor.Must(tensor.Wrap(tensor.Shape{n, 1}, v))
 	dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segments, width}))
 	zeros := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segments, width}))
@@ -43,7 +39,7 @@ func BenchmarkScatterRows(b *testing.B) {
 		{"mean", tensor.Tensor{}, ScatterOptions{Reduction: Mean}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(4*len(d) + 8*len(v)))
+			b.SetBytes(int64(4*updates.Len() + 8*len(v)))
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			for b.Loop() {
