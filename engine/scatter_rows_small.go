@@ -24,8 +24,11 @@ import (
 const rowsAhead = 8
 
 // rowsBatch is how many offsets scatterOffsets turns into pairs at a
-// time, on its stack.
-const rowsBatch = 128
+// time, on its stack; runBatch how many rows of a run addRunRows does.
+const (
+	rowsBatch = 128
+	runBatch  = 16
+)
 
 // prefetchBlock asks for the dst block of ps[i+rowsAhead], of the given
 // bytes, if there is one and the pair before it is of another block: a
@@ -72,8 +75,9 @@ func reduceOffsetBlocks[T number](red Reduction, dst, src []T, offs []int32, blo
 }
 
 // addRunRows adds rows r0+1 to r1-1 of src (rows of inner elements from
-// base) to out, in order, by floatRows for float32, rowsBatch rows a
-// call; it reports false, having added none, where floatRows does not
+// base) to out, in order, by floatRows for float32, runBatch rows a call
+// (a run of sorted segments is short: Go zeroes the buffer every call,
+// which for rowsBatch pairs cost S7 more than its adds); it reports false, having added none, where floatRows does not
 // run (another type, or no AVX). A sum it makes is the one add makes, a
 // NaN by the engine's rule.
 func addRunRows[F float32 | float64](out, src []F, base, inner, r0, r1 int) bool {
@@ -82,7 +86,7 @@ func addRunRows[F float32 | float64](out, src []F, base, inner, r0, r1 int) bool
 		return false
 	}
 	s := any(src).([]float32)
-	var buf [rowsBatch]pair
+	var buf [runBatch]pair
 	for r := r0 + 1; r < r1; {
 		n := 0
 		for ; r < r1 && n < len(buf); r++ {
