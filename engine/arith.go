@@ -98,6 +98,10 @@ func reduceElems[T number](red Reduction, dst, src []T, ps []pair) {
 		for _, p := range ps {
 			dst[p.d] = minUpdateFirst(dst[p.d], src[p.s])
 		}
+	default: // maxLast, minLast
+		for _, p := range ps {
+			dst[p.d] = combine(red, dst[p.d], src[p.s])
+		}
 	}
 }
 
@@ -133,6 +137,10 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 		for j, u := range src {
 			dst[j] = minUpdateFirst(dst[j], u)
 		}
+	default: // maxLast, minLast
+		for j, u := range src {
+			dst[j] = combine(red, dst[j], u)
+		}
 	}
 }
 
@@ -143,7 +151,31 @@ func reduceSlice[T number](red Reduction, dst, src []T) {
 const (
 	maxUpdate Reduction = Xor + 1 + iota
 	minUpdate
+	// maxLast and minLast are Max and Min under MinMaxLastNaN.
+	maxLast
+	minLast
 )
+
+// lastNaN returns the reduction a numReducer applies for r under
+// MinMaxLastNaN.
+func lastNaN(r Reduction) Reduction {
+	if r == Min {
+		return minLast
+	}
+	return maxLast
+}
+
+// maxLastNaN is maxNaN but that a NaN update replaces the value whatever
+// it is (MinMaxLastNaN).
+func maxLastNaN[T number](v, u T) T {
+	return choose(b2i(!(u <= v))&^b2i(v != v)|b2i(u != u), v, u)
+}
+
+// minLastNaN is minNaN but that a NaN update replaces the value whatever
+// it is (MinMaxLastNaN).
+func minLastNaN[T number](v, u T) T {
+	return choose(b2i(!(u >= v))&^b2i(v != v)|b2i(u != u), v, u)
+}
 
 // updateFirst returns the reduction a numReducer applies for r under
 // MinMaxStdUpdate.
@@ -449,6 +481,10 @@ func combine[T number](red Reduction, v, u T) T {
 		return maxUpdateFirst(v, u)
 	case minUpdate:
 		return minUpdateFirst(v, u)
+	case maxLast:
+		return maxLastNaN(v, u)
+	case minLast:
+		return minLastNaN(v, u)
 	}
 	return v
 }

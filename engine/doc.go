@@ -71,7 +71,8 @@
 //
 // Each operation has a file: scatter_nd.go, scatter_elements.go (and its
 // column blocks along axis 0, scatter_columns.go; its single updates in
-// halves, scatter_halves.go), gather_nd.go, gather_elements.go, gather.go
+// halves, scatter_halves.go; blocks of a few elements at random rows,
+// prefetched, scatter_rows_small.go), gather_nd.go, gather_elements.go, gather.go
 // (Gather along an axis, and the gathers' checks), slice.go
 // (DynamicSlice, DynamicUpdateSlice), segment_runs.go (ReduceRuns: runs
 // of consecutive slices reduced in order, NumPy's reduceat and
@@ -94,6 +95,8 @@
 // twin where it is missing: add_amd64.s (float32 sums by index, addFloats;
 // add_other.go), gather_amd64.s (AVX-512 gathers of eight elements,
 // gatherRows; gather_other.go), index_amd64.s (the OR of an index check,
-// orWords, with AVX2 or SSE2; index_other.go) and stream_amd64.s
-// (prefetches and non-temporal copies; stream_other.go).
+// orWords, with AVX2 or SSE2; index_other.go), rows_amd64.s (float32
+// blocks of rows summed, or maxed and mined as std::max(update, value)
+// is, eight elements an AVX instruction, rowsFloat32; rows_other.go) and
+// stream_amd64.s (prefetches and non-temporal copies; stream_other.go).
 package engine

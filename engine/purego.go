@@ -44,3 +44,9 @@ func copyStreaming(dst, src unsafe.Pointer, n uintptr) { copyStreamingGo(dst, sr
 // storeFence orders nothing: without non-temporal stores there are none
 // to order.
 func storeFence() {}
+
+// floatRows is reduceBlocks' loop for float32 Add and the maxima and
+// minima of MinMaxStdUpdate and MinMaxLastNaN (see floatRowsGo).
+func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
+	return floatRowsGo(dst, src, ps, block, red)
+}

@@ -54,9 +54,7 @@ func (r *numReducer[T]) reduce(ps []pair) {
 		reduceElems(r.red, r.dst, r.src, ps)
 		return
 	}
-	for _, p := range ps {
-		reduceSlice(r.red, r.dst[p.d:p.d+r.block], r.src[p.s:p.s+r.block])
-	}
+	reduceBlocks(r.red, r.dst, r.src, ps, r.block)
 }
 
 // The fastScatter and halver methods: each hands r's slices and
@@ -69,11 +67,7 @@ func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
 		reduceOffsets(r.red, r.dst, offs, r.src)
 		return
 	}
-	for t, o := range offs {
-		if o >= 0 {
-			reduceSlice(r.red, r.dst[o:int(o)+block], r.src[t*block:(t+1)*block])
-		}
-	}
+	reduceOffsetBlocks(r.red, r.dst, r.src, offs, block)
 }
 
 func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {
@@ -161,7 +155,9 @@ func newFuncReducer[T any](dst []T, src tensor.Tensor, block int, o ops[T]) redu
 }
 
 func (r *funcReducer[T]) reduce(ps []pair) {
-	for _, p := range ps {
+	bytes := blockBytes[T](r.block)
+	for i, p := range ps {
+		prefetchBlock(r.dst, ps, i, bytes)
 		blk, upd := r.dst[p.d:p.d+r.block], r.src[p.s:p.s+r.block]
 		for j := range blk {
 			blk[j] = r.o.combine(blk[j], upd[j])
@@ -171,7 +167,9 @@ func (r *funcReducer[T]) reduce(ps []pair) {
 
 // fillBlocks sets the dst blocks of ps to v.
 func fillBlocks[T any](dst []T, ps []pair, block int, v T) {
-	for _, p := range ps {
+	bytes := blockBytes[T](block)
+	for i, p := range ps {
+		prefetchBlock(dst, ps, i, bytes)
 		blk := dst[p.d : p.d+block]
 		for j := range blk {
 			blk[j] = v

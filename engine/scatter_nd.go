@@ -129,6 +129,11 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
 	}
 	s.workerPairs(p)
+	if run.reset != nil && (!run.inPlace || blocks/64 <= n) {
+		// A bitmap of the blocks costs less than the fill of dst, or
+		// than the updates: not for a few updates in place.
+		run.seen = s.workerSeen(p)
+	}
 	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
 	return nil

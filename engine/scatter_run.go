@@ -30,6 +30,10 @@ type scatterRun struct {
 	mean    *meanCount // Mean only (see countMeans)
 	meanVal meanCount
 	size    int // dst.Len()
+	// seen is, per worker, the bitmap of the blocks that the updates
+	// have reached, by which each resets its blocks as it applies the
+	// updates (see resetApply); nil, and two passes, otherwise.
+	seen [][]uint64
 }
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
@@ -37,6 +41,7 @@ type scatterRun struct {
 func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt *ScatterOptions) *scatterRun {
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
+	run.seen = nil
 	run.size = dst.Len()
 	switch {
 	case data.IsZero() && !opt.Fill.IsZero():
@@ -136,6 +141,10 @@ func (run *scatterRun) countMeans(s *scratch, blocks, block, n int, excludeSelf 
 // by the number of values it took (with a count per block, finish
 // divides).
 func (run *scatterRun) each(it *pairIter, w int) {
+	if run.seen != nil && run.reset != nil && run.wide == nil && run.mean == nil {
+		run.resetApply(it, w)
+		return
+	}
 	if run.reset != nil {
 		it.start()
 		for ps, ok := it.next(); ok; ps, ok = it.next() {

@@ -23,6 +23,8 @@ type scratch struct {
 	pairs          []pair  // per worker, batch each
 	hits           [][]int // per worker, Mean's sparse lists
 
+	seen [][]uint64 // per worker, ExcludeSelf's blocks reached (see resetApply)
+
 	ind    []int64 // indices widened, when they are not int64
 	offs   []int32 // ScatterND's tuple offsets
 	counts []int   // Mean's counts
@@ -152,6 +154,14 @@ func (s *scratch) noneFound(p int) []int {
 // workerPairs returns the pair buffer of each of p workers.
 func (s *scratch) workerPairs(p int) {
 	s.pairs = resize(s.pairs, p*batch)
+}
+
+// workerSeen returns the bitmaps of p workers (see scatterRun.seen).
+func (s *scratch) workerSeen(p int) [][]uint64 {
+	for len(s.seen) < p {
+		s.seen = append(s.seen, nil)
+	}
+	return s.seen[:p]
 }
 
 // workerHits returns the hit lists of p workers (see meanCount).

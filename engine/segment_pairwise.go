@@ -235,20 +235,9 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			continue
 		}
 		copy(out, src[base+r0*inner:][:inner])
-		for r := r0 + 1; r < r1; r++ {
-			addRow(out, src[base+r*inner:][:inner])
-		}
-		nan := false
-		for _, v := range out {
-			nan = nan || v != v
-		}
-		if nan { // again, by the rule for every NaN the arithmetic makes
-			copy(out, src[base+r0*inner:][:inner])
-			for r := r0 + 1; r < r1; r++ {
-				for k, x := range src[base+r*inner:][:inner] {
-					out[k] = add(out[k], x)
-				}
-			}
+		// addRunRows' sums are add's, NaNs by the rule; addRow's are Go's.
+		if !addRunRows(out, src, base, inner, r0, r1) {
+			sumRunGo(out, src, base, inner, r0, r1)
 		}
 		if j.fix != nil && r1-r0 > 1 {
 			j.fix(j.dst.Data(), d0, inner)
@@ -257,6 +246,27 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			n := F(r1 - r0)
 			for k, v := range out {
 				out[k] = quo(v, n)
+			}
+		}
+	}
+}
+
+// sumRunGo adds rows r0+1 to r1-1 of src (rows of inner elements from
+// base) to out, which holds row r0, by addRow, and again by add if a sum
+// is a NaN, so that every NaN is the rule's.
+func sumRunGo[F float32 | float64](out, src []F, base, inner, r0, r1 int) {
+	for r := r0 + 1; r < r1; r++ {
+		addRow(out, src[base+r*inner:][:inner])
+	}
+	nan := false
+	for _, v := range out {
+		nan = nan || v != v
+	}
+	if nan { // again, by the rule for every NaN the arithmetic makes
+		copy(out, src[base+r0*inner:][:inner])
+		for r := r0 + 1; r < r1; r++ {
+			for k, x := range src[base+r*inner:][:inner] {
+				out[k] = add(out[k], x)
 			}
 		}
 	}

@@ -114,13 +114,17 @@ func unsignedReducer[T unsigned](dst []T, src tensor.Tensor, block int, opt Scat
 }
 
 // floatReducer is the reducer of float32 or float64 elements: max and
-// min by a rule other than MinMaxNaN and MinMaxStdUpdate, and div, call
+// min by a rule other than MinMaxNaN, MinMaxStdUpdate and MinMaxLastNaN,
+// and div, call
 // their functions, the rest do their arithmetic inline.
 func floatReducer[T float](dst []T, src tensor.Tensor, block int, opt ScatterOptions) reducer {
 	r := opt.Reduction
 	if opt.Arith.MinMax == MinMaxStdUpdate && (r == Max || r == Min) {
 		// Inline, in the loops of the other reductions.
 		return newNumReducer(dst, src, block, updateFirst(r), floatOps[T](r))
+	}
+	if opt.Arith.MinMax == MinMaxLastNaN && (r == Max || r == Min) {
+		return newNumReducer(dst, src, block, lastNaN(r), floatOps[T](r))
 	}
 	if opt.Arith.MinMax != MinMaxNaN && (r == Max || r == Min) {
 		return newFuncReducer(dst, src, block, minMaxOps[T](r, opt.Arith.MinMax))

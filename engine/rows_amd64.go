@@ -1,0 +1,47 @@
+//go:build amd64 && !purego
+
+package engine
+
+import "golang.org/x/sys/cpu"
+
+// floatRows is reduceBlocks' loop for float32 Add, maxUpdate, minUpdate,
+// maxLast and minLast, in assembly where the processor has AVX (rowsFloat32): eight
+// elements an instruction, where Go's loop took one and a NaN check each.
+// It reports false, having done nothing, for another reduction or without
+// AVX. Every pair must address a whole block of dst and of src: the check
+// panics, as Go's slicing would, before the assembly could overrun them.
+func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
+	op := 0
+	switch {
+	case !hasAVX:
+		return false
+	case red == maxUpdate:
+		op = 1
+	case red == minUpdate:
+		op = 2
+	case red == maxLast:
+		op = 3
+	case red == minLast:
+		op = 4
+	case red != Add:
+		return false
+	}
+	if len(ps) == 0 || block <= 0 {
+		return true // nothing to reduce
+	}
+	for _, p := range ps {
+		_, _ = dst[p.d:p.d+block], src[p.s:p.s+block]
+	}
+	rowsFloat32(&dst[0], &src[0], &ps[0], len(ps), block, op)
+	return true
+}
+
+// hasAVX says that rowsFloat32 runs.
+var hasAVX = cpu.X86.HasAVX
+
+// rowsFloat32 is floatRows' loop over the n pairs at ps, op 0 adding, 1
+// and 2 taking the maximum and minimum of std::max(update, value), 3 and 4
+// those of MinMaxLastNaN (see rows_amd64.s).
+//
+//go:noescape
+func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)

@@ -1,0 +1,136 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
+//
+// For each of the n pairs at ps, in order: the block elements of dst at
+// pair.d combined with those of src at pair.s, element by element: op 0
+// adds (dst + src), 1 takes VMAXPS(dst, src), 2 VMINPS(dst, src), 3
+// VMAXPS(src, dst) and 4 VMINPS(src, dst), 3 and 4 then taking src's
+// element where it is a NaN. Eight elements an AVX instruction, then one
+// at a time. The dst block of the pair eight on is prefetched. VADDPS
+// keeps its first operand's NaN (dst's), then the second's, and makes the
+// negative quiet NaN of two numbers: the engine's rule (nan.go).
+// VMAXPS(v, u) is v when v > u, else u (u when either is a NaN): std::max(u,
+// v), MinMaxStdUpdate's max; VMINPS(v, u) is v when v < u, else u: its
+// min. VMAXPS(u, v) is u when u > v, else v: with a NaN u taken,
+// MinMaxLastNaN's max (maxLastNaN); with VMINPS, its min.
+//
+// DI dst, SI src, BX the pair, CX n, DX block, R8 op, AX the pair's
+// number, R12 the last number that prefetches, R9 and R10 the elements of
+// dst and src, R11 the elements left in the block; Y0 dst's elements and
+// the result, Y1 src's, Y2 the maximum or minimum, Y3 the NaNs of src.
+TEXT ·rowsFloat32(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ps+16(FP), BX
+	MOVQ n+24(FP), CX
+	MOVQ block+32(FP), DX
+	MOVQ op+40(FP), R8
+	XORQ AX, AX
+	LEAQ -8(CX), R12
+
+pair:
+	CMPQ AX, CX
+	JGE done
+	CMPQ AX, R12
+	JGE take
+	MOVQ 128(BX), R9
+	PREFETCHT0 (DI)(R9*4)
+
+take:
+	MOVQ 0(BX), R9
+	MOVQ 8(BX), R10
+	LEAQ (DI)(R9*4), R9
+	LEAQ (SI)(R10*4), R10
+	MOVQ DX, R11
+
+eight:
+	CMPQ R11, $8
+	JLT one
+	VMOVUPS (R9), Y0
+	CMPQ R8, $1
+	JEQ max8
+	JGT other8
+	VADDPS (R10), Y0, Y0
+	JMP store8
+
+other8:
+	CMPQ R8, $3
+	JLT min8
+	VMOVUPS (R10), Y1
+	JGT minLast8
+	VMAXPS Y0, Y1, Y2
+	JMP last8
+
+minLast8:
+	VMINPS Y0, Y1, Y2
+
+last8:
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	JMP store8
+
+max8:
+	VMAXPS (R10), Y0, Y0
+	JMP store8
+
+min8:
+	VMINPS (R10), Y0, Y0
+
+store8:
+	VMOVUPS Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, R11
+	JMP eight
+
+one:
+	CMPQ R11, $0
+	JLE next
+	VMOVSS (R9), X0
+	CMPQ R8, $1
+	JEQ max1
+	JGT other1
+	VADDSS (R10), X0, X0
+	JMP store1
+
+other1:
+	CMPQ R8, $3
+	JLT min1
+	VMOVSS (R10), X1
+	JGT minLast1
+	VMAXSS X0, X1, X2
+	JMP last1
+
+minLast1:
+	VMINSS X0, X1, X2
+
+last1:
+	VCMPSS $3, X1, X1, X3
+	VBLENDVPS X3, X1, X2, X0
+	JMP store1
+
+max1:
+	VMAXSS (R10), X0, X0
+	JMP store1
+
+min1:
+	VMINSS (R10), X0, X0
+
+store1:
+	VMOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ $4, R10
+	DECQ R11
+	JMP one
+
+next:
+	ADDQ $16, BX
+	INCQ AX
+	JMP pair
+
+done:
+	VZEROUPPER
+	RET
