@@ -45,3 +45,26 @@ var hasAVX = cpu.X86.HasAVX
 //
 //go:noescape
 func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
+
+// sumRun is sumRuns' loop for float32 where the processor has AVX, in
+// assembly (sumRunFloat32): it sums the rows of a run of rows*inner
+// elements of src into out, from +0 if zero (EigenStart's start) or else
+// from the first row, and divides each sum by rows if mean. It reports
+// false, having done nothing, without AVX. See sumRunGo32.
+func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
+	if !hasAVX {
+		return false
+	}
+	if rows <= 0 || inner <= 0 {
+		return true // nothing to sum
+	}
+	_, _ = out[:inner], src[:rows*inner] // Go's panic before the assembly's overrun
+	sumRunFloat32(&out[0], &src[0], rows, inner, b2i(zero)|b2i(mean)<<1)
+	return true
+}
+
+// sumRunFloat32 is sumRun's loop, mode's bit 0 starting each sum from
+// +0, bit 1 dividing it by rows (see rows_amd64.s).
+//
+//go:noescape
+func sumRunFloat32(out, src *float32, rows, inner, mode int)

@@ -234,11 +234,14 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			fillEmptySum(out, j.opt.Rules.Empty)
 			continue
 		}
-		copy(out, src[base+r0*inner:][:inner])
-		// addRunRows' sums are add's, NaNs by the rule; addRow's are Go's.
-		if !addRunRows(out, src, base, inner, r0, r1) {
-			sumRunGo(out, src, base, inner, r0, r1)
+		// A float32 run in one call: EigenStart's sums from +0 (j.fix),
+		// which need no correction after, a mean divided there.
+		if o, ok := any(out).([]float32); ok && sumRun(o, any(src[base+r0*inner:][:(r1-r0)*inner]).([]float32),
+			r1-r0, inner, j.fix != nil && r1-r0 > 1, mean) {
+			continue
 		}
+		copy(out, src[base+r0*inner:][:inner])
+		sumRunGo(out, src, base, inner, r0, r1)
 		if j.fix != nil && r1-r0 > 1 {
 			j.fix(j.dst.Data(), d0, inner)
 		}
