@@ -9,8 +9,9 @@
 // adds (dst + src), 1 takes VMAXPS(dst, src), 2 VMINPS(dst, src), 3
 // VMAXPS(src, dst) and 4 VMINPS(src, dst), 3 and 4 then taking src's
 // element where it is a NaN. Eight elements an AVX instruction, then one
-// at a time. The dst block of the pair eight on is prefetched. VADDPS
-// keeps its first operand's NaN (dst's), then the second's, and makes the
+// at a time; op 0 has a loop of its own, sixteen elements a round, so
+// that the op is chosen once a call, not once a round. The dst block of
+// the pair eight on is prefetched. VADDPS keeps its first operand's NaN (dst's), then the second's, and makes the
 // negative quiet NaN of two numbers: the engine's rule (nan.go).
 // VMAXPS(v, u) is v when v > u, else u (u when either is a NaN): std::max(u,
 // v), MinMaxStdUpdate's max; VMINPS(v, u) is v when v < u, else u: its
@@ -30,6 +31,8 @@ TEXT ·rowsFloat32(SB), NOSPLIT, $0-48
 	MOVQ op+40(FP), R8
 	XORQ AX, AX
 	LEAQ -8(CX), R12
+	TESTQ R8, R8
+	JEQ addPair
 
 pair:
 	CMPQ AX, CX
@@ -134,6 +137,63 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// Op 0, adding, chosen once: sixteen elements a round in two registers,
+// then eight, then one; the pairs and the prefetch as above.
+addPair:
+	CMPQ AX, CX
+	JGE done
+	CMPQ AX, R12
+	JGE addTake
+	MOVQ 128(BX), R9
+	PREFETCHT0 (DI)(R9*4)
+
+addTake:
+	MOVQ 0(BX), R9
+	MOVQ 8(BX), R10
+	LEAQ (DI)(R9*4), R9
+	LEAQ (SI)(R10*4), R10
+	MOVQ DX, R11
+
+add16:
+	CMPQ R11, $16
+	JLT add8
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VADDPS (R10), Y0, Y0
+	VADDPS 32(R10), Y1, Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $16, R11
+	JMP add16
+
+add8:
+	CMPQ R11, $8
+	JLT add1
+	VMOVUPS (R9), Y0
+	VADDPS (R10), Y0, Y0
+	VMOVUPS Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, R11
+
+add1:
+	CMPQ R11, $0
+	JLE addNext
+	VMOVSS (R9), X0
+	VADDSS (R10), X0, X0
+	VMOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ $4, R10
+	DECQ R11
+	JMP add1
+
+addNext:
+	ADDQ $16, BX
+	INCQ AX
+	JMP addPair
 
 // func sumRunFloat32(out, src *float32, rows, inner, mode int)
 //

@@ -110,3 +110,31 @@ func TestSumRunTwin(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBlocks checks that floatRows' check panics for a pair whose
+// block lies past dst's or src's end, or before its start, or a block
+// larger than either, and passes whole blocks up to the last.
+func TestCheckBlocks(t *testing.T) {
+	checkBlocks(32, 48, []pair{{0, 0}, {16, 32}, {8, 17}}, 16) // the last blocks whole: no panic
+	for _, c := range []struct {
+		name       string
+		dlen, slen int
+		p          pair
+	}{
+		{"past dst", 32, 48, pair{17, 0}},
+		{"past src", 32, 48, pair{0, 33}},
+		{"before dst", 32, 48, pair{-1, 0}},
+		{"before src", 32, 48, pair{0, -16}},
+		{"block larger than dst", 8, 48, pair{0, 0}},
+		{"block larger than src", 32, 8, pair{0, 0}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: pair %v into %d and %d elements passed", c.name, c.p, c.dlen, c.slen)
+				}
+			}()
+			checkBlocks(c.dlen, c.slen, []pair{{0, 0}, c.p}, 16)
+		}()
+	}
+}
