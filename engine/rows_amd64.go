@@ -78,9 +78,23 @@ func sumRunFloat32(out, src *float32, rows, inner, mode int)
 // fifth of the engine's).
 func checkBlocks(dlen, slen int, ps []pair, block int) {
 	maxD, maxS := dlen-block, slen-block
-	for _, p := range ps {
-		if uint(p.d) > uint(maxD) || uint(p.s) > uint(maxS) || min(maxD, maxS) < 0 {
-			panic(fmt.Sprintf("engine: block of %d at dst %d, src %d is out of range [0:%d], [0:%d]", block, p.d, p.s, dlen, slen))
+	if len(ps) > 0 && min(maxD, maxS) < 0 {
+		blockPanic(dlen, slen, ps[0], block)
+	}
+	i := 0
+	for ; i < len(ps); i++ {
+		if uint(ps[i].d) > uint(maxD) || uint(ps[i].s) > uint(maxS) {
+			break
 		}
 	}
+	if i < len(ps) {
+		blockPanic(dlen, slen, ps[i], block)
+	}
+}
+
+// blockPanic is checkBlocks' panic, out of its loop.
+//
+//go:noinline
+func blockPanic(dlen, slen int, p pair, block int) {
+	panic(fmt.Sprintf("engine: block of %d at dst %d, src %d is out of range [0:%d], [0:%d]", block, p.d, p.s, dlen, slen))
 }
