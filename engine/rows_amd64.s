@@ -10,9 +10,10 @@
 // VMAXPS(src, dst) and 4 VMINPS(src, dst), 3 and 4 then taking src's
 // element where it is a NaN. Eight elements an AVX instruction, then one
 // at a time; op 0 has a loop of its own, sixteen elements a round, so
-// that the op is chosen once a call, not once a round. The dst block of
-// the pair eight on is prefetched. VADDPS keeps its first operand's NaN (dst's), then the second's, and makes the
-// negative quiet NaN of two numbers: the engine's rule (nan.go).
+// that the op is chosen once a pair, not once a round. The dst block of
+// the pair eight on is prefetched. VADDPS keeps its first operand's NaN
+// (dst's), then the second's, and makes the negative quiet NaN of two
+// numbers: the engine's rule (nan.go).
 // VMAXPS(v, u) is v when v > u, else u (u when either is a NaN): std::max(u,
 // v), MinMaxStdUpdate's max; VMINPS(v, u) is v when v < u, else u: its
 // min. VMAXPS(u, v) is u when u > v, else v: with a NaN u taken,
@@ -31,8 +32,6 @@ TEXT ·rowsFloat32(SB), NOSPLIT, $0-48
 	MOVQ op+40(FP), R8
 	XORQ AX, AX
 	LEAQ -8(CX), R12
-	TESTQ R8, R8
-	JEQ addPair
 
 pair:
 	CMPQ AX, CX
@@ -48,21 +47,18 @@ take:
 	LEAQ (DI)(R9*4), R9
 	LEAQ (SI)(R10*4), R10
 	MOVQ DX, R11
+	TESTQ R8, R8
+	JEQ add16
 
 eight:
 	CMPQ R11, $8
 	JLT one
 	VMOVUPS (R9), Y0
-	CMPQ R8, $1
-	JEQ max8
-	JGT other8
-	VADDPS (R10), Y0, Y0
-	JMP store8
-
-other8:
-	CMPQ R8, $3
-	JLT min8
+	CMPQ R8, $2
+	JLT max8
+	JEQ min8
 	VMOVUPS (R10), Y1
+	CMPQ R8, $3
 	JGT minLast8
 	VMAXPS Y0, Y1, Y2
 	JMP last8
@@ -93,16 +89,11 @@ one:
 	CMPQ R11, $0
 	JLE next
 	VMOVSS (R9), X0
-	CMPQ R8, $1
-	JEQ max1
-	JGT other1
-	VADDSS (R10), X0, X0
-	JMP store1
-
-other1:
-	CMPQ R8, $3
-	JLT min1
+	CMPQ R8, $2
+	JLT max1
+	JEQ min1
 	VMOVSS (R10), X1
+	CMPQ R8, $3
 	JGT minLast1
 	VMAXSS X0, X1, X2
 	JMP last1
@@ -138,23 +129,8 @@ done:
 	VZEROUPPER
 	RET
 
-// Op 0, adding, chosen once: sixteen elements a round in two registers,
-// then eight, then one; the pairs and the prefetch as above.
-addPair:
-	CMPQ AX, CX
-	JGE done
-	CMPQ AX, R12
-	JGE addTake
-	MOVQ 128(BX), R9
-	PREFETCHT0 (DI)(R9*4)
-
-addTake:
-	MOVQ 0(BX), R9
-	MOVQ 8(BX), R10
-	LEAQ (DI)(R9*4), R9
-	LEAQ (SI)(R10*4), R10
-	MOVQ DX, R11
-
+// Op 0, adding, taken once a pair: sixteen elements a round in two
+// registers, then eight, then one.
 add16:
 	CMPQ R11, $16
 	JLT add8
@@ -181,7 +157,7 @@ add8:
 
 add1:
 	CMPQ R11, $0
-	JLE addNext
+	JLE next
 	VMOVSS (R9), X0
 	VADDSS (R10), X0, X0
 	VMOVSS X0, (R9)
@@ -190,10 +166,6 @@ add1:
 	DECQ R11
 	JMP add1
 
-addNext:
-	ADDQ $16, BX
-	INCQ AX
-	JMP addPair
 
 // func sumRunFloat32(out, src *float32, rows, inner, mode int)
 //
