@@ -50,3 +50,8 @@ func storeFence() {}
 func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	return floatRowsGo(dst, src, ps, block, red)
 }
+
+// sumRun is sumRuns' loop for float32 (see sumRunGo32).
+func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
+	return sumRunGo32(out, src, rows, inner, zero, mean)
+}

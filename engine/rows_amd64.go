@@ -2,7 +2,11 @@
 
 package engine
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // floatRows is reduceBlocks' loop for float32 Add, maxUpdate, minUpdate,
 // maxLast and minLast, in assembly where the processor has AVX (rowsFloat32): eight
@@ -29,9 +33,7 @@ func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	if len(ps) == 0 || block <= 0 {
 		return true // nothing to reduce
 	}
-	for _, p := range ps {
-		_, _ = dst[p.d:p.d+block], src[p.s:p.s+block]
-	}
+	checkBlocks(len(dst), len(src), ps, block)
 	rowsFloat32(&dst[0], &src[0], &ps[0], len(ps), block, op)
 	return true
 }
@@ -45,3 +47,54 @@ var hasAVX = cpu.X86.HasAVX
 //
 //go:noescape
 func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
+
+// sumRun is sumRuns' loop for float32 where the processor has AVX, in
+// assembly (sumRunFloat32): it sums the rows of a run of rows*inner
+// elements of src into out, from +0 if zero (EigenStart's start) or else
+// from the first row, and divides each sum by rows if mean. It reports
+// false, having done nothing, without AVX. See sumRunGo32.
+func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
+	if !hasAVX {
+		return false
+	}
+	if rows <= 0 || inner <= 0 {
+		return true // nothing to sum
+	}
+	_, _ = out[:inner], src[:rows*inner] // Go's panic before the assembly's overrun
+	sumRunFloat32(&out[0], &src[0], rows, inner, b2i(zero)|b2i(mean)<<1)
+	return true
+}
+
+// sumRunFloat32 is sumRun's loop, mode's bit 0 starting each sum from
+// +0, bit 1 dividing it by rows (see rows_amd64.s).
+//
+//go:noescape
+func sumRunFloat32(out, src *float32, rows, inner, mode int)
+
+// checkBlocks panics unless every pair addresses a whole block of block
+// elements within dst's dlen elements and src's slen, as slicing the
+// blocks would, before the assembly could overrun them: two comparisons
+// a pair, where slicing both blocks took twenty instructions (W10: a
+// fifth of the engine's).
+func checkBlocks(dlen, slen int, ps []pair, block int) {
+	maxD, maxS := dlen-block, slen-block
+	if len(ps) > 0 && min(maxD, maxS) < 0 {
+		blockPanic(dlen, slen, ps[0], block)
+	}
+	i := 0
+	for ; i < len(ps); i++ {
+		if uint(ps[i].d) > uint(maxD) || uint(ps[i].s) > uint(maxS) {
+			break
+		}
+	}
+	if i < len(ps) {
+		blockPanic(dlen, slen, ps[i], block)
+	}
+}
+
+// blockPanic is checkBlocks' panic, out of its loop.
+//
+//go:noinline
+func blockPanic(dlen, slen int, p pair, block int) {
+	panic(fmt.Sprintf("engine: block of %d at dst %d, src %d is out of range [0:%d], [0:%d]", block, p.d, p.s, dlen, slen))
+}

@@ -9,9 +9,11 @@
 // adds (dst + src), 1 takes VMAXPS(dst, src), 2 VMINPS(dst, src), 3
 // VMAXPS(src, dst) and 4 VMINPS(src, dst), 3 and 4 then taking src's
 // element where it is a NaN. Eight elements an AVX instruction, then one
-// at a time. The dst block of the pair eight on is prefetched. VADDPS
-// keeps its first operand's NaN (dst's), then the second's, and makes the
-// negative quiet NaN of two numbers: the engine's rule (nan.go).
+// at a time; op 0 has a loop of its own, sixteen elements a round, so
+// that the op is chosen once a pair, not once a round. The dst block of
+// the pair eight on is prefetched. VADDPS keeps its first operand's NaN
+// (dst's), then the second's, and makes the negative quiet NaN of two
+// numbers: the engine's rule (nan.go).
 // VMAXPS(v, u) is v when v > u, else u (u when either is a NaN): std::max(u,
 // v), MinMaxStdUpdate's max; VMINPS(v, u) is v when v < u, else u: its
 // min. VMAXPS(u, v) is u when u > v, else v: with a NaN u taken,
@@ -45,21 +47,18 @@ take:
 	LEAQ (DI)(R9*4), R9
 	LEAQ (SI)(R10*4), R10
 	MOVQ DX, R11
+	TESTQ R8, R8
+	JEQ add16
 
 eight:
 	CMPQ R11, $8
 	JLT one
 	VMOVUPS (R9), Y0
-	CMPQ R8, $1
-	JEQ max8
-	JGT other8
-	VADDPS (R10), Y0, Y0
-	JMP store8
-
-other8:
-	CMPQ R8, $3
-	JLT min8
+	CMPQ R8, $2
+	JLT max8
+	JEQ min8
 	VMOVUPS (R10), Y1
+	CMPQ R8, $3
 	JGT minLast8
 	VMAXPS Y0, Y1, Y2
 	JMP last8
@@ -90,16 +89,11 @@ one:
 	CMPQ R11, $0
 	JLE next
 	VMOVSS (R9), X0
-	CMPQ R8, $1
-	JEQ max1
-	JGT other1
-	VADDSS (R10), X0, X0
-	JMP store1
-
-other1:
-	CMPQ R8, $3
-	JLT min1
+	CMPQ R8, $2
+	JLT max1
+	JEQ min1
 	VMOVSS (R10), X1
+	CMPQ R8, $3
 	JGT minLast1
 	VMAXSS X0, X1, X2
 	JMP last1
@@ -132,5 +126,194 @@ next:
 	JMP pair
 
 done:
+	VZEROUPPER
+	RET
+
+// Op 0, adding, taken once a pair: sixteen elements a round in two
+// registers, then eight, then one.
+add16:
+	CMPQ R11, $16
+	JLT add8
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VADDPS (R10), Y0, Y0
+	VADDPS 32(R10), Y1, Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $16, R11
+	JMP add16
+
+add8:
+	CMPQ R11, $8
+	JLT add1
+	VMOVUPS (R9), Y0
+	VADDPS (R10), Y0, Y0
+	VMOVUPS Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, R11
+
+add1:
+	CMPQ R11, $0
+	JLE next
+	VMOVSS (R9), X0
+	VADDSS (R10), X0, X0
+	VMOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ $4, R10
+	DECQ R11
+	JMP add1
+
+
+// func sumRunFloat32(out, src *float32, rows, inner, mode int)
+//
+// Sums the rows rows of inner elements at src (one after another) into
+// the inner elements at out, element by element in row order: from +0
+// where mode has bit 0 (EigenStart's start), else from the first row;
+// then divides each sum by rows where mode has bit 1 (a mean). Columns
+// go 32 at a time in four accumulators, then 8 in one, then one at a
+// time. VADDPS keeps the accumulator's NaN, then the row's, and makes the
+// negative quiet NaN of two numbers; VDIVPS by the count keeps the sum's
+// NaN, quieted: the engine's rule (nan.go), as add and quo make it.
+//
+// DI out, SI src at the column, CX rows, DX inner, R8 mode, R13 a row's
+// bytes, R11 the columns left, R10 the row being added, R12 the rows
+// left; Y0-Y3 the sums, Y15 the count in every lane.
+TEXT ·sumRunFloat32(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ inner+24(FP), DX
+	MOVQ mode+32(FP), R8
+	MOVQ DX, R13
+	SHLQ $2, R13
+	VCVTSI2SSQ CX, X15, X15
+	VSHUFPS $0, X15, X15, X15
+	VINSERTF128 $1, X15, Y15, Y15
+	MOVQ DX, R11
+
+group32:
+	CMPQ R11, $32
+	JLT group8
+	MOVQ SI, R10
+	MOVQ CX, R12
+	TESTQ $1, R8
+	JNZ zero32
+	VMOVUPS (R10), Y0
+	VMOVUPS 32(R10), Y1
+	VMOVUPS 64(R10), Y2
+	VMOVUPS 96(R10), Y3
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows32
+
+zero32:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+rows32:
+	TESTQ R12, R12
+	JLE end32
+	VADDPS (R10), Y0, Y0
+	VADDPS 32(R10), Y1, Y1
+	VADDPS 64(R10), Y2, Y2
+	VADDPS 96(R10), Y3, Y3
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows32
+
+end32:
+	TESTQ $2, R8
+	JZ store32
+	VDIVPS Y15, Y0, Y0
+	VDIVPS Y15, Y1, Y1
+	VDIVPS Y15, Y2, Y2
+	VDIVPS Y15, Y3, Y3
+
+store32:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	SUBQ $32, R11
+	JMP group32
+
+group8:
+	CMPQ R11, $8
+	JLT group1
+	MOVQ SI, R10
+	MOVQ CX, R12
+	TESTQ $1, R8
+	JNZ zero8
+	VMOVUPS (R10), Y0
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows8
+
+zero8:
+	VXORPS Y0, Y0, Y0
+
+rows8:
+	TESTQ R12, R12
+	JLE end8
+	VADDPS (R10), Y0, Y0
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows8
+
+end8:
+	TESTQ $2, R8
+	JZ store8
+	VDIVPS Y15, Y0, Y0
+
+store8:
+	VMOVUPS Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, R11
+	JMP group8
+
+group1:
+	CMPQ R11, $0
+	JLE sumDone
+	MOVQ SI, R10
+	MOVQ CX, R12
+	TESTQ $1, R8
+	JNZ zero1
+	VMOVSS (R10), X0
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows1
+
+zero1:
+	VXORPS X0, X0, X0
+
+rows1:
+	TESTQ R12, R12
+	JLE end1
+	VADDSS (R10), X0, X0
+	ADDQ R13, R10
+	DECQ R12
+	JMP rows1
+
+end1:
+	TESTQ $2, R8
+	JZ store1
+	VDIVSS X15, X0, X0
+
+store1:
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, SI
+	DECQ R11
+	JMP group1
+
+sumDone:
 	VZEROUPPER
 	RET

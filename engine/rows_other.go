@@ -14,3 +14,34 @@ func floatRowsGo(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	blockLoop(red, dst, src, ps, block)
 	return true
 }
+
+// sumRunGo32 is the specification of sumRun, which amd64 has in assembly
+// (sumRunFloat32), and what every other build runs (purego.go): it sums
+// the rows of a run of rows*inner elements of src into out, element by
+// element in row order by add, from +0 if zero or else from the first
+// row, and divides each sum by rows by quo if mean.
+func sumRunGo32(out, src []float32, rows, inner int, zero, mean bool) bool {
+	if rows <= 0 || inner <= 0 {
+		return true
+	}
+	out = out[:inner]
+	first := 0
+	if zero {
+		clear(out)
+	} else {
+		copy(out, src[:inner])
+		first = 1
+	}
+	for r := first; r < rows; r++ {
+		for k, x := range src[r*inner:][:inner] {
+			out[k] = add(out[k], x)
+		}
+	}
+	if mean {
+		n := float32(rows)
+		for k, v := range out {
+			out[k] = quo(v, n)
+		}
+	}
+	return true
+}

@@ -24,11 +24,8 @@ import (
 const rowsAhead = 8
 
 // rowsBatch is how many offsets scatterOffsets turns into pairs at a
-// time, on its stack; runBatch how many rows of a run addRunRows does.
-const (
-	rowsBatch = 128
-	runBatch  = 16
-)
+// time, on its stack.
+const rowsBatch = 128
 
 // prefetchBlock asks for the dst block of ps[i+rowsAhead], of the given
 // bytes, if there is one and the pair before it is of another block: a
@@ -72,32 +69,6 @@ func reduceOffsetBlocks[T number](red Reduction, dst, src []T, offs []int32, blo
 		reduceBlocks(red, dst, src, buf[:n], block)
 		t += read
 	}
-}
-
-// addRunRows adds rows r0+1 to r1-1 of src (rows of inner elements from
-// base) to out, in order, by floatRows for float32, runBatch rows a call
-// (a run of sorted segments is short: Go zeroes the buffer every call,
-// which for rowsBatch pairs cost S7 more than its adds); it reports false, having added none, where floatRows does not
-// run (another type, or no AVX). A sum it makes is the one add makes, a
-// NaN by the engine's rule.
-func addRunRows[F float32 | float64](out, src []F, base, inner, r0, r1 int) bool {
-	o, ok := any(out).([]float32)
-	if !ok || r1-r0 < 2 {
-		return false
-	}
-	s := any(src).([]float32)
-	var buf [runBatch]pair
-	for r := r0 + 1; r < r1; {
-		n := 0
-		for ; r < r1 && n < len(buf); r++ {
-			buf[n] = pair{0, base + r*inner}
-			n++
-		}
-		if !floatRows(o, s, buf[:n], inner, Add) {
-			return false // before the first batch: floatRows runs for all or none
-		}
-	}
-	return true
 }
 
 // resetApply is each for ExcludeSelf without HalfOnce or Mean, in one

@@ -226,6 +226,9 @@ func sumRunOf(d tensor.DType, opt RunOptions) typedRun {
 func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 	dst, _ := j.dst.Data().([]F)
 	src, _ := j.src.Data().([]F)
+	if d, ok := any(dst).([]float32); ok && sumRuns32(j, d, any(src).([]float32), lo, hi) {
+		return
+	}
 	inner, mean := j.inner, j.opt.Reduction == Mean
 	for u := lo; u < hi; u++ {
 		d0, base, r0, r1 := j.unit(u)
@@ -235,10 +238,7 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			continue
 		}
 		copy(out, src[base+r0*inner:][:inner])
-		// addRunRows' sums are add's, NaNs by the rule; addRow's are Go's.
-		if !addRunRows(out, src, base, inner, r0, r1) {
-			sumRunGo(out, src, base, inner, r0, r1)
-		}
+		sumRunGo(out, src, base, inner, r0, r1)
 		if j.fix != nil && r1-r0 > 1 {
 			j.fix(j.dst.Data(), d0, inner)
 		}
@@ -249,6 +249,32 @@ func sumRuns[F float32 | float64](j *runsJob, lo, hi int) {
 			}
 		}
 	}
+}
+
+// sumRuns32 is sumRuns for float32, each run in one call of sumRun:
+// EigenStart's sums from +0 (j.fix), which need no correction after, a
+// mean divided there. It reports false, having done nothing, where
+// sumRun does not run (no AVX). The units go in order without a division
+// each (j.unit's), outer position o and run i.
+func sumRuns32(j *runsJob, dst, src []float32, lo, hi int) bool {
+	if !sumRun(nil, nil, 0, 0, false, false) {
+		return false
+	}
+	inner, mean, eigen := j.inner, j.opt.Reduction == Mean, j.fix != nil
+	o, i := lo/j.runs, lo%j.runs
+	for u := lo; u < hi; u++ {
+		out := dst[u*inner:][:inner]
+		if r0, r1 := j.lo[i], j.hi[i]; r0 == r1 {
+			fillEmptySum(out, j.opt.Rules.Empty)
+		} else {
+			base := (o*j.size + r0) * inner
+			sumRun(out, src[base:base+(r1-r0)*inner], r1-r0, inner, eigen && r1-r0 > 1, mean)
+		}
+		if i++; i == j.runs {
+			o, i = o+1, 0
+		}
+	}
+	return true
 }
 
 // sumRunGo adds rows r0+1 to r1-1 of src (rows of inner elements from

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -348,6 +350,56 @@ func TestReduceRunsPairwise(t *testing.T) {
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16, tensor.Complex64} {
 		if !differs[dt] {
 			t.Errorf("%v: the pairwise sums equal the sums in order on every case", dt)
+		}
+	}
+}
+
+// TestReduceRunsDeterministic sums and averages float32 runs of sorted
+// segment ids (some segments empty) and of starts, along either axis,
+// with and without EigenStart, at GOMAXPROCS 1, 2 and 8 with the parallel
+// threshold lowered so that the units are split, and requires the same
+// bits each time: each run is summed in order by one worker.
+func TestReduceRunsDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	v := make([]float32, 200*72)
+	for i := range v {
+		v[i] = rng.Float32()*2 - 1 // sums depend on order in the last bits
+	}
+	src := tensor.Must(tensor.From(tensor.Shape{200, 72}, v))
+	sorted := func(n, below int) tensor.Tensor {
+		ids := make([]int64, n)
+		for i := range ids {
+			ids[i] = int64(rng.IntN(below))
+		}
+		slices.Sort(ids)
+		return tensor.Must(tensor.From(tensor.Shape{n}, ids))
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(w int) { minWork = w }(minWork)
+	minWork = 64
+	for _, axis := range []int{0, 1} {
+		ids := sorted(src.Dim(axis), src.Dim(axis)/3)
+		for _, index := range []RunIndex{RunIDs, RunStarts} {
+			for _, red := range []Reduction{Add, Mean} {
+				for _, eigen := range []bool{false, true} {
+					opt := RunOptions{Reduction: red, Rules: RunRules{Index: index, EigenStart: eigen}}
+					var first tensor.Tensor
+					for _, procs := range []int{1, 2, 8} {
+						runtime.GOMAXPROCS(procs)
+						got, err := runsOf(t, tensor.Float32, src, ids, axis, opt)
+						if err != nil {
+							t.Fatalf("axis %d, %+v at %d threads: %v", axis, opt, procs, err)
+						}
+						if procs == 1 {
+							first = got
+							continue
+						}
+						if i := tensor.FirstDiff(got, first); i >= 0 {
+							t.Errorf("axis %d, %+v: element %d differs at %d threads: %v vs %v", axis, opt, i, procs, got.At(i), first.At(i))
+						}
+					}
+				}
+			}
 		}
 	}
 }
