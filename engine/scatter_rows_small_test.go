@@ -18,8 +18,9 @@ import (
 // ids outside dst skipped, values with NaNs, ±0 and infinities, each
 // reduction and max and min rule, with and without ExcludeSelf, on one
 // goroutine (one worker owning dst: offsets in batches) and split at
-// GOMAXPROCS 2 and 8 (workers owning ranges of dst: pairs); every thread
-// count gives the reference's bits.
+// GOMAXPROCS 2 and 8 (workers owning ranges of dst: pairs, where
+// oneRows does not keep the call on one loop); every thread count gives
+// the reference's bits.
 func TestRowBlocksMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 7))
 	// Enough rows that the call is not small (on one goroutine, one
@@ -69,17 +70,25 @@ func TestRowBlocksMatchReference(t *testing.T) {
 						t.Fatalf("%s: reference: %v", name, err)
 					}
 					var first tensor.Tensor
-					for _, procs := range []int{1, 2, 8} {
-						got := rowsAt(t, procs, 64, func(dst tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) }, dt, data.Shape())
-						if d := reftest.Diff(got, want); d != "" {
-							t.Errorf("%s at GOMAXPROCS %d: %s", name, procs, d)
-						}
-						// The reference takes any NaN for any other: the
-						// thread counts must agree on every bit.
-						if procs == 1 {
-							first = got
-						} else if i := tensor.FirstDiff(got, first); i >= 0 {
-							t.Errorf("%s: element %d is %v at GOMAXPROCS %d, %v at 1", name, i, got.At(i), procs, first.At(i))
+					// One loop over the rows where oneRows takes dst,
+					// and dst split among workers where it does not.
+					for _, oneMax := range []int{oneRowsBytes, 0} {
+						for _, procs := range []int{1, 2, 8} {
+							got := rowsAt(t, procs, 64, func(dst tensor.Tensor) error {
+								defer func(old int) { oneRowsBytes = old }(oneRowsBytes)
+								oneRowsBytes = oneMax
+								return ScatterND(dst, data, indices, updates, opt)
+							}, dt, data.Shape())
+							if d := reftest.Diff(got, want); d != "" {
+								t.Errorf("%s at GOMAXPROCS %d, oneRowsBytes %d: %s", name, procs, oneMax, d)
+							}
+							// The reference takes any NaN for any other:
+							// the thread counts must agree on every bit.
+							if first.Len() == 0 {
+								first = got
+							} else if i := tensor.FirstDiff(got, first); i >= 0 {
+								t.Errorf("%s: element %d is %v at GOMAXPROCS %d, oneRowsBytes %d, %v at 1", name, i, got.At(i), procs, oneMax, first.At(i))
+							}
 						}
 					}
 				}
