@@ -51,6 +51,12 @@ func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	return floatRowsGo(dst, src, ps, block, red)
 }
 
+// floatOffsetRows is reduceOffsetBlocks' loop for the reductions of
+// floatRows (see floatOffsetRowsGo).
+func floatOffsetRows(dst, src []float32, offs []int32, block int, red Reduction) bool {
+	return floatOffsetRowsGo(dst, src, offs, block, red)
+}
+
 // sumRun is sumRuns' loop for float32 (see sumRunGo32).
 func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
 	return sumRunGo32(out, src, rows, inner, zero, mean)

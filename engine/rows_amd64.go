@@ -15,19 +15,8 @@ import (
 // AVX. Every pair must address a whole block of dst and of src: the check
 // panics, as Go's slicing would, before the assembly could overrun them.
 func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
-	op := 0
-	switch {
-	case !hasAVX:
-		return false
-	case red == maxUpdate:
-		op = 1
-	case red == minUpdate:
-		op = 2
-	case red == maxLast:
-		op = 3
-	case red == minLast:
-		op = 4
-	case red != Add:
+	op, ok := floatOp(red)
+	if !ok {
 		return false
 	}
 	if len(ps) == 0 || block <= 0 {
@@ -36,6 +25,44 @@ func floatRows(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	checkBlocks(len(dst), len(src), ps, block)
 	rowsFloat32(&dst[0], &src[0], &ps[0], len(ps), block, op)
 	return true
+}
+
+// floatOffsetRows is floatRows for the blocks of src in order, block t
+// into the block of dst at offs[t] (none at -1), in assembly without
+// pairs (offsRowsFloat32). The offsets are tupleOffsets': each is -1 or
+// the start of a whole block of dst, checked when it was made, so only
+// src's length is checked here.
+func floatOffsetRows(dst, src []float32, offs []int32, block int, red Reduction) bool {
+	op, ok := floatOp(red)
+	if !ok {
+		return false
+	}
+	if len(offs) == 0 || block <= 0 || len(dst) == 0 {
+		return true // nothing to reduce
+	}
+	_ = src[:len(offs)*block] // Go's panic before the assembly's overrun
+	offsRowsFloat32(&dst[0], &src[0], &offs[0], len(offs), block, op)
+	return true
+}
+
+// floatOp returns rowsFloat32's op for red, or false for a reduction it
+// does not compute or without AVX.
+func floatOp(red Reduction) (int, bool) {
+	switch {
+	case !hasAVX:
+		return 0, false
+	case red == Add:
+		return 0, true
+	case red == maxUpdate:
+		return 1, true
+	case red == minUpdate:
+		return 2, true
+	case red == maxLast:
+		return 3, true
+	case red == minLast:
+		return 4, true
+	}
+	return 0, false
 }
 
 // hasAVX says that rowsFloat32 runs.
@@ -47,6 +74,12 @@ var hasAVX = cpu.X86.HasAVX
 //
 //go:noescape
 func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
+
+// offsRowsFloat32 is floatOffsetRows' loop over the n offsets at offs
+// (see rows_amd64.s), op as rowsFloat32's.
+//
+//go:noescape
+func offsRowsFloat32(dst, src *float32, offs *int32, n, block, op int)
 
 // sumRun is sumRuns' loop for float32 where the processor has AVX, in
 // assembly (sumRunFloat32): it sums the rows of a run of rows*inner

@@ -167,6 +167,164 @@ add1:
 	JMP add1
 
 
+// func offsRowsFloat32(dst, src *float32, offs *int32, n, block, op int)
+//
+// rowsFloat32 for the n blocks of src one after another: block t, at
+// src's element t*block, into dst's block at offs[t], skipped where that
+// is -1 (a dropped index), in order. The registers are rowsFloat32's,
+// BX the offset, R13 the element of src at block t; the dst block of the
+// offset 32 on is prefetched (at -1, a hint before dst that does not
+// fault): W10 streams its updates past dst, whose blocks then come from
+// memory, and eight ahead left most of that wait exposed (W10 on the tf
+// benchmark, 8.8 -> 6.3 ms with this loop; 32 and 64 ahead measured
+// alike).
+TEXT ·offsRowsFloat32(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ offs+16(FP), BX
+	MOVQ n+24(FP), CX
+	MOVQ block+32(FP), DX
+	MOVQ op+40(FP), R8
+	XORQ AX, AX
+	XORQ R13, R13
+	LEAQ -32(CX), R12
+
+pair:
+	CMPQ AX, CX
+	JGE done
+	CMPQ AX, R12
+	JGE take
+	MOVLQSX 128(BX), R9
+	PREFETCHT0 (DI)(R9*4)
+
+take:
+	MOVLQSX 0(BX), R9
+	TESTQ R9, R9
+	JLT next
+	LEAQ (DI)(R9*4), R9
+	LEAQ (SI)(R13*4), R10
+	MOVQ DX, R11
+	TESTQ R8, R8
+	JEQ add16
+
+eight:
+	CMPQ R11, $8
+	JLT one
+	VMOVUPS (R9), Y0
+	CMPQ R8, $2
+	JLT max8
+	JEQ min8
+	VMOVUPS (R10), Y1
+	CMPQ R8, $3
+	JGT minLast8
+	VMAXPS Y0, Y1, Y2
+	JMP last8
+
+minLast8:
+	VMINPS Y0, Y1, Y2
+
+last8:
+	VCMPPS $3, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	JMP store8
+
+max8:
+	VMAXPS (R10), Y0, Y0
+	JMP store8
+
+min8:
+	VMINPS (R10), Y0, Y0
+
+store8:
+	VMOVUPS Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, R11
+	JMP eight
+
+one:
+	CMPQ R11, $0
+	JLE next
+	VMOVSS (R9), X0
+	CMPQ R8, $2
+	JLT max1
+	JEQ min1
+	VMOVSS (R10), X1
+	CMPQ R8, $3
+	JGT minLast1
+	VMAXSS X0, X1, X2
+	JMP last1
+
+minLast1:
+	VMINSS X0, X1, X2
+
+last1:
+	VCMPSS $3, X1, X1, X3
+	VBLENDVPS X3, X1, X2, X0
+	JMP store1
+
+max1:
+	VMAXSS (R10), X0, X0
+	JMP store1
+
+min1:
+	VMINSS (R10), X0, X0
+
+store1:
+	VMOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ $4, R10
+	DECQ R11
+	JMP one
+
+next:
+	ADDQ $4, BX
+	ADDQ DX, R13
+	INCQ AX
+	JMP pair
+
+done:
+	VZEROUPPER
+	RET
+
+// Op 0, adding, taken once a pair: sixteen elements a round in two
+// registers, then eight, then one.
+add16:
+	CMPQ R11, $16
+	JLT add8
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VADDPS (R10), Y0, Y0
+	VADDPS 32(R10), Y1, Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $16, R11
+	JMP add16
+
+add8:
+	CMPQ R11, $8
+	JLT add1
+	VMOVUPS (R9), Y0
+	VADDPS (R10), Y0, Y0
+	VMOVUPS Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, R11
+
+add1:
+	CMPQ R11, $0
+	JLE next
+	VMOVSS (R9), X0
+	VADDSS (R10), X0, X0
+	VMOVSS X0, (R9)
+	ADDQ $4, R9
+	ADDQ $4, R10
+	DECQ R11
+	JMP add1
+
+
 // func sumRunFloat32(out, src *float32, rows, inner, mode int)
 //
 // Sums the rows rows of inner elements at src (one after another) into

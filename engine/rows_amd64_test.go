@@ -63,6 +63,64 @@ func TestFloatRowsTwin(t *testing.T) {
 	}
 }
 
+// TestFloatOffsetRowsTwin checks that the assembly of floatOffsetRows
+// and its Go twin reduce the same blocks to the same bits, as
+// TestFloatRowsTwin does floatRows', the offsets at random with repeats
+// and -1s (dropped: their blocks of src touch nothing), more of them than
+// it prefetches ahead (32), a -1 among the last.
+func TestFloatOffsetRowsTwin(t *testing.T) {
+	if !hasAVX {
+		t.Skip("no AVX")
+	}
+	r := rand.New(rand.NewPCG(24, 9))
+	special := []float32{float32(math.NaN()), math.Float32frombits(0x7fc00003), math.Float32frombits(0xffc00005),
+		math.Float32frombits(0x7f800001), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), 1}
+	value := func() float32 {
+		if r.IntN(4) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return r.Float32()*8 - 4
+	}
+	for _, red := range []Reduction{Add, maxUpdate, minUpdate, maxLast, minLast} {
+		for _, block := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 33} {
+			for _, n := range []int{0, 1, 8, 9, 40, 70} {
+				const rows = 6
+				dst := make([]float32, rows*block)
+				src := make([]float32, n*block)
+				for i := range dst {
+					dst[i] = value()
+				}
+				for i := range src {
+					src[i] = value()
+				}
+				offs := make([]int32, n)
+				for i := range offs {
+					offs[i] = int32(r.IntN(rows) * block)
+					if r.IntN(5) == 0 || i == n-2 {
+						offs[i] = -1
+					}
+				}
+				asm, twin := slices.Clone(dst), slices.Clone(dst)
+				if !floatOffsetRows(asm, src, offs, block, red) || !floatOffsetRowsGo(twin, src, offs, block, red) {
+					t.Fatalf("%v: not taken", red)
+				}
+				for i := range asm {
+					if math.Float32bits(asm[i]) != math.Float32bits(twin[i]) {
+						t.Fatalf("%v, block %d, %d offsets: element %d is %#x by the assembly, %#x by the twin",
+							red, block, n, i, math.Float32bits(asm[i]), math.Float32bits(twin[i]))
+					}
+				}
+				if n > 0 && slices.Equal(asm, dst) && red == Add && slices.ContainsFunc(offs, func(o int32) bool { return o >= 0 }) {
+					t.Fatalf("block %d, %d offsets: nothing added", block, n)
+				}
+			}
+		}
+	}
+	if floatOffsetRows(make([]float32, 4), make([]float32, 4), []int32{0}, 4, Max) {
+		t.Error("floatOffsetRows took Max, which its assembly does not compute")
+	}
+}
+
 // TestSumRunTwin checks that the assembly of sumRun and its Go twin sum
 // the same runs to the same bits: NaNs of every payload (a signalling one
 // quieted by an add or a division, kept by a lone row's copy), ±0 (a run

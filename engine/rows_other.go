@@ -15,6 +15,23 @@ func floatRowsGo(dst, src []float32, ps []pair, block int, red Reduction) bool {
 	return true
 }
 
+// floatOffsetRowsGo is the specification of floatOffsetRows, which amd64
+// has in assembly (offsRowsFloat32), and what every other build runs
+// (purego.go): for the reductions floatRowsGo takes, block t of src into
+// the block of dst at offs[t], none at -1, in order; false, having done
+// nothing, for another reduction.
+func floatOffsetRowsGo(dst, src []float32, offs []int32, block int, red Reduction) bool {
+	if red != Add && red != maxUpdate && red != minUpdate && red != maxLast && red != minLast {
+		return false
+	}
+	for t, o := range offs {
+		if o >= 0 {
+			reduceSlice(red, dst[o:int(o)+block], src[t*block:(t+1)*block])
+		}
+	}
+	return true
+}
+
 // sumRunGo32 is the specification of sumRun, which amd64 has in assembly
 // (sumRunFloat32), and what every other build runs (purego.go): it sums
 // the rows of a run of rows*inner elements of src into out, element by

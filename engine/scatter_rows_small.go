@@ -61,8 +61,14 @@ func blockLoop[T number](red Reduction, dst, src []T, ps []pair, block int) {
 }
 
 // reduceOffsetBlocks reduces block t of src into the block of dst at
-// offs[t] (none for an offset of -1), in order, by reduceBlocks.
+// offs[t] (none for an offset of -1), in order: float32 by
+// floatOffsetRows, which reads the offsets without making pairs (W10's
+// one loop: the pairs and their check were a third of its
+// instructions), else by reduceBlocks.
 func reduceOffsetBlocks[T number](red Reduction, dst, src []T, offs []int32, block int) {
+	if d, ok := any(dst).([]float32); ok && floatOffsetRows(d, any(src).([]float32), offs, block, red) {
+		return
+	}
 	var buf [rowsBatch]pair
 	for t := 0; t < len(offs); {
 		n, read := scatterPairsOffs(buf[:], offs[t:], 0, uint(len(dst)), t*block, block)
