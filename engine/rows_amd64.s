@@ -2,6 +2,107 @@
 
 #include "textflag.h"
 
+// ROWS_BLOCK reduces the block of DX elements of src at R10 into dst's
+// at R9 by op R8 (0 going to ROWS_ADD), eight elements an instruction and
+// then one, and goes to next; ROWS_ADD is op 0's loop. rowsFloat32 and
+// offsRowsFloat32 expand them, each with its own labels.
+#define ROWS_BLOCK \
+	MOVQ DX, R11; \
+	TESTQ R8, R8; \
+	JEQ add16; \
+	eight:; \
+	CMPQ R11, $8; \
+	JLT one; \
+	VMOVUPS (R9), Y0; \
+	CMPQ R8, $2; \
+	JLT max8; \
+	JEQ min8; \
+	VMOVUPS (R10), Y1; \
+	CMPQ R8, $3; \
+	JGT minLast8; \
+	VMAXPS Y0, Y1, Y2; \
+	JMP last8; \
+	minLast8:; \
+	VMINPS Y0, Y1, Y2; \
+	last8:; \
+	VCMPPS $3, Y1, Y1, Y3; \
+	VBLENDVPS Y3, Y1, Y2, Y0; \
+	JMP store8; \
+	max8:; \
+	VMAXPS (R10), Y0, Y0; \
+	JMP store8; \
+	min8:; \
+	VMINPS (R10), Y0, Y0; \
+	store8:; \
+	VMOVUPS Y0, (R9); \
+	ADDQ $32, R9; \
+	ADDQ $32, R10; \
+	SUBQ $8, R11; \
+	JMP eight; \
+	one:; \
+	CMPQ R11, $0; \
+	JLE next; \
+	VMOVSS (R9), X0; \
+	CMPQ R8, $2; \
+	JLT max1; \
+	JEQ min1; \
+	VMOVSS (R10), X1; \
+	CMPQ R8, $3; \
+	JGT minLast1; \
+	VMAXSS X0, X1, X2; \
+	JMP last1; \
+	minLast1:; \
+	VMINSS X0, X1, X2; \
+	last1:; \
+	VCMPSS $3, X1, X1, X3; \
+	VBLENDVPS X3, X1, X2, X0; \
+	JMP store1; \
+	max1:; \
+	VMAXSS (R10), X0, X0; \
+	JMP store1; \
+	min1:; \
+	VMINSS (R10), X0, X0; \
+	store1:; \
+	VMOVSS X0, (R9); \
+	ADDQ $4, R9; \
+	ADDQ $4, R10; \
+	DECQ R11; \
+	JMP one;
+
+#define ROWS_ADD \
+	add16:; \
+	CMPQ R11, $16; \
+	JLT add8; \
+	VMOVUPS (R9), Y0; \
+	VMOVUPS 32(R9), Y1; \
+	VADDPS (R10), Y0, Y0; \
+	VADDPS 32(R10), Y1, Y1; \
+	VMOVUPS Y0, (R9); \
+	VMOVUPS Y1, 32(R9); \
+	ADDQ $64, R9; \
+	ADDQ $64, R10; \
+	SUBQ $16, R11; \
+	JMP add16; \
+	add8:; \
+	CMPQ R11, $8; \
+	JLT add1; \
+	VMOVUPS (R9), Y0; \
+	VADDPS (R10), Y0, Y0; \
+	VMOVUPS Y0, (R9); \
+	ADDQ $32, R9; \
+	ADDQ $32, R10; \
+	SUBQ $8, R11; \
+	add1:; \
+	CMPQ R11, $0; \
+	JLE next; \
+	VMOVSS (R9), X0; \
+	VADDSS (R10), X0, X0; \
+	VMOVSS X0, (R9); \
+	ADDQ $4, R9; \
+	ADDQ $4, R10; \
+	DECQ R11; \
+	JMP add1;
+
 // func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
 //
 // For each of the n pairs at ps, in order: the block elements of dst at
@@ -46,79 +147,7 @@ take:
 	MOVQ 8(BX), R10
 	LEAQ (DI)(R9*4), R9
 	LEAQ (SI)(R10*4), R10
-	MOVQ DX, R11
-	TESTQ R8, R8
-	JEQ add16
-
-eight:
-	CMPQ R11, $8
-	JLT one
-	VMOVUPS (R9), Y0
-	CMPQ R8, $2
-	JLT max8
-	JEQ min8
-	VMOVUPS (R10), Y1
-	CMPQ R8, $3
-	JGT minLast8
-	VMAXPS Y0, Y1, Y2
-	JMP last8
-
-minLast8:
-	VMINPS Y0, Y1, Y2
-
-last8:
-	VCMPPS $3, Y1, Y1, Y3
-	VBLENDVPS Y3, Y1, Y2, Y0
-	JMP store8
-
-max8:
-	VMAXPS (R10), Y0, Y0
-	JMP store8
-
-min8:
-	VMINPS (R10), Y0, Y0
-
-store8:
-	VMOVUPS Y0, (R9)
-	ADDQ $32, R9
-	ADDQ $32, R10
-	SUBQ $8, R11
-	JMP eight
-
-one:
-	CMPQ R11, $0
-	JLE next
-	VMOVSS (R9), X0
-	CMPQ R8, $2
-	JLT max1
-	JEQ min1
-	VMOVSS (R10), X1
-	CMPQ R8, $3
-	JGT minLast1
-	VMAXSS X0, X1, X2
-	JMP last1
-
-minLast1:
-	VMINSS X0, X1, X2
-
-last1:
-	VCMPSS $3, X1, X1, X3
-	VBLENDVPS X3, X1, X2, X0
-	JMP store1
-
-max1:
-	VMAXSS (R10), X0, X0
-	JMP store1
-
-min1:
-	VMINSS (R10), X0, X0
-
-store1:
-	VMOVSS X0, (R9)
-	ADDQ $4, R9
-	ADDQ $4, R10
-	DECQ R11
-	JMP one
+	ROWS_BLOCK
 
 next:
 	ADDQ $16, BX
@@ -131,40 +160,7 @@ done:
 
 // Op 0, adding, taken once a pair: sixteen elements a round in two
 // registers, then eight, then one.
-add16:
-	CMPQ R11, $16
-	JLT add8
-	VMOVUPS (R9), Y0
-	VMOVUPS 32(R9), Y1
-	VADDPS (R10), Y0, Y0
-	VADDPS 32(R10), Y1, Y1
-	VMOVUPS Y0, (R9)
-	VMOVUPS Y1, 32(R9)
-	ADDQ $64, R9
-	ADDQ $64, R10
-	SUBQ $16, R11
-	JMP add16
-
-add8:
-	CMPQ R11, $8
-	JLT add1
-	VMOVUPS (R9), Y0
-	VADDPS (R10), Y0, Y0
-	VMOVUPS Y0, (R9)
-	ADDQ $32, R9
-	ADDQ $32, R10
-	SUBQ $8, R11
-
-add1:
-	CMPQ R11, $0
-	JLE next
-	VMOVSS (R9), X0
-	VADDSS (R10), X0, X0
-	VMOVSS X0, (R9)
-	ADDQ $4, R9
-	ADDQ $4, R10
-	DECQ R11
-	JMP add1
+	ROWS_ADD
 
 
 // func offsRowsFloat32(dst, src *float32, offs *int32, n, block, op int)
@@ -203,79 +199,7 @@ take:
 	JLT next
 	LEAQ (DI)(R9*4), R9
 	LEAQ (SI)(R13*4), R10
-	MOVQ DX, R11
-	TESTQ R8, R8
-	JEQ add16
-
-eight:
-	CMPQ R11, $8
-	JLT one
-	VMOVUPS (R9), Y0
-	CMPQ R8, $2
-	JLT max8
-	JEQ min8
-	VMOVUPS (R10), Y1
-	CMPQ R8, $3
-	JGT minLast8
-	VMAXPS Y0, Y1, Y2
-	JMP last8
-
-minLast8:
-	VMINPS Y0, Y1, Y2
-
-last8:
-	VCMPPS $3, Y1, Y1, Y3
-	VBLENDVPS Y3, Y1, Y2, Y0
-	JMP store8
-
-max8:
-	VMAXPS (R10), Y0, Y0
-	JMP store8
-
-min8:
-	VMINPS (R10), Y0, Y0
-
-store8:
-	VMOVUPS Y0, (R9)
-	ADDQ $32, R9
-	ADDQ $32, R10
-	SUBQ $8, R11
-	JMP eight
-
-one:
-	CMPQ R11, $0
-	JLE next
-	VMOVSS (R9), X0
-	CMPQ R8, $2
-	JLT max1
-	JEQ min1
-	VMOVSS (R10), X1
-	CMPQ R8, $3
-	JGT minLast1
-	VMAXSS X0, X1, X2
-	JMP last1
-
-minLast1:
-	VMINSS X0, X1, X2
-
-last1:
-	VCMPSS $3, X1, X1, X3
-	VBLENDVPS X3, X1, X2, X0
-	JMP store1
-
-max1:
-	VMAXSS (R10), X0, X0
-	JMP store1
-
-min1:
-	VMINSS (R10), X0, X0
-
-store1:
-	VMOVSS X0, (R9)
-	ADDQ $4, R9
-	ADDQ $4, R10
-	DECQ R11
-	JMP one
+	ROWS_BLOCK
 
 next:
 	ADDQ $4, BX
@@ -289,40 +213,7 @@ done:
 
 // Op 0, adding, taken once a pair: sixteen elements a round in two
 // registers, then eight, then one.
-add16:
-	CMPQ R11, $16
-	JLT add8
-	VMOVUPS (R9), Y0
-	VMOVUPS 32(R9), Y1
-	VADDPS (R10), Y0, Y0
-	VADDPS 32(R10), Y1, Y1
-	VMOVUPS Y0, (R9)
-	VMOVUPS Y1, 32(R9)
-	ADDQ $64, R9
-	ADDQ $64, R10
-	SUBQ $16, R11
-	JMP add16
-
-add8:
-	CMPQ R11, $8
-	JLT add1
-	VMOVUPS (R9), Y0
-	VADDPS (R10), Y0, Y0
-	VMOVUPS Y0, (R9)
-	ADDQ $32, R9
-	ADDQ $32, R10
-	SUBQ $8, R11
-
-add1:
-	CMPQ R11, $0
-	JLE next
-	VMOVSS (R9), X0
-	VADDSS (R10), X0, X0
-	VMOVSS X0, (R9)
-	ADDQ $4, R9
-	ADDQ $4, R10
-	DECQ R11
-	JMP add1
+	ROWS_ADD
 
 
 // func sumRunFloat32(out, src *float32, rows, inner, mode int)

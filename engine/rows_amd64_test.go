@@ -20,15 +20,7 @@ func TestFloatRowsTwin(t *testing.T) {
 		t.Skip("no AVX")
 	}
 	r := rand.New(rand.NewPCG(24, 8))
-	special := []float32{float32(math.NaN()), math.Float32frombits(0x7fc00003), math.Float32frombits(0xffc00005),
-		math.Float32frombits(0x7f800001), // signalling: the assembly quiets it as Go's rule does
-		float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), 1}
-	value := func() float32 {
-		if r.IntN(4) == 0 {
-			return special[r.IntN(len(special))]
-		}
-		return r.Float32()*8 - 4
-	}
+	value := rowValues(r)
 	for _, red := range []Reduction{Add, maxUpdate, minUpdate, maxLast, minLast} {
 		for _, block := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 33} {
 			for _, n := range []int{0, 1, 8, 9, 40} {
@@ -73,14 +65,7 @@ func TestFloatOffsetRowsTwin(t *testing.T) {
 		t.Skip("no AVX")
 	}
 	r := rand.New(rand.NewPCG(24, 9))
-	special := []float32{float32(math.NaN()), math.Float32frombits(0x7fc00003), math.Float32frombits(0xffc00005),
-		math.Float32frombits(0x7f800001), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), 1}
-	value := func() float32 {
-		if r.IntN(4) == 0 {
-			return special[r.IntN(len(special))]
-		}
-		return r.Float32()*8 - 4
-	}
+	value := rowValues(r)
 	for _, red := range []Reduction{Add, maxUpdate, minUpdate, maxLast, minLast} {
 		for _, block := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 33} {
 			for _, n := range []int{0, 1, 8, 9, 40, 70} {
@@ -118,6 +103,20 @@ func TestFloatOffsetRowsTwin(t *testing.T) {
 	}
 	if floatOffsetRows(make([]float32, 4), make([]float32, 4), []int32{0}, 4, Max) {
 		t.Error("floatOffsetRows took Max, which its assembly does not compute")
+	}
+}
+
+// rowValues returns a source of float32 in [-4, 4) and, one time in
+// four, a special value: NaNs of several payloads, a signalling one (the
+// assembly quiets it as Go's rule does), ±0, ±Inf.
+func rowValues(r *rand.Rand) func() float32 {
+	special := []float32{float32(math.NaN()), math.Float32frombits(0x7fc00003), math.Float32frombits(0xffc00005),
+		math.Float32frombits(0x7f800001), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), 1}
+	return func() float32 {
+		if r.IntN(4) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return r.Float32()*8 - 4
 	}
 }
 
