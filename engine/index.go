@@ -221,6 +221,30 @@ func tupleOffset(tuple []int64, lims []limit, strides []int) (off, bad int) {
 	return off, -1
 }
 
+// negativePass is the pass over every index that a scatter's rules for
+// negative indices ask before any update is applied. Under NegativeSkip
+// it looks for an index past the end of its dimension (dims[i%len(dims)]),
+// an error under OutOfRangeError, and returns skipAll, by which the
+// kernels then drop every index outside its dimension, negative ones
+// among them; under NegativeRefused it looks for the first negative
+// index. bad is the position of the index at fault, or -1.
+// Call it where rules.negativePass() says there is a pass to make.
+func negativePass(ind []int64, dims []int, rules IndexRules) (run IndexRules, bad int) {
+	if rules.Negative == NegativeSkip {
+		if bad := pastEnd(ind, dims); bad >= 0 && rules.OutOfRange == OutOfRangeError {
+			return rules, bad
+		}
+		return skipAll, -1
+	}
+	return rules, firstNegative(ind, rules)
+}
+
+// negativePass reports whether r asks for negativePass before a scatter:
+// NegativeSkip and NegativeRefused do.
+func (r IndexRules) negativePass() bool {
+	return r.Negative == NegativeSkip || r.Negative == NegativeRefused
+}
+
 // skipAll are the rules the scatters run under once NegativeSkip's check
 // of the indices past the end has passed: every index outside its
 // dimension, negative or past the end, is skipped.

@@ -39,13 +39,12 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 	if err != nil {
 		return err
 	}
-	if opt.Rules.Negative == NegativeSkip {
-		if bad := pastEnd(ind, ds[axis:axis+1]); bad >= 0 && opt.Rules.OutOfRange == OutOfRangeError {
+	if opt.Rules.negativePass() {
+		rules, bad := negativePass(ind, ds[axis:axis+1], opt.Rules)
+		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-		opt.Rules = skipAll
-	} else if bad := firstNegative(ind, opt.Rules); bad >= 0 {
-		return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
+		opt.Rules = rules // opt is the public call's own copy
 	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
 	run := newScatterRun(s, dst, data, updates, 1, opt)

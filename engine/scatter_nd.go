@@ -40,15 +40,12 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if err != nil {
 		return err
 	}
-	if opt.Rules.Negative == NegativeSkip {
-		// Past the end is checked first, then the kernels skip every
-		// index outside its dimension, negative ones among them.
-		if bad := pastEnd(ind, ds[:k]); bad >= 0 && opt.Rules.OutOfRange == OutOfRangeError {
+	if opt.Rules.negativePass() {
+		rules, bad := negativePass(ind, ds[:k], opt.Rules)
+		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 		}
-		opt.Rules = skipAll
-	} else if bad := firstNegative(ind, opt.Rules); bad >= 0 {
-		return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+		opt.Rules = rules // opt is the public call's own copy
 	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the
