@@ -72,7 +72,9 @@
 // Each operation has a file: scatter_nd.go, scatter_elements.go (and its
 // column blocks along axis 0, scatter_columns.go; its single updates in
 // halves, scatter_halves.go; blocks of a few elements at random rows,
-// prefetched, scatter_rows_small.go), gather_nd.go, gather_elements.go, gather.go
+// prefetched, scatter_rows_small.go; many of them into another dst in
+// the cache on one goroutine, their offsets made alongside by another,
+// scatter_rows_pipeline.go), gather_nd.go, gather_elements.go, gather.go
 // (Gather along an axis, and the gathers' checks), slice.go
 // (DynamicSlice, DynamicUpdateSlice), segment_runs.go (ReduceRuns: runs
 // of consecutive slices reduced in order, NumPy's reduceat and

@@ -231,8 +231,10 @@ func tupleOffset(tuple []int64, lims []limit, strides []int) (off, bad int) {
 // Call it where rules.negativePass() says there is a pass to make.
 func negativePass(ind []int64, dims []int, rules IndexRules) (run IndexRules, bad int) {
 	if rules.Negative == NegativeSkip {
-		if bad := pastEnd(ind, dims); bad >= 0 && rules.OutOfRange == OutOfRangeError {
-			return rules, bad
+		if rules.OutOfRange == OutOfRangeError {
+			if bad := pastEnd(ind, dims); bad >= 0 {
+				return rules, bad
+			}
 		}
 		return skipAll, -1
 	}

@@ -226,12 +226,32 @@ func (m *wordMover[E]) copyRange(lo, hi int) { copy(m.dst[lo:hi], m.src[lo:hi]) 
 
 func (m *wordMover[E]) clearRange(lo, hi int) { clear(m.dst[lo:hi]) }
 
+// fillRange clears a fill of zero bits. It copies any other from the
+// part of dst already filled, doubling that part up to fillSpan bytes and
+// then copying it again and again, so that what it copies from stays in
+// the core's nearest cache: a loop that stored one element at a time took
+// three times as long (README's Speed section).
 func (m *wordMover[E]) fillRange(lo, hi int) {
 	d := m.dst[lo:hi]
-	for i := range d {
-		d[i] = m.fill
+	var zero E
+	if m.fill == zero || len(d) == 0 {
+		clear(d)
+		return
+	}
+	d[0] = m.fill
+	span := max(fillSpan/int(unsafe.Sizeof(zero)), 1)
+	n := 1
+	for ; n < len(d) && n < span; n *= 2 {
+		copy(d[n:], d[:n])
+	}
+	for ; n < len(d); n += span {
+		copy(d[n:], d[:span])
 	}
 }
+
+// fillSpan is the bytes fillRange copies at a time once it has filled
+// them.
+const fillSpan = 4096
 
 // moveAhead is move for a mover that prefetches, and perhaps streams.
 func (m *wordMover[E]) moveAhead(ps []pair) {
@@ -269,14 +289,15 @@ func (m *wordMover[E]) moveAhead(ps []pair) {
 // general_scatter.go), as do the gathers' (gather_elements.go,
 // general_gather.go).
 
-func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
+func (m *wordMover[E]) scatterOffsets(offs []int32, s0, block int) {
 	if block == 1 {
-		setOffsets(m.dst, offs, m.src)
+		setOffsets(m.dst, offs, m.src[s0:])
 		return
 	}
+	src := m.src[s0*block:]
 	for t, o := range offs {
 		if o >= 0 {
-			copy(m.dst[o:int(o)+block], m.src[t*block:(t+1)*block])
+			copy(m.dst[o:int(o)+block], src[t*block:(t+1)*block])
 		}
 	}
 }

@@ -62,12 +62,12 @@ func (r *numReducer[T]) reduce(ps []pair) {
 // scatter_elements.go, scatter_columns.go, general_scatter.go,
 // scatter_halves.go).
 
-func (r *numReducer[T]) scatterOffsets(offs []int32, block int) {
+func (r *numReducer[T]) scatterOffsets(offs []int32, s0, block int) {
 	if block == 1 {
-		reduceOffsets(r.red, r.dst, offs, r.src)
+		reduceOffsets(r.red, r.dst, offs, r.src[s0:])
 		return
 	}
-	reduceOffsetBlocks(r.red, r.dst, r.src, offs, block)
+	reduceOffsetBlocks(r.red, r.dst, r.src[s0*block:], offs, block)
 }
 
 func (r *numReducer[T]) scatterIndex(ind []int64, lim limit, block int) {

@@ -171,9 +171,10 @@ done:
 // BX the offset, R13 the element of src at block t; the dst block of the
 // offset 32 on is prefetched (at -1, a hint before dst that does not
 // fault): W10 streams its updates past dst, whose blocks then come from
-// memory, and eight ahead left most of that wait exposed (W10 on the tf
-// benchmark, 8.8 -> 6.3 ms with this loop; 32 and 64 ahead measured
-// alike).
+// memory, and eight ahead left most of that wait exposed. src, read once,
+// is asked for 1 KiB ahead as non-temporal (PREFETCHNTA), so that its
+// lines pass through the caches without pushing out dst's (README's Speed
+// section has the figures).
 TEXT ·offsRowsFloat32(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -192,6 +193,7 @@ pair:
 	JGE take
 	MOVLQSX 128(BX), R9
 	PREFETCHT0 (DI)(R9*4)
+	PREFETCHNTA 1024(SI)(R13*4)
 
 take:
 	MOVLQSX 0(BX), R9

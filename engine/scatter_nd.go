@@ -40,13 +40,6 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if err != nil {
 		return err
 	}
-	if opt.Rules.negativePass() {
-		rules, bad := negativePass(ind, ds[:k], opt.Rules)
-		if bad >= 0 {
-			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
-		}
-		opt.Rules = rules // opt is the public call's own copy
-	}
 	// The tuples, and the elements of the slice each addresses, without
 	// NumElements' checked products: the first counted out of the
 	// indices when there are some (single indices with no division),
@@ -64,13 +57,41 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if size > 0 {
 		block = product(ds[k:])
 	}
-	lims := s.limits(opt.Rules, ds[:k])
 	var run *scatterRun
 	work := 0
 	if size > 0 {
 		run = newScatterRun(s, dst, data, updates, block, opt)
 		work = run.work(len(ind) + updates.Len())
 	}
+	// Small rows into another dst in the cache go through the pipeline
+	// (scatter_rows_pipeline.go), which checks the indices past the end
+	// that NegativeSkip refuses alongside, rather than in a pass first.
+	pipe := size > 0 && k > 0 && !run.inPlace && !small(work) && size <= maxOffset &&
+		oneRows(run, block, n, size*int(s.views[vDst].size))
+	asked := opt.Rules
+	var ends []int
+	if opt.Rules.negativePass() {
+		if pipe && opt.Rules.Negative == NegativeSkip {
+			if opt.Rules.OutOfRange == OutOfRangeError {
+				ends = ds[:k]
+			}
+			opt.Rules = skipAll // opt is the public call's own copy
+		} else {
+			rules, bad := negativePass(ind, ds[:k], opt.Rules)
+			if bad >= 0 {
+				return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+			}
+			opt.Rules = rules
+		}
+	}
+	if pipe {
+		s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
+		if bad := pipeRows(s, n, block, parts(work), opt.Rules, ends); bad >= 0 {
+			return indexErr(asked, *indices, bad, ds, bad%k, k)
+		}
+		return nil
+	}
+	lims := s.limits(opt.Rules, ds[:k])
 	if k == 1 && run != nil && run.fast != nil && small(work) {
 		// A small call with single indices: check them all, then apply
 		// each update where it lands, in order, without offsets (or
@@ -113,7 +134,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		// A small call of tuples (S2, a KV-cache write): every one
 		// into the whole of dst, on this goroutine.
 		run.fill(0, run.size)
-		run.fast.scatterOffsets(offs, block)
+		run.fast.scatterOffsets(offs, 0, block)
 		return nil
 	}
 	s.nd.offs = offs
@@ -225,7 +246,7 @@ func (j *scatterNDJob) work(w, lo, hi int) {
 	run.fill(lo*block, hi*block)
 	if run.fast != nil && s.nd.offs != nil && lo == 0 && hi == j.blocks {
 		// The whole of dst: every tuple lands in it, in one loop.
-		run.fast.scatterOffsets(s.nd.offs, block)
+		run.fast.scatterOffsets(s.nd.offs, 0, block)
 		return
 	}
 	it := pairIter{nd: &s.nd, block: block, lo: lo * block, hi: hi * block, buf: s.pairsOf(w)}

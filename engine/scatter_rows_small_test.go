@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -72,22 +73,25 @@ func TestRowBlocksMatchReference(t *testing.T) {
 					var first tensor.Tensor
 					// One loop over the rows where oneRows takes dst,
 					// and dst split among workers where it does not.
-					for _, oneMax := range []int{oneRowsBytes, 0} {
+					// One loop in one chunk of offsets and in chunks
+					// of 700 (the pipeline).
+					for _, c := range []struct{ oneMax, chunk int }{{oneRowsBytes, pipeChunk}, {oneRowsBytes, 700}, {0, pipeChunk}} {
+						oneMax, chunk := c.oneMax, c.chunk
 						for _, procs := range []int{1, 2, 8} {
 							got := rowsAt(t, procs, 64, func(dst tensor.Tensor) error {
-								defer func(old int) { oneRowsBytes = old }(oneRowsBytes)
-								oneRowsBytes = oneMax
+								defer func(old, c int) { oneRowsBytes, pipeChunk = old, c }(oneRowsBytes, pipeChunk)
+								oneRowsBytes, pipeChunk = oneMax, chunk
 								return ScatterND(dst, data, indices, updates, opt)
 							}, dt, data.Shape())
 							if d := reftest.Diff(got, want); d != "" {
-								t.Errorf("%s at GOMAXPROCS %d, oneRowsBytes %d: %s", name, procs, oneMax, d)
+								t.Errorf("%s at GOMAXPROCS %d, oneRowsBytes %d, chunks of %d: %s", name, procs, oneMax, chunk, d)
 							}
 							// The reference takes any NaN for any other:
 							// the thread counts must agree on every bit.
 							if first.Len() == 0 {
 								first = got
 							} else if i := tensor.FirstDiff(got, first); i >= 0 {
-								t.Errorf("%s: element %d is %v at GOMAXPROCS %d, oneRowsBytes %d, %v at 1", name, i, got.At(i), procs, oneMax, first.At(i))
+								t.Errorf("%s: element %d is %v at GOMAXPROCS %d, oneRowsBytes %d, chunks of %d, %v at 1", name, i, got.At(i), procs, oneMax, chunk, first.At(i))
 							}
 						}
 					}
@@ -175,4 +179,43 @@ func randomFloats(dt tensor.DType, shape tensor.Shape, value func() float64) ten
 		v[i] = value()
 	}
 	return tensor.Must(tensor.From(shape, v))
+}
+
+// TestPipelineFirstBadIndex checks the pipeline's refusal: of two bad
+// indices in later chunks, the first in index order is the one named, at
+// one worker and at two, whoever made its chunk; and under NegativeSkip a
+// negative id before them is dropped, not refused.
+func TestPipelineFirstBadIndex(t *testing.T) {
+	defer func(c int) { pipeChunk = c }(pipeChunk)
+	pipeChunk = 300
+	const rows, segments, width = 5000, 40, 4
+	ids := make([]int64, rows)
+	for i := range ids {
+		ids[i] = int64(i % segments)
+	}
+	ids[1000], ids[3100], ids[4500] = -3, segments, segments+7
+	indices := tensor.Must(tensor.From(tensor.Shape{rows, 1}, ids))
+	updates := randomFloats(tensor.Float32, tensor.Shape{rows, width}, func() float64 { return 1 })
+	for _, rules := range []IndexRules{{}, {Negative: NegativeSkip}} {
+		want := 1000
+		if rules.Negative == NegativeSkip {
+			want = 3100
+		}
+		for _, procs := range []int{1, 2} {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				defer func(w int) { minWork = w }(minWork)
+				minWork = 64
+				dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segments, width}))
+				err := ScatterND(dst, tensor.Tensor{}, indices, updates, ScatterOptions{Reduction: Add, Rules: rules})
+				var ie *IndexError
+				if !errors.As(err, &ie) || !errors.Is(err, ErrIndex) {
+					t.Fatalf("rules %+v at GOMAXPROCS %d: error %v, want an *IndexError", rules, procs, err)
+				}
+				if ie.Pos[0] != want || ie.Value != ids[want] {
+					t.Errorf("rules %+v at GOMAXPROCS %d: index %v = %d named, want [%d 0] = %d", rules, procs, ie.Pos, ie.Value, want, ids[want])
+				}
+			}()
+		}
+	}
 }

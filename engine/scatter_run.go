@@ -366,9 +366,9 @@ type fastScatter interface {
 	// stop.
 	scatterRows(e *elemWalk, w, r0, r1 int, skip bool) (bad int)
 	// scatterOffsets applies, in order, the blocks of block elements of
-	// updates t to dst at offs[t] (none for an offset of -1): every
-	// tuple of ScatterND, when one worker owns the whole of dst.
-	scatterOffsets(offs []int32, block int)
+	// updates s0+t to dst at offs[t] (none for an offset of -1): tuples
+	// of ScatterND, when one worker owns the whole of dst.
+	scatterOffsets(offs []int32, s0, block int)
 	// scatterStarts applies, in order, update s0+t to dst at starts[t]
 	// (none for a start of -1): the general scatter's single elements,
 	// when one worker owns every element they may land on.

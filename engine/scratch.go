@@ -46,6 +46,7 @@ type scratch struct {
 	bad     badJob
 	offsets offsetsJob
 	snd     scatterNDJob
+	pipe    pipeJob
 	slabs   slabJob
 	columns columnJob
 	ranges  rangeJob
