@@ -294,10 +294,10 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, s0, block int) {
 		setOffsets(m.dst, offs, m.src[s0:])
 		return
 	}
-	src := m.src[s0*block:]
 	for t, o := range offs {
 		if o >= 0 {
-			copy(m.dst[o:int(o)+block], src[t*block:(t+1)*block])
+			u := (s0 + t) * block
+			copy(m.dst[o:int(o)+block], m.src[u:u+block])
 		}
 	}
 }

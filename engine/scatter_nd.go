@@ -66,30 +66,35 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	// Small rows into another dst in the cache go through the pipeline
 	// (scatter_rows_pipeline.go), which checks the indices past the end
 	// that NegativeSkip refuses alongside, rather than in a pass first.
-	pipe := size > 0 && k > 0 && !run.inPlace && !small(work) && size <= maxOffset &&
-		oneRows(run, block, n, size*int(s.views[vDst].size))
-	asked := opt.Rules
-	var ends []int
-	if opt.Rules.negativePass() {
-		if pipe && opt.Rules.Negative == NegativeSkip {
-			if opt.Rules.OutOfRange == OutOfRangeError {
+	if size > 0 && k > 0 && !run.inPlace && !small(work) && size <= maxOffset &&
+		oneRows(run, block, n, size*int(s.views[vDst].size)) {
+		rules := opt.Rules
+		var ends []int
+		switch {
+		case rules.Negative == NegativeSkip:
+			if rules.OutOfRange == OutOfRangeError {
 				ends = ds[:k]
 			}
-			opt.Rules = skipAll // opt is the public call's own copy
-		} else {
-			rules, bad := negativePass(ind, ds[:k], opt.Rules)
+			rules = skipAll
+		case rules.negativePass():
+			r, bad := negativePass(ind, ds[:k], rules)
 			if bad >= 0 {
-				return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+				return indexErr(rules, *indices, bad, ds, bad%k, k)
 			}
-			opt.Rules = rules
+			rules = r
 		}
-	}
-	if pipe {
-		s.nd.set(ind, k, n, s.limits(opt.Rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
-		if bad := pipeRows(s, n, block, parts(work), opt.Rules, ends); bad >= 0 {
-			return indexErr(asked, *indices, bad, ds, bad%k, k)
+		s.nd.set(ind, k, n, s.limits(rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
+		if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 		}
 		return nil
+	}
+	if opt.Rules.negativePass() {
+		rules, bad := negativePass(ind, ds[:k], opt.Rules)
+		if bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+		}
+		opt.Rules = rules // opt is the public call's own copy
 	}
 	lims := s.limits(opt.Rules, ds[:k])
 	if k == 1 && run != nil && run.fast != nil && small(work) {
