@@ -5,9 +5,9 @@
 //
 //	go run ../../internal/genvariants DIALECT
 //
-// it writes the dialect's file of variants there (zscatter.go, or the
-// file a family names). A test checks that each file is what this program
-// writes.
+// it writes the dialect's one file of variants there, zvariants.go, its
+// families in the order the dialect's row of the table lists them. A test
+// checks that each file is what this program writes.
 package main
 
 import (
@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -29,8 +30,7 @@ type variant struct {
 
 // family is a dialect's functions of one shape.
 type family struct {
-	pkg     string // the package name, which is also its directory's
-	imports []string
+	imports []string // the packages its functions use
 	// intoDoc is the doc comment of an Into form after "XInto is X".
 	intoDoc string
 	// params are the function's parameters; inPlace says it returns an
@@ -43,17 +43,6 @@ type family struct {
 	// when they are not dst followed by params.
 	alloc, into, intoParams string
 	variants                []variant
-	// file is the file the family is written to, in its dialect's
-	// directory; "" for fileName.
-	file string
-}
-
-// fileName returns the name of the file f is written to.
-func (f family) fileName() string {
-	if f.file != "" {
-		return f.file
-	}
-	return fileName
 }
 
 // allocFunc returns the template of the function of a variant.
@@ -74,13 +63,22 @@ func (f family) intoFunc() string {
 	return "func {{.Name}}Into(" + params + ") error {\n\treturn " + f.into + "\n}"
 }
 
-// fileName is the name of a dialect's file of variants, a z file as the
-// Go project names its generated files, unless its family names another.
-const fileName = "zscatter.go"
+// fileName is the name of a dialect's file of variants: a z file, as the
+// Go project names its generated files.
+const fileName = "zvariants.go"
 
-var families = map[string]family{
-	"jax": {
-		pkg:     "jax",
+// dialects holds each dialect's families, in the order its file of
+// variants holds them. A dialect's name is its package's and its
+// directory's.
+var dialects = map[string][]family{
+	"jax":   {jaxScatter, jaxSegments},
+	"tf":    {tfScatter, tfScatterV1, tfUnsortedSegments, tfSortedSegments},
+	"numpy": {numpyAt, numpyReduceat},
+}
+
+// The families, named by dialect and function.
+var (
+	jaxScatter = family{
 		imports: []string{"github.com/scatter-dev/scatter/engine", "github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has operand's type and shape and may be operand itself.",
 		params:  "operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode",
@@ -95,9 +93,8 @@ var families = map[string]family{
 			{"ScatterMin", "opScatterMin", "engine.Min", "is Scatter keeping the smaller of the operand's value and each update."},
 			{"ScatterMax", "opScatterMax", "engine.Max", "is Scatter keeping the larger of the operand's value and each update."},
 		},
-	},
-	"tf": {
-		pkg:     "tf",
+	}
+	tfScatter = family{
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has t's type and shape and may be t itself for an in-place update.",
 		params:  "t, indices, updates tensor.Tensor",
@@ -117,9 +114,8 @@ var families = map[string]family{
 				"one update at a time in row-major index order, as tf.tensor_scatter_nd_max(t, indices, updates). " +
 				"A NaN in t stays; a NaN in updates is ignored."},
 		},
-	},
-	"numpy": {
-		pkg: "numpy",
+	}
+	numpyAt = family{
 		imports: []string{"github.com/scatter-dev/scatter/dialect/internal/opcall", "github.com/scatter-dev/scatter/engine",
 			"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing the updated copy of a into dst, which has a's element type and shape and may be a itself " +
@@ -144,13 +140,8 @@ var families = map[string]family{
 			{"MinimumAt", "minimumAt", "engine.Min", "sets a at indices to the smaller of its value and b's, in place: " +
 				"np.minimum.at(a, indices, b), with MaximumAt's rules for NaN and signed zeros."},
 		},
-	},
-}
-
-func init() {
-	// The segment reductions, each dialect's in a file of its own.
-	families["tf-segments"] = family{
-		pkg:        "tf",
+	}
+	tfUnsortedSegments = family{
 		imports:    []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc:    "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
 		params:     "data, segmentIDs tensor.Tensor, numSegments int",
@@ -175,10 +166,8 @@ func init() {
 			{"UnsortedSegmentSqrtN", "opSegmentSqrtN", "", "is UnsortedSegmentSum divided by the square root of the number of slices " +
 				"in each segment, as tf.math.unsorted_segment_sqrt_n; an empty segment holds 0. data must be floating-point."},
 		},
-		file: "zsegment.go",
 	}
-	families["jax-segments"] = family{
-		pkg:        "jax",
+	jaxSegments = family{
 		imports:    []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc:    "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
 		params:     "data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions",
@@ -196,14 +185,11 @@ func init() {
 			{"SegmentMin", "segMin", "", "is SegmentMax taking the minimum, as jax.ops.segment_min; an empty segment holds +inf, " +
 				"the highest integer or true."},
 		},
-		file: "zsegment.go",
 	}
-	families["tfv1"] = family{
-		pkg:     "tf",
+	tfScatterV1 = family{
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		params:  "ref, indices, updates tensor.Tensor", inPlace: true,
 		alloc: "scatterV1({{.Op}}, ref, indices, updates)",
-		file:  "zscatter_v1.go",
 		variants: []variant{
 			{"ScatterUpdate", "v1Update", "", "writes updates into the rows of ref that indices name, in place, " +
 				"as tf.compat.v1.scatter_update(ref, indices, updates): ref[indices[i, ..., j], ...] = updates[i, ..., j, ...]. " +
@@ -226,8 +212,7 @@ func init() {
 				"A NaN in ref stays; a NaN in updates is ignored." + v1Rule},
 		},
 	}
-	families["tf-sorted-segments"] = family{
-		pkg: "tf", file: "zsegment_sorted.go",
+	tfSortedSegments = family{
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has data's type and the output's shape, segment_ids[-1] + 1 rows, " +
 			"and shares no memory with the inputs.",
@@ -247,8 +232,7 @@ func init() {
 				"an integer mean rounded toward zero as the CPU kernel's C++ division rounds, and an empty segment 0."},
 		},
 	}
-	families["numpy-reduceat"] = family{
-		pkg: "numpy", file: "zreduceat.go",
+	numpyReduceat = family{
 		imports: []string{"github.com/scatter-dev/scatter/tensor"},
 		intoDoc: "writing into dst, which has the output's type and shape and shares no memory with the inputs.",
 		params:  "array, indices tensor.Tensor, axis int",
@@ -268,7 +252,7 @@ func init() {
 				"a NaN in a run making its minimum NaN."},
 		},
 	}
-}
+)
 
 // v1Rule is what the doc comment of every tf.compat.v1 scatter says after
 // what it does.
@@ -284,7 +268,7 @@ func main() {
 	}
 	src, err := generate(os.Args[1])
 	if err == nil {
-		err = os.WriteFile(families[os.Args[1]].fileName(), src, 0o644)
+		err = os.WriteFile(fileName, src, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genvariants:", err)
@@ -294,42 +278,57 @@ func main() {
 
 // generate returns the file of variants of the named dialect, formatted.
 func generate(dialect string) ([]byte, error) {
-	f, ok := families[dialect]
+	families, ok := dialects[dialect]
 	if !ok {
 		return nil, fmt.Errorf("no dialect %q", dialect)
 	}
-	alloc, err := template.New("alloc").Parse(f.allocFunc())
-	if err != nil {
-		return nil, err
+	var imports []string
+	for _, f := range families {
+		imports = append(imports, f.imports...)
 	}
-	into, err := template.New("into").Parse(f.intoFunc())
-	if err != nil {
-		return nil, err
-	}
+	slices.Sort(imports)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by genvariants %s; DO NOT EDIT.\n\npackage %s\n\nimport (\n", dialect, f.pkg)
-	for _, imp := range f.imports {
+	fmt.Fprintf(&b, "// Code generated by genvariants %s; DO NOT EDIT.\n\npackage %s\n\nimport (\n", dialect, dialect)
+	for _, imp := range slices.Compact(imports) {
 		fmt.Fprintf(&b, "\t%q\n", imp)
 	}
 	b.WriteString(")\n")
+	for _, f := range families {
+		if err := f.write(&b); err != nil {
+			return nil, err
+		}
+	}
+	return format.Source(b.Bytes())
+}
+
+// write writes f's functions, each variant's followed by its Into form.
+func (f family) write(b *bytes.Buffer) error {
+	alloc, err := template.New("alloc").Parse(f.allocFunc())
+	if err != nil {
+		return err
+	}
+	into, err := template.New("into").Parse(f.intoFunc())
+	if err != nil {
+		return err
+	}
 	for _, v := range f.variants {
 		b.WriteString("\n")
-		comment(&b, v.Name+" "+v.Doc)
-		if err := alloc.Execute(&b, v); err != nil {
-			return nil, err
+		comment(b, v.Name+" "+v.Doc)
+		if err := alloc.Execute(b, v); err != nil {
+			return err
 		}
 		b.WriteString("\n")
 		if f.into == "" {
 			continue
 		}
 		b.WriteString("\n")
-		comment(&b, v.Name+"Into is "+v.Name+" "+f.intoDoc)
-		if err := into.Execute(&b, v); err != nil {
-			return nil, err
+		comment(b, v.Name+"Into is "+v.Name+" "+f.intoDoc)
+		if err := into.Execute(b, v); err != nil {
+			return err
 		}
 		b.WriteString("\n")
 	}
-	return format.Source(b.Bytes())
+	return nil
 }
 
 // comment writes text as a doc comment, its lines filled to 76 columns.
