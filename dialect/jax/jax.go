@@ -198,8 +198,9 @@ func gatherDims(dims GatherDimensionNumbers, indices tensor.Tensor, sizes []int)
 	}
 }
 
-// Scatter and its variants (ScatterAdd, ...) are generated into
-// zscatter.go from the table of the genvariants command.
+// Scatter and its variants (ScatterAdd, ...), and the segment reductions
+// (SegmentSum, ...), are generated into zvariants.go from the table of the
+// genvariants command.
 //go:generate go run ../../internal/genvariants jax
 
 // scatterAlloc is scatterInto into a new tensor of operand's type and

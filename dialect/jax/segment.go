@@ -65,8 +65,7 @@ var (
 )
 
 // SegmentSum and its variants (SegmentProd, ...) are generated into
-// zsegment.go from the table of the genvariants command.
-//go:generate go run ../../internal/genvariants jax-segments
+// zvariants.go from the table of the genvariants command (see jax.go).
 
 // NumSegments returns the number of segments JAX's num_segments=None
 // gives: the largest id plus one, as np.max(segment_ids) + 1 (0 or less

@@ -9,6 +9,9 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
+// AddAt and its variants (SubtractAt, ...), and the reduceat functions
+// (AddReduceat, ...), are generated into zvariants.go from the table of
+// the genvariants command.
 //go:generate go run ../../internal/genvariants numpy
 
 // noTuple is the empty index tuple: a ScatterND index of one tuple of no

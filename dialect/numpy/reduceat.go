@@ -105,7 +105,8 @@ var reduceatTable = func() []*dialect.Op {
 // reduceatOps returns the table entries of the reduceat operators.
 func reduceatOps() []*dialect.Op { return reduceatTable }
 
-//go:generate go run ../../internal/genvariants numpy-reduceat
+// AddReduceat and its variants (MultiplyReduceat, ...) are generated into
+// zvariants.go from the table of the genvariants command (see at.go).
 
 // outType returns the output's element type for an array of type d.
 func (op *reduceatOp) outType(d tensor.DType) tensor.DType {

@@ -122,8 +122,7 @@ func setV1Behaviors(table []*dialect.Op) {
 }
 
 // ScatterUpdate and its variants (ScatterAdd, ...) are generated into
-// zscatter_v1.go from the table of the genvariants command.
-//go:generate go run ../../internal/genvariants tfv1
+// zvariants.go from the table of the genvariants command (see tf.go).
 
 // scatterV1 runs op on ref in place; its error names op.
 func scatterV1(op *v1Op, ref, indices, updates tensor.Tensor) error {

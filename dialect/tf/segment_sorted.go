@@ -80,7 +80,8 @@ func sortedSegmentOps() []*dialect.Op {
 	})
 }
 
-//go:generate go run ../../internal/genvariants tf-sorted-segments
+// SegmentSum and its variants (SegmentProd, ...) are generated into
+// zvariants.go from the table of the genvariants command (see tf.go).
 
 func (op *segmentOp) call(data, ids tensor.Tensor) (tensor.Tensor, error) {
 	sh := opcall.GetShapes()

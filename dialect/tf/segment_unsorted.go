@@ -79,8 +79,8 @@ var (
 )
 
 // UnsortedSegmentSum and its variants (UnsortedSegmentProd, ...) are
-// generated into zsegment.go from the table of the genvariants command.
-//go:generate go run ../../internal/genvariants tf-segments
+// generated into zvariants.go from the table of the genvariants command
+// (see tf.go).
 
 // unsortedSegment runs op into a new output of numSegments segments.
 func unsortedSegment(op *unsortedOp, data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {

@@ -435,8 +435,10 @@ func runScatterND(dst, indices, updates tensor.Tensor) error {
 	return err
 }
 
-// TensorScatterUpdate and its variants (TensorScatterAdd, ...) are
-// generated into zscatter.go from the table of the genvariants command.
+// TensorScatterUpdate and its variants (TensorScatterAdd, ...), the
+// compat.v1 scatters (ScatterUpdate, ...) and the segment reductions
+// (UnsortedSegmentSum, SegmentSum, ...) are generated into zvariants.go
+// from the table of the genvariants command.
 //go:generate go run ../../internal/genvariants tf
 
 func tensorScatter(op *scatterOp, t, indices, updates tensor.Tensor) (tensor.Tensor, error) {

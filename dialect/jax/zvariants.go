@@ -77,3 +77,56 @@ func ScatterMax(operand, scatterIndices, updates tensor.Tensor, dims ScatterDime
 func ScatterMaxInto(dst, operand, scatterIndices, updates tensor.Tensor, dims ScatterDimensionNumbers, mode Mode) error {
 	return scatterInto(opScatterMax, engine.Max, dst, operand, scatterIndices, updates, scatterDims(dims, scatterIndices), mode)
 }
+
+// SegmentSum returns the sums of the rows of data by segment, as
+// jax.ops.segment_sum(data, segment_ids, num_segments, ...): row i of data
+// is added to row segmentIDs[i] of an output of shape [numSegments] +
+// data.shape[1:] that starts as zeros, in order. segmentIDs is 1-D, a
+// segment id per row of data. JAX's num_segments=None is
+// NumSegments(segmentIDs).
+func SegmentSum(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
+	return segment(segSum, data, segmentIDs, numSegments, opt)
+}
+
+// SegmentSumInto is SegmentSum writing into dst, which has data's type and
+// the output's shape: its first dimension is num_segments.
+func SegmentSumInto(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
+	return segmentInto(segSum, dst, data, segmentIDs, opt)
+}
+
+// SegmentProd is SegmentSum multiplying, as jax.ops.segment_prod; an empty
+// segment holds 1.
+func SegmentProd(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
+	return segment(segProd, data, segmentIDs, numSegments, opt)
+}
+
+// SegmentProdInto is SegmentProd writing into dst, which has data's type
+// and the output's shape: its first dimension is num_segments.
+func SegmentProdInto(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
+	return segmentInto(segProd, dst, data, segmentIDs, opt)
+}
+
+// SegmentMax is SegmentSum taking the maximum (IEEE 754's, as XLA's: NaN
+// propagates, -0 < +0), as jax.ops.segment_max; an empty segment holds
+// -inf, the lowest integer or false.
+func SegmentMax(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
+	return segment(segMax, data, segmentIDs, numSegments, opt)
+}
+
+// SegmentMaxInto is SegmentMax writing into dst, which has data's type and
+// the output's shape: its first dimension is num_segments.
+func SegmentMaxInto(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
+	return segmentInto(segMax, dst, data, segmentIDs, opt)
+}
+
+// SegmentMin is SegmentMax taking the minimum, as jax.ops.segment_min; an
+// empty segment holds +inf, the highest integer or true.
+func SegmentMin(data, segmentIDs tensor.Tensor, numSegments int, opt SegmentOptions) (tensor.Tensor, error) {
+	return segment(segMin, data, segmentIDs, numSegments, opt)
+}
+
+// SegmentMinInto is SegmentMin writing into dst, which has data's type and
+// the output's shape: its first dimension is num_segments.
+func SegmentMinInto(dst, data, segmentIDs tensor.Tensor, opt SegmentOptions) error {
+	return segmentInto(segMin, dst, data, segmentIDs, opt)
+}

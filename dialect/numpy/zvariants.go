@@ -85,3 +85,57 @@ func MinimumAt(a tensor.Tensor, indices Indices, b tensor.Tensor) error {
 func MinimumAtInto(dst, a tensor.Tensor, indices Indices, b tensor.Tensor) error {
 	return opcall.Wrap(minimumAtName, ufuncAt(minimumAtB, engine.Min, dst, a, indices, b))
 }
+
+// AddReduceat returns the sums of the runs of array along axis that start
+// at indices, as numpy.add.reduceat(array, indices, axis): output slice i
+// along axis is the sum of array's slices indices[i] to indices[i+1]-1 (to
+// the end of axis for the last), or slice indices[i] alone when indices[i]
+// >= indices[i+1]. bool, int8, int16 and int32 arrays are summed in int64,
+// uint8, uint16 and uint32 in uint64, the output's type; floats and complex
+// numbers pairwise, as NumPy's add loop sums.
+func AddReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return opAddReduceat.call(array, indices, axis)
+}
+
+// AddReduceatInto is AddReduceat writing into dst, which has the output's
+// type and shape and shares no memory with the inputs.
+func AddReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
+	return opAddReduceat.into(dst, array, indices, axis)
+}
+
+// MultiplyReduceat is AddReduceat with products, as
+// numpy.multiply.reduceat, widened as AddReduceat widens, multiplied in
+// order.
+func MultiplyReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return opMulReduceat.call(array, indices, axis)
+}
+
+// MultiplyReduceatInto is MultiplyReduceat writing into dst, which has the
+// output's type and shape and shares no memory with the inputs.
+func MultiplyReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
+	return opMulReduceat.into(dst, array, indices, axis)
+}
+
+// MaximumReduceat is AddReduceat with maximums, as numpy.maximum.reduceat:
+// in array's type, a NaN in a run making its maximum NaN.
+func MaximumReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return opMaxReduceat.call(array, indices, axis)
+}
+
+// MaximumReduceatInto is MaximumReduceat writing into dst, which has the
+// output's type and shape and shares no memory with the inputs.
+func MaximumReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
+	return opMaxReduceat.into(dst, array, indices, axis)
+}
+
+// MinimumReduceat is AddReduceat with minimums, as numpy.minimum.reduceat:
+// in array's type, a NaN in a run making its minimum NaN.
+func MinimumReduceat(array, indices tensor.Tensor, axis int) (tensor.Tensor, error) {
+	return opMinReduceat.call(array, indices, axis)
+}
+
+// MinimumReduceatInto is MinimumReduceat writing into dst, which has the
+// output's type and shape and shares no memory with the inputs.
+func MinimumReduceatInto(dst, array, indices tensor.Tensor, axis int) error {
+	return opMinReduceat.into(dst, array, indices, axis)
+}
