@@ -41,9 +41,10 @@ type pipeJob struct {
 	bad    int            // the flat position of the first bad index, or -1
 	// ends are the dimensions to look for an index at or past the end of
 	// (NegativeSkip's refusal, see pastEnd), nil for none; pastEnd is
-	// what that finds, or -1.
-	ends    []int
-	pastEnd int
+	// what that finds, or -1, by the worker that took endTaken.
+	ends     []int
+	pastEnd  int
+	endTaken atomic.Bool
 }
 
 // pipeRows applies the n tuples of s.nd to dst as the pipeline, with p
@@ -53,7 +54,8 @@ type pipeJob struct {
 // index at or past the end of its dimension among them is bad whatever
 // the rules (the first such), as NegativeSkip's pass would find it
 // before the scatter: worker 1 looks while worker 0 fills dst and
-// applies the first chunks, which the error may leave written.
+// applies the first chunks, which the error may leave written (worker 0
+// looks itself once it is done if worker 1 has not begun).
 func pipeRows(s *scratch, n, block, p int, rules IndexRules, ends []int) int {
 	chunks := (n + pipeChunk - 1) / pipeChunk
 	s.offs = resize(s.offs, n)
@@ -62,14 +64,12 @@ func pipeRows(s *scratch, n, block, p int, rules IndexRules, ends []int) int {
 	j := &s.pipe
 	j.s, j.block, j.chunks, j.bad = s, block, chunks, -1
 	j.ends, j.pastEnd = ends, -1
+	j.endTaken.Store(false)
 	j.state = resize(j.state, chunks)
 	for c := range j.state {
 		j.state[c].Store(chunkFree)
 	}
-	if p = min(p, 2); p == 1 && ends != nil {
-		j.pastEnd = pastEnd(s.nd.ind, ends)
-	}
-	parallel(2, p, j, &s.done)
+	parallel(2, min(p, 2), j, &s.done)
 	if j.pastEnd >= 0 {
 		return j.pastEnd
 	}
@@ -95,15 +95,22 @@ func (j *pipeJob) work(w, _, _ int) {
 		t0, t1 := c*pipeChunk, min((c+1)*pipeChunk, j.s.nd.n)
 		run.fast.scatterOffsets(j.s.offs[t0:t1], t0, j.block)
 	}
+	j.lookPastEnd()
+}
+
+// lookPastEnd looks for an index at or past the end of ends, unless
+// there are none or the other worker has taken the look.
+func (j *pipeJob) lookPastEnd() {
+	if j.ends != nil && j.endTaken.CompareAndSwap(false, true) {
+		j.pastEnd = pastEnd(j.s.nd.ind, j.ends)
+	}
 }
 
 // make is worker 1: it looks for an index past the end if asked to, then
 // makes the offsets of every chunk that worker 0 has not taken, in order,
 // and stops at the first chunk with a bad tuple.
 func (j *pipeJob) make() {
-	if j.ends != nil {
-		j.pastEnd = pastEnd(j.s.nd.ind, j.ends)
-	}
+	j.lookPastEnd()
 	found := j.s.offsets.found
 	for c := range j.chunks {
 		if j.state[c].CompareAndSwap(chunkFree, chunkTaken) {
