@@ -85,7 +85,8 @@ func TestRunTuple(t *testing.T) {
 // index_fill's value into every cell of the slices index selects (a
 // negative index from the end), masked_scatter's source in order into
 // the cells where the broadcast mask is true, bincount without weights
-// as a count of ones, and the element-wise gathers that broadcast their
+// as a count of ones (with binary_output, ones written: the first of a
+// bin lost), and the element-wise gathers that broadcast their
 // indices (each output element's index value named).
 func TestRunMore(t *testing.T) {
 	for _, c := range []struct {
@@ -106,6 +107,9 @@ func TestRunMore(t *testing.T) {
 		{"bincount without weights", "tf.math.bincount",
 			[]string{"arr=int32:[1,3,1]"},
 			"0>1 1>3 2>1", "urur", "aaa", "0 1 2"},
+		{"bincount, binary_output", "tf.math.bincount",
+			[]string{"arr=int32:[1,3,1]", "binary_output=true"},
+			"0>1 1>3 2>1", "uouw", "laa", "0 1 2"},
 		{"put_along_axis, indices and values broadcast", "numpy.put_along_axis",
 			[]string{"arr=float32:[[1,2,3],[4,5,6],[7,8,9]]", "indices=int64:[[2]]", "values=float32:[5]", "axis=0"},
 			"0>6 0>7 0>8", "uuuuuuwww", "a", "0 0 0"},

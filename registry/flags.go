@@ -14,8 +14,9 @@ type FlagReduction struct {
 // flagReductions are the operators that choose their reduction by a
 // flag, by name.
 var flagReductions = map[string]FlagReduction{
-	"torch.put":       {Attr: "accumulate", Off: engine.None, On: engine.Add},
-	"torch.index_put": {Attr: "accumulate", Off: engine.None, On: engine.Add},
+	"torch.put":        {Attr: "accumulate", Off: engine.None, On: engine.Add},
+	"torch.index_put":  {Attr: "accumulate", Off: engine.None, On: engine.Add},
+	"tf.math.bincount": {Attr: "binary_output", Off: engine.Add, On: engine.None},
 }
 
 // FlagReductionOf returns the flag by which the named operator chooses

@@ -160,16 +160,15 @@ func bincountOps() []*dialect.Op {
 
 // bincountPlan is a call with weights as the general scatter, which
 // explain traces: each value of arr a start index of one component into
-// the bins, its weight the update added there; with axis -1 and a 2-D
-// arr, the rows of arr and of the bins are batching dimensions. A count
-// without weights, or binary_output, has no plan.
+// the bins, its weight the update added there (or, with binary_output,
+// a one written there: the reduction the registry's flag names); with
+// axis -1 and a 2-D arr, the rows of arr and of the bins are batching
+// dimensions. A count without weights has no plan: explain gives it
+// weights of ones.
 func bincountPlan(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
 	arr, w := c.Inputs["arr"], c.Inputs["weights"]
-	switch {
-	case w.IsZero() || w.Len() == 0:
+	if w.IsZero() || w.Len() == 0 {
 		return dialect.Plan{}, fmt.Errorf("%w: a count without weights has no plan", engine.ErrArgument)
-	case c.Attrs["binary_output"].Bool:
-		return dialect.Plan{}, fmt.Errorf("%w: binary_output has no plan", engine.ErrArgument)
 	}
 	d := &engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: arr.Rank()}
 	if c.Attrs["axis"].Int == -1 && arr.Rank() == 2 {
