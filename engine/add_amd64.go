@@ -29,3 +29,20 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 //
 //go:noescape
 func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+
+// addEntryFloats is applyEntries' loop for float32 sums, in assembly
+// (addEntries), which asks for the element of an entry sixteen ahead
+// while it adds the current one. Each entry's offset lies in dst: it was
+// checked when sortHalves made the entry, so it is not checked again.
+func addEntryFloats(dst []float32, es []halfEntry[float32]) {
+	if len(es) == 0 {
+		return
+	}
+	_ = dst[0] // Go's panic, for a dst no entry could address
+	addEntries(&dst[0], &es[0], len(es))
+}
+
+// addEntries is addEntryFloats' loop over the n entries at es.
+//
+//go:noescape
+func addEntries(dst *float32, es *halfEntry[float32], n int)

@@ -79,3 +79,40 @@ one:
 done:
 	MOVQ AX, ret+48(FP)
 	RET
+
+// func addEntries(dst *float32, es *halfEntry[float32], n int)
+//
+// For each of the n entries at es, in order: dst[e.off] += e.u, as
+// addFloats adds (dst's element first). The element of the entry sixteen
+// on is prefetched: the halves' dst is a few MiB, each element a miss of
+// the core's cache, and the loop is short enough that the processor alone
+// keeps only a few misses under way. The offsets were checked when the
+// entries were made (sortHalves).
+//
+// DI dst, SI es, CX n, AX k, R12 the last k that prefetches, R8 the
+// entry's offset, R9 the offset sixteen on.
+TEXT ·addEntries(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ es+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+	LEAQ -16(CX), R12
+
+entry:
+	CMPQ AX, CX
+	JGE entriesDone
+	CMPQ AX, R12
+	JGE entryAdd
+	MOVLQSX 128(SI)(AX*8), R9
+	PREFETCHT0 (DI)(R9*4)
+
+entryAdd:
+	MOVLQSX 0(SI)(AX*8), R8
+	MOVSS (DI)(R8*4), X0
+	ADDSS 4(SI)(AX*8), X0
+	MOVSS X0, (DI)(R8*4)
+	INCQ AX
+	JMP entry
+
+entriesDone:
+	RET

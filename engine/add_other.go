@@ -29,6 +29,21 @@ func addFloatRowsGo(dst []float32, size int, idx []int64, last int, upd []float3
 	return len(idx)
 }
 
+// addEntryFloatsGo is the specification of addEntryFloats, which amd64
+// has in assembly (addEntries), and what every other build runs: each
+// entry's update added to its element of dst, in order, a NaN sum as
+// ADDSS makes it (addNaN).
+func addEntryFloatsGo(dst []float32, es []halfEntry[float32]) {
+	for _, e := range es {
+		x := dst[e.off]
+		s := x + e.u
+		if s != s {
+			s = addNaN(x, e.u)
+		}
+		dst[e.off] = s
+	}
+}
+
 // addNaN is the NaN that x86's ADDSS makes of x + u when the sum is NaN:
 // x's if x is a NaN, else u's, either quieted; else (an infinity added to
 // its opposite) the negative quiet NaN. Go leaves which NaN open: arm64

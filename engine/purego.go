@@ -14,6 +14,10 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 	return addFloatRowsGo(dst, size, idx, last, upd)
 }
 
+// addEntryFloats is applyEntries' loop for float32 sums (see
+// addEntryFloatsGo).
+func addEntryFloats(dst []float32, es []halfEntry[float32]) { addEntryFloatsGo(dst, es) }
+
 // canGather says that gatherRows runs: only with the assembly.
 var canGather = false
 

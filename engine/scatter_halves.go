@@ -169,10 +169,14 @@ func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int
 }
 
 // applyEntries combines each update of es into its element of dst, in
-// order.
+// order: float32 sums by addEntryFloats, which asks for elements ahead.
 //
 //go:noinline
 func applyEntries[T number](red Reduction, dst []T, es []halfEntry[T]) {
+	if d, ok := any(dst).([]float32); ok && red == Add {
+		addEntryFloats(d, any(es).([]halfEntry[float32]))
+		return
+	}
 	if red == Add {
 		for _, e := range es {
 			dst[e.off] = add(dst[e.off], e.u)

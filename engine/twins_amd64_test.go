@@ -69,6 +69,31 @@ func TestAddFloatRowsTwin(t *testing.T) {
 	}
 }
 
+// TestAddEntryFloatsTwin checks that the assembly of addEntryFloats and
+// its Go twin add the same entries, duplicates among them, to the same
+// bits, with NaNs and infinities that make NaNs.
+func TestAddEntryFloatsTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range twinLengths {
+		for _, size := range []int{1, 5, 40} {
+			es := make([]halfEntry[float32], n)
+			for i := range es {
+				es[i] = halfEntry[float32]{off: int32(r.IntN(size)), u: twinFloat(r, 1e3)}
+			}
+			base := make([]float32, size)
+			for i := range base {
+				base[i] = twinFloat(r, 1)
+			}
+			asm, twin := slices.Clone(base), slices.Clone(base)
+			addEntryFloats(asm, es)
+			addEntryFloatsGo(twin, es)
+			if !sameFloat32Bits(asm, twin) {
+				t.Fatalf("%d entries into %d: assembly %v, twin %v", n, size, asm, twin)
+			}
+		}
+	}
+}
+
 // twinFloats are the values twinFloat picks now and then: NaNs with
 // payloads, quiet and signalling, of both signs, and the infinities, so
 // that the NaN a sum makes is compared too.
