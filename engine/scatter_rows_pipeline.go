@@ -3,6 +3,7 @@ package engine
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Rows through a pipeline. A ScatterND of many small rows into a dst of a
@@ -17,6 +18,13 @@ import (
 // the same offsets in the same order: the same bits. A bad tuple stops
 // the applying at the start of its chunk: dst, not data, may be left
 // partly written, as the engine's contract allows (doc.go).
+//
+// The applying streams every update from memory on one core, which one
+// core's share of the memory's bandwidth bounds. So the worker that makes
+// the offsets also reads a byte of each line of the updates of the chunk
+// it has made, a few chunks ahead of the applying and no further: the
+// lines come from memory on its core, and the applying finds them in the
+// shared cache.
 
 // pipeChunk is how many tuples a chunk of the pipeline holds: its offsets
 // (32 KiB) stay in the cache from their making to their use when one
@@ -31,6 +39,12 @@ const (
 	chunkMade         // they are in s.offs, and any bad tuple in s.found
 )
 
+// pipeAhead is how many chunks ahead of the applying worker 1 makes
+// offsets and reads the updates' lines: their updates (a chunk of W10's
+// is 512 KiB) must have left worker 1's own cache for the shared one by
+// the time worker 0 comes to them, and not yet left that.
+const pipeAhead = 4
+
 // pipeJob is the pipeline's job: worker 0 fills dst and applies the
 // chunks, worker 1 (when there is one) makes their offsets ahead of it.
 type pipeJob struct {
@@ -38,13 +52,13 @@ type pipeJob struct {
 	block  int
 	chunks int
 	state  []atomic.Int32 // per chunk
-	bad    int            // the flat position of the first bad index, or -1
+	// at is the chunk worker 0 is applying (chunks when it is done),
+	// which worker 1 keeps pipeAhead chunks ahead of.
+	at atomic.Int64
 	// ends are the dimensions to look for an index at or past the end of
-	// (NegativeSkip's refusal, see pastEnd), nil for none; pastEnd is
-	// what that finds, or -1, by the worker that took endTaken.
-	ends     []int
-	pastEnd  int
-	endTaken atomic.Bool
+	// (NegativeSkip's refusal, see pastEnd), nil for none.
+	ends []int
+	sink byte // the bytes worker 1 read, so that the reads are made
 }
 
 // pipeRows applies the n tuples of s.nd to dst as the pipeline, with p
@@ -52,28 +66,23 @@ type pipeJob struct {
 // indices of the first bad index, or -1. The offsets must fit in int32
 // (tupleOffsets' condition) and run must have a fast path. With ends, an
 // index at or past the end of its dimension among them is bad whatever
-// the rules (the first such), as NegativeSkip's pass would find it
-// before the scatter: worker 1 looks while worker 0 fills dst and
-// applies the first chunks, which the error may leave written (worker 0
-// looks itself once it is done if worker 1 has not begun).
+// the rules, as NegativeSkip's pass before the scatter would find it:
+// here it stops the applying at its chunk, which may leave the chunks
+// before it written.
 func pipeRows(s *scratch, n, block, p int, rules IndexRules, ends []int) int {
 	chunks := (n + pipeChunk - 1) / pipeChunk
 	s.offs = resize(s.offs, n)
 	o := &s.offsets
 	o.w, o.offs, o.skip, o.found = &s.nd, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(chunks)
 	j := &s.pipe
-	j.s, j.block, j.chunks, j.bad = s, block, chunks, -1
-	j.ends, j.pastEnd = ends, -1
-	j.endTaken.Store(false)
+	j.s, j.block, j.chunks, j.ends = s, block, chunks, ends
+	j.at.Store(0)
 	j.state = resize(j.state, chunks)
 	for c := range j.state {
 		j.state[c].Store(chunkFree)
 	}
 	parallel(2, min(p, 2), j, &s.done)
-	if j.pastEnd >= 0 {
-		return j.pastEnd
-	}
-	return j.bad
+	return firstOf(o.found)
 }
 
 // work runs worker w. With one worker, parallel runs worker 0 alone,
@@ -83,49 +92,77 @@ func (j *pipeJob) work(w, _, _ int) {
 		j.make()
 		return
 	}
+	defer j.at.Store(int64(j.chunks)) // worker 1 stops
 	run := &j.s.run
 	run.fill(0, run.size)
 	found := j.s.offsets.found
 	for c := range j.chunks {
+		j.at.Store(int64(c))
 		j.await(c)
 		if found[c] >= 0 {
-			j.bad = found[c]
 			return
 		}
-		t0, t1 := c*pipeChunk, min((c+1)*pipeChunk, j.s.nd.n)
+		t0, t1 := j.bounds(c)
 		run.fast.scatterOffsets(j.s.offs[t0:t1], t0, j.block)
 	}
-	j.lookPastEnd()
 }
 
-// lookPastEnd looks for an index at or past the end of ends, unless
-// there are none or the other worker has taken the look.
-func (j *pipeJob) lookPastEnd() {
-	if j.ends != nil && j.endTaken.CompareAndSwap(false, true) {
-		j.pastEnd = pastEnd(j.s.nd.ind, j.ends)
-	}
+// bounds returns the tuples of chunk c.
+func (j *pipeJob) bounds(c int) (t0, t1 int) {
+	return c * pipeChunk, min((c+1)*pipeChunk, j.s.nd.n)
 }
 
-// make is worker 1: it looks for an index past the end if asked to, then
-// makes the offsets of every chunk that worker 0 has not taken, in order,
-// and stops at the first chunk with a bad tuple.
+// make is worker 1: in order, it makes the offsets of each chunk that
+// worker 0 has not taken and reads its updates' lines, keeping at most
+// pipeAhead chunks ahead of worker 0, and stops at the first chunk with
+// a bad tuple or once worker 0 is done.
 func (j *pipeJob) make() {
-	j.lookPastEnd()
 	found := j.s.offsets.found
 	for c := range j.chunks {
+		for spin := 0; int64(c) > j.at.Load()+pipeAhead; spin++ {
+			if spin%64 == 63 {
+				runtime.Gosched() // worker 0 may be waiting for a thread
+			}
+		}
+		if int64(c) <= j.at.Load() {
+			continue // worker 0 is there already
+		}
 		if j.state[c].CompareAndSwap(chunkFree, chunkTaken) {
 			j.makeChunk(c)
 			if found[c] >= 0 {
 				return
 			}
 		}
+		j.readUpdates(c)
 	}
 }
 
+// readUpdates reads a byte of each cache line of the updates of chunk c.
+func (j *pipeJob) readUpdates(c int) {
+	u := j.s.views[vUpd]
+	t0, t1 := j.bounds(c)
+	row := uintptr(j.block) * u.size
+	p := unsafe.Add(u.p, uintptr(t0)*row)
+	var b byte
+	for i, n := uintptr(0), uintptr(t1-t0)*row; i < n; i += 64 {
+		b += *(*byte)(unsafe.Add(p, i))
+	}
+	j.sink += b
+}
+
 // makeChunk makes the offsets of chunk c, recording its first bad tuple
-// in found[c], and marks it made.
+// in found[c] (with ends, the first index past the end, if that comes
+// first), and marks it made.
 func (j *pipeJob) makeChunk(c int) {
-	j.s.offsets.work(c, c*pipeChunk, min((c+1)*pipeChunk, j.s.nd.n))
+	t0, t1 := j.bounds(c)
+	o := &j.s.offsets
+	o.work(c, t0, t1)
+	if j.ends != nil {
+		k := len(j.ends)
+		if bad := pastEnd(j.s.nd.ind[t0*k:t1*k], j.ends); bad >= 0 && (o.found[c] < 0 || t0*k+bad < o.found[c]) {
+			o.found[c] = t0*k + bad
+		}
+	}
 	j.state[c].Store(chunkMade)
 }
 
