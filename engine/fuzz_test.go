@@ -1,9 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -50,17 +51,16 @@ func FuzzKernels(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
-		k := fastKernels
+		k := FastKernels
 		c, split := readKernelCall(in, &k)
 		if split {
-			defer func(w int) { minWork = w }(minWork)
-			minWork = 1
+			defer SetMinWork(1)()
 		}
 		// Now and then through the general kernels, with the form's
 		// dimension numbers: the fast paths and the general core must
 		// meet the same reference. (The call reads k when it runs.)
 		if in.Pick(4) == 0 && c.rules.Negative != NegativeSkip { // which the general core refuses
-			k = generalKernels
+			k = GeneralKernels
 		}
 		if d := c.failure(); d != "" {
 			t.Fatalf("%s: %s\n%v", c.what, d, c.ctx)
@@ -71,7 +71,7 @@ func FuzzKernels(f *testing.F) {
 // readKernelCall decodes a call of one of *k's kernels and the
 // reference's outcome from in; split says to split the work however small
 // it is.
-func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
+func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 	op := in.Pick(fuzzKernels)
 	dt := dtypes[in.Pick(len(dtypes))]
 	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]

@@ -1,9 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -44,15 +45,15 @@ func FuzzGeneral(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
 		scatter := in.Bool()
-		k := fastKernels
+		k := FastKernels
 		if in.Bool() {
-			k = generalKernels
+			k = GeneralKernels
 		}
 		if in.Bool() {
 			// Split the call among workers, and a scatter by slabs into
 			// one slab at a time.
-			defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
-			minWork, slabBytes = 1, 1
+			defer SetMinWork(1)()
+			defer SetSlabBytes(1)()
 		}
 		g := readGeneralCall(in, k, scatter)
 		if d := g.check(); d != "" {
@@ -80,7 +81,7 @@ func (g *generalCall) check() string {
 
 // readGeneralCall decodes a call of k.GatherGeneral or k.ScatterGeneral
 // from in.
-func readGeneralCall(in *tensortest.Fuzz, k kernels, scatter bool) *generalCall {
+func readGeneralCall(in *tensortest.Fuzz, k Kernels, scatter bool) *generalCall {
 	dt := generalTypes[in.Pick(len(generalTypes))]
 	it := indexTypes[in.Pick(len(indexTypes))]
 	h := in.HLO(false, it.IsUnsigned())

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -87,30 +88,18 @@ func eachMode(t *testing.T, test func(t *testing.T)) {
 	t.Run("default", test)
 	t.Run("split", func(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-		defer func(w int) { minWork = w }(minWork)
-		minWork = 1
+		defer SetMinWork(1)()
 		test(t)
 	})
 	t.Run("split/no-offsets", func(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-		defer func(w, o int) { minWork, maxOffset = w, o }(minWork, maxOffset)
-		minWork, maxOffset = 1, -1
+		defer SetMinWork(1)()
+		defer SetMaxOffset(-1)()
 		test(t)
 	})
 }
 
 // random helpers
-
-func randShape(rng *rand.Rand, rank, maxDim int) tensor.Shape {
-	s := make(tensor.Shape, rank)
-	for i := range s {
-		s[i] = rng.IntN(maxDim + 1)
-		if rng.IntN(4) != 0 && s[i] == 0 {
-			s[i] = 1 + rng.IntN(maxDim)
-		}
-	}
-	return s
-}
 
 // dtypes are the element types the tests pick from: every one, so that
 // every mover (1, 2, 4, 8 and 16 bytes, strings) and every reducer runs;
@@ -204,12 +193,12 @@ func reductionsFor(d tensor.DType) []Reduction {
 // randOptions returns random scatter options for elements of type d: a
 // reduction defined for d, or one time in sixteen any reduction (an
 // unknown one too), with either arithmetic.
-func randOptions(rng *rand.Rand, d tensor.DType, kern kernels) ScatterOptions {
+func randOptions(rng *rand.Rand, d tensor.DType, kern Kernels) ScatterOptions {
 	reds := reductionsFor(d)
 	opt := ScatterOptions{Reduction: reds[rng.IntN(len(reds))], ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng),
 		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0, MinMax: MinMax(rng.IntN(5)),
 			SqrtCount: rng.IntN(8) == 0}}
-	if rng.IntN(6) == 0 && kern.name == fastKernels.name {
+	if rng.IntN(6) == 0 && kern.Name() == FastKernels.Name() {
 		opt.Rules.Negative = NegativeSkip // the forms' rule, which the general core refuses
 	}
 	if rng.IntN(16) == 0 {
@@ -297,7 +286,7 @@ func (c *refCase) indexFailure(err error) string {
 	// reads as negative).
 	v, _ := c.indices.IntAt(re.Bad[0])
 	unsigned := c.indices.DType() == tensor.Uint64
-	lo, hi := c.rules.bounds(ie.Size)
+	lo, hi := IndexBounds(c.rules, ie.Size)
 	if inside := lo <= v && v <= hi && !(unsigned && v < 0); ie.Value != v || ie.Unsigned != unsigned || ie.Min != lo || ie.Max != hi || inside {
 		return fmt.Sprintf("error quotes %d (unsigned %v) in [%d, %d] for size %d, want %d in [%d, %d]: %v",
 			ie.Value, ie.Unsigned, ie.Min, ie.Max, ie.Size, v, lo, hi, err)
@@ -354,16 +343,16 @@ func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices ten
 	return c
 }
 
-func TestScatterNDMatchesReference(t *testing.T) { scatterNDMatchesReference(t, fastKernels) }
+func TestScatterNDMatchesReference(t *testing.T) { scatterNDMatchesReference(t, FastKernels) }
 
 // scatterNDMatchesReference checks kern.ScatterND against the reference.
-func scatterNDMatchesReference(t *testing.T, kern kernels) {
+func scatterNDMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := make([]refCase, 4000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		k := rng.IntN(len(ds) + 1)
-		lead := randShape(rng, 1+rng.IntN(2), 4)
+		lead := RandShape(rng, 1+rng.IntN(2), 4)
 		is, us := tensortest.Join(lead, tensor.Shape{k}), tensortest.Join(lead, ds[k:])
 		d := dtypes[rng.IntN(len(dtypes))]
 		data, updates := randValues(rng, d, ds), randValues(rng, d, us)
@@ -380,15 +369,15 @@ func scatterNDMatchesReference(t *testing.T, kern kernels) {
 }
 
 func TestScatterElementsMatchesReference(t *testing.T) {
-	scatterElementsMatchesReference(t, fastKernels)
+	scatterElementsMatchesReference(t, FastKernels)
 }
 
 // scatterElementsMatchesReference checks kern.ScatterElements against the reference.
-func scatterElementsMatchesReference(t *testing.T, kern kernels) {
+func scatterElementsMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cases []refCase
 	for iter := 0; iter < 4000; iter++ {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		is := make(tensor.Shape, len(ds))
 		us := make(tensor.Shape, len(ds))
@@ -414,7 +403,7 @@ func scatterElementsMatchesReference(t *testing.T, kern kernels) {
 
 // scatterElementsCase returns a scatterCase of kern.ScatterElements on random
 // values and indices of the given shapes.
-func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, axis int) refCase {
+func scatterElementsCase(rng *rand.Rand, kern Kernels, ds, is, us tensor.Shape, axis int) refCase {
 	d := dtypes[rng.IntN(len(dtypes))]
 	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
@@ -432,17 +421,17 @@ func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, 
 // The gathers write into a dst of random values, which they must
 // overwrite, with zeros where they skip an index.
 
-func TestGatherNDMatchesReference(t *testing.T) { gatherNDMatchesReference(t, fastKernels) }
+func TestGatherNDMatchesReference(t *testing.T) { gatherNDMatchesReference(t, FastKernels) }
 
 // gatherNDMatchesReference checks kern.GatherND against the reference.
-func gatherNDMatchesReference(t *testing.T, kern kernels) {
+func gatherNDMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(4), 4)
+		ds := RandShape(rng, 1+rng.IntN(4), 4)
 		b := rng.IntN(len(ds))
 		k := rng.IntN(len(ds) - b + 1)
-		mid := randShape(rng, rng.IntN(2), 3)
+		mid := RandShape(rng, rng.IntN(2), 3)
 		is := tensortest.Join(ds[:b], mid, tensor.Shape{k})
 		data, indices := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds), indicesOf(rng, is, randTuples(rng, ds, is, b))
 		rules := randRules(rng)
@@ -458,17 +447,17 @@ func gatherNDMatchesReference(t *testing.T, kern kernels) {
 	checkCases(t, cases)
 }
 
-func TestGatherMatchesReference(t *testing.T) { gatherMatchesReference(t, fastKernels) }
+func TestGatherMatchesReference(t *testing.T) { gatherMatchesReference(t, FastKernels) }
 
 // gatherMatchesReference checks kern.Gather against the reference.
-func gatherMatchesReference(t *testing.T, kern kernels) {
+func gatherMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		b := rng.IntN(axis + 1)
-		is := tensortest.Join(ds[:b], randShape(rng, rng.IntN(3), 3))
+		is := tensortest.Join(ds[:b], RandShape(rng, rng.IntN(3), 3))
 		data := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds)
 		indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 		rules := randRules(rng)
@@ -484,14 +473,14 @@ func gatherMatchesReference(t *testing.T, kern kernels) {
 	checkCases(t, cases)
 }
 
-func TestGatherElementsMatchesReference(t *testing.T) { gatherElementsMatchesReference(t, fastKernels) }
+func TestGatherElementsMatchesReference(t *testing.T) { gatherElementsMatchesReference(t, FastKernels) }
 
 // gatherElementsMatchesReference checks kern.GatherElements against the reference.
-func gatherElementsMatchesReference(t *testing.T, kern kernels) {
+func gatherElementsMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		is := make(tensor.Shape, len(ds))
 		for d := range ds {
@@ -510,4 +499,28 @@ func gatherElementsMatchesReference(t *testing.T, kern kernels) {
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "data", data, "indices", indices}}
 	}
 	checkCases(t, cases)
+}
+
+// TestGeneralMatchesReference runs the reference tests of the forms with
+// the form functions going through the general kernels: the general
+// gather and scatter then meet the same reference, on the same cases.
+//
+// With split-small, every call is split among workers, and a scatter by slabs
+// fills and updates one slab at a time.
+func TestGeneralMatchesReference(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		if split {
+			defer SetMinWork(1)()
+			defer SetSlabBytes(1)()
+		}
+		for name, test := range map[string]func(*testing.T, Kernels){
+			"ScatterND":       scatterNDMatchesReference,
+			"ScatterElements": scatterElementsMatchesReference,
+			"GatherND":        gatherNDMatchesReference,
+			"Gather":          gatherMatchesReference,
+			"GatherElements":  gatherElementsMatchesReference,
+		} {
+			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), func(t *testing.T) { test(t, GeneralKernels) })
+		}
+	}
 }

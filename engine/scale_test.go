@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -23,11 +24,11 @@ func TestScaleMatchesReference(t *testing.T) {
 	for iter := 0; iter < 1500; iter++ {
 		d := types[rng.IntN(len(types))]
 		scale := randValues(rng, d, tensor.Shape{})
-		opt := randOptions(rng, d, generalKernels) // rules every kernel of the test takes
+		opt := randOptions(rng, d, GeneralKernels) // rules every kernel of the test takes
 		opt.Scale = scale
 		ref := refOptions(opt, d)
 		ref.Scale = scale.At(0)
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		switch iter % 3 {
 		case 0: // ScatterND of rows
 			is := tensor.Shape{rng.IntN(5), 1}
@@ -61,7 +62,7 @@ func TestScaleMatchesReference(t *testing.T) {
 			// of its expanded index, not of these.
 			vals := randIndices(rng, n, ds[axis], false)
 			indices := indicesOf(rng, tensor.Shape{n, 1}, vals)
-			dims := ScatterDims{UpdateWindowDims: allBut(len(ds), axis), InsertedWindowDims: []int{axis},
+			dims := ScatterDims{UpdateWindowDims: AllBut(len(ds), axis), InsertedWindowDims: []int{axis},
 				ScatterDimsToOperandDims: []int{axis}, IndexVectorDim: 1}
 			// The reference: ScatterElements by an index as large as updates.
 			full := make([]int, tensortest.Count(us))
@@ -153,7 +154,7 @@ func TestScaleRefusals(t *testing.T) {
 
 // TestScaleAllocs checks that a scaled scatter repeated allocates nothing.
 func TestScaleAllocs(t *testing.T) {
-	if raceEnabled {
+	if RaceEnabled {
 		t.Skip("the race detector makes sync.Pool drop its items")
 	}
 	data := tensortest.Of[float32](tensor.Shape{4}, 1, 2, 3, 4)

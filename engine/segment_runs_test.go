@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 )
@@ -230,7 +231,7 @@ func TestReduceRunsMatchesReference(t *testing.T) {
 	var cases []runsCase
 	for range 600 {
 		dt := dtypes[rng.IntN(len(dtypes))]
-		ss := randShape(rng, 1+rng.IntN(3), 5)
+		ss := RandShape(rng, 1+rng.IntN(3), 5)
 		axis := rng.IntN(len(ss))
 		opt := RunOptions{Rules: RunRules{Index: RunIndex(rng.IntN(2)), Empty: EmptyRun(rng.IntN(2)), PairwiseSum: rng.IntN(2) == 0,
 			EigenStart: rng.IntN(2) == 0},
@@ -375,8 +376,7 @@ func TestReduceRunsDeterministic(t *testing.T) {
 		return tensor.Must(tensor.From(tensor.Shape{n}, ids))
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(w int) { minWork = w }(minWork)
-	minWork = 64
+	defer SetMinWork(64)()
 	for _, axis := range []int{0, 1} {
 		ids := sorted(src.Dim(axis), src.Dim(axis)/3)
 		for _, index := range []RunIndex{RunIDs, RunStarts} {

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -20,9 +21,9 @@ import (
 func TestWrapAndClampElements(t *testing.T) {
 	wrap := IndexRules{OutOfRange: OutOfRangeWrap}
 	clip := IndexRules{OutOfRange: OutOfRangeClamp}
-	data := typed(t, tensor.Int32, tensor.Shape{3}, 10, 11, 12)
-	rows := typed(t, tensor.Int32, tensor.Shape{3, 2}, 10, 11, 12, 13, 14, 15)
-	ind := typed(t, tensor.Int64, tensor.Shape{6}, -1, 3, 7, -5, 0, 2)
+	data := tensortest.FromInts(tensor.Int32, tensor.Shape{3}, 10, 11, 12)
+	rows := tensortest.FromInts(tensor.Int32, tensor.Shape{3, 2}, 10, 11, 12, 13, 14, 15)
+	ind := tensortest.FromInts(tensor.Int64, tensor.Shape{6}, -1, 3, 7, -5, 0, 2)
 	for _, c := range []struct {
 		name  string
 		data  tensor.Tensor
@@ -36,7 +37,7 @@ func TestWrapAndClampElements(t *testing.T) {
 		{"clip rows", rows, clip, []int32{10, 11, 14, 15, 14, 15, 10, 11, 10, 11, 14, 15}},
 	} {
 		d := GatherAxisDims(c.data.Shape(), 1, 0, 0)
-		out := tensor.Must(tensor.New(tensor.Int32, must(d.Shape(c.data.Shape(), ind.Shape(), false))))
+		out := tensor.Must(tensor.New(tensor.Int32, MustShape(d.Shape(c.data.Shape(), ind.Shape(), false))))
 		if err := GatherGeneral(out, c.data, ind, &d, GatherOptions{Rules: c.rules}); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -45,9 +46,9 @@ func TestWrapAndClampElements(t *testing.T) {
 		}
 	}
 	// A scatter, in place: 3 and -3 both land on 0, in index order.
-	dst := typed(t, tensor.Int32, tensor.Shape{3}, 0, 0, 0)
-	sind := typed(t, tensor.Int64, tensor.Shape{3, 1}, 3, -3, 5)
-	upd := typed(t, tensor.Int32, tensor.Shape{3}, 1, 2, 4)
+	dst := tensortest.FromInts(tensor.Int32, tensor.Shape{3}, 0, 0, 0)
+	sind := tensortest.FromInts(tensor.Int64, tensor.Shape{3, 1}, 3, -3, 5)
+	upd := tensortest.FromInts(tensor.Int32, tensor.Shape{3}, 1, 2, 4)
 	d := ScatterNDDims(1, sind.Shape())
 	if err := ScatterGeneral(dst, dst, sind, upd, &d, ScatterOptions{Reduction: Add, Rules: wrap}); err != nil {
 		t.Fatal(err)
@@ -63,20 +64,20 @@ func TestWrapAndClampElements(t *testing.T) {
 func TestWrapEmptyDimension(t *testing.T) {
 	wrap := IndexRules{OutOfRange: OutOfRangeWrap}
 	empty := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{0}))
-	ind := typed(t, tensor.Int64, tensor.Shape{1}, 0)
+	ind := tensortest.FromInts(tensor.Int64, tensor.Shape{1}, 0)
 	d := GatherAxisDims(empty.Shape(), 1, 0, 0)
 	out := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{1}))
 	var ie *IndexError
 	if err := GatherGeneral(out, empty, ind, &d, GatherOptions{Rules: wrap}); !errors.As(err, &ie) || ie.Size != 0 {
 		t.Errorf("wrapped gather from a dimension of size 0: err = %v, want an *IndexError of size 0", err)
 	}
-	sind := typed(t, tensor.Int64, tensor.Shape{1, 1}, 0)
-	upd := typed(t, tensor.Float32, tensor.Shape{1}, 1)
+	sind := tensortest.FromInts(tensor.Int64, tensor.Shape{1, 1}, 0)
+	upd := tensortest.FromInts(tensor.Float32, tensor.Shape{1}, 1)
 	sd := ScatterNDDims(1, sind.Shape())
 	if err := ScatterGeneral(empty, empty, sind, upd, &sd, ScatterOptions{Rules: wrap}); !errors.Is(err, ErrIndex) {
 		t.Errorf("wrapped scatter into a dimension of size 0: err = %v, want ErrIndex", err)
 	}
-	data := typed(t, tensor.Float32, tensor.Shape{2}, 1, 2)
+	data := tensortest.FromInts(tensor.Float32, tensor.Shape{2}, 1, 2)
 	if err := Gather(out, data, ind, 0, 0, wrap); !errors.Is(err, ErrArgument) ||
 		!strings.Contains(err.Error(), "Gather does not take OutOfRangeClamp or OutOfRangeWrap") {
 		t.Errorf("Gather with OutOfRangeWrap: err = %v, want an ErrArgument naming the rule", err)
@@ -104,7 +105,7 @@ func TestWrapClampReference(t *testing.T) {
 		for j := range vals {
 			vals[j] = j + 1
 		}
-		data := typed(t, tensor.Float64, shape, vals...)
+		data := tensortest.FromInts(tensor.Float64, shape, vals...)
 		axis := rng.IntN(2)
 		is := tensor.Shape{rng.IntN(5)}
 		iv := make([]int, is[0])
@@ -114,7 +115,7 @@ func TestWrapClampReference(t *testing.T) {
 		ind := tensortest.FromInts(tensor.Int32, is, iv...)
 		want, wantErr := reftest.Gather(data, ind, axis, 0, p.ref)
 		d := GatherAxisDims(shape, 1, axis, 0)
-		got := tensor.Must(tensor.New(tensor.Float64, must(d.Shape(shape, is, false))))
+		got := tensor.Must(tensor.New(tensor.Float64, MustShape(d.Shape(shape, is, false))))
 		err := GatherGeneral(got, data, ind, &d, GatherOptions{Rules: p.rules})
 		if msg := reftest.Disagreement(got, err, want, wantErr, sameClass); msg != "" {
 			t.Fatalf("gather %v axis %d of %v, indices %v: %s", p.rules, axis, shape, iv, msg)
@@ -126,7 +127,7 @@ func TestWrapClampReference(t *testing.T) {
 			ev[j] = rng.IntN(41) - 20
 		}
 		eind := tensortest.FromInts(tensor.Int64, shape, ev...)
-		upd := typed(t, tensor.Float64, shape, vals...)
+		upd := tensortest.FromInts(tensor.Float64, shape, vals...)
 		swant, swantErr := reftest.ScatterElements(data, eind, upd, axis, reftest.Options{Rules: p.ref, Reduction: reftest.Add})
 		sd := ScatterElementsDims(2, axis)
 		dst := data.Clone()
@@ -140,7 +141,7 @@ func TestWrapClampReference(t *testing.T) {
 		for j := range uv {
 			uv[j] = j + 2
 		}
-		rupd := typed(t, tensor.Float64, tensor.Shape{len(iv), shape[1]}, uv...)
+		rupd := tensortest.FromInts(tensor.Float64, tensor.Shape{len(iv), shape[1]}, uv...)
 		rwant, rwantErr := reftest.ScatterND(data, rind, rupd, reftest.Options{Rules: p.ref, Reduction: reftest.Mul})
 		rd := ScatterNDDims(2, rind.Shape())
 		rdst := tensortest.Junk(tensor.Float64, shape)
@@ -149,11 +150,4 @@ func TestWrapClampReference(t *testing.T) {
 			t.Fatalf("scatter of rows %v of %v, indices %v: %s", p.rules, shape, iv, msg)
 		}
 	}
-}
-
-func must(s tensor.Shape, err error) tensor.Shape {
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
