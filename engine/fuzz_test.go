@@ -93,7 +93,7 @@ func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules,
 				func(dst, data tensor.Tensor) error { return k.ScatterND(dst, data, indices, updates, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
-					return reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
+					return reftest.ScatterND(data, indices, updates, opt)
 				},
 				opt, "indices", indices, "updates", updates), split
 		}
@@ -107,14 +107,14 @@ func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules,
 			func(dst, data tensor.Tensor) error { return k.ScatterElements(dst, data, indices, updates, axis, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
-				return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, dt))
+				return reftest.ScatterElements(data, indices, updates, axis, opt)
 			},
 			opt, "axis", axis, "indices", indices, "updates", updates), split
 	case fuzzGatherND:
 		b := in.Next() % 3
 		indices, _ := in.ND(it, ds, min(max(b, 0), len(ds)), false)
 		shape, err := GatherNDShape(ds, indices.Shape(), b)
-		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
+		want, wantErr := reftest.GatherND(data, indices, b, rules)
 		return gatherCase("GatherND", dt, shape, err, indices, rules, want, wantErr,
 			func(dst tensor.Tensor) error { return k.GatherND(dst, data, indices, b, rules) },
 			rules, "batch dims", b, "data", data, "indices", indices), split
@@ -122,7 +122,7 @@ func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 		axis := in.Next() % 4
 		indices := in.Along(it, ds, axis)
 		shape, err := GatherElementsShape(ds, indices.Shape(), axis)
-		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
+		want, wantErr := reftest.GatherElements(data, indices, axis, rules)
 		return gatherCase("GatherElements", dt, shape, err, indices, rules, want, wantErr,
 			func(dst tensor.Tensor) error { return k.GatherElements(dst, data, indices, axis, rules) },
 			rules, "axis", axis, "data", data, "indices", indices), split
@@ -131,7 +131,7 @@ func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 	is := in.Fit(tensortest.Join(ds[:min(max(b, 0), len(ds))], in.Shape()))
 	indices := in.IndicesFor(it, is, tensortest.Sizes(ds, axis, 1))
 	shape, err := GatherShape(ds, is, axis, b)
-	want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
+	want, wantErr := reftest.Gather(data, indices, axis, b, rules)
 	return gatherCase("Gather", dt, shape, err, indices, rules, want, wantErr,
 		func(dst tensor.Tensor) error { return k.Gather(dst, data, indices, axis, b, rules) },
 		rules, "axis", axis, "batch dims", b, "data", data, "indices", indices), split

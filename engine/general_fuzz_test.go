@@ -99,7 +99,7 @@ func readGeneralCall(in *tensortest.Fuzz, k Kernels, scatter bool) *generalCall 
 			opt.Fill = in.Elements(dt, tensor.Shape{})
 			fill = opt.Fill.At(0)
 		}
-		want, wantErr := reftest.HLOGather(data, indices, reftest.GatherDims(d), mode, fill)
+		want, wantErr := reftest.HLOGather(data, indices, d, mode, fill)
 		return &generalCall{
 			what: fmt.Sprintf("gather %s, %v: %s", d.String(), opt.Rules, desc),
 			run: func() (tensor.Tensor, error) {
@@ -124,7 +124,7 @@ func readGeneralCall(in *tensortest.Fuzz, k Kernels, scatter bool) *generalCall 
 	if in.Bool() {
 		opt.Rules.OutOfRange, mode = OutOfRangeClamp, reftest.ScatterClamp
 	}
-	want, wantErr := reftest.HLOScatter(data, indices, updates, reftest.ScatterDims(d), c.comp, mode)
+	want, wantErr := reftest.HLOScatter(data, indices, updates, d, c.comp, mode)
 	inPlace := in.Bool()
 	return &generalCall{
 		what: fmt.Sprintf("scatter %s, %v, %v, in place %v: %s, data %v, updates %v", d.String(), c.comp, opt.Rules, inPlace, desc,

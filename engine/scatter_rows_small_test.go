@@ -67,7 +67,7 @@ func TestRowBlocksMatchReference(t *testing.T) {
 						continue // refused: nothing excludes the existing value of these
 					}
 					name := fmt.Sprintf("%v/%d/%v/minmax%d/exclude-self=%v", dt, width, rd.red, rd.mm, ex)
-					want, err := reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
+					want, err := reftest.ScatterND(data, indices, updates, opt)
 					if err != nil {
 						t.Fatalf("%s: reference: %v", name, err)
 					}

@@ -90,15 +90,9 @@ func TestWrapEmptyDimension(t *testing.T) {
 // far outside the dimensions.
 func TestWrapClampReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 1))
-	pairs := []struct {
-		rules IndexRules
-		ref   reftest.Rules
-	}{
-		{IndexRules{OutOfRange: OutOfRangeWrap}, reftest.Rules{OutOfRange: reftest.OutOfRangeWrap}},
-		{IndexRules{OutOfRange: OutOfRangeClamp}, reftest.Rules{OutOfRange: reftest.OutOfRangeClampElem}},
-	}
+	both := []IndexRules{{OutOfRange: OutOfRangeWrap}, {OutOfRange: OutOfRangeClamp}}
 	for i := range 300 {
-		p := pairs[i%2]
+		rules := both[i%2]
 		shape := tensor.Shape{1 + rng.IntN(4), rng.IntN(4)}
 		n := shape[0] * shape[1]
 		vals := make([]int, n)
@@ -113,12 +107,12 @@ func TestWrapClampReference(t *testing.T) {
 			iv[j] = rng.IntN(41) - 20
 		}
 		ind := tensortest.FromInts(tensor.Int32, is, iv...)
-		want, wantErr := reftest.Gather(data, ind, axis, 0, p.ref)
+		want, wantErr := reftest.Gather(data, ind, axis, 0, rules)
 		d := GatherAxisDims(shape, 1, axis, 0)
 		got := tensor.Must(tensor.New(tensor.Float64, MustShape(d.Shape(shape, is, false))))
-		err := GatherGeneral(got, data, ind, &d, GatherOptions{Rules: p.rules})
+		err := GatherGeneral(got, data, ind, &d, GatherOptions{Rules: rules})
 		if msg := reftest.Disagreement(got, err, want, wantErr, sameClass); msg != "" {
-			t.Fatalf("gather %v axis %d of %v, indices %v: %s", p.rules, axis, shape, iv, msg)
+			t.Fatalf("gather %v axis %d of %v, indices %v: %s", rules, axis, shape, iv, msg)
 		}
 		// The scatter of ScatterElements' dimension numbers, in place,
 		// adding: indices of data's shape.
@@ -128,12 +122,12 @@ func TestWrapClampReference(t *testing.T) {
 		}
 		eind := tensortest.FromInts(tensor.Int64, shape, ev...)
 		upd := tensortest.FromInts(tensor.Float64, shape, vals...)
-		swant, swantErr := reftest.ScatterElements(data, eind, upd, axis, reftest.Options{Rules: p.ref, Reduction: reftest.Add})
+		swant, swantErr := reftest.ScatterElements(data, eind, upd, axis, ScatterOptions{Rules: rules, Reduction: Add})
 		sd := ScatterElementsDims(2, axis)
 		dst := data.Clone()
-		serr := ScatterGeneral(dst, dst, eind, upd, &sd, ScatterOptions{Reduction: Add, Rules: p.rules})
+		serr := ScatterGeneral(dst, dst, eind, upd, &sd, ScatterOptions{Reduction: Add, Rules: rules})
 		if msg := reftest.Disagreement(dst, serr, swant, swantErr, sameClass); msg != "" {
-			t.Fatalf("scatter %v axis %d of %v, indices %v: %s", p.rules, axis, shape, ev, msg)
+			t.Fatalf("scatter %v axis %d of %v, indices %v: %s", rules, axis, shape, ev, msg)
 		}
 		// ScatterND's rows, multiplying, into another dst.
 		rind := tensortest.FromInts(tensor.Int16, tensor.Shape{len(iv), 1}, iv...)
@@ -142,12 +136,12 @@ func TestWrapClampReference(t *testing.T) {
 			uv[j] = j + 2
 		}
 		rupd := tensortest.FromInts(tensor.Float64, tensor.Shape{len(iv), shape[1]}, uv...)
-		rwant, rwantErr := reftest.ScatterND(data, rind, rupd, reftest.Options{Rules: p.ref, Reduction: reftest.Mul})
+		rwant, rwantErr := reftest.ScatterND(data, rind, rupd, ScatterOptions{Rules: rules, Reduction: Mul})
 		rd := ScatterNDDims(2, rind.Shape())
 		rdst := tensortest.Junk(tensor.Float64, shape)
-		rerr := ScatterGeneral(rdst, data, rind, rupd, &rd, ScatterOptions{Reduction: Mul, Rules: p.rules})
+		rerr := ScatterGeneral(rdst, data, rind, rupd, &rd, ScatterOptions{Reduction: Mul, Rules: rules})
 		if msg := reftest.Disagreement(rdst, rerr, rwant, rwantErr, sameClass); msg != "" {
-			t.Fatalf("scatter of rows %v of %v, indices %v: %s", p.rules, shape, iv, msg)
+			t.Fatalf("scatter of rows %v of %v, indices %v: %s", rules, shape, iv, msg)
 		}
 	}
 }
