@@ -21,6 +21,11 @@ func kernelBehavior(r engine.IndexRules, its dialect.TypeSet, a engine.Arith, no
 		Arith: a, Notes: notes})
 }
 
+// accumulateAttr is the flag of put and index_put. It is not a reduction
+// attribute: their Behaviors list no Reductions, which would say that
+// they always add.
+var accumulateAttr = dialect.Attr{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}
+
 // takeOps are the tables of the flat operators.
 func takeOps() []*dialect.Op {
 	return []*dialect.Op{
@@ -62,9 +67,7 @@ func takeOps() []*dialect.Op {
 			Inputs: []dialect.Param{inputParam,
 				{Name: "index", Role: dialect.RoleIndices, Doc: "positions in the flattened input, of any shape"},
 				{Name: "source", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values, index's element count in any shape"}},
-			Attrs: []dialect.Attr{{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}},
-			// accumulate is a flag, not a reduction attribute: no
-			// Reductions, which would say that put always adds.
+			Attrs: []dialect.Attr{accumulateAttr},
 			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int64), stepArith,
 				"input is seen as 1-D in row-major order; source has index's element count, in any shape.",
 				"Without accumulate the last duplicate in index order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in index order, float16 and bfloat16 rounding after every step.",
