@@ -116,10 +116,10 @@ func reduce(d tensor.DType, self any, ups []any, opt engine.ScatterOptions) any 
 // arith is the arithmetic of one element type, on Go values of that type.
 type arith struct {
 	// step returns the reduction step r of value v with update u under
-	// opt (StdMinMax, C10Complex).
+	// opt (Arith.MinMax, Arith.Complex).
 	step func(r engine.Reduction, v, u any, opt engine.ScatterOptions) any
-	// mean divides the sum of n values by n under opt (CountInType,
-	// C10Complex); nil where Mean has no meaning.
+	// mean divides the sum of n values by n under opt (Arith.CountInType,
+	// Arith.Complex); nil where Mean has no meaning.
 	mean func(sum any, n int, opt engine.ScatterOptions) any
 	// one is the element 1 (true for bool), the start of ZeroStart's
 	// product; nil where Mul has no meaning.

@@ -9,7 +9,7 @@ import (
 )
 
 // TestWrapAndClampElem: OutOfRangeWrap takes a value modulo the size as
-// Python's % does and OutOfRangeClampElem clamps it into [0, size-1],
+// Python's % does and OutOfRangeClamp clamps it into [0, size-1],
 // whatever Negative says; a dimension of size 0 refuses every value.
 func TestWrapAndClampElem(t *testing.T) {
 	data := ints(tensor.Int32, shape{3}, 10, 11, 12)

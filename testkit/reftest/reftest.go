@@ -30,6 +30,14 @@
 // shapes, a gather shapes before the index type, as the engine does, so
 // that of several faults both name one of the same class.
 //
+// The five forms read engine.IndexRules element by element:
+// OutOfRangeClamp moves a value below 0 to position 0 and one at or past
+// the size to the last position, and OutOfRangeWrap takes it modulo the
+// size as Python's % does, both whatever Negative says (NumPy's modes
+// "clip" and "wrap"); under either a dimension of size 0 refuses every
+// value. Report has no part here: an *IndexError lists every refused
+// value.
+//
 // How the scatters read engine.ScatterOptions: duplicate indices are
 // applied in row-major order of indices: with None the last update wins,
 // and every other reduction is the fold of the values that take part, in

@@ -12,7 +12,7 @@ import (
 	"github.com/x448/float16"
 )
 
-// SegmentError reports segment ids that IDs refuses: the kind of the
+// SegmentError reports segment ids that RunIDs refuses: the kind of the
 // first failure as TensorFlow's CPU kernel checks them (the last id's
 // sign, then run by run the next id's order and the run's id), and the
 // position in the ids it names.
