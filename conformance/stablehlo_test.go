@@ -8,6 +8,7 @@ import (
 
 	"github.com/scatter-dev/scatter/conformance"
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 )
@@ -77,7 +78,7 @@ func refExec(mode reftest.ScatterMode) conformance.ExecFunc {
 		}
 		a := c.Attrs
 		if op == "stablehlo.gather" {
-			dims := reftest.GatherDims{
+			dims := engine.GatherDims{
 				OffsetDims: ints(a["offset_dims"]), CollapsedSliceDims: ints(a["collapsed_slice_dims"]),
 				OperandBatchingDims: ints(a["operand_batching_dims"]), StartIndicesBatchingDims: ints(a["start_indices_batching_dims"]),
 				StartIndexMap: ints(a["start_index_map"]), IndexVectorDim: int(a["index_vector_dim"].Int),
@@ -89,7 +90,7 @@ func refExec(mode reftest.ScatterMode) conformance.ExecFunc {
 		if err != nil {
 			return tensor.Tensor{}, err
 		}
-		dims := reftest.ScatterDims{
+		dims := engine.ScatterDims{
 			UpdateWindowDims: ints(a["update_window_dims"]), InsertedWindowDims: ints(a["inserted_window_dims"]),
 			InputBatchingDims: ints(a["input_batching_dims"]), ScatterIndicesBatchingDims: ints(a["scatter_indices_batching_dims"]),
 			ScatterDimsToOperandDims: ints(a["scatter_dims_to_operand_dims"]), IndexVectorDim: int(a["index_vector_dim"].Int),

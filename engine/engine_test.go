@@ -18,6 +18,14 @@ func typed(t *testing.T, d tensor.DType, shape tensor.Shape, vals ...int) tensor
 	return tensortest.FromInts(d, shape, vals...)
 }
 
+// must returns s, and panics if err is not nil.
+func must(s tensor.Shape, err error) tensor.Shape {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 // TestEveryType runs every kernel on every element type, so every mover
 // size (1, 2, 4, 8 and 16 bytes, and strings) and every adding reducer,
 // with values that differ from each other, so that a write that is

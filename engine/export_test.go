@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/scatter-dev/scatter/tensor"
+import (
+	"math/rand/v2"
+
+	"github.com/scatter-dev/scatter/tensor"
+)
 
 // kernels are the entry points a test calls: the engine's own
 // (fastKernels), or those of generalKernels, which run each form by the
@@ -29,6 +33,18 @@ var (
 // bothKernels lists fastKernels and generalKernels, for tests that run
 // both.
 var bothKernels = []kernels{fastKernels, generalKernels}
+
+// Kernels, FastKernels and GeneralKernels are kernels, fastKernels and
+// generalKernels for the tests of package engine_test.
+type Kernels = kernels
+
+var (
+	FastKernels    = fastKernels
+	GeneralKernels = generalKernels
+)
+
+// Name returns "fast" or "general".
+func (k kernels) Name() string { return k.name }
 
 func generalScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) error {
 	if !fastRules(opt.Rules) {
@@ -103,3 +119,66 @@ func generalScatterGeneral(dst, operand, indices, updates tensor.Tensor, d *Scat
 	defer s.release()
 	return scatterGeneral(s, &dst, &operand, &indices, &updates, d, &opt, false)
 }
+
+// RandShape returns a shape of the given rank whose dimensions lie in
+// [0, maxDim], a quarter of the zeros drawn kept and the others redrawn
+// in [1, maxDim].
+func RandShape(rng *rand.Rand, rank, maxDim int) tensor.Shape {
+	s := make(tensor.Shape, rank)
+	for i := range s {
+		s[i] = rng.IntN(maxDim + 1)
+		if rng.IntN(4) != 0 && s[i] == 0 {
+			s[i] = 1 + rng.IntN(maxDim)
+		}
+	}
+	return s
+}
+
+// RandomFloats returns a float32 or float64 tensor of the given shape
+// holding values from value.
+func RandomFloats(dt tensor.DType, shape tensor.Shape, value func() float64) tensor.Tensor {
+	n, _ := shape.NumElements()
+	if dt == tensor.Float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(value())
+		}
+		return tensor.Must(tensor.From(shape, v))
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = value()
+	}
+	return tensor.Must(tensor.From(shape, v))
+}
+
+// setVar sets *p to v and returns a func that puts back the value *p had.
+func setVar[T any](p *T, v T) (restore func()) {
+	old := *p
+	*p = v
+	return func() { *p = old }
+}
+
+// SetMinWork, SetSlabBytes, SetMaxOffset, SetOneRowsBytes and SetPipeChunk
+// set the package variable of that name for a test, and return a func that
+// restores it: defer SetMinWork(1)().
+func SetMinWork(w int) (restore func())      { return setVar(&minWork, w) }
+func SetSlabBytes(b int) (restore func())    { return setVar(&slabBytes, b) }
+func SetMaxOffset(o int) (restore func())    { return setVar(&maxOffset, o) }
+func SetOneRowsBytes(b int) (restore func()) { return setVar(&oneRowsBytes, b) }
+func SetPipeChunk(c int) (restore func())    { return setVar(&pipeChunk, c) }
+
+// OneRowsBytes and PipeChunk return the values of oneRowsBytes and
+// pipeChunk.
+func OneRowsBytes() int { return oneRowsBytes }
+func PipeChunk() int    { return pipeChunk }
+
+// The internals the tests of package engine_test call.
+var (
+	AllBut      = allBut
+	IndexBounds = IndexRules.bounds
+	MustShape   = must
+)
+
+// RaceEnabled reports whether the tests run under the race detector.
+const RaceEnabled = raceEnabled

@@ -1,9 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -50,17 +51,16 @@ func FuzzKernels(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
-		k := fastKernels
+		k := FastKernels
 		c, split := readKernelCall(in, &k)
 		if split {
-			defer func(w int) { minWork = w }(minWork)
-			minWork = 1
+			defer SetMinWork(1)()
 		}
 		// Now and then through the general kernels, with the form's
 		// dimension numbers: the fast paths and the general core must
 		// meet the same reference. (The call reads k when it runs.)
 		if in.Pick(4) == 0 && c.rules.Negative != NegativeSkip { // which the general core refuses
-			k = generalKernels
+			k = GeneralKernels
 		}
 		if d := c.failure(); d != "" {
 			t.Fatalf("%s: %s\n%v", c.what, d, c.ctx)
@@ -71,7 +71,7 @@ func FuzzKernels(f *testing.F) {
 // readKernelCall decodes a call of one of *k's kernels and the
 // reference's outcome from in; split says to split the work however small
 // it is.
-func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
+func readKernelCall(in *tensortest.Fuzz, k *Kernels) (c refCase, split bool) {
 	op := in.Pick(fuzzKernels)
 	dt := dtypes[in.Pick(len(dtypes))]
 	it := fuzzIndexTypes[in.Pick(len(fuzzIndexTypes))]
@@ -93,7 +93,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 			return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterND", data, indices, rules,
 				func(dst, data tensor.Tensor) error { return k.ScatterND(dst, data, indices, updates, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
-					return reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
+					return reftest.ScatterND(data, indices, updates, opt)
 				},
 				opt, "indices", indices, "updates", updates), split
 		}
@@ -107,14 +107,14 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 		return scatterCaseIn(mode, tensortest.Junk(dt, ds), "ScatterElements", data, indices, rules,
 			func(dst, data tensor.Tensor) error { return k.ScatterElements(dst, data, indices, updates, axis, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
-				return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, dt))
+				return reftest.ScatterElements(data, indices, updates, axis, opt)
 			},
 			opt, "axis", axis, "indices", indices, "updates", updates), split
 	case fuzzGatherND:
 		b := in.Next() % 3
 		indices, _ := in.ND(it, ds, min(max(b, 0), len(ds)), false)
 		shape, err := GatherNDShape(ds, indices.Shape(), b)
-		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
+		want, wantErr := reftest.GatherND(data, indices, b, rules)
 		return gatherCase("GatherND", dt, shape, err, indices, rules, want, wantErr,
 			func(dst tensor.Tensor) error { return k.GatherND(dst, data, indices, b, rules) },
 			rules, "batch dims", b, "data", data, "indices", indices), split
@@ -122,7 +122,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 		axis := in.Next() % 4
 		indices := in.Along(it, ds, axis)
 		shape, err := GatherElementsShape(ds, indices.Shape(), axis)
-		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
+		want, wantErr := reftest.GatherElements(data, indices, axis, rules)
 		return gatherCase("GatherElements", dt, shape, err, indices, rules, want, wantErr,
 			func(dst tensor.Tensor) error { return k.GatherElements(dst, data, indices, axis, rules) },
 			rules, "axis", axis, "data", data, "indices", indices), split
@@ -131,7 +131,7 @@ func readKernelCall(in *tensortest.Fuzz, k *kernels) (c refCase, split bool) {
 	is := in.Fit(tensortest.Join(ds[:min(max(b, 0), len(ds))], in.Shape()))
 	indices := in.IndicesFor(it, is, tensortest.Sizes(ds, axis, 1))
 	shape, err := GatherShape(ds, is, axis, b)
-	want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
+	want, wantErr := reftest.Gather(data, indices, axis, b, rules)
 	return gatherCase("Gather", dt, shape, err, indices, rules, want, wantErr,
 		func(dst tensor.Tensor) error { return k.Gather(dst, data, indices, axis, b, rules) },
 		rules, "axis", axis, "batch dims", b, "data", data, "indices", indices), split

@@ -1,9 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -44,15 +45,15 @@ func FuzzGeneral(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		in := tensortest.NewFuzz(b)
 		scatter := in.Bool()
-		k := fastKernels
+		k := FastKernels
 		if in.Bool() {
-			k = generalKernels
+			k = GeneralKernels
 		}
 		if in.Bool() {
 			// Split the call among workers, and a scatter by slabs into
 			// one slab at a time.
-			defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
-			minWork, slabBytes = 1, 1
+			defer SetMinWork(1)()
+			defer SetSlabBytes(1)()
 		}
 		g := readGeneralCall(in, k, scatter)
 		if d := g.check(); d != "" {
@@ -80,7 +81,7 @@ func (g *generalCall) check() string {
 
 // readGeneralCall decodes a call of k.GatherGeneral or k.ScatterGeneral
 // from in.
-func readGeneralCall(in *tensortest.Fuzz, k kernels, scatter bool) *generalCall {
+func readGeneralCall(in *tensortest.Fuzz, k Kernels, scatter bool) *generalCall {
 	dt := generalTypes[in.Pick(len(generalTypes))]
 	it := indexTypes[in.Pick(len(indexTypes))]
 	h := in.HLO(false, it.IsUnsigned())
@@ -98,7 +99,7 @@ func readGeneralCall(in *tensortest.Fuzz, k kernels, scatter bool) *generalCall 
 			opt.Fill = in.Elements(dt, tensor.Shape{})
 			fill = opt.Fill.At(0)
 		}
-		want, wantErr := reftest.HLOGather(data, indices, reftest.GatherDims(d), mode, fill)
+		want, wantErr := reftest.HLOGather(data, indices, d, mode, fill)
 		return &generalCall{
 			what: fmt.Sprintf("gather %s, %v: %s", d.String(), opt.Rules, desc),
 			run: func() (tensor.Tensor, error) {
@@ -123,7 +124,7 @@ func readGeneralCall(in *tensortest.Fuzz, k kernels, scatter bool) *generalCall 
 	if in.Bool() {
 		opt.Rules.OutOfRange, mode = OutOfRangeClamp, reftest.ScatterClamp
 	}
-	want, wantErr := reftest.HLOScatter(data, indices, updates, reftest.ScatterDims(d), c.comp, mode)
+	want, wantErr := reftest.HLOScatter(data, indices, updates, d, c.comp, mode)
 	inPlace := in.Bool()
 	return &generalCall{
 		what: fmt.Sprintf("scatter %s, %v, %v, in place %v: %s, data %v, updates %v", d.String(), c.comp, opt.Rules, inPlace, desc,

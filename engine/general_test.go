@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -14,44 +13,20 @@ import (
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
 
-// TestGeneralMatchesReference runs the reference tests of the forms with
-// the form functions going through the general kernels: the general
-// gather and scatter then meet the same reference, on the same cases.
-//
-// With split-small, every call is split among workers, and a scatter by slabs
-// fills and updates one slab at a time.
-func TestGeneralMatchesReference(t *testing.T) {
-	defer func(w, b int) { minWork, slabBytes = w, b }(minWork, slabBytes)
-	for _, split := range []bool{false, true} {
-		if split {
-			minWork, slabBytes = 1, 1
-		}
-		for name, test := range map[string]func(*testing.T, kernels){
-			"ScatterND":       scatterNDMatchesReference,
-			"ScatterElements": scatterElementsMatchesReference,
-			"GatherND":        gatherNDMatchesReference,
-			"Gather":          gatherMatchesReference,
-			"GatherElements":  gatherElementsMatchesReference,
-		} {
-			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), func(t *testing.T) { test(t, generalKernels) })
-		}
-	}
-}
-
 // TestFormsAreRecognised checks that the general kernels know the forms'
 // dimension numbers, so that they take the forms' fast paths, and only
 // those.
 func TestFormsAreRecognised(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for range 500 {
-		ds := randShape(rng, 1+rng.IntN(4), 4)
+		ds := RandShape(rng, 1+rng.IntN(4), 4)
 		r := len(ds)
 		axis := rng.IntN(r)
 
 		// GatherND and ScatterND, with tuples of k components.
 		b := rng.IntN(r)
 		k := rng.IntN(r - b + 1)
-		is := tensortest.Join(ds[:b], randShape(rng, rng.IntN(2), 3), tensor.Shape{k})
+		is := tensortest.Join(ds[:b], RandShape(rng, rng.IntN(2), 3), tensor.Shape{k})
 		g := GatherNDDims(ds, is, b)
 		if got, ok := gatherNDForm(&g, ds, is); !ok || got != b {
 			t.Fatalf("GatherNDDims(%v, %v, %d) = %v: gatherNDForm gives %d, %v", ds, is, b, g.String(), got, ok)
@@ -80,7 +55,7 @@ func TestFormsAreRecognised(t *testing.T) {
 
 		// GatherAxis, with batch dimensions.
 		bb := rng.IntN(axis + 1)
-		ia := tensortest.Join(ds[:bb], randShape(rng, rng.IntN(3), 3))
+		ia := tensortest.Join(ds[:bb], RandShape(rng, rng.IntN(3), 3))
 		ga := GatherAxisDims(ds, len(ia), axis, bb)
 		if a, b, ok := gatherAxisForm(&ga, ds, ia); !ok || a != axis || b != bb {
 			t.Fatalf("GatherAxisDims(%v, %d, %d, %d) = %v: gatherAxisForm gives %d, %d, %v", ds, len(ia), axis, bb, ga.String(), a, b, ok)

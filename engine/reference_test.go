@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -20,60 +21,16 @@ import (
 // infinities and integers that wrap), index rules, reductions and
 // arithmetic, comparing the results bit for bit and the errors by class.
 
-// refRules returns the engine's index rules as the reference's.
-func refRules(r IndexRules) reftest.Rules {
-	return reftest.Rules{
-		Negative: [...]reftest.Negative{
-			NegativeError:   reftest.NegativeError,
-			NegativeFromEnd: reftest.NegativeFromEnd,
-			NegativeSkip:    reftest.NegativeSkip,
-			NegativeRefused: reftest.NegativeRefused,
-		}[r.Negative],
-		OutOfRange: [...]reftest.OutOfRange{
-			OutOfRangeError: reftest.OutOfRangeError,
-			OutOfRangeSkip:  reftest.OutOfRangeSkip,
-		}[r.OutOfRange],
-	}
-}
-
-// refReductions are the engine's reductions as the reference's.
-var refReductions = map[Reduction]reftest.Reduction{
-	None: reftest.None, Add: reftest.Add, Sub: reftest.Sub, Mul: reftest.Mul,
-	Max: reftest.Max, Min: reftest.Min, Mean: reftest.Mean, Div: reftest.Div,
-}
-
-// refOptions returns the engine's scatter options, on elements of type d,
-// as the reference's (an unknown reduction stays unknown). The reference's
-// other options keep their zero values, which are what the engine does:
-// Max and Min give NaN when either side is NaN (not StdMinMax),
-// ExcludeSelf folds from the first update (not ZeroStart) but for a
-// complex product, which starts from 1+0i, and Mean divides only the
-// positions that receive updates (not DivideAll).
-func refOptions(opt ScatterOptions, d tensor.DType) reftest.Options {
-	red, ok := refReductions[opt.Reduction]
-	if !ok {
-		red = reftest.Reduction(200)
-	}
-	return reftest.Options{Rules: refRules(opt.Rules), Reduction: red, ExcludeSelf: opt.ExcludeSelf,
-		ZeroStart:  d.IsComplex() && opt.Reduction == Mul,
-		C10Complex: opt.Arith.Complex == ComplexC10, ConcatStrings: opt.Arith.ConcatStrings,
-		StdMinMax: opt.Arith.MinMax == MinMaxStd, LastNaN: opt.Arith.MinMax == MinMaxLastNaN,
-		SignedZeros: opt.Arith.MinMax == MinMaxIEEE, StdUpdateMinMax: opt.Arith.MinMax == MinMaxStdUpdate,
-		SqrtCount: opt.Arith.SqrtCount}
-}
-
-// refClasses pairs the engine's error classes with the reference's.
-var refClasses = []struct{ engine, ref error }{
-	{ErrIndex, reftest.ErrIndex}, {ErrShape, reftest.ErrShape}, {ErrType, reftest.ErrType}, {ErrArgument, reftest.ErrArgument},
-	{tensor.ErrTooLarge, tensor.ErrTooLarge},
-}
+// errorClasses are the classes of error that the engine and the reference
+// share.
+var errorClasses = []error{ErrIndex, ErrShape, ErrType, ErrArgument, tensor.ErrTooLarge}
 
 // sameClass reports whether the engine's error err is of the class of the
 // reference's error wantErr.
 func sameClass(err, wantErr error) bool {
-	for _, c := range refClasses {
-		if errors.Is(err, c.engine) {
-			return errors.Is(wantErr, c.ref)
+	for _, c := range errorClasses {
+		if errors.Is(err, c) {
+			return errors.Is(wantErr, c)
 		}
 	}
 	return false
@@ -87,30 +44,18 @@ func eachMode(t *testing.T, test func(t *testing.T)) {
 	t.Run("default", test)
 	t.Run("split", func(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-		defer func(w int) { minWork = w }(minWork)
-		minWork = 1
+		defer SetMinWork(1)()
 		test(t)
 	})
 	t.Run("split/no-offsets", func(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
-		defer func(w, o int) { minWork, maxOffset = w, o }(minWork, maxOffset)
-		minWork, maxOffset = 1, -1
+		defer SetMinWork(1)()
+		defer SetMaxOffset(-1)()
 		test(t)
 	})
 }
 
 // random helpers
-
-func randShape(rng *rand.Rand, rank, maxDim int) tensor.Shape {
-	s := make(tensor.Shape, rank)
-	for i := range s {
-		s[i] = rng.IntN(maxDim + 1)
-		if rng.IntN(4) != 0 && s[i] == 0 {
-			s[i] = 1 + rng.IntN(maxDim)
-		}
-	}
-	return s
-}
 
 // dtypes are the element types the tests pick from: every one, so that
 // every mover (1, 2, 4, 8 and 16 bytes, strings) and every reducer runs;
@@ -204,12 +149,12 @@ func reductionsFor(d tensor.DType) []Reduction {
 // randOptions returns random scatter options for elements of type d: a
 // reduction defined for d, or one time in sixteen any reduction (an
 // unknown one too), with either arithmetic.
-func randOptions(rng *rand.Rand, d tensor.DType, kern kernels) ScatterOptions {
+func randOptions(rng *rand.Rand, d tensor.DType, kern Kernels) ScatterOptions {
 	reds := reductionsFor(d)
 	opt := ScatterOptions{Reduction: reds[rng.IntN(len(reds))], ExcludeSelf: rng.IntN(2) == 0, Rules: randRules(rng),
 		Arith: Arith{Complex: ComplexArith(rng.IntN(2)), ConcatStrings: rng.IntN(4) != 0, MinMax: MinMax(rng.IntN(5)),
 			SqrtCount: rng.IntN(8) == 0}}
-	if rng.IntN(6) == 0 && kern.name == fastKernels.name {
+	if rng.IntN(6) == 0 && kern.Name() == FastKernels.Name() {
 		opt.Rules.Negative = NegativeSkip // the forms' rule, which the general core refuses
 	}
 	if rng.IntN(16) == 0 {
@@ -297,7 +242,7 @@ func (c *refCase) indexFailure(err error) string {
 	// reads as negative).
 	v, _ := c.indices.IntAt(re.Bad[0])
 	unsigned := c.indices.DType() == tensor.Uint64
-	lo, hi := c.rules.bounds(ie.Size)
+	lo, hi := IndexBounds(c.rules, ie.Size)
 	if inside := lo <= v && v <= hi && !(unsigned && v < 0); ie.Value != v || ie.Unsigned != unsigned || ie.Min != lo || ie.Max != hi || inside {
 		return fmt.Sprintf("error quotes %d (unsigned %v) in [%d, %d] for size %d, want %d in [%d, %d]: %v",
 			ie.Value, ie.Unsigned, ie.Min, ie.Max, ie.Size, v, lo, hi, err)
@@ -354,16 +299,16 @@ func scatterCaseIn(mode int, start tensor.Tensor, what string, data, indices ten
 	return c
 }
 
-func TestScatterNDMatchesReference(t *testing.T) { scatterNDMatchesReference(t, fastKernels) }
+func TestScatterNDMatchesReference(t *testing.T) { scatterNDMatchesReference(t, FastKernels) }
 
 // scatterNDMatchesReference checks kern.ScatterND against the reference.
-func scatterNDMatchesReference(t *testing.T, kern kernels) {
+func scatterNDMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := make([]refCase, 4000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		k := rng.IntN(len(ds) + 1)
-		lead := randShape(rng, 1+rng.IntN(2), 4)
+		lead := RandShape(rng, 1+rng.IntN(2), 4)
 		is, us := tensortest.Join(lead, tensor.Shape{k}), tensortest.Join(lead, ds[k:])
 		d := dtypes[rng.IntN(len(dtypes))]
 		data, updates := randValues(rng, d, ds), randValues(rng, d, us)
@@ -372,7 +317,7 @@ func scatterNDMatchesReference(t *testing.T, kern kernels) {
 		cases[i] = scatterCase(rng, "ScatterND", data, indices, opt.Rules,
 			func(dst, data tensor.Tensor) error { return kern.ScatterND(dst, data, indices, updates, opt) },
 			func(data tensor.Tensor) (tensor.Tensor, error) {
-				return reftest.ScatterND(data, indices, updates, refOptions(opt, d))
+				return reftest.ScatterND(data, indices, updates, opt)
 			},
 			opt, "indices", indices, "updates", updates)
 	}
@@ -380,15 +325,15 @@ func scatterNDMatchesReference(t *testing.T, kern kernels) {
 }
 
 func TestScatterElementsMatchesReference(t *testing.T) {
-	scatterElementsMatchesReference(t, fastKernels)
+	scatterElementsMatchesReference(t, FastKernels)
 }
 
 // scatterElementsMatchesReference checks kern.ScatterElements against the reference.
-func scatterElementsMatchesReference(t *testing.T, kern kernels) {
+func scatterElementsMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cases []refCase
 	for iter := 0; iter < 4000; iter++ {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		is := make(tensor.Shape, len(ds))
 		us := make(tensor.Shape, len(ds))
@@ -414,7 +359,7 @@ func scatterElementsMatchesReference(t *testing.T, kern kernels) {
 
 // scatterElementsCase returns a scatterCase of kern.ScatterElements on random
 // values and indices of the given shapes.
-func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, axis int) refCase {
+func scatterElementsCase(rng *rand.Rand, kern Kernels, ds, is, us tensor.Shape, axis int) refCase {
 	d := dtypes[rng.IntN(len(dtypes))]
 	data, updates := randValues(rng, d, ds), randValues(rng, d, us)
 	indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
@@ -424,7 +369,7 @@ func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, 
 			return kern.ScatterElements(dst, data, indices, updates, axis, opt)
 		},
 		func(data tensor.Tensor) (tensor.Tensor, error) {
-			return reftest.ScatterElements(data, indices, updates, axis, refOptions(opt, d))
+			return reftest.ScatterElements(data, indices, updates, axis, opt)
 		},
 		opt, "axis", axis, "indices", indices, "updates", updates)
 }
@@ -432,17 +377,17 @@ func scatterElementsCase(rng *rand.Rand, kern kernels, ds, is, us tensor.Shape, 
 // The gathers write into a dst of random values, which they must
 // overwrite, with zeros where they skip an index.
 
-func TestGatherNDMatchesReference(t *testing.T) { gatherNDMatchesReference(t, fastKernels) }
+func TestGatherNDMatchesReference(t *testing.T) { gatherNDMatchesReference(t, FastKernels) }
 
 // gatherNDMatchesReference checks kern.GatherND against the reference.
-func gatherNDMatchesReference(t *testing.T, kern kernels) {
+func gatherNDMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(4), 4)
+		ds := RandShape(rng, 1+rng.IntN(4), 4)
 		b := rng.IntN(len(ds))
 		k := rng.IntN(len(ds) - b + 1)
-		mid := randShape(rng, rng.IntN(2), 3)
+		mid := RandShape(rng, rng.IntN(2), 3)
 		is := tensortest.Join(ds[:b], mid, tensor.Shape{k})
 		data, indices := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds), indicesOf(rng, is, randTuples(rng, ds, is, b))
 		rules := randRules(rng)
@@ -450,7 +395,7 @@ func gatherNDMatchesReference(t *testing.T, kern kernels) {
 		if err != nil {
 			t.Fatalf("GatherNDShape(%v, %v, %d): %v", ds, is, b, err)
 		}
-		want, wantErr := reftest.GatherND(data, indices, b, refRules(rules))
+		want, wantErr := reftest.GatherND(data, indices, b, rules)
 		cases[i] = refCase{what: "GatherND", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
 			run:  func(dst tensor.Tensor) error { return kern.GatherND(dst, data, indices, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "batch dims", b, "data", data, "indices", indices}}
@@ -458,17 +403,17 @@ func gatherNDMatchesReference(t *testing.T, kern kernels) {
 	checkCases(t, cases)
 }
 
-func TestGatherMatchesReference(t *testing.T) { gatherMatchesReference(t, fastKernels) }
+func TestGatherMatchesReference(t *testing.T) { gatherMatchesReference(t, FastKernels) }
 
 // gatherMatchesReference checks kern.Gather against the reference.
-func gatherMatchesReference(t *testing.T, kern kernels) {
+func gatherMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		b := rng.IntN(axis + 1)
-		is := tensortest.Join(ds[:b], randShape(rng, rng.IntN(3), 3))
+		is := tensortest.Join(ds[:b], RandShape(rng, rng.IntN(3), 3))
 		data := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds)
 		indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 		rules := randRules(rng)
@@ -476,7 +421,7 @@ func gatherMatchesReference(t *testing.T, kern kernels) {
 		if err != nil {
 			t.Fatalf("GatherShape(%v, %v, %d, %d): %v", ds, is, axis, b, err)
 		}
-		want, wantErr := reftest.Gather(data, indices, axis, b, refRules(rules))
+		want, wantErr := reftest.Gather(data, indices, axis, b, rules)
 		cases[i] = refCase{what: "Gather", indices: indices, rules: rules, start: randValues(rng, data.DType(), shape),
 			run:  func(dst tensor.Tensor) error { return kern.Gather(dst, data, indices, axis, b, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "batch dims", b, "data", data, "indices", indices}}
@@ -484,14 +429,14 @@ func gatherMatchesReference(t *testing.T, kern kernels) {
 	checkCases(t, cases)
 }
 
-func TestGatherElementsMatchesReference(t *testing.T) { gatherElementsMatchesReference(t, fastKernels) }
+func TestGatherElementsMatchesReference(t *testing.T) { gatherElementsMatchesReference(t, FastKernels) }
 
 // gatherElementsMatchesReference checks kern.GatherElements against the reference.
-func gatherElementsMatchesReference(t *testing.T, kern kernels) {
+func gatherElementsMatchesReference(t *testing.T, kern Kernels) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	cases := make([]refCase, 3000)
 	for i := range cases {
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		axis := rng.IntN(len(ds))
 		is := make(tensor.Shape, len(ds))
 		for d := range ds {
@@ -504,10 +449,162 @@ func gatherElementsMatchesReference(t *testing.T, kern kernels) {
 		data := randValues(rng, dtypes[rng.IntN(len(dtypes))], ds)
 		indices := indicesOf(rng, is, randIndices(rng, tensortest.Count(is), ds[axis], rng.IntN(3) == 0))
 		rules := randRules(rng)
-		want, wantErr := reftest.GatherElements(data, indices, axis, refRules(rules))
+		want, wantErr := reftest.GatherElements(data, indices, axis, rules)
 		cases[i] = refCase{what: "GatherElements", indices: indices, rules: rules, start: randValues(rng, data.DType(), is),
 			run:  func(dst tensor.Tensor) error { return kern.GatherElements(dst, data, indices, axis, rules) },
 			want: want, wantErr: wantErr, ctx: []any{rules, "axis", axis, "data", data, "indices", indices}}
 	}
 	checkCases(t, cases)
+}
+
+// TestGeneralMatchesReference runs the reference tests of the forms with
+// the form functions going through the general kernels: the general
+// gather and scatter then meet the same reference, on the same cases.
+//
+// With split-small, every call is split among workers, and a scatter by slabs
+// fills and updates one slab at a time.
+func TestGeneralMatchesReference(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		if split {
+			defer SetMinWork(1)()
+			defer SetSlabBytes(1)()
+		}
+		for name, test := range map[string]func(*testing.T, Kernels){
+			"ScatterND":       scatterNDMatchesReference,
+			"ScatterElements": scatterElementsMatchesReference,
+			"GatherND":        gatherNDMatchesReference,
+			"Gather":          gatherMatchesReference,
+			"GatherElements":  gatherElementsMatchesReference,
+		} {
+			t.Run(fmt.Sprintf("%s/split-small=%v", name, split), func(t *testing.T) { test(t, GeneralKernels) })
+		}
+	}
+}
+
+// TestScatterNDChecksAsItGoes: ScatterND of more single updates than dst
+// has elements, into a dst that is not data, checks each index as it
+// applies it (no offsets pass). It reports the first bad index in index
+// order, or under ReportLast the last bad tuple, and leaves data as it
+// was; into a fresh dst it has written part of it by then (had the
+// indices been validated first, dst would still be all zero); in place it
+// writes nothing; with OutOfRangeSkip it applies the others; and without
+// a bad index it equals the in-place result, which goes through the
+// offsets.
+func TestScatterNDChecksAsItGoes(t *testing.T) {
+	defer SetMinWork(64)() // not a small call, so not the small calls' path
+	const size, n = 100, 400
+	fresh := func() (data, upd []float32, idx []int64) {
+		data, upd, idx = make([]float32, size), make([]float32, n), make([]int64, n)
+		for i := range data {
+			data[i] = float32(i)
+		}
+		for i := range upd {
+			upd[i] = float32(i%7) + 0.5
+			idx[i] = int64(i*37) % size
+			if i%5 == 0 {
+				idx[i] -= size // counts from the end
+			}
+		}
+		return data, upd, idx
+	}
+	f32 := func(v []float32) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v)}, v)) }
+	ind := func(v []int64) tensor.Tensor { return tensor.Must(tensor.From(tensor.Shape{len(v), 1}, v)) }
+	fromEnd := IndexRules{Negative: NegativeFromEnd}
+
+	data, upd, idx := fresh()
+	want := slices.Clone(data)
+	opt := ScatterOptions{Reduction: Add, Rules: fromEnd}
+	if err := ScatterND(f32(want), f32(want), ind(idx), f32(upd), opt); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, size)
+	if err := ScatterND(f32(got), f32(data), ind(idx), f32(upd), opt); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("into another dst: %v, want %v (in place)", got, want)
+	}
+
+	first, last := 150, 333
+	for _, c := range []struct {
+		name    string
+		rules   IndexRules
+		pos     int // of the reported index; -1 for none
+		inPlace bool
+	}{
+		{"first", fromEnd, first, false},
+		{"last", IndexRules{Negative: NegativeFromEnd, Report: ReportLast}, last, false},
+		{"in place", fromEnd, first, true},
+		{"skip", IndexRules{Negative: NegativeFromEnd, OutOfRange: OutOfRangeSkip}, -1, false},
+	} {
+		data, upd, idx := fresh()
+		idx[first], idx[last] = size, -size-1
+		before := slices.Clone(data)
+		dst := make([]float32, size)
+		if c.inPlace {
+			dst = data
+		}
+		opt := ScatterOptions{Reduction: Add, Rules: c.rules}
+		err := ScatterND(f32(dst), f32(data), ind(idx), f32(upd), opt)
+		if c.pos < 0 {
+			skipped, refErr := reftest.ScatterND(f32(data), ind(idx), f32(upd), opt)
+			if refErr != nil {
+				t.Fatalf("%s: the reference fails: %v", c.name, refErr)
+			}
+			if d := reftest.Diff(f32(dst), skipped); err != nil || d != "" {
+				t.Errorf("%s: %v %s", c.name, err, d)
+			}
+			continue
+		}
+		var ie *IndexError
+		if !errors.As(err, &ie) || !slices.Equal(ie.Pos, []int{c.pos, 0}) {
+			t.Errorf("%s: %v, want an IndexError at [%d 0]", c.name, err, c.pos)
+		}
+		if !slices.Equal(data, before) {
+			t.Errorf("%s: data changed", c.name)
+		}
+		if !c.inPlace && !slices.ContainsFunc(dst, func(v float32) bool { return v != 0 }) {
+			t.Errorf("%s: dst untouched: the indices were validated first", c.name)
+		}
+	}
+}
+
+// TestMove64: rows of 64 bytes, whatever the element size, move as one
+// fixed-size copy (move64); a skipped index fills its row with zeros.
+// Gather and GatherND give the reference's rows.
+func TestMove64(t *testing.T) {
+	skip := IndexRules{OutOfRange: OutOfRangeSkip}
+	for _, dt := range []tensor.DType{tensor.Int8, tensor.Float16, tensor.Float32, tensor.Float64, tensor.Complex128} {
+		width := 64 / dt.Size()
+		vals := make([]int, 8*width)
+		for i := range vals {
+			vals[i] = i%100 + 1
+		}
+		data := tensortest.FromInts(dt, tensor.Shape{8, width}, vals...)
+		rows := []int{3, 0, 9, 7, 3, -1, 5}
+		for _, nd := range []bool{false, true} {
+			shape := tensor.Shape{len(rows)}
+			if nd {
+				shape = tensor.Shape{len(rows), 1}
+			}
+			indices := tensortest.FromInts(tensor.Int64, shape, rows...)
+			out := tensortest.Junk(dt, tensor.Shape{len(rows), width})
+			var err error
+			var want tensor.Tensor
+			var refErr error
+			if nd {
+				err = GatherND(out, data, indices, 0, skip)
+				want, refErr = reftest.GatherND(data, indices, 0, skip)
+			} else {
+				err = Gather(out, data, indices, 0, 0, skip)
+				want, refErr = reftest.Gather(data, indices, 0, 0, skip)
+			}
+			if refErr != nil {
+				t.Fatalf("%v rows of %d, GatherND %v: the reference fails: %v", dt, width, nd, refErr)
+			}
+			if d := reftest.Diff(out, want); err != nil || d != "" {
+				t.Errorf("%v rows of %d, GatherND %v: %v %s", dt, width, nd, err, d)
+			}
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -14,7 +15,7 @@ import (
 // TestScaleMatchesReference checks ScatterOptions.Scale on every scatter
 // that takes it (ScatterND, ScatterElements, and ScatterGeneral with
 // index_add's dimension numbers along a later axis) against the
-// reference's Options.Scale, on random values of every element type but
+// reference, on random values of every element type but
 // string, which has no product.
 func TestScaleMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
@@ -23,11 +24,9 @@ func TestScaleMatchesReference(t *testing.T) {
 	for iter := 0; iter < 1500; iter++ {
 		d := types[rng.IntN(len(types))]
 		scale := randValues(rng, d, tensor.Shape{})
-		opt := randOptions(rng, d, generalKernels) // rules every kernel of the test takes
+		opt := randOptions(rng, d, GeneralKernels) // rules every kernel of the test takes
 		opt.Scale = scale
-		ref := refOptions(opt, d)
-		ref.Scale = scale.At(0)
-		ds := randShape(rng, 1+rng.IntN(3), 4)
+		ds := RandShape(rng, 1+rng.IntN(3), 4)
 		switch iter % 3 {
 		case 0: // ScatterND of rows
 			is := tensor.Shape{rng.IntN(5), 1}
@@ -36,7 +35,7 @@ func TestScaleMatchesReference(t *testing.T) {
 			indices := indicesOf(rng, is, randTuples(rng, ds, is, 0))
 			cases = append(cases, scatterCase(rng, "ScatterND scaled", data, indices, opt.Rules,
 				func(dst, data tensor.Tensor) error { return ScatterND(dst, data, indices, updates, opt) },
-				func(data tensor.Tensor) (tensor.Tensor, error) { return reftest.ScatterND(data, indices, updates, ref) },
+				func(data tensor.Tensor) (tensor.Tensor, error) { return reftest.ScatterND(data, indices, updates, opt) },
 				opt, "indices", indices, "updates", updates))
 		case 1: // ScatterElements
 			axis := rng.IntN(len(ds))
@@ -47,7 +46,7 @@ func TestScaleMatchesReference(t *testing.T) {
 			cases = append(cases, scatterCase(rng, "ScatterElements scaled", data, indices, opt.Rules,
 				func(dst, data tensor.Tensor) error { return ScatterElements(dst, data, indices, updates, axis, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
-					return reftest.ScatterElements(data, indices, updates, axis, ref)
+					return reftest.ScatterElements(data, indices, updates, axis, opt)
 				},
 				opt, "axis", axis, "indices", indices, "updates", updates))
 		default: // ScatterGeneral: slices along the last axis, as index_add
@@ -61,7 +60,7 @@ func TestScaleMatchesReference(t *testing.T) {
 			// of its expanded index, not of these.
 			vals := randIndices(rng, n, ds[axis], false)
 			indices := indicesOf(rng, tensor.Shape{n, 1}, vals)
-			dims := ScatterDims{UpdateWindowDims: allBut(len(ds), axis), InsertedWindowDims: []int{axis},
+			dims := ScatterDims{UpdateWindowDims: AllBut(len(ds), axis), InsertedWindowDims: []int{axis},
 				ScatterDimsToOperandDims: []int{axis}, IndexVectorDim: 1}
 			// The reference: ScatterElements by an index as large as updates.
 			full := make([]int, tensortest.Count(us))
@@ -72,7 +71,7 @@ func TestScaleMatchesReference(t *testing.T) {
 			cases = append(cases, scatterCase(rng, "ScatterGeneral scaled", data, indices, opt.Rules,
 				func(dst, data tensor.Tensor) error { return ScatterGeneral(dst, data, indices, updates, &dims, opt) },
 				func(data tensor.Tensor) (tensor.Tensor, error) {
-					return reftest.ScatterElements(data, expanded, updates, axis, ref)
+					return reftest.ScatterElements(data, expanded, updates, axis, opt)
 				},
 				opt, "dims", dims, "indices", indices, "updates", updates))
 		}
@@ -153,7 +152,7 @@ func TestScaleRefusals(t *testing.T) {
 
 // TestScaleAllocs checks that a scaled scatter repeated allocates nothing.
 func TestScaleAllocs(t *testing.T) {
-	if raceEnabled {
+	if RaceEnabled {
 		t.Skip("the race detector makes sync.Pool drop its items")
 	}
 	data := tensortest.Of[float32](tensor.Shape{4}, 1, 2, 3, 4)

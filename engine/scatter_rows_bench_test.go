@@ -16,7 +16,7 @@ import (
 func BenchmarkScatterRows(b *testing.B) {
 	const n, segments, width = 1 << 20, 1 << 16, 16
 	rng := rand.New(rand.NewPCG(10, 0))
-	updates := randomFloats(tensor.Float32, tensor.Shape{n, width}, func() float64 { return rng.Float64()*2 - 1 })
+	updates := RandomFloats(tensor.Float32, tensor.Shape{n, width}, func() float64 { return rng.Float64()*2 - 1 })
 	v := make([]int64, n)
 	for i := range v {
 		v[i] = rng.Int64N(segments)

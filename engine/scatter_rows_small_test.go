@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 )
@@ -57,8 +58,8 @@ func TestRowBlocksMatchReference(t *testing.T) {
 	}
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 		for _, width := range []int{16, 5} {
-			data := randomFloats(dt, tensor.Shape{segments, width}, value)
-			updates := randomFloats(dt, tensor.Shape{rows, width}, value)
+			data := RandomFloats(dt, tensor.Shape{segments, width}, value)
+			updates := RandomFloats(dt, tensor.Shape{rows, width}, value)
 			for _, rd := range reds {
 				for _, ex := range []bool{false, true} {
 					opt := ScatterOptions{Reduction: rd.red, ExcludeSelf: ex, Rules: rules, Arith: Arith{MinMax: rd.mm}}
@@ -66,7 +67,7 @@ func TestRowBlocksMatchReference(t *testing.T) {
 						continue // refused: nothing excludes the existing value of these
 					}
 					name := fmt.Sprintf("%v/%d/%v/minmax%d/exclude-self=%v", dt, width, rd.red, rd.mm, ex)
-					want, err := reftest.ScatterND(data, indices, updates, refOptions(opt, dt))
+					want, err := reftest.ScatterND(data, indices, updates, opt)
 					if err != nil {
 						t.Fatalf("%s: reference: %v", name, err)
 					}
@@ -75,12 +76,12 @@ func TestRowBlocksMatchReference(t *testing.T) {
 					// and dst split among workers where it does not.
 					// One loop in one chunk of offsets and in chunks
 					// of 700 (the pipeline).
-					for _, c := range []struct{ oneMax, chunk int }{{oneRowsBytes, pipeChunk}, {oneRowsBytes, 700}, {0, pipeChunk}} {
+					for _, c := range []struct{ oneMax, chunk int }{{OneRowsBytes(), PipeChunk()}, {OneRowsBytes(), 700}, {0, PipeChunk()}} {
 						oneMax, chunk := c.oneMax, c.chunk
 						for _, procs := range []int{1, 2, 8} {
 							got := rowsAt(t, procs, 64, func(dst tensor.Tensor) error {
-								defer func(old, c int) { oneRowsBytes, pipeChunk = old, c }(oneRowsBytes, pipeChunk)
-								oneRowsBytes, pipeChunk = oneMax, chunk
+								defer SetOneRowsBytes(oneMax)()
+								defer SetPipeChunk(chunk)()
 								return ScatterND(dst, data, indices, updates, opt)
 							}, dt, data.Shape())
 							if d := reftest.Diff(got, want); d != "" {
@@ -154,8 +155,7 @@ func TestRowBlocksKeepNaNs(t *testing.T) {
 func rowsAt(t *testing.T, procs, work int, scatter func(dst tensor.Tensor) error, dt tensor.DType, shape tensor.Shape) tensor.Tensor {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	defer func(w int) { minWork = w }(minWork)
-	minWork = work
+	defer SetMinWork(work)()
 	dst := tensor.Must(tensor.New(dt, shape))
 	if err := scatter(dst); err != nil {
 		t.Fatalf("at GOMAXPROCS %d: %v", procs, err)
@@ -163,31 +163,12 @@ func rowsAt(t *testing.T, procs, work int, scatter func(dst tensor.Tensor) error
 	return dst
 }
 
-// randomFloats returns a float32 or float64 tensor of the given shape
-// holding values from value.
-func randomFloats(dt tensor.DType, shape tensor.Shape, value func() float64) tensor.Tensor {
-	n, _ := shape.NumElements()
-	if dt == tensor.Float32 {
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = float32(value())
-		}
-		return tensor.Must(tensor.From(shape, v))
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = value()
-	}
-	return tensor.Must(tensor.From(shape, v))
-}
-
 // TestPipelineFirstBadIndex checks the pipeline's refusal: of two bad
 // indices in later chunks, the first in index order is the one named, at
 // one worker and at two, whoever made its chunk; and under NegativeSkip a
 // negative id before them is dropped, not refused.
 func TestPipelineFirstBadIndex(t *testing.T) {
-	defer func(c int) { pipeChunk = c }(pipeChunk)
-	pipeChunk = 300
+	defer SetPipeChunk(300)()
 	const rows, segments, width = 5000, 40, 4
 	ids := make([]int64, rows)
 	for i := range ids {
@@ -195,7 +176,7 @@ func TestPipelineFirstBadIndex(t *testing.T) {
 	}
 	ids[1000], ids[3100], ids[4500] = -3, segments, segments+7
 	indices := tensor.Must(tensor.From(tensor.Shape{rows, 1}, ids))
-	updates := randomFloats(tensor.Float32, tensor.Shape{rows, width}, func() float64 { return 1 })
+	updates := RandomFloats(tensor.Float32, tensor.Shape{rows, width}, func() float64 { return 1 })
 	for _, rules := range []IndexRules{{}, {Negative: NegativeSkip}} {
 		want := 1000
 		if rules.Negative == NegativeSkip {
@@ -204,8 +185,7 @@ func TestPipelineFirstBadIndex(t *testing.T) {
 		for _, procs := range []int{1, 2} {
 			func() {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-				defer func(w int) { minWork = w }(minWork)
-				minWork = 64
+				defer SetMinWork(64)()
 				dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{segments, width}))
 				err := ScatterND(dst, tensor.Tensor{}, indices, updates, ScatterOptions{Reduction: Add, Rules: rules})
 				var ie *IndexError

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	. "github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 )
@@ -185,19 +186,6 @@ func TestReduceRunsRefusals(t *testing.T) {
 	}
 }
 
-// refRunOptions returns opt as the reference's rules and options.
-func refRunOptions(opt RunOptions, wide bool) (reftest.RunRules, reftest.Options) {
-	red, ok := refReductions[opt.Reduction]
-	if !ok {
-		red = reftest.Reduction(200)
-	}
-	return reftest.RunRules{IDs: opt.Rules.Index == RunIDs, EmptyIdentity: opt.Rules.Empty == EmptyIdentity, Widen: wide,
-			PairwiseSum: opt.Rules.PairwiseSum, EigenStart: opt.Rules.EigenStart},
-		reftest.Options{Reduction: red, C10Complex: opt.Arith.Complex == ComplexC10,
-			StdMinMax: opt.Arith.MinMax == MinMaxStd, LastNaN: opt.Arith.MinMax == MinMaxLastNaN,
-			SignedZeros: opt.Arith.MinMax == MinMaxIEEE, MeanTowardZero: opt.Arith.MeanTowardZero}
-}
-
 // randRunIndices returns n starts in [0, size) (one in ten anywhere in
 // [-2, size+2)), or n sorted ids from 0 with gaps (one call in ten with a
 // decrease or a negative id).
@@ -230,7 +218,7 @@ func TestReduceRunsMatchesReference(t *testing.T) {
 	var cases []runsCase
 	for range 600 {
 		dt := dtypes[rng.IntN(len(dtypes))]
-		ss := randShape(rng, 1+rng.IntN(3), 5)
+		ss := RandShape(rng, 1+rng.IntN(3), 5)
 		axis := rng.IntN(len(ss))
 		opt := RunOptions{Rules: RunRules{Index: RunIndex(rng.IntN(2)), Empty: EmptyRun(rng.IntN(2)), PairwiseSum: rng.IntN(2) == 0,
 			EigenStart: rng.IntN(2) == 0},
@@ -244,8 +232,7 @@ func TestReduceRunsMatchesReference(t *testing.T) {
 		src := randValues(rng, dt, ss)
 		indices := indicesOf(rng, tensor.Shape{n}, randRunIndices(rng, n, ss[axis], opt.Rules.Index == RunIDs))
 		wide := rng.IntN(2) == 0 && WiderType(dt) != tensor.Undefined && (opt.Reduction == Add || opt.Reduction == Mul)
-		rules, ropt := refRunOptions(opt, wide)
-		want, wantErr := reftest.ReduceRuns(src, indices, axis, rules, ropt)
+		want, wantErr := reftest.ReduceRuns(src, indices, axis, opt, wide)
 		outType := dt
 		if wide {
 			outType = WiderType(dt)
@@ -330,8 +317,7 @@ func TestReduceRunsPairwise(t *testing.T) {
 			}
 			indices := tensor.Must(tensor.From(tensor.Shape{3}, []int64{0, int64(n / 3), int64(n/3 + 1)}))
 			opt := RunOptions{Reduction: Add, Rules: RunRules{PairwiseSum: true}}
-			rules, ropt := refRunOptions(opt, false)
-			want, wantErr := reftest.ReduceRuns(src, indices, 0, rules, ropt)
+			want, wantErr := reftest.ReduceRuns(src, indices, 0, opt, false)
 			cases = append(cases, runsCase{what: fmt.Sprintf("%v[%d,%d]", dt, n, inner), src: src, indices: indices,
 				opt: opt, start: randValues(rng, dt, tensor.Shape{3, inner}), want: want, wantErr: wantErr})
 			inOrder, _ := runsOf(t, dt, src, indices, 0, RunOptions{Reduction: Add})
@@ -375,8 +361,7 @@ func TestReduceRunsDeterministic(t *testing.T) {
 		return tensor.Must(tensor.From(tensor.Shape{n}, ids))
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(w int) { minWork = w }(minWork)
-	minWork = 64
+	defer SetMinWork(64)()
 	for _, axis := range []int{0, 1} {
 		ids := sorted(src.Dim(axis), src.Dim(axis)/3)
 		for _, index := range []RunIndex{RunIDs, RunStarts} {

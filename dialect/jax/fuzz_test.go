@@ -62,7 +62,7 @@ func FuzzOps(f *testing.F) {
 			if op == 0 {
 				d := jax.GatherDimensionNumbers{OffsetDims: h.OtherWin, CollapsedSliceDims: h.Collapsed, StartIndexMap: h.StartMap,
 					OperandBatchingDims: h.OpBatch, StartIndicesBatchingDims: h.IndBatch}
-				rd := reftest.GatherDims{OffsetDims: h.OtherWin, CollapsedSliceDims: h.Collapsed, OperandBatchingDims: h.OpBatch,
+				rd := engine.GatherDims{OffsetDims: h.OtherWin, CollapsedSliceDims: h.Collapsed, OperandBatchingDims: h.OpBatch,
 					StartIndicesBatchingDims: h.IndBatch, StartIndexMap: h.StartMap, IndexVectorDim: h.VecDim, SliceSizes: h.SliceSizes}
 				rmode, fill, rfill := reftest.GatherClamp, tensor.Tensor{}, any(nil)
 				if mode == jax.Fill || mode == jax.Drop {
@@ -85,7 +85,7 @@ func FuzzOps(f *testing.F) {
 			}
 			d := jax.ScatterDimensionNumbers{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed,
 				ScatterDimsToOperandDims: h.StartMap, OperandBatchingDims: h.OpBatch, ScatterIndicesBatchingDims: h.IndBatch}
-			rd := reftest.ScatterDims{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed, InputBatchingDims: h.OpBatch,
+			rd := engine.ScatterDims{UpdateWindowDims: h.OtherWin, InsertedWindowDims: h.Collapsed, InputBatchingDims: h.OpBatch,
 				ScatterIndicesBatchingDims: h.IndBatch, ScatterDimsToOperandDims: h.StartMap, IndexVectorDim: h.VecDim}
 			rmode := reftest.ScatterSkipWindow
 			if mode == jax.Clip {

@@ -77,7 +77,7 @@ func readSegmentCall(in *tensortest.Fuzz) *segmentCall {
 	return c
 }
 
-var segmentReductions = map[string]reftest.Reduction{"sum": reftest.Add, "prod": reftest.Mul, "max": reftest.Max, "min": reftest.Min}
+var segmentReductions = map[string]engine.Reduction{"sum": engine.Add, "prod": engine.Mul, "max": engine.Max, "min": engine.Min}
 
 // Model returns what JAX does with the call: its refusals, then the
 // reference's reduction onto the identity, ids outside [0, num_segments)
@@ -106,7 +106,7 @@ func (c *segmentCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape
 		shape = tensortest.Join(tensor.Shape{n}, ds[1:])
 	}
 	r := segmentReductions[c.op]
-	numbers := r == reftest.Add || r == reftest.Mul
+	numbers := r == engine.Add || r == engine.Mul
 	// In the order the dialect checks: the types of the inputs, the
 	// shapes, num_segments, bucket_size.
 	switch {
@@ -121,7 +121,7 @@ func (c *segmentCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape
 	case c.opt.BucketSize > 0 && numbers && !d.IsInteger():
 		return want, shape, optest.Refuse(dialect.ErrAttribute, "bucket_size on a floating-point sum")
 	}
-	opt := reftest.Options{Reduction: r, Rules: reftest.Rules{OutOfRange: reftest.OutOfRangeSkip}, SignedZeros: true}
+	opt := engine.ScatterOptions{Reduction: r, Rules: engine.IndexRules{OutOfRange: engine.OutOfRangeSkip}, Arith: engine.Arith{MinMax: engine.MinMaxIEEE}}
 	want, err = reftest.SegmentReduce(c.data, c.ids, n, segmentIdentity(c.op, d), c.opt.Mode == jax.Clip, opt)
 	return want, shape, err
 }

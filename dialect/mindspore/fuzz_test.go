@@ -79,8 +79,8 @@ func readCall(in *tensortest.Fuzz) *fuzzCall {
 // tensor_scatter_elements counts negative indices from the end and skips
 // any outside [-size, size-1].
 var (
-	inRange  = reftest.Rules{}
-	skipping = reftest.Rules{Negative: reftest.NegativeFromEnd, OutOfRange: reftest.OutOfRangeSkip}
+	inRange  = engine.IndexRules{}
+	skipping = engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeSkip}
 )
 
 // numeric reports whether d is an integer or real floating-point type,
@@ -110,7 +110,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			return want, nil, optest.Refuse(engine.ErrShape, "indices of rank below 2")
 		}
 		zeros := tensor.Must(tensor.New(dt, c.shape))
-		want, err = reftest.ScatterND(zeros, c.indices, c.updates, reftest.Options{Rules: inRange, Reduction: reftest.Add})
+		want, err = reftest.ScatterND(zeros, c.indices, c.updates, engine.ScatterOptions{Rules: inRange, Reduction: engine.Add})
 		return want, c.shape, err
 	case "gather_nd":
 		dt := c.x.DType()
@@ -136,7 +136,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	if viaRun && c.attrs&2 == 0 {
 		name = ""
 	}
-	red, ok := map[string]reftest.Reduction{"": reftest.None, "none": reftest.None, "add": reftest.Add}[name]
+	red, ok := map[string]engine.Reduction{"": engine.None, "none": engine.None, "add": engine.Add}[name]
 	dt, xs := c.x.DType(), c.x.Shape()
 	switch {
 	case !ok:
@@ -155,7 +155,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	if axis < 0 {
 		axis += len(xs)
 	}
-	want, err = reftest.ScatterElements(c.x, c.indices, c.updates, axis, reftest.Options{Rules: skipping, Reduction: red})
+	want, err = reftest.ScatterElements(c.x, c.indices, c.updates, axis, engine.ScatterOptions{Rules: skipping, Reduction: red})
 	return want, xs, err
 }
 

@@ -124,10 +124,10 @@ func axisOf(a numpy.Axis, rank int) int {
 
 // The rules of each mode, and of integer-array indexing.
 var (
-	refModes = map[numpy.Mode]reftest.Rules{
-		numpy.ModeRaise: {Negative: reftest.NegativeFromEnd},
-		numpy.ModeWrap:  {OutOfRange: reftest.OutOfRangeWrap},
-		numpy.ModeClip:  {OutOfRange: reftest.OutOfRangeClampElem},
+	refModes = map[numpy.Mode]engine.IndexRules{
+		numpy.ModeRaise: {Negative: engine.NegativeFromEnd},
+		numpy.ModeWrap:  {OutOfRange: engine.OutOfRangeWrap},
+		numpy.ModeClip:  {OutOfRange: engine.OutOfRangeClamp},
 	}
 	refIndexing = refModes[numpy.ModeRaise]
 )
@@ -185,7 +185,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		}
 		vals := pick(c.v, tensor.Shape{n}, func(i int) int { return i % c.v.Len() })
 		want, err = reftest.ScatterND(flat, tensor.Must(ind.Reshape(tensor.Shape{n, 1})), vals,
-			reftest.Options{Rules: refModes[c.mode]})
+			engine.ScatterOptions{Rules: refModes[c.mode]})
 		if err != nil {
 			return want, as, err
 		}
@@ -262,7 +262,7 @@ func (c *fuzzCall) along(flat tensor.Tensor) (tensor.Tensor, tensor.Shape, error
 	if !ok {
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "values do not broadcast")
 	}
-	want, err := reftest.ScatterND(arr, idx, vals, reftest.Options{Rules: refIndexing})
+	want, err := reftest.ScatterND(arr, idx, vals, engine.ScatterOptions{Rules: refIndexing})
 	if err != nil {
 		return want, c.a.Shape(), err
 	}
@@ -309,9 +309,9 @@ func (c *fuzzCall) at() (tensor.Tensor, tensor.Shape, error) {
 	if !ok {
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "b does not broadcast")
 	}
-	red := map[string]reftest.Reduction{"add.at": reftest.Add, "subtract.at": reftest.Sub, "multiply.at": reftest.Mul,
-		"maximum.at": reftest.Max, "minimum.at": reftest.Min}[c.op]
-	want, err := reftest.ScatterND(c.a, idx, b, reftest.Options{Rules: refIndexing, Reduction: red, C10Complex: true})
+	red := map[string]engine.Reduction{"add.at": engine.Add, "subtract.at": engine.Sub, "multiply.at": engine.Mul,
+		"maximum.at": engine.Max, "minimum.at": engine.Min}[c.op]
+	want, err := reftest.ScatterND(c.a, idx, b, engine.ScatterOptions{Rules: refIndexing, Reduction: red, Arith: engine.Arith{Complex: engine.ComplexC10}})
 	return want, as, err
 }
 

@@ -19,7 +19,7 @@ import (
 // the lists also hold types that must be refused.
 var (
 	reduceatUfuncs = []string{"add", "multiply", "maximum", "minimum"}
-	reduceatRef    = map[string]reftest.Reduction{"add": reftest.Add, "multiply": reftest.Mul, "maximum": reftest.Max, "minimum": reftest.Min}
+	reduceatRef    = map[string]engine.Reduction{"add": engine.Add, "multiply": engine.Mul, "maximum": engine.Max, "minimum": engine.Min}
 	reduceatTypes  = []tensor.DType{tensor.Float32, tensor.Float16, tensor.Int8, tensor.Uint8, tensor.Int32, tensor.Int64, tensor.Bool,
 		tensor.Float64, tensor.Complex64, tensor.Uint16, tensor.Uint32, tensor.BFloat16, tensor.String, tensor.Complex128}
 	reduceatIndex = []tensor.DType{tensor.Int64, tensor.Int64, tensor.Int32, tensor.Int8, tensor.Uint16, tensor.Uint64}
@@ -78,9 +78,9 @@ func (c *reduceatCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err 
 	}
 	axis := tensortest.AxisOf(c.axis, rank)
 	red := reduceatRef[c.ufunc]
-	widen := red == reftest.Add || red == reftest.Mul
+	widen := red == engine.Add || red == engine.Mul
 	want, err = reftest.ReduceRuns(c.array, c.indices, axis,
-		reftest.RunRules{Widen: widen, PairwiseSum: red == reftest.Add}, reftest.Options{Reduction: red})
+		engine.RunOptions{Reduction: red, Rules: engine.RunRules{PairwiseSum: red == engine.Add}}, widen)
 	shape = c.array.Shape()
 	shape[axis] = c.indices.Len()
 	return want, shape, err

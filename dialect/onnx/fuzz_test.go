@@ -115,25 +115,25 @@ func version(op string, opset int) (int, bool) {
 
 // reduction returns the reduction named name at version v of the scatters:
 // none always, add and mul from 16, max and min from 18.
-func reduction(v int, name string) (reftest.Reduction, bool) {
+func reduction(v int, name string) (engine.Reduction, bool) {
 	switch name {
 	case "", "none":
-		return reftest.None, true
+		return engine.None, true
 	case "add":
-		return reftest.Add, v >= 16
+		return engine.Add, v >= 16
 	case "mul":
-		return reftest.Mul, v >= 16
+		return engine.Mul, v >= 16
 	case "max":
-		return reftest.Max, v >= 18
+		return engine.Max, v >= 18
 	case "min":
-		return reftest.Min, v >= 18
+		return engine.Min, v >= 18
 	}
 	return 0, false
 }
 
 // fromEnd are ONNX's index rules: negative values count from the end, and
 // anything outside [-size, size-1] is an error.
-var fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
+var fromEnd = engine.IndexRules{Negative: engine.NegativeFromEnd}
 
 // Model returns what ONNX defines for the call, made through the typed API
 // or (viaRun) the operator's dialect.Op: the output, or an error. shape is
@@ -155,7 +155,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	}
 	dt, it := c.data.DType(), c.indices.DType()
 	ds, is := c.data.Shape(), c.indices.Shape()
-	var red reftest.Reduction
+	var red engine.Reduction
 	if c.Scatter() {
 		name := c.reduction
 		if c.op == "Scatter" || viaRun && c.attrs&2 == 0 {
@@ -178,7 +178,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	a := tensortest.AxisOf(axis, len(ds))
 	// Strings add by concatenation and take no other reduction, which
 	// the reference refuses as the engine does.
-	opt := reftest.Options{Rules: fromEnd, Reduction: red, ConcatStrings: true}
+	opt := engine.ScatterOptions{Rules: fromEnd, Reduction: red, Arith: engine.Arith{ConcatStrings: true}}
 	switch c.op {
 	case "ScatterND":
 		if len(ds) < 1 {

@@ -103,18 +103,18 @@ var versions = map[string][]int{
 // ScatterElementsUpdate-12, ScatterNDUpdate-15 and both GatherNDs count
 // negative indices from the end.
 var (
-	inRange = reftest.Rules{}
-	fromEnd = reftest.Rules{Negative: reftest.NegativeFromEnd}
+	inRange = engine.IndexRules{}
+	fromEnd = engine.IndexRules{Negative: engine.NegativeFromEnd}
 )
 
 // reductions are the reductions of ScatterElementsUpdate-12 and
 // ScatterNDUpdate-15 by their OpenVINO names; the first versions have
 // none only.
-var reductions = map[string]map[string]reftest.Reduction{
-	"ScatterElementsUpdate": {"none": reftest.None, "sum": reftest.Add, "prod": reftest.Mul, "min": reftest.Min,
-		"max": reftest.Max, "mean": reftest.Mean},
-	"ScatterNDUpdate": {"none": reftest.None, "sum": reftest.Add, "sub": reftest.Sub, "prod": reftest.Mul,
-		"min": reftest.Min, "max": reftest.Max},
+var reductions = map[string]map[string]engine.Reduction{
+	"ScatterElementsUpdate": {"none": engine.None, "sum": engine.Add, "prod": engine.Mul, "min": engine.Min,
+		"max": engine.Max, "mean": engine.Mean},
+	"ScatterNDUpdate": {"none": engine.None, "sum": engine.Add, "sub": engine.Sub, "prod": engine.Mul,
+		"min": engine.Min, "max": engine.Max},
 }
 
 // Model returns what OpenVINO defines for the call, made through the typed
@@ -162,13 +162,13 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			useInitVal, b = true, 0
 		}
 	}
-	var red reftest.Reduction
+	var red engine.Reduction
 	if c.Scatter() {
 		if name == "" {
 			name = "none"
 		}
 		red, ok = reductions[c.op][name]
-		if !ok || !newer && red != reftest.None {
+		if !ok || !newer && red != engine.None {
 			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduction "+name)
 		}
 	}
@@ -188,7 +188,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	case "ScatterElementsUpdate", "ScatterNDUpdate":
 		// Strings take no reduction but none, which the reference
 		// refuses as the engine does.
-		opt := reftest.Options{Rules: rules, Reduction: red, ExcludeSelf: c.op == "ScatterElementsUpdate" && !useInitVal && red != reftest.None}
+		opt := engine.ScatterOptions{Rules: rules, Reduction: red, ExcludeSelf: c.op == "ScatterElementsUpdate" && !useInitVal && red != engine.None}
 		if c.op == "ScatterNDUpdate" {
 			return c.scatterND(opt)
 		}
@@ -242,7 +242,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 
 // scatterND is ScatterNDUpdate: where updates would be a scalar (one index
 // tuple of every dimension), any tensor of one element will do.
-func (c *fuzzCall) scatterND(opt reftest.Options) (tensor.Tensor, tensor.Shape, error) {
+func (c *fuzzCall) scatterND(opt engine.ScatterOptions) (tensor.Tensor, tensor.Shape, error) {
 	if c.data.Rank() < 1 || c.indices.Rank() < 1 {
 		return tensor.Tensor{}, nil, optest.Refuse(engine.ErrShape, "scalar data or indices")
 	}

@@ -42,7 +42,7 @@ func FuzzOps(f *testing.F) {
 			if op == 0 {
 				d := stablehlo.GatherDims{OffsetDims: h.OtherWin, CollapsedSliceDims: h.Collapsed, OperandBatchingDims: h.OpBatch,
 					StartIndicesBatchingDims: h.IndBatch, StartIndexMap: h.StartMap, IndexVectorDim: h.VecDim, SliceSizes: h.SliceSizes}
-				want, wantErr := reftest.HLOGather(operand, indices, reftest.GatherDims(d), reftest.GatherClamp, nil)
+				want, wantErr := reftest.HLOGather(operand, indices, d, reftest.GatherClamp, nil)
 				got, err := stablehlo.Gather(operand, indices, d)
 				check(t, "Gather", got, err, want, wantErr, h)
 				dst := tensortest.Junk(dt, h.Other)
@@ -60,7 +60,7 @@ func FuzzOps(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, wantErr := reftest.HLOScatter(operand, indices, updates, reftest.ScatterDims(d), comp, reftest.ScatterSkipWindow)
+			want, wantErr := reftest.HLOScatter(operand, indices, updates, d, comp, reftest.ScatterSkipWindow)
 			got, err := stablehlo.Scatter(operand, indices, updates, d, c)
 			check(t, "Scatter "+string(c), got, err, want, wantErr, h)
 			dst := tensortest.Junk(dt, h.Operand)

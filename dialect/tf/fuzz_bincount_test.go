@@ -139,9 +139,9 @@ func (c *bincountCall) Model(bool) (tensor.Tensor, tensor.Shape, error) {
 			}
 		}
 	}
-	opt := reftest.Options{Rules: reftest.Rules{OutOfRange: reftest.OutOfRangeSkip}, Reduction: reftest.Add}
+	opt := engine.ScatterOptions{Rules: engine.IndexRules{OutOfRange: engine.OutOfRangeSkip}, Reduction: engine.Add}
 	if o.BinaryOutput {
-		opt.Reduction = reftest.None
+		opt.Reduction = engine.None
 	}
 	want, err := reftest.ScatterElements(bins, tensor.Must(c.arr.Reshape(idxShape)), tensor.Must(upd.Reshape(idxShape)), axis, opt)
 	return want, outShape, err

@@ -88,7 +88,7 @@ func readCall(in *tensortest.Fuzz) *fuzzCall {
 
 // inRange are TensorFlow's index rules on the CPU: an index must lie in
 // [0, size-1].
-var inRange = reftest.Rules{}
+var inRange = engine.IndexRules{}
 
 // Model returns what TensorFlow does with the call, made through the typed
 // API or (viaRun) the operator's dialect.Op: the output, or an error.
@@ -117,7 +117,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		return c.gather(axis, b)
 	}
 	dt := c.updates.DType()
-	opt := reftest.Options{Rules: inRange}
+	opt := engine.ScatterOptions{Rules: inRange}
 	data := c.params
 	switch c.op {
 	case "scatter_nd":
@@ -127,22 +127,22 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			}
 		}
 		data = tensor.Must(tensor.New(dt, c.shape))
-		opt.Reduction, opt.ConcatStrings = reftest.Add, true
+		opt.Reduction, opt.Arith.ConcatStrings = engine.Add, true
 	case "tensor_scatter_nd_add", "tensor_scatter_nd_sub":
 		if data.DType() == tensor.Bool || data.DType() == tensor.String {
 			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
-		opt.Reduction = reftest.Add
+		opt.Reduction = engine.Add
 		if c.op == "tensor_scatter_nd_sub" {
-			opt.Reduction = reftest.Sub
+			opt.Reduction = engine.Sub
 		}
 	case "tensor_scatter_nd_min", "tensor_scatter_nd_max":
 		if d := data.DType(); d == tensor.Bool || d == tensor.String || d.IsComplex() {
 			return want, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
-		opt.Reduction, opt.StdMinMax = reftest.Min, true
+		opt.Reduction, opt.Arith.MinMax = engine.Min, engine.MinMaxStd
 		if c.op == "tensor_scatter_nd_max" {
-			opt.Reduction = reftest.Max
+			opt.Reduction = engine.Max
 		}
 	}
 	if data.DType() != dt {

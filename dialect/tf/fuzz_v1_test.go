@@ -64,21 +64,21 @@ func readV1Call(in *tensortest.Fuzz) *v1Call {
 // as a tuple of one, a scalar update spread over every index.
 func (c *v1Call) Model(bool) (tensor.Tensor, tensor.Shape, error) {
 	dt := c.ref.DType()
-	opt := reftest.Options{Rules: inRange}
+	opt := engine.ScatterOptions{Rules: inRange}
 	switch c.op {
 	case "scatter_add", "scatter_sub", "scatter_mul", "scatter_div":
 		if dt == tensor.Bool || dt == tensor.String {
 			return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
-		opt.Reduction = map[string]reftest.Reduction{"scatter_add": reftest.Add, "scatter_sub": reftest.Sub,
-			"scatter_mul": reftest.Mul, "scatter_div": reftest.Div}[c.op]
+		opt.Reduction = map[string]engine.Reduction{"scatter_add": engine.Add, "scatter_sub": engine.Sub,
+			"scatter_mul": engine.Mul, "scatter_div": engine.Div}[c.op]
 	case "scatter_min", "scatter_max":
 		if dt == tensor.Bool || dt == tensor.String || dt.IsComplex() {
 			return tensor.Tensor{}, nil, optest.Refuse(dialect.ErrInput, "element type")
 		}
-		opt.Reduction, opt.StdMinMax = reftest.Min, true
+		opt.Reduction, opt.Arith.MinMax = engine.Min, engine.MinMaxStd
 		if c.op == "scatter_max" {
-			opt.Reduction = reftest.Max
+			opt.Reduction = engine.Max
 		}
 	}
 	if it := c.indices.DType(); it != tensor.Int32 && it != tensor.Int64 {

@@ -130,14 +130,14 @@ func TestTensorScatterAgainstReference(t *testing.T) {
 	ops := []struct {
 		name string
 		f    op
-		opt  reftest.Options
+		opt  engine.ScatterOptions
 	}{
-		{"update", tf.TensorScatterUpdate, reftest.Options{}},
-		{"add", tf.TensorScatterAdd, reftest.Options{Reduction: reftest.Add}},
-		{"sub", tf.TensorScatterSub, reftest.Options{Reduction: reftest.Sub}},
+		{"update", tf.TensorScatterUpdate, engine.ScatterOptions{}},
+		{"add", tf.TensorScatterAdd, engine.ScatterOptions{Reduction: engine.Add}},
+		{"sub", tf.TensorScatterSub, engine.ScatterOptions{Reduction: engine.Sub}},
 		// std::min(v, u) and std::max(v, u).
-		{"min", tf.TensorScatterMin, reftest.Options{Reduction: reftest.Min, StdMinMax: true}},
-		{"max", tf.TensorScatterMax, reftest.Options{Reduction: reftest.Max, StdMinMax: true}},
+		{"min", tf.TensorScatterMin, engine.ScatterOptions{Reduction: engine.Min, Arith: engine.Arith{MinMax: engine.MinMaxStd}}},
+		{"max", tf.TensorScatterMax, engine.ScatterOptions{Reduction: engine.Max, Arith: engine.Arith{MinMax: engine.MinMaxStd}}},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for iter := 0; iter < 3000; iter++ {

@@ -19,9 +19,9 @@ import (
 // from, with the reference's reduction of each.
 var (
 	sortedSegmentOps = []string{"segment_sum", "segment_prod", "segment_min", "segment_max", "segment_mean"}
-	segmentRef       = map[string]reftest.Reduction{
-		"segment_sum": reftest.Add, "segment_prod": reftest.Mul, "segment_min": reftest.Min,
-		"segment_max": reftest.Max, "segment_mean": reftest.Mean,
+	segmentRef       = map[string]engine.Reduction{
+		"segment_sum": engine.Add, "segment_prod": engine.Mul, "segment_min": engine.Min,
+		"segment_max": engine.Max, "segment_mean": engine.Mean,
 	}
 )
 
@@ -86,12 +86,15 @@ func (c *segCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err error
 		return want, nil, optest.Refuse(engine.ErrShape, "segment_ids' shape")
 	}
 	red := segmentRef[c.op]
-	want, err = reftest.ReduceRuns(c.data, c.ids, 0, reftest.RunRules{IDs: true, EmptyIdentity: red == reftest.Mul, EigenStart: true},
-		reftest.Options{Reduction: red, MeanTowardZero: true})
+	rules := engine.RunRules{Index: engine.RunIDs, EigenStart: true}
+	if red == engine.Mul {
+		rules.Empty = engine.EmptyIdentity
+	}
+	want, err = reftest.ReduceRuns(c.data, c.ids, 0, engine.RunOptions{Reduction: red, Rules: rules, Arith: engine.Arith{MeanTowardZero: true}}, false)
 	if err != nil {
 		// Ids out of order still give an output shape, from the last id,
 		// unless that is negative.
-		if n := c.ids.Len(); errors.Is(err, reftest.ErrIndex) && n > 0 {
+		if n := c.ids.Len(); errors.Is(err, engine.ErrIndex) && n > 0 {
 			if last, _ := c.ids.IntAt(n - 1); last >= 0 {
 				shape = append(tensor.Shape{int(last) + 1}, c.data.Shape()[1:]...)
 			}

@@ -65,13 +65,13 @@ func readSegmentCall(in *tensortest.Fuzz) *segmentCall {
 // segmentOptions are the reference's options of each operator, under
 // TensorFlow's CPU rules: a negative id dropped, one past the end an
 // error.
-var segmentOptions = map[string]reftest.Options{
-	"sum":    {Reduction: reftest.Add},
-	"prod":   {Reduction: reftest.Mul},
-	"max":    {Reduction: reftest.Max, StdUpdateMinMax: true},
-	"min":    {Reduction: reftest.Min, StdUpdateMinMax: true},
-	"mean":   {Reduction: reftest.Mean, ExcludeSelf: true, ZeroStart: true, CountInType: true},
-	"sqrt_n": {Reduction: reftest.Mean, ExcludeSelf: true, ZeroStart: true, CountInType: true, SqrtCount: true},
+var segmentOptions = map[string]engine.ScatterOptions{
+	"sum":    {Reduction: engine.Add},
+	"prod":   {Reduction: engine.Mul},
+	"max":    {Reduction: engine.Max, Arith: engine.Arith{MinMax: engine.MinMaxStdUpdate}},
+	"min":    {Reduction: engine.Min, Arith: engine.Arith{MinMax: engine.MinMaxStdUpdate}},
+	"mean":   {Reduction: engine.Mean, ExcludeSelf: true, Arith: engine.Arith{ZeroStart: true, CountInType: true}},
+	"sqrt_n": {Reduction: engine.Mean, ExcludeSelf: true, Arith: engine.Arith{ZeroStart: true, CountInType: true, SqrtCount: true}},
 }
 
 // segmentTypes says which element types each operator takes.
@@ -105,7 +105,7 @@ func (c *segmentCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err e
 		return want, nil, optest.Refuse(dialect.ErrInput, "negative num_segments")
 	}
 	opt := segmentOptions[c.op]
-	opt.Rules = reftest.Rules{Negative: reftest.NegativeSkip}
+	opt.Rules = engine.IndexRules{Negative: engine.NegativeSkip}
 	data, ids := c.data, c.ids
 	if data.Len() == 0 {
 		// No id is read: the reduction of no rows, of the same shape.

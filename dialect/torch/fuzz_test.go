@@ -157,7 +157,7 @@ func readFloat(in *tensortest.Fuzz) float64 {
 }
 
 // inRange are PyTorch's index rules: an index must lie in [0, size-1].
-var inRange = reftest.Rules{}
+var inRange = engine.IndexRules{}
 
 // kernelType reports whether PyTorch's CPU kernels for scatter and gather
 // are built for elements of type d: all of torch's types but uint16,
@@ -224,27 +224,27 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 			return want, nil, err
 		}
 	}
-	var red reftest.Reduction
+	var red engine.Reduction
 	switch c.op {
 	case "scatter", "scatter value":
-		reds := map[string]reftest.Reduction{"": reftest.None, "add": reftest.Add, "multiply": reftest.Mul}
+		reds := map[string]engine.Reduction{"": engine.None, "add": engine.Add, "multiply": engine.Mul}
 		var ok bool
 		if red, ok = reds[reduce]; !ok {
 			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduce")
 		}
 		includeSelf = true
 	case "scatter_add":
-		red, includeSelf = reftest.Add, true
+		red, includeSelf = engine.Add, true
 	default:
 		var ok bool
 		if red, ok = torchReduce[reduce]; !ok {
 			return want, nil, optest.Refuse(dialect.ErrAttribute, "reduce")
 		}
 	}
-	if red == reftest.Mean && (dt == tensor.Bool || !kernelType(dt)) {
+	if red == engine.Mean && (dt == tensor.Bool || !kernelType(dt)) {
 		return want, nil, optest.Refuse(dialect.ErrInput, "mean of bool or uint16-64")
 	}
-	if empty && red != reftest.Mean {
+	if empty && red != engine.Mean {
 		return c.input.Clone(), c.input.Shape(), nil
 	}
 	var index, src tensor.Tensor
@@ -256,7 +256,7 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 		index, src, d = tensor.Must(tensor.New(tensor.Int64, none)), tensor.Must(tensor.New(dt, none)), 0
 	case !kernelType(dt):
 		return want, nil, optest.Refuse(dialect.ErrInput, "element type")
-	case (red == reftest.Max || red == reftest.Min) && dt.IsComplex():
+	case (red == engine.Max || red == engine.Min) && dt.IsComplex():
 		return want, nil, optest.Refuse(dialect.ErrInput, "amax or amin of complex")
 	case c.op == "scatter value":
 		v, err := cast(c.value, dt)
@@ -270,8 +270,8 @@ func (c *fuzzCall) Model(viaRun bool) (want tensor.Tensor, shape tensor.Shape, e
 	default:
 		index, src = view1(c.index), view1(c.src)
 	}
-	opt := reftest.Options{Rules: inRange, Reduction: red, ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true,
-		DivideAll: true, CountInType: true, C10Complex: true}
+	opt := engine.ScatterOptions{Rules: inRange, Reduction: red, ExcludeSelf: !includeSelf,
+		Arith: engine.Arith{ZeroStart: true, HalfOnce: true, DivideAll: true, CountInType: true, Complex: engine.ComplexC10}}
 	want, err = reftest.ScatterElements(view1(c.input), index, src, d, opt)
 	if err != nil {
 		return want, c.input.Shape(), err

@@ -183,7 +183,7 @@ func (c *indexCall) along() (tensor.Tensor, tensor.Shape, error) {
 		src = view1(c.source)
 	}
 	shape := c.input.Shape()
-	opt := reftest.Options{ZeroStart: true, DivideAll: true, CountInType: true, C10Complex: true}
+	opt := engine.ScatterOptions{Arith: engine.Arith{ZeroStart: true, DivideAll: true, CountInType: true, Complex: engine.ComplexC10}}
 	switch c.op {
 	case "index_fill":
 		if c.value.kind == "complex" && !dt.IsComplex() {
@@ -196,20 +196,20 @@ func (c *indexCall) along() (tensor.Tensor, tensor.Shape, error) {
 		ss := view1(c.input).Shape()
 		ss[d] = n
 		src = filled(dt, ss, v)
-		opt.Rules = reftest.Rules{Negative: reftest.NegativeFromEnd}
+		opt.Rules = engine.IndexRules{Negative: engine.NegativeFromEnd}
 	case "index_add":
 		v, err := cast(c.value, dt)
 		if err != nil {
 			return none, shape, err
 		}
-		opt.Reduction, opt.Scale = reftest.Add, v
+		opt.Reduction, opt.Scale = engine.Add, filled(dt, tensor.Shape{}, v)
 		one, _ := cast(number{kind: "int", i: 1}, dt)
 		// Rows of 16 elements or more, which the fuzzer's shapes (at most
 		// 3 by 3 by 3) never reach: TestIndexAddHalf checks them.
 		wide := c.input.Rank() > 1 && c.input.Len() > 0 && c.input.Len() >= 16*c.input.Dim(0)
-		opt.HalfOnce = d == 0 && wide && it == tensor.Int64 && dt.IsFloat() && reflect.DeepEqual(v, one)
+		opt.Arith.HalfOnce = d == 0 && wide && it == tensor.Int64 && dt.IsFloat() && reflect.DeepEqual(v, one)
 	case "index_reduce":
-		red, ok := map[string]reftest.Reduction{"prod": reftest.Mul, "mean": reftest.Mean, "amax": reftest.Max, "amin": reftest.Min}[c.reduce]
+		red, ok := map[string]engine.Reduction{"prod": engine.Mul, "mean": engine.Mean, "amax": engine.Max, "amin": engine.Min}[c.reduce]
 		if !ok {
 			return none, shape, optest.Refuse(dialect.ErrAttribute, "reduce")
 		}
@@ -296,9 +296,9 @@ func (c *indexCall) take() (tensor.Tensor, tensor.Shape, error) {
 	if err := c.flatIndex(); err != nil {
 		return tensor.Tensor{}, nil, err
 	}
-	shape, rules := c.index.Shape(), reftest.Rules{Negative: reftest.NegativeFromEnd}
+	shape, rules := c.index.Shape(), engine.IndexRules{Negative: engine.NegativeFromEnd}
 	if c.op == "take_along_dim flat" {
-		shape, rules = tensor.Shape{c.index.Len()}, reftest.Rules{}
+		shape, rules = tensor.Shape{c.index.Len()}, engine.IndexRules{}
 	}
 	if c.index.Len() == 0 {
 		return tensor.Must(tensor.New(c.input.DType(), shape)), shape, nil
@@ -365,9 +365,9 @@ func (c *indexCall) put() (tensor.Tensor, tensor.Shape, error) {
 	if n == 0 {
 		return c.input.Clone(), shape, nil
 	}
-	opt := reftest.Options{Rules: reftest.Rules{Negative: reftest.NegativeFromEnd}}
+	opt := engine.ScatterOptions{Rules: engine.IndexRules{Negative: engine.NegativeFromEnd}}
 	if c.flag {
-		opt.Reduction = reftest.Add
+		opt.Reduction = engine.Add
 	}
 	flat := tensor.Must(c.input.Reshape(tensor.Shape{c.input.Len()}))
 	want, err := reftest.ScatterND(flat, tensor.Must(c.index.Reshape(tensor.Shape{n, 1})),
@@ -435,9 +435,9 @@ func (c *indexCall) indexPut() (tensor.Tensor, tensor.Shape, error) {
 			tuples[i*k+j] = int(v)
 		}
 	}
-	opt := reftest.Options{Rules: reftest.Rules{Negative: reftest.NegativeFromEnd}}
+	opt := engine.ScatterOptions{Rules: engine.IndexRules{Negative: engine.NegativeFromEnd}}
 	if c.flag {
-		opt.Reduction = reftest.Add
+		opt.Reduction = engine.Add
 	}
 	out, err := reftest.ScatterND(c.input, tensortest.FromInts(tensor.Int64, tensortest.Join(bs, tensor.Shape{k}), tuples...), bcast(c.source, want), opt)
 	return out, shape, err
@@ -484,7 +484,7 @@ func (c *indexCall) maskedScatter() (tensor.Tensor, tensor.Shape, error) {
 		reflect.ValueOf(upd.Data()).Index(i).Set(reflect.ValueOf(v))
 	}
 	flat := tensor.Must(in.Reshape(tensor.Shape{in.Len()}))
-	out, err := reftest.ScatterND(flat, tensortest.FromInts(tensor.Int64, tensor.Shape{len(pos), 1}, pos...), upd, reftest.Options{})
+	out, err := reftest.ScatterND(flat, tensortest.FromInts(tensor.Int64, tensor.Shape{len(pos), 1}, pos...), upd, engine.ScatterOptions{})
 	if err != nil {
 		return out, shape, err
 	}

@@ -2,29 +2,11 @@ package torch
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
 // The tables of the advanced indexing operators (masked.go).
-
-// maskedBehavior returns the Behavior of index_put or masked_scatter.
-func maskedBehavior(op string) dialect.Behavior {
-	b := dialect.Behavior{Index: flatRules, IndexTypes: dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8),
-		DataTypes: kernelTypes, TypeRefusals: typeRefusals}
-	switch op {
-	case opIndexPut:
-		// accumulate is a flag, not a reduction attribute (see put).
-		b.Arith = stepArith
-		b.Notes = []string{"The index tensors index input's first dimensions: an int64 or int32 one a dimension, a bool or uint8 mask as many as it has (its nonzero positions); they broadcast together, and values broadcasts to their shape followed by the dimensions not indexed.",
-			"Without accumulate the last duplicate in row-major order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in that order, float16 and bfloat16 rounding after every step."}
-	case opMaskedScatter:
-		b.Index = rules
-		b.IndexTypes = dialect.Types(tensor.Bool)
-		b.Notes = []string{"input and mask broadcast together; the positions where mask is true take source's elements in row-major order, source's shape aside.",
-			"source with fewer elements than mask has true positions is an error; in place, mask broadcasts to input's shape."}
-	}
-	return b
-}
 
 // maskedOps are the tables of index_put and masked_scatter.
 func maskedOps() []*dialect.Op {
@@ -44,7 +26,10 @@ func maskedOps() []*dialect.Op {
 			Family:  "index_put",
 			Summary: "write (or add) values into input at the positions the index tensors, broadcast together, select",
 			Inputs:  inputs,
-			Attrs:   []dialect.Attr{{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}},
+			Attrs:   []dialect.Attr{accumulateAttr},
+			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8), stepArith,
+				"The index tensors index input's first dimensions: an int64 or int32 one a dimension, a bool or uint8 mask as many as it has (its nonzero positions); they broadcast together, and values broadcasts to their shape followed by the dimensions not indexed.",
+				"Without accumulate the last duplicate in row-major order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in that order, float16 and bfloat16 rounding after every step."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				var indices []tensor.Tensor
 				for _, name := range indexNames {
@@ -64,6 +49,9 @@ func maskedOps() []*dialect.Op {
 			Inputs: []dialect.Param{inputParam,
 				{Name: "mask", Role: dialect.RoleIndices, Doc: "bool, broadcast with input"},
 				{Name: "source", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values, in row-major order, at least one per true position"}},
+			Behavior: kernelBehavior(rules, dialect.Types(tensor.Bool), engine.Arith{},
+				"input and mask broadcast together; the positions where mask is true take source's elements in row-major order, source's shape aside.",
+				"source with fewer elements than mask has true positions is an error; in place, mask broadcasts to input's shape."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return MaskedScatter(c.Inputs["input"], c.Inputs["mask"], c.Inputs["source"])
 			},

@@ -227,16 +227,8 @@ func init() {
 	for _, op := range ops[n:] {
 		op.Behavior = opcall.Fixed(indexBehavior(op.Name))
 	}
-	n = len(ops)
 	ops = append(ops, takeOps()...)
-	for _, op := range ops[n:] {
-		op.Behavior = opcall.Fixed(flatBehavior(op.Name))
-	}
-	n = len(ops)
 	ops = append(ops, maskedOps()...)
-	for _, op := range ops[n:] {
-		op.Behavior = opcall.Fixed(maskedBehavior(op.Name))
-	}
 	for _, op := range opcall.Unversioned("out", ops) {
 		if op.Behavior == nil {
 			op.Behavior = opcall.Fixed(behavior(op.Name)(1))

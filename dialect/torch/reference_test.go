@@ -7,6 +7,7 @@ import (
 
 	"github.com/scatter-dev/scatter/bfloat16"
 	"github.com/scatter-dev/scatter/dialect/torch"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/reftest"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
@@ -15,8 +16,8 @@ import (
 
 // torchReduce maps scatter_reduce's reduce names to the reference's
 // reductions.
-var torchReduce = map[string]reftest.Reduction{
-	"sum": reftest.Add, "prod": reftest.Mul, "mean": reftest.Mean, "amax": reftest.Max, "amin": reftest.Min,
+var torchReduce = map[string]engine.Reduction{
+	"sum": engine.Add, "prod": engine.Mul, "mean": engine.Mean, "amax": engine.Max, "amin": engine.Min,
 }
 
 // randTensor returns a tensor of type d and shape s with random values:
@@ -96,9 +97,9 @@ func TestAgainstReference(t *testing.T) {
 		d := types[rng.IntN(len(types))]
 		input, src := randTensor(rng, d, ds), randTensor(rng, d, ss)
 		got, err := torch.ScatterReduce(input, dim, index, src, torch.Reduce(reduce), includeSelf)
-		want, wantErr := reftest.ScatterElements(input, index, src, dim, reftest.Options{
-			Reduction: torchReduce[reduce], ExcludeSelf: !includeSelf, ZeroStart: true, HalfOnce: true, DivideAll: true,
-			CountInType: true, C10Complex: true})
+		want, wantErr := reftest.ScatterElements(input, index, src, dim, engine.ScatterOptions{
+			Reduction: torchReduce[reduce], ExcludeSelf: !includeSelf,
+			Arith: engine.Arith{ZeroStart: true, HalfOnce: true, DivideAll: true, CountInType: true, Complex: engine.ComplexC10}})
 		if wantErr != nil {
 			t.Fatalf("the reference refuses %s of input %v index %v src %v dim %d: %v", reduce, ds, is, ss, dim, wantErr)
 		}
@@ -115,7 +116,7 @@ func TestAgainstReference(t *testing.T) {
 		}
 		gi := tensortest.I64(is, gx...)
 		got, err = torch.Gather(input, dim, gi)
-		if want, wantErr = reftest.GatherElements(input, gi, dim, reftest.Rules{}); wantErr != nil || err != nil {
+		if want, wantErr = reftest.GatherElements(input, gi, dim, engine.IndexRules{}); wantErr != nil || err != nil {
 			t.Fatalf("gather input %v index %v dim %d: %v, the reference %v", ds, is, dim, err, wantErr)
 		}
 		if diff := reftest.Diff(got, want); diff != "" {

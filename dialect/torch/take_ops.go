@@ -2,6 +2,7 @@ package torch
 
 import (
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/dialect/internal/opcall"
 	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -12,27 +13,18 @@ import (
 // index counts from the end of the flattened input.
 var flatRules = engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeError}
 
-// takeBehavior returns the Behavior of a flat operator.
-func flatBehavior(op string) dialect.Behavior {
-	b := dialect.Behavior{Index: flatRules, IndexTypes: dialect.Types(tensor.Int64), DataTypes: kernelTypes, TypeRefusals: typeRefusals}
-	switch op {
-	case opTake:
-		b.Notes = []string{"input is seen as 1-D in row-major order; the result has index's shape.",
-			"An empty input takes no index."}
-	case opTakeAlongDim:
-		b.Index = rules
-		b.Notes = []string{"With dim, input and indices have one rank and broadcast in every dimension but dim; the result is torch.gather of the broadcast tensors.",
-			"Without dim, input is seen as 1-D and the result is 1-D, of indices' element count; a negative index is an error (torch.take counts it from the end)."}
-	case opPut:
-		// accumulate is a flag, not a reduction attribute: no Reductions,
-		// which would say that put always adds.
-		b.Arith = stepArith
-		b.Notes = []string{"input is seen as 1-D in row-major order; source has index's element count, in any shape.",
-			"Without accumulate the last duplicate in index order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in index order, float16 and bfloat16 rounding after every step.",
-			"An empty input takes no index."}
-	}
-	return b
+// kernelBehavior returns the Behavior, the same in every version, of an
+// operator of PyTorch's indexing kernels: index rules r on index types
+// its, the kernels' element types and refusals, arithmetic a, and notes.
+func kernelBehavior(r engine.IndexRules, its dialect.TypeSet, a engine.Arith, notes ...string) func(int) dialect.Behavior {
+	return opcall.Fixed(dialect.Behavior{Index: r, IndexTypes: its, DataTypes: kernelTypes, TypeRefusals: typeRefusals,
+		Arith: a, Notes: notes})
 }
+
+// accumulateAttr is the flag of put and index_put. It is not a reduction
+// attribute: their Behaviors list no Reductions, which would say that
+// they always add.
+var accumulateAttr = dialect.Attr{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}
 
 // takeOps are the tables of the flat operators.
 func takeOps() []*dialect.Op {
@@ -43,6 +35,9 @@ func takeOps() []*dialect.Op {
 			Summary: "take elements of input, seen as 1-D, at positions index holds, in index's shape",
 			Inputs: []dialect.Param{inputParam,
 				{Name: "index", Role: dialect.RoleIndices, Doc: "positions in the flattened input, of any shape"}},
+			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int64), engine.Arith{},
+				"input is seen as 1-D in row-major order; the result has index's shape.",
+				"An empty input takes no index."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Take(c.Inputs["input"], c.Inputs["index"])
 			},
@@ -55,6 +50,9 @@ func takeOps() []*dialect.Op {
 				{Name: "indices", Role: dialect.RoleIndices, Doc: "positions along dim, of input's rank; of any shape without dim"}},
 			Attrs: []dialect.Attr{{Name: "dim", Role: dialect.RoleAxis, Kind: dialect.Int,
 				Doc: "the dimension to index, in [-rank, rank-1]; leave out to take from the flattened input"}},
+			Behavior: kernelBehavior(rules, dialect.Types(tensor.Int64), engine.Arith{},
+				"With dim, input and indices have one rank and broadcast in every dimension but dim; the result is torch.gather of the broadcast tensors.",
+				"Without dim, input is seen as 1-D and the result is 1-D, of indices' element count; a negative index is an error (torch.take counts it from the end)."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				if v, ok := c.Attrs["dim"]; ok && v.Kind == dialect.Int {
 					return TakeAlongDim(c.Inputs["input"], c.Inputs["indices"], int(v.Int))
@@ -69,7 +67,11 @@ func takeOps() []*dialect.Op {
 			Inputs: []dialect.Param{inputParam,
 				{Name: "index", Role: dialect.RoleIndices, Doc: "positions in the flattened input, of any shape"},
 				{Name: "source", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values, index's element count in any shape"}},
-			Attrs: []dialect.Attr{{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}},
+			Attrs: []dialect.Attr{accumulateAttr},
+			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int64), stepArith,
+				"input is seen as 1-D in row-major order; source has index's element count, in any shape.",
+				"Without accumulate the last duplicate in index order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in index order, float16 and bfloat16 rounding after every step.",
+				"An empty input takes no index."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Put(c.Inputs["input"], c.Inputs["index"], c.Inputs["source"], c.Attrs["accumulate"].Bool)
 			},

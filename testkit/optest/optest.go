@@ -49,19 +49,11 @@ var sentinels = []error{engine.ErrIndex, engine.ErrShape, engine.ErrType, engine
 // IsIndex reports whether err is an index error of the engine.
 func IsIndex(err error) bool { return errors.Is(err, engine.ErrIndex) }
 
-// refClasses pairs each of the reference's error classes with the
-// engine's.
-var refClasses = map[error]error{reftest.ErrIndex: engine.ErrIndex, reftest.ErrShape: engine.ErrShape,
-	reftest.ErrType: engine.ErrType, reftest.ErrArgument: engine.ErrArgument}
-
 // WantClass returns the class of operator error that wantErr, the
-// reference's or a model's error, calls for: the engine's counterpart of
-// a class of the reference (engine.ErrShape for reftest.ErrShape, ...), or
-// the class a model gave Refuse; nil for an error of neither kind.
+// reference's or a model's error, calls for: the engine's class that a
+// reference's error wraps, or the class a model gave Refuse; nil for an
+// error of neither kind.
 func WantClass(wantErr error) error {
-	if c := reftest.Class(wantErr); c != nil {
-		return refClasses[c]
-	}
 	for _, s := range sentinels {
 		if errors.Is(wantErr, s) {
 			return s
@@ -360,8 +352,8 @@ func QuotesShifted(msg string, v int64) bool {
 // dialect layer's class for what the stablehlo and jax dialects refuse
 // before the engine: an attribute out of range, an input of a type the
 // operator does not take.
-var hloRefusals = map[error]error{reftest.ErrShape: dialect.ErrAttribute, reftest.ErrType: dialect.ErrInput,
-	reftest.ErrArgument: dialect.ErrAttribute}
+var hloRefusals = map[error]error{engine.ErrShape: dialect.ErrAttribute, engine.ErrType: dialect.ErrInput,
+	engine.ErrArgument: dialect.ErrAttribute}
 
 // SameHLOClass reports whether err, a general operator's error (the
 // stablehlo and jax dialects), is of the class of the reference's wantErr:
@@ -370,6 +362,6 @@ func SameHLOClass(err, wantErr error) bool {
 	if SameClass(err, wantErr) {
 		return true
 	}
-	c := hloRefusals[reftest.Class(wantErr)]
+	c := hloRefusals[WantClass(wantErr)]
 	return c != nil && errors.Is(err, c)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/testkit/reftest"
 )
 
 // TestSameClass: SameClass takes the engine's class for the reference's,
@@ -18,17 +17,17 @@ func TestSameClass(t *testing.T) {
 		err, want error
 		same, hlo bool
 	}{
-		{engine.ErrIndex, reftest.ErrIndex, true, true},
-		{engine.ErrShape, reftest.ErrShape, true, true},
-		{engine.ErrType, reftest.ErrType, true, true},
-		{engine.ErrArgument, reftest.ErrArgument, true, true},
-		{dialect.ErrAttribute, reftest.ErrShape, false, true},
-		{dialect.ErrInput, reftest.ErrType, false, true},
-		{dialect.ErrAttribute, reftest.ErrArgument, false, true},
-		{dialect.ErrAttribute, reftest.ErrIndex, false, false},
-		{dialect.ErrInput, reftest.ErrShape, false, false},
-		{engine.ErrShape, reftest.ErrIndex, false, false},
-		{engine.ErrIndex, reftest.ErrShape, false, false},
+		{engine.ErrIndex, engine.ErrIndex, true, true},
+		{engine.ErrShape, engine.ErrShape, true, true},
+		{engine.ErrType, engine.ErrType, true, true},
+		{engine.ErrArgument, engine.ErrArgument, true, true},
+		{dialect.ErrAttribute, engine.ErrShape, false, true},
+		{dialect.ErrInput, engine.ErrType, false, true},
+		{dialect.ErrAttribute, engine.ErrArgument, false, true},
+		{dialect.ErrAttribute, engine.ErrIndex, false, false},
+		{dialect.ErrInput, engine.ErrShape, false, false},
+		{engine.ErrShape, engine.ErrIndex, false, false},
+		{engine.ErrIndex, engine.ErrShape, false, false},
 		{dialect.ErrInput, Refuse(dialect.ErrInput, "no strings"), true, true},
 		{engine.ErrShape, Refuse(dialect.ErrInput, "no strings"), false, false},
 		{engine.ErrShape, fmt.Errorf("no class"), false, false},

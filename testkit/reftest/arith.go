@@ -5,65 +5,73 @@ import (
 	"math"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/x448/float16"
 )
 
 // checkReduction fails when opt's reduction has no meaning for elements of
-// type d.
-func checkReduction(d tensor.DType, opt Options) error {
-	if opt.Reduction == Div && opt.Scale != nil {
-		return fmt.Errorf("%w: reduction div takes no scale", ErrArgument)
+// type d, or opt asks for what this package has no reference of.
+func checkReduction(d tensor.DType, opt engine.ScatterOptions) error {
+	scaled := !opt.Scale.IsZero()
+	switch {
+	case opt.Reduction == engine.Div && scaled:
+		return fmt.Errorf("reftest: %w: reduction div takes no scale", engine.ErrArgument)
+	case scaled && (opt.Scale.DType() != d || opt.Scale.Len() != 1):
+		return fmt.Errorf("reftest: %w: a scale of %v %v for %v elements", engine.ErrType, opt.Scale.DType(), opt.Scale.Shape(), d)
+	case !opt.Fill.IsZero() || opt.Exact || opt.Arith.NumbersOnly:
+		return fmt.Errorf("reftest: %w: no reference of Fill, Exact or NumbersOnly", engine.ErrArgument)
 	}
 	r := opt.Reduction
 	switch {
-	case r > Div:
-		return fmt.Errorf("%w: unknown reduction %v", ErrArgument, r)
-	case r == None:
+	case r > engine.Div || r == engine.And || r == engine.Or || r == engine.Xor:
+		return fmt.Errorf("reftest: %w: no reference of reduction %v", engine.ErrArgument, r)
+	case r == engine.None:
 		return nil
-	case opt.ExcludeSelf && (r == Sub || r == Div):
-		return fmt.Errorf("%w: %v cannot leave the existing value out", ErrArgument, r)
-	case opt.ExcludeSelf && opt.StdMinMax && (r == Max || r == Min) && d.IsFloat():
-		return fmt.Errorf("%w: std::max and std::min cannot leave the existing value out", ErrArgument)
-	case r == Mean && opt.SqrtCount && !d.IsFloat() && !d.IsComplex():
-		return fmt.Errorf("%w: mean by the square root of the count on %v elements", ErrType, d)
-	case d == tensor.String && !(r == Add && opt.ConcatStrings),
-		d == tensor.Bool && (r == Mean || r == Div),
-		d.IsComplex() && (r == Max || r == Min):
-		return fmt.Errorf("%w: reduction %v on %v elements", ErrType, r, d)
+	case opt.ExcludeSelf && (r == engine.Sub || r == engine.Div):
+		return fmt.Errorf("reftest: %w: %v cannot leave the existing value out", engine.ErrArgument, r)
+	case opt.ExcludeSelf && opt.Arith.MinMax == engine.MinMaxStd && (r == engine.Max || r == engine.Min) && d.IsFloat():
+		return fmt.Errorf("reftest: %w: std::max and std::min cannot leave the existing value out", engine.ErrArgument)
+	case r == engine.Mean && opt.Arith.SqrtCount && !d.IsFloat() && !d.IsComplex():
+		return fmt.Errorf("reftest: %w: mean by the square root of the count on %v elements", engine.ErrType, d)
+	case d == tensor.String && !(r == engine.Add && opt.Arith.ConcatStrings),
+		d == tensor.Bool && (r == engine.Mean || r == engine.Div),
+		d.IsComplex() && (r == engine.Max || r == engine.Min):
+		return fmt.Errorf("reftest: %w: reduction %v on %v elements", engine.ErrType, r, d)
 	}
 	return nil
 }
 
 // reduce returns what a position holding self ends with after receiving
 // the updates ups, in order, under opt; ups is not empty.
-func reduce(d tensor.DType, self any, ups []any, opt Options) any {
+func reduce(d tensor.DType, self any, ups []any, opt engine.ScatterOptions) any {
 	r := opt.Reduction
 	a := arithOf(d)
 	half := d == tensor.Float16 || d == tensor.BFloat16
-	if opt.Scale != nil && half && r == Add && !opt.HalfOnce {
+	scaled := !opt.Scale.IsZero()
+	if scaled && half && r == engine.Add && !opt.Arith.HalfOnce {
 		// value + scale*update in float32, rounded once a step.
 		acc := self
 		if opt.ExcludeSelf {
 			acc = zero(d) // ZeroStart's +0; -0 otherwise
-			if !opt.ZeroStart {
+			if !opt.Arith.ZeroStart {
 				acc = narrow(d, float32(math.Copysign(0, -1)))
 			}
 		}
-		s := widen(opt.Scale)
+		s := widen(opt.Scale.At(0))
 		for _, u := range ups {
-			acc = narrow(d, floatStep(Add, widen(acc), floatStep(Mul, widen(u), s, Options{}), opt))
+			acc = narrow(d, floatStep(engine.Add, widen(acc), floatStep(engine.Mul, widen(u), s, engine.ScatterOptions{}), opt))
 		}
 		return acc
 	}
-	if opt.Scale != nil {
-		scaled := make([]any, len(ups))
+	if scaled {
+		s, times := opt.Scale.At(0), make([]any, len(ups))
 		for i, u := range ups {
-			scaled[i] = a.step(Mul, u, opt.Scale, opt)
+			times[i] = a.step(engine.Mul, u, s, opt)
 		}
-		ups = scaled
+		ups = times
 	}
-	if r == None {
+	if r == engine.None {
 		return ups[len(ups)-1]
 	}
 	// The values that take part, in order, and how many of them count for
@@ -72,9 +80,9 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 	if opt.ExcludeSelf {
 		vals = ups
 		switch {
-		case opt.ZeroStart && (r == Add || r == Mean):
+		case opt.Arith.ZeroStart && (r == engine.Add || r == engine.Mean):
 			vals = append([]any{zero(d)}, ups...)
-		case opt.ZeroStart && r == Mul:
+		case r == engine.Mul:
 			vals = append([]any{a.one}, ups...)
 		}
 	}
@@ -83,15 +91,15 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 		n++
 	}
 	step := r
-	if r == Mean {
-		step = Add
+	if r == engine.Mean {
+		step = engine.Add
 	}
 	acc := vals[0]
-	if opt.HalfOnce && (d == tensor.Float16 || d == tensor.BFloat16) && (step == Add || step == Mul) {
+	if opt.Arith.HalfOnce && (d == tensor.Float16 || d == tensor.BFloat16) && (step == engine.Add || step == engine.Mul) {
 		// In float32 all the way, rounded once.
 		f := widen(vals[0])
 		for _, v := range vals[1:] {
-			f = floatStep(step, f, widen(v), Options{})
+			f = floatStep(step, f, widen(v), engine.ScatterOptions{})
 		}
 		acc = narrow(d, f)
 	} else {
@@ -99,7 +107,7 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 			acc = a.step(step, acc, v, opt)
 		}
 	}
-	if r == Mean {
+	if r == engine.Mean {
 		return a.mean(acc, n, opt)
 	}
 	return acc
@@ -108,11 +116,11 @@ func reduce(d tensor.DType, self any, ups []any, opt Options) any {
 // arith is the arithmetic of one element type, on Go values of that type.
 type arith struct {
 	// step returns the reduction step r of value v with update u under
-	// opt (StdMinMax, C10Complex).
-	step func(r Reduction, v, u any, opt Options) any
-	// mean divides the sum of n values by n under opt (CountInType,
-	// C10Complex); nil where Mean has no meaning.
-	mean func(sum any, n int, opt Options) any
+	// opt (Arith.MinMax, Arith.Complex).
+	step func(r engine.Reduction, v, u any, opt engine.ScatterOptions) any
+	// mean divides the sum of n values by n under opt (Arith.CountInType,
+	// Arith.Complex); nil where Mean has no meaning.
+	mean func(sum any, n int, opt engine.ScatterOptions) any
 	// one is the element 1 (true for bool), the start of ZeroStart's
 	// product; nil where Mul has no meaning.
 	one any
@@ -121,7 +129,9 @@ type arith struct {
 // ariths holds the arithmetic of every element type. float16 and bfloat16
 // compute in float32 and round the result.
 var ariths = map[tensor.DType]arith{
-	tensor.Bool:       {step: func(r Reduction, v, u any, _ Options) any { return boolStep(r, v.(bool), u.(bool)) }, one: true},
+	tensor.Bool: {step: func(r engine.Reduction, v, u any, _ engine.ScatterOptions) any {
+		return boolStep(r, v.(bool), u.(bool))
+	}, one: true},
 	tensor.Int8:       intArith[int8](),
 	tensor.Int16:      intArith[int16](),
 	tensor.Int32:      intArith[int32](),
@@ -137,7 +147,7 @@ var ariths = map[tensor.DType]arith{
 	tensor.Complex64:  complexArith[complex64](),
 	tensor.Complex128: complexArith[complex128](),
 	// Add is concatenation; nothing else has a meaning.
-	tensor.String: {step: func(_ Reduction, v, u any, _ Options) any { return v.(string) + u.(string) }},
+	tensor.String: {step: func(_ engine.Reduction, v, u any, _ engine.ScatterOptions) any { return v.(string) + u.(string) }},
 }
 
 func arithOf(d tensor.DType) arith {
@@ -149,8 +159,8 @@ func arithOf(d tensor.DType) arith {
 }
 
 // boolStep: Add and Max are OR, Mul and Min AND, Sub XOR.
-func boolStep(r Reduction, x, y bool) bool {
-	return logical(x, y, r == Add || r == Max, r == Mul || r == Min)
+func boolStep(r engine.Reduction, x, y bool) bool {
+	return logical(x, y, r == engine.Add || r == engine.Max, r == engine.Mul || r == engine.Min)
 }
 
 // logical is x OR y when or, else x AND y when and, else x XOR y.
@@ -170,18 +180,22 @@ type integer interface {
 
 func intArith[T integer]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, _ Options) any { return intStep(r, v.(T), u.(T)) },
-		mean: func(sum any, n int, opt Options) any { return intMean(sum.(T), n, opt.CountInType, opt.MeanTowardZero) },
-		one:  T(1),
+		step: func(r engine.Reduction, v, u any, _ engine.ScatterOptions) any { return intStep(r, v.(T), u.(T)) },
+		mean: func(sum any, n int, opt engine.ScatterOptions) any {
+			return intMean(sum.(T), n, opt.Arith.CountInType, opt.Arith.MeanTowardZero)
+		},
+		one: T(1),
 	}
 }
 
 func floatArith[T float32 | float64]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, opt Options) any { return floatStep(r, v.(T), u.(T), opt) },
-		mean: func(sum any, n int, opt Options) any {
+		step: func(r engine.Reduction, v, u any, opt engine.ScatterOptions) any {
+			return floatStep(r, v.(T), u.(T), opt)
+		},
+		mean: func(sum any, n int, opt engine.ScatterOptions) any {
 			c := T(n)
-			if opt.SqrtCount {
+			if opt.Arith.SqrtCount {
 				c = T(math.Sqrt(float64(c)))
 			}
 			return ruleNaN(sum.(T)/c, sum.(T), c)
@@ -193,12 +207,12 @@ func floatArith[T float32 | float64]() arith {
 // halfArith is the arithmetic of float16 or bfloat16 (d).
 func halfArith(d tensor.DType) arith {
 	return arith{
-		step: func(r Reduction, v, u any, opt Options) any {
+		step: func(r engine.Reduction, v, u any, opt engine.ScatterOptions) any {
 			return narrow(d, floatStep(r, widen(v), widen(u), opt))
 		},
-		mean: func(sum any, n int, opt Options) any {
+		mean: func(sum any, n int, opt engine.ScatterOptions) any {
 			c := float32(n)
-			if opt.SqrtCount { // the count and its root in d
+			if opt.Arith.SqrtCount { // the count and its root in d
 				c = widen(narrow(d, float32(math.Sqrt(float64(widen(narrow(d, c)))))))
 			}
 			return narrow(d, ruleNaN(widen(sum)/c, widen(sum), c))
@@ -209,29 +223,29 @@ func halfArith(d tensor.DType) arith {
 
 func complexArith[T complex64 | complex128]() arith {
 	return arith{
-		step: func(r Reduction, v, u any, opt Options) any {
-			if r == Mul && opt.C10Complex {
+		step: func(r engine.Reduction, v, u any, opt engine.ScatterOptions) any {
+			if r == engine.Mul && opt.Arith.Complex == engine.ComplexC10 {
 				return ruleNaNComplex(c10Product(v.(T), u.(T)), v.(T), u.(T))
 			}
-			if r == Div && opt.C10Complex {
+			if r == engine.Div && opt.Arith.Complex == engine.ComplexC10 {
 				return ruleNaNComplex(c10Quotient(v.(T), u.(T)), v.(T), u.(T))
 			}
 			return complexStep(r, v.(T), u.(T))
 		},
-		mean: func(sum any, n int, opt Options) any {
+		mean: func(sum any, n int, opt engine.ScatterOptions) any {
 			count := T(complex(float64(n), 0))
-			if opt.SqrtCount { // the root of the count in the parts' type
+			if opt.Arith.SqrtCount { // the root of the count in the parts' type
 				r := math.Sqrt(float64(n))
 				if _, c64 := any(count).(complex64); c64 {
 					r = float64(float32(math.Sqrt(float64(float32(n)))))
 				}
 				count = T(complex(r, 0))
-				if opt.C10Complex {
+				if opt.Arith.Complex == engine.ComplexC10 {
 					return ruleNaNComplex(c10ByReal(sum.(T), r), sum.(T), count)
 				}
 				return ruleNaNComplex(sum.(T)/count, sum.(T), count)
 			}
-			if opt.C10Complex {
+			if opt.Arith.Complex == engine.ComplexC10 {
 				return ruleNaNComplex(c10ByReal(sum.(T), float64(n)), sum.(T), count)
 			}
 			return ruleNaNComplex(sum.(T)/count, sum.(T), count)
@@ -313,17 +327,17 @@ func c10ByReal[T complex64 | complex128](sum T, n float64) T {
 }
 
 // intStep is Go's own integer arithmetic, which wraps.
-func intStep[T integer](r Reduction, v, u T) T {
+func intStep[T integer](r engine.Reduction, v, u T) T {
 	switch r {
-	case Sub:
+	case engine.Sub:
 		return v - u
-	case Mul:
+	case engine.Mul:
 		return v * u
-	case Div:
+	case engine.Div:
 		return v / u // checkDivisors has refused 0
-	case Max:
+	case engine.Max:
 		return max(v, u)
-	case Min:
+	case engine.Min:
 		return min(v, u)
 	}
 	return v + u
@@ -349,37 +363,37 @@ func intMean[T integer](sum T, n int, inType, towardZero bool) T {
 	return T(floorDiv(int64(sum), c))
 }
 
-func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
+func floatStep[T float32 | float64](r engine.Reduction, v, u T, opt engine.ScatterOptions) T {
 	switch r {
-	case Sub:
+	case engine.Sub:
 		return ruleNaN(v-u, v, u)
-	case Mul:
+	case engine.Mul:
 		return ruleNaN(v*u, v, u)
-	case Div:
+	case engine.Div:
 		return ruleNaN(v/u, v, u)
-	case Max, Min:
-		if opt.StdUpdateMinMax { // std::max(u, v): v only if u < v; std::min(u, v): v only if v < u
-			if r == Max && u < v || r == Min && v < u {
+	case engine.Max, engine.Min:
+		if opt.Arith.MinMax == engine.MinMaxStdUpdate { // std::max(u, v): v only if u < v; std::min(u, v): v only if v < u
+			if r == engine.Max && u < v || r == engine.Min && v < u {
 				return v
 			}
 			return u
 		}
-		if opt.StdMinMax { // std::max(v, u): u only if v < u; std::min: u only if u < v
-			if r == Max && v < u || r == Min && u < v {
+		if opt.Arith.MinMax == engine.MinMaxStd { // std::max(v, u): u only if v < u; std::min: u only if u < v
+			if r == engine.Max && v < u || r == engine.Min && u < v {
 				return u
 			}
 			return v
 		}
 		switch {
-		case u != u && opt.LastNaN:
+		case u != u && opt.Arith.MinMax == engine.MinMaxLastNaN:
 			return u
 		case v != v:
 			return v
 		case u != u:
 			return u
-		case r == Max && u > v, r == Min && u < v:
+		case r == engine.Max && u > v, r == engine.Min && u < v:
 			return u
-		case u == v && opt.SignedZeros && math.Signbit(float64(u)) == (r == Min) && math.Signbit(float64(v)) != (r == Min):
+		case u == v && opt.Arith.MinMax == engine.MinMaxIEEE && math.Signbit(float64(u)) == (r == engine.Min) && math.Signbit(float64(v)) != (r == engine.Min):
 			return u // +0 over -0 for Max, -0 over +0 for Min
 		}
 		return v
@@ -387,17 +401,17 @@ func floatStep[T float32 | float64](r Reduction, v, u T, opt Options) T {
 	return ruleNaN(v+u, v, u)
 }
 
-func complexStep[T complex64 | complex128](r Reduction, v, u T) T {
+func complexStep[T complex64 | complex128](r engine.Reduction, v, u T) T {
 	switch r {
-	case Sub:
+	case engine.Sub:
 		return ruleNaNComplex(v-u, v, u)
-	case Mul:
+	case engine.Mul:
 		// Go's v * u, which the compiler computes in float64 for
 		// complex64 too; written out, since it may fuse a product into
 		// the sum that follows on arm64, ppc64le, riscv64 and s390x.
 		// c10Product's complex128 form is that computation.
 		return ruleNaNComplex(T(c10Product(complex128(v), complex128(u))), v, u)
-	case Div:
+	case engine.Div:
 		return ruleNaNComplex(v/u, v, u)
 	}
 	return ruleNaNComplex(v+u, v, u)

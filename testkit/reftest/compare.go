@@ -1,7 +1,6 @@
 package reftest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -71,17 +70,6 @@ func Disagreement(got tensor.Tensor, err error, want tensor.Tensor, wantErr erro
 		return fmt.Sprintf("got %v, want an error like %v", got, wantErr)
 	}
 	return Diff(got, want)
-}
-
-// Class returns the error class of this package that err wraps (ErrIndex,
-// ErrShape, ErrType or ErrArgument), or nil when it wraps none.
-func Class(err error) error {
-	for _, c := range []error{ErrIndex, ErrShape, ErrType, ErrArgument} {
-		if errors.Is(err, c) {
-			return c
-		}
-	}
-	return nil
 }
 
 // Untouched returns what is wrong with dst after a call in place that

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -36,32 +37,32 @@ const (
 
 // resolve returns the position that index value v addresses in a dimension
 // of the given size, and what the rules make of it.
-func (r Rules) resolve(v int64, size int) (int, verdict) {
-	if v < 0 && r.Negative == NegativeSkip {
+func resolve(r engine.IndexRules, v int64, size int) (int, verdict) {
+	if v < 0 && r.Negative == engine.NegativeSkip {
 		return 0, skip
 	}
-	if v < 0 && r.Negative == NegativeRefused {
+	if v < 0 && r.Negative == engine.NegativeRefused {
 		return 0, bad
 	}
 	switch {
-	case size > 0 && r.OutOfRange == OutOfRangeWrap:
+	case size > 0 && r.OutOfRange == engine.OutOfRangeWrap:
 		m := v % int64(size)
 		if m < 0 {
 			m += int64(size)
 		}
 		return int(m), use
-	case size > 0 && r.OutOfRange == OutOfRangeClampElem:
+	case size > 0 && r.OutOfRange == engine.OutOfRangeClamp:
 		return int(min(max(v, 0), int64(size-1))), use
-	case size == 0 && r.OutOfRange > OutOfRangeSkip:
+	case size == 0 && r.OutOfRange > engine.OutOfRangeSkip:
 		return 0, bad
 	}
-	if v < 0 && r.Negative == NegativeFromEnd {
+	if v < 0 && r.Negative == engine.NegativeFromEnd {
 		v += int64(size)
 	}
 	if v >= 0 && v < int64(size) {
 		return int(v), use
 	}
-	if r.OutOfRange == OutOfRangeSkip {
+	if r.OutOfRange == engine.OutOfRangeSkip {
 		return 0, skip
 	}
 	return 0, bad
@@ -72,14 +73,14 @@ func (r Rules) resolve(v int64, size int) (int, verdict) {
 // from, from+1, ... of ds. It returns the positions the components address
 // and whether any was skipped or refused, and appends the flat positions in
 // indices of the refused ones to refused.
-func (r Rules) tuple(indices tensor.Tensor, p []int, ds tensor.Shape, from int, refused *[]int) ([]int, bool) {
+func tuple(r engine.IndexRules, indices tensor.Tensor, p []int, ds tensor.Shape, from int, refused *[]int) ([]int, bool) {
 	is := indices.Shape()
 	pos := make([]int, is[len(is)-1])
 	dropped := false
 	for j := range pos {
 		at := is.Offset(tensortest.Join(p, tensor.Shape{j}))
 		var v verdict
-		pos[j], v = r.resolve(indexValue(indices, at), ds[from+j])
+		pos[j], v = resolve(r, indexValue(indices, at), ds[from+j])
 		switch v {
 		case bad:
 			*refused = append(*refused, at)
@@ -107,7 +108,7 @@ func indexValue(indices tensor.Tensor, i int) int64 {
 
 func checkIndexType(indices tensor.Tensor) error {
 	if !indices.DType().IsInteger() {
-		return fmt.Errorf("%w: indices must be integers, got %v", ErrType, indices.DType())
+		return fmt.Errorf("reftest: %w: indices must be integers, got %v", engine.ErrType, indices.DType())
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package reftest
 import (
 	"fmt"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -14,22 +15,22 @@ import (
 // output has shape batch + lead + data.shape[batchDims+k:]; a tuple with a
 // skipped component gives zero values. Every tuple is checked, even when
 // the slices it selects are empty.
-func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.Tensor, error) {
+func GatherND(data, indices tensor.Tensor, batchDims int, rules engine.IndexRules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
 	if len(is) == 0 {
-		return tensor.Tensor{}, fmt.Errorf("%w: indices must have rank >= 1", ErrShape)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: indices must have rank >= 1", engine.ErrShape)
 	}
 	b := batchDims
 	if b < 0 || b >= len(is) || b > len(ds) {
-		return tensor.Tensor{}, fmt.Errorf("%w: batch_dims %d for data %v and indices %v", ErrArgument, b, ds, is)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: batch_dims %d for data %v and indices %v", engine.ErrArgument, b, ds, is)
 	}
 	if !ds[:b].Equal(is[:b]) {
-		return tensor.Tensor{}, fmt.Errorf("%w: batch dimensions of data %v and indices %v differ", ErrShape, ds, is)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: batch dimensions of data %v and indices %v differ", engine.ErrShape, ds, is)
 	}
 	k := is[len(is)-1]
 	if b+k > len(ds) {
-		return tensor.Tensor{}, fmt.Errorf("%w: %d batch dimensions and tuples of %d components for data of rank %d",
-			ErrShape, b, k, len(ds))
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: %d batch dimensions and tuples of %d components for data of rank %d",
+			engine.ErrShape, b, k, len(ds))
 	}
 	if err := checkIndexType(indices); err != nil {
 		return tensor.Tensor{}, err
@@ -42,7 +43,7 @@ func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.T
 	skipped := make([]bool, tensortest.Count(tuples))
 	var refused []int
 	each(tuples, func(p []int) {
-		pos, dropped := rules.tuple(indices, p, ds, b, &refused)
+		pos, dropped := tuple(rules, indices, p, ds, b, &refused)
 		t := tuples.Offset(p)
 		starts[t], skipped[t] = tensortest.Join(p[:b], pos), dropped
 	})
@@ -67,7 +68,7 @@ func GatherND(data, indices tensor.Tensor, batchDims int, rules Rules) (tensor.T
 // data at p with p[axis] replaced by the index value at p (the zero value
 // when the value is skipped). indices has data's rank and
 // indices.shape[d] <= data.shape[d] for d != axis; axis is in [0, rank).
-func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.Tensor, error) {
+func GatherElements(data, indices tensor.Tensor, axis int, rules engine.IndexRules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
 	if err := checkElements(ds, is, axis); err != nil {
 		return tensor.Tensor{}, err
@@ -79,7 +80,7 @@ func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.
 	var refused []int
 	each(is, func(p []int) {
 		at := is.Offset(p)
-		pos, v := rules.resolve(indexValue(indices, at), ds[axis])
+		pos, v := resolve(rules, indexValue(indices, at), ds[axis])
 		switch v {
 		case bad:
 			refused = append(refused, at)
@@ -103,25 +104,25 @@ func GatherElements(data, indices tensor.Tensor, axis int, rules Rules) (tensor.
 // value of indices at (outer[:batchDims], i); zero when it is skipped.
 // batchDims <= axis < rank(data). Every index value is checked, even when
 // the output is empty.
-func Gather(data, indices tensor.Tensor, axis, batchDims int, rules Rules) (tensor.Tensor, error) {
+func Gather(data, indices tensor.Tensor, axis, batchDims int, rules engine.IndexRules) (tensor.Tensor, error) {
 	ds, is := data.Shape(), indices.Shape()
 	if len(ds) == 0 {
-		return tensor.Tensor{}, fmt.Errorf("%w: data must have rank >= 1", ErrShape)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: data must have rank >= 1", engine.ErrShape)
 	}
 	b := batchDims
 	if axis < 0 || axis >= len(ds) || b < 0 || b > axis || b > len(is) {
-		return tensor.Tensor{}, fmt.Errorf("%w: axis %d and batch_dims %d for data %v and indices %v",
-			ErrArgument, axis, b, ds, is)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: axis %d and batch_dims %d for data %v and indices %v",
+			engine.ErrArgument, axis, b, ds, is)
 	}
 	if !ds[:b].Equal(is[:b]) {
-		return tensor.Tensor{}, fmt.Errorf("%w: batch dimensions of data %v and indices %v differ", ErrShape, ds, is)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: batch dimensions of data %v and indices %v differ", engine.ErrShape, ds, is)
 	}
 	if err := checkIndexType(indices); err != nil {
 		return tensor.Tensor{}, err
 	}
 	var refused []int
 	for at := 0; at < indices.Len(); at++ {
-		if _, v := rules.resolve(indexValue(indices, at), ds[axis]); v == bad {
+		if _, v := resolve(rules, indexValue(indices, at), ds[axis]); v == bad {
 			refused = append(refused, at)
 		}
 	}
@@ -133,7 +134,7 @@ func Gather(data, indices tensor.Tensor, axis, batchDims int, rules Rules) (tens
 	out := make([]any, tensortest.Count(outShape))
 	each(outShape, func(c []int) {
 		outer, i, inner := c[:axis], c[axis:axis+q], c[axis+q:]
-		pos, v := rules.resolve(indexValue(indices, is.Offset(tensortest.Join(outer[:b], i))), ds[axis])
+		pos, v := resolve(rules, indexValue(indices, is.Offset(tensortest.Join(outer[:b], i))), ds[axis])
 		at := outShape.Offset(c)
 		if v == skip {
 			out[at] = zero(data.DType())

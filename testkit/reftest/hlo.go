@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -18,17 +19,6 @@ import (
 // of the spec is checked first. What XLA and JAX add to the spec is a
 // parameter: what happens to a slice or window that does not fit in the
 // operand (GatherMode, ScatterMode).
-
-// GatherDims are the dimension numbers and slice sizes of a gather.
-type GatherDims struct {
-	OffsetDims               []int
-	CollapsedSliceDims       []int
-	OperandBatchingDims      []int
-	StartIndicesBatchingDims []int
-	StartIndexMap            []int
-	IndexVectorDim           int
-	SliceSizes               []int
-}
 
 // GatherMode says what a gather does with a start index whose slice does
 // not fit in the operand.
@@ -43,16 +33,6 @@ const (
 	// which any part lies outside the operand (JAX's fill).
 	GatherFill
 )
-
-// ScatterDims are the dimension numbers of a scatter.
-type ScatterDims struct {
-	UpdateWindowDims           []int
-	InsertedWindowDims         []int
-	InputBatchingDims          []int
-	ScatterIndicesBatchingDims []int
-	ScatterDimsToOperandDims   []int
-	IndexVectorDim             int
-}
 
 // ScatterMode says what a scatter does with an update that would land
 // outside the input.
@@ -113,7 +93,7 @@ func ParseComputation(name string) (Computation, error) {
 	if i := slices.Index(computationNames[:], name); i >= 0 {
 		return Computation(i), nil
 	}
-	return 0, fmt.Errorf("%w: unknown update computation %q", ErrArgument, name)
+	return 0, fmt.Errorf("reftest: %w: unknown update computation %q", engine.ErrArgument, name)
 }
 
 // HLOGather returns the slices of operand that start_indices select, as
@@ -128,7 +108,7 @@ func ParseComputation(name string) (Computation, error) {
 // size of 0 along a collapsed dimension, a result element that would then
 // be read from outside the operand is an ErrArgument error: the spec
 // gives it no value.
-func HLOGather(operand, startIndices tensor.Tensor, dims GatherDims, mode GatherMode, fill any) (tensor.Tensor, error) {
+func HLOGather(operand, startIndices tensor.Tensor, dims engine.GatherDims, mode GatherMode, fill any) (tensor.Tensor, error) {
 	if err := checkIndexType(startIndices); err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -137,16 +117,16 @@ func HLOGather(operand, startIndices tensor.Tensor, dims GatherDims, mode Gather
 			fill = JAXFill(operand.DType())
 		}
 		if !sameType(fill, zero(operand.DType())) {
-			return tensor.Tensor{}, fmt.Errorf("%w: fill value %v (%T) for %v elements", ErrType, fill, fill, operand.DType())
+			return tensor.Tensor{}, fmt.Errorf("reftest: %w: fill value %v (%T) for %v elements", engine.ErrType, fill, fill, operand.DType())
 		}
 	}
 	ops, sis := operand.Shape(), startIndices.Shape()
-	resultShape, err := dims.check(ops, sis)
+	resultShape, err := checkGather(dims, ops, sis)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
 	if err := tensor.CheckSize(operand.DType(), resultShape); err != nil {
-		return tensor.Tensor{}, fmt.Errorf("%w: %v", ErrShape, err)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: %v", engine.ErrShape, err)
 	}
 	ivd := dims.IndexVectorDim
 	// batch_dims = [d for d in axes(result) and d not in offset_dims].
@@ -206,10 +186,10 @@ func HLOGather(operand, startIndices tensor.Tensor, dims GatherDims, mode Gather
 	return build(operand.DType(), resultShape, out), nil
 }
 
-// check checks the constraints C1-C21 of gather on an operand of shape
+// checkGather checks the constraints C1-C21 of gather on an operand of shape
 // ops and start indices of shape sis, and returns the result's shape
 // (C22).
-func (g GatherDims) check(ops, sis tensor.Shape) (tensor.Shape, error) {
+func checkGather(g engine.GatherDims, ops, sis tensor.Shape) (tensor.Shape, error) {
 	ivd := g.IndexVectorDim
 	rank := len(ops)
 	var batchDimSizes tensor.Shape // shape(start_indices) without index_vector_dim
@@ -224,49 +204,49 @@ func (g GatherDims) check(ops, sis tensor.Shape) (tensor.Shape, error) {
 		vectorSize = sis[ivd]
 	}
 	checks := []constraint{
-		{"C2", ErrArgument, ivd >= 0 && ivd <= len(sis), "index_vector_dim %d for start_indices of rank %d", []any{ivd, len(sis)}},
-		{"C1", ErrShape, rank == len(g.OffsetDims)+len(g.CollapsedSliceDims)+len(g.OperandBatchingDims),
+		{"C2", engine.ErrArgument, ivd >= 0 && ivd <= len(sis), "index_vector_dim %d for start_indices of rank %d", []any{ivd, len(sis)}},
+		{"C1", engine.ErrShape, rank == len(g.OffsetDims)+len(g.CollapsedSliceDims)+len(g.OperandBatchingDims),
 			"operand of rank %d for %d offset, %d collapsed and %d batching dims",
 			[]any{rank, len(g.OffsetDims), len(g.CollapsedSliceDims), len(g.OperandBatchingDims)}},
-		{"C3", ErrShape, len(g.StartIndexMap) == vectorSize, "start_index_map %v for index vectors of %d components",
+		{"C3", engine.ErrShape, len(g.StartIndexMap) == vectorSize, "start_index_map %v for index vectors of %d components",
 			[]any{g.StartIndexMap, vectorSize}},
-		{"C4", ErrArgument, uniqueSorted(g.OffsetDims), "offset_dims %v must be sorted and unique", []any{g.OffsetDims}},
-		{"C5", ErrArgument, dimsIn(g.OffsetDims, resultRank), "offset_dims %v for a result of rank %d", []any{g.OffsetDims, resultRank}},
-		{"C6", ErrArgument, unique(g.CollapsedSliceDims, g.OperandBatchingDims),
+		{"C4", engine.ErrArgument, uniqueSorted(g.OffsetDims), "offset_dims %v must be sorted and unique", []any{g.OffsetDims}},
+		{"C5", engine.ErrArgument, dimsIn(g.OffsetDims, resultRank), "offset_dims %v for a result of rank %d", []any{g.OffsetDims, resultRank}},
+		{"C6", engine.ErrArgument, unique(g.CollapsedSliceDims, g.OperandBatchingDims),
 			"collapsed_slice_dims %v and operand_batching_dims %v must be unique", []any{g.CollapsedSliceDims, g.OperandBatchingDims}},
-		{"C7", ErrArgument, slices.IsSorted(g.CollapsedSliceDims), "collapsed_slice_dims %v must be sorted", []any{g.CollapsedSliceDims}},
-		{"C8", ErrArgument, dimsIn(g.CollapsedSliceDims, rank), "collapsed_slice_dims %v for an operand of rank %d",
+		{"C7", engine.ErrArgument, slices.IsSorted(g.CollapsedSliceDims), "collapsed_slice_dims %v must be sorted", []any{g.CollapsedSliceDims}},
+		{"C8", engine.ErrArgument, dimsIn(g.CollapsedSliceDims, rank), "collapsed_slice_dims %v for an operand of rank %d",
 			[]any{g.CollapsedSliceDims, rank}},
-		{"C10", ErrArgument, slices.IsSorted(g.OperandBatchingDims), "operand_batching_dims %v must be sorted", []any{g.OperandBatchingDims}},
-		{"C11", ErrArgument, dimsIn(g.OperandBatchingDims, rank), "operand_batching_dims %v for an operand of rank %d",
+		{"C10", engine.ErrArgument, slices.IsSorted(g.OperandBatchingDims), "operand_batching_dims %v must be sorted", []any{g.OperandBatchingDims}},
+		{"C11", engine.ErrArgument, dimsIn(g.OperandBatchingDims, rank), "operand_batching_dims %v for an operand of rank %d",
 			[]any{g.OperandBatchingDims, rank}},
-		{"C13", ErrArgument, unique(g.StartIndicesBatchingDims), "start_indices_batching_dims %v must be unique",
+		{"C13", engine.ErrArgument, unique(g.StartIndicesBatchingDims), "start_indices_batching_dims %v must be unique",
 			[]any{g.StartIndicesBatchingDims}},
-		{"C14", ErrArgument, dimsIn(g.StartIndicesBatchingDims, len(sis)), "start_indices_batching_dims %v for start_indices of rank %d",
+		{"C14", engine.ErrArgument, dimsIn(g.StartIndicesBatchingDims, len(sis)), "start_indices_batching_dims %v for start_indices of rank %d",
 			[]any{g.StartIndicesBatchingDims, len(sis)}},
-		{"C15", ErrArgument, !slices.Contains(g.StartIndicesBatchingDims, ivd), "index_vector_dim %d is in start_indices_batching_dims %v",
+		{"C15", engine.ErrArgument, !slices.Contains(g.StartIndicesBatchingDims, ivd), "index_vector_dim %d is in start_indices_batching_dims %v",
 			[]any{ivd, g.StartIndicesBatchingDims}},
-		{"C16", ErrArgument, len(g.OperandBatchingDims) == len(g.StartIndicesBatchingDims),
+		{"C16", engine.ErrArgument, len(g.OperandBatchingDims) == len(g.StartIndicesBatchingDims),
 			"operand_batching_dims %v and start_indices_batching_dims %v differ in length", []any{g.OperandBatchingDims, g.StartIndicesBatchingDims}},
-		{"C18", ErrArgument, unique(g.StartIndexMap, g.OperandBatchingDims),
+		{"C18", engine.ErrArgument, unique(g.StartIndexMap, g.OperandBatchingDims),
 			"start_index_map %v and operand_batching_dims %v must be unique", []any{g.StartIndexMap, g.OperandBatchingDims}},
-		{"C19", ErrArgument, dimsIn(g.StartIndexMap, rank), "start_index_map %v for an operand of rank %d", []any{g.StartIndexMap, rank}},
-		{"C20", ErrShape, len(g.SliceSizes) == rank, "%d slice_sizes for an operand of rank %d", []any{len(g.SliceSizes), rank}},
+		{"C19", engine.ErrArgument, dimsIn(g.StartIndexMap, rank), "start_index_map %v for an operand of rank %d", []any{g.StartIndexMap, rank}},
+		{"C20", engine.ErrShape, len(g.SliceSizes) == rank, "%d slice_sizes for an operand of rank %d", []any{len(g.SliceSizes), rank}},
 	}
 	if err := firstBroken(checks); err != nil {
 		return nil, err
 	}
 	// With C20 and the ranges checked, slice_sizes may be indexed.
 	checks = []constraint{
-		{"C17", ErrShape, dimsMatch(ops, g.OperandBatchingDims, sis, g.StartIndicesBatchingDims),
+		{"C17", engine.ErrShape, dimsMatch(ops, g.OperandBatchingDims, sis, g.StartIndicesBatchingDims),
 			"operand %v and start_indices %v differ along the batching dims", []any{ops, sis}},
-		{"C9", ErrArgument, atMostOne(g.SliceSizes, g.CollapsedSliceDims), "slice_sizes %v along collapsed_slice_dims %v must be <= 1",
+		{"C9", engine.ErrArgument, atMostOne(g.SliceSizes, g.CollapsedSliceDims), "slice_sizes %v along collapsed_slice_dims %v must be <= 1",
 			[]any{g.SliceSizes, g.CollapsedSliceDims}},
-		{"C12", ErrArgument, atMostOne(g.SliceSizes, g.OperandBatchingDims), "slice_sizes %v along operand_batching_dims %v must be <= 1",
+		{"C12", engine.ErrArgument, atMostOne(g.SliceSizes, g.OperandBatchingDims), "slice_sizes %v along operand_batching_dims %v must be <= 1",
 			[]any{g.SliceSizes, g.OperandBatchingDims}},
-		{"C21", ErrArgument, !slices.ContainsFunc(g.SliceSizes, func(s int) bool { return s < 0 }), "slice_sizes %v must not be negative",
+		{"C21", engine.ErrArgument, !slices.ContainsFunc(g.SliceSizes, func(s int) bool { return s < 0 }), "slice_sizes %v must not be negative",
 			[]any{g.SliceSizes}},
-		{"C21", ErrShape, fits(g.SliceSizes, ops), "slice_sizes %v for an operand of shape %v", []any{g.SliceSizes, ops}},
+		{"C21", engine.ErrShape, fits(g.SliceSizes, ops), "slice_sizes %v for an operand of shape %v", []any{g.SliceSizes, ops}},
 	}
 	if err := firstBroken(checks); err != nil {
 		return nil, err
@@ -295,21 +275,21 @@ func (g GatherDims) check(ops, sis tensor.Shape) (tensor.Shape, error) {
 // updates of another element type than input (C6) or a computation the
 // type has no meaning for (C23); ErrArgument and ErrShape for dimension
 // numbers that break a constraint of the spec, as HLOGather's.
-func HLOScatter(input, scatterIndices, updates tensor.Tensor, dims ScatterDims, comp Computation, mode ScatterMode) (tensor.Tensor, error) {
+func HLOScatter(input, scatterIndices, updates tensor.Tensor, dims engine.ScatterDims, comp Computation, mode ScatterMode) (tensor.Tensor, error) {
 	if err := checkIndexType(scatterIndices); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if input.DType() != updates.DType() {
-		return tensor.Tensor{}, fmt.Errorf("%w: (C6) updates of type %v for inputs of type %v", ErrType, updates.DType(), input.DType())
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: (C6) updates of type %v for inputs of type %v", engine.ErrType, updates.DType(), input.DType())
 	}
 	if err := checkComputation(comp, input.DType()); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if mode > ScatterClamp {
-		return tensor.Tensor{}, fmt.Errorf("%w: unknown scatter mode %d", ErrArgument, mode)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: unknown scatter mode %d", engine.ErrArgument, mode)
 	}
 	ins, sis, ups := input.Shape(), scatterIndices.Shape(), updates.Shape()
-	windowSize, err := dims.check(ins, sis, ups)
+	windowSize, err := checkScatter(dims, ins, sis, ups)
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
@@ -375,11 +355,11 @@ func HLOScatter(input, scatterIndices, updates tensor.Tensor, dims ScatterDims, 
 	return build(input.DType(), ins, results), nil
 }
 
-// check checks the constraints C2, C4 and C7-C22 of scatter on inputs of
+// checkScatter checks the constraints C2, C4 and C7-C22 of scatter on inputs of
 // shape ins, indices of shape sis and updates of shape ups, and returns
 // the window's size along each input dimension: the updates' size along
 // the matching update_window_dims, 1 along inserted and batching dims.
-func (s ScatterDims) check(ins, sis, ups tensor.Shape) ([]int, error) {
+func checkScatter(s engine.ScatterDims, ins, sis, ups tensor.Shape) ([]int, error) {
 	ivd := s.IndexVectorDim
 	rank := len(ins)
 	var scatterDimSizes tensor.Shape // shape(scatter_indices) without index_vector_dim
@@ -393,38 +373,38 @@ func (s ScatterDims) check(ins, sis, ups tensor.Shape) ([]int, error) {
 		vectorSize = sis[ivd]
 	}
 	checks := []constraint{
-		{"C22", ErrArgument, ivd >= 0 && ivd <= len(sis), "index_vector_dim %d for scatter_indices of rank %d", []any{ivd, len(sis)}},
-		{"C2", ErrShape, rank == len(s.UpdateWindowDims)+len(s.InsertedWindowDims)+len(s.InputBatchingDims),
+		{"C22", engine.ErrArgument, ivd >= 0 && ivd <= len(sis), "index_vector_dim %d for scatter_indices of rank %d", []any{ivd, len(sis)}},
+		{"C2", engine.ErrShape, rank == len(s.UpdateWindowDims)+len(s.InsertedWindowDims)+len(s.InputBatchingDims),
 			"inputs of rank %d for %d update window, %d inserted window and %d batching dims",
 			[]any{rank, len(s.UpdateWindowDims), len(s.InsertedWindowDims), len(s.InputBatchingDims)}},
-		{"C7", ErrArgument, uniqueSorted(s.UpdateWindowDims), "update_window_dims %v must be sorted and unique", []any{s.UpdateWindowDims}},
-		{"C8", ErrArgument, dimsIn(s.UpdateWindowDims, len(ups)), "update_window_dims %v for updates of rank %d",
+		{"C7", engine.ErrArgument, uniqueSorted(s.UpdateWindowDims), "update_window_dims %v must be sorted and unique", []any{s.UpdateWindowDims}},
+		{"C8", engine.ErrArgument, dimsIn(s.UpdateWindowDims, len(ups)), "update_window_dims %v for updates of rank %d",
 			[]any{s.UpdateWindowDims, len(ups)}},
-		{"C9", ErrArgument, unique(s.InsertedWindowDims, s.InputBatchingDims),
+		{"C9", engine.ErrArgument, unique(s.InsertedWindowDims, s.InputBatchingDims),
 			"inserted_window_dims %v and input_batching_dims %v must be unique", []any{s.InsertedWindowDims, s.InputBatchingDims}},
-		{"C10", ErrArgument, slices.IsSorted(s.InsertedWindowDims), "inserted_window_dims %v must be sorted", []any{s.InsertedWindowDims}},
-		{"C11", ErrArgument, dimsIn(s.InsertedWindowDims, rank), "inserted_window_dims %v for inputs of rank %d",
+		{"C10", engine.ErrArgument, slices.IsSorted(s.InsertedWindowDims), "inserted_window_dims %v must be sorted", []any{s.InsertedWindowDims}},
+		{"C11", engine.ErrArgument, dimsIn(s.InsertedWindowDims, rank), "inserted_window_dims %v for inputs of rank %d",
 			[]any{s.InsertedWindowDims, rank}},
-		{"C12", ErrArgument, slices.IsSorted(s.InputBatchingDims), "input_batching_dims %v must be sorted", []any{s.InputBatchingDims}},
-		{"C13", ErrArgument, dimsIn(s.InputBatchingDims, rank), "input_batching_dims %v for inputs of rank %d",
+		{"C12", engine.ErrArgument, slices.IsSorted(s.InputBatchingDims), "input_batching_dims %v must be sorted", []any{s.InputBatchingDims}},
+		{"C13", engine.ErrArgument, dimsIn(s.InputBatchingDims, rank), "input_batching_dims %v for inputs of rank %d",
 			[]any{s.InputBatchingDims, rank}},
-		{"C14", ErrArgument, unique(s.ScatterIndicesBatchingDims), "scatter_indices_batching_dims %v must be unique",
+		{"C14", engine.ErrArgument, unique(s.ScatterIndicesBatchingDims), "scatter_indices_batching_dims %v must be unique",
 			[]any{s.ScatterIndicesBatchingDims}},
-		{"C15", ErrArgument, dimsIn(s.ScatterIndicesBatchingDims, len(sis)), "scatter_indices_batching_dims %v for scatter_indices of rank %d",
+		{"C15", engine.ErrArgument, dimsIn(s.ScatterIndicesBatchingDims, len(sis)), "scatter_indices_batching_dims %v for scatter_indices of rank %d",
 			[]any{s.ScatterIndicesBatchingDims, len(sis)}},
-		{"C16", ErrArgument, !slices.Contains(s.ScatterIndicesBatchingDims, ivd),
+		{"C16", engine.ErrArgument, !slices.Contains(s.ScatterIndicesBatchingDims, ivd),
 			"index_vector_dim %d is in scatter_indices_batching_dims %v", []any{ivd, s.ScatterIndicesBatchingDims}},
-		{"C17", ErrArgument, len(s.InputBatchingDims) == len(s.ScatterIndicesBatchingDims),
+		{"C17", engine.ErrArgument, len(s.InputBatchingDims) == len(s.ScatterIndicesBatchingDims),
 			"input_batching_dims %v and scatter_indices_batching_dims %v differ in length",
 			[]any{s.InputBatchingDims, s.ScatterIndicesBatchingDims}},
-		{"C19", ErrShape, len(s.ScatterDimsToOperandDims) == vectorSize,
+		{"C19", engine.ErrShape, len(s.ScatterDimsToOperandDims) == vectorSize,
 			"scatter_dims_to_operand_dims %v for index vectors of %d components", []any{s.ScatterDimsToOperandDims, vectorSize}},
-		{"C20", ErrArgument, unique(s.ScatterDimsToOperandDims, s.InputBatchingDims),
+		{"C20", engine.ErrArgument, unique(s.ScatterDimsToOperandDims, s.InputBatchingDims),
 			"scatter_dims_to_operand_dims %v and input_batching_dims %v must be unique",
 			[]any{s.ScatterDimsToOperandDims, s.InputBatchingDims}},
-		{"C21", ErrArgument, dimsIn(s.ScatterDimsToOperandDims, rank), "scatter_dims_to_operand_dims %v for inputs of rank %d",
+		{"C21", engine.ErrArgument, dimsIn(s.ScatterDimsToOperandDims, rank), "scatter_dims_to_operand_dims %v for inputs of rank %d",
 			[]any{s.ScatterDimsToOperandDims, rank}},
-		{"C4", ErrShape, len(ups) == len(scatterDimSizes)+len(s.UpdateWindowDims),
+		{"C4", engine.ErrShape, len(ups) == len(scatterDimSizes)+len(s.UpdateWindowDims),
 			"updates of rank %d for %d scatter dims and %d update_window_dims", []any{len(ups), len(scatterDimSizes), len(s.UpdateWindowDims)}},
 	}
 	if err := firstBroken(checks); err != nil {
@@ -448,11 +428,11 @@ func (s ScatterDims) check(ins, sis, ups tensor.Shape) ([]int, error) {
 		windowSize[d] = ups[s.UpdateWindowDims[k]]
 	}
 	checks = []constraint{
-		{"C4", ErrShape, updateScatterDimSizes.Equal(scatterDimSizes),
+		{"C4", engine.ErrShape, updateScatterDimSizes.Equal(scatterDimSizes),
 			"updates %v: its scatter dims %v differ from scatter_indices %v without index_vector_dim", []any{ups, updateScatterDimSizes, sis}},
-		{"C4", ErrShape, fits(pick(windowSize, windowDims), pick(ins, windowDims)),
+		{"C4", engine.ErrShape, fits(pick(windowSize, windowDims), pick(ins, windowDims)),
 			"updates %v: its window dims %v exceed inputs %v", []any{ups, s.UpdateWindowDims, ins}},
-		{"C18", ErrShape, dimsMatch(ins, s.InputBatchingDims, sis, s.ScatterIndicesBatchingDims),
+		{"C18", engine.ErrShape, dimsMatch(ins, s.InputBatchingDims, sis, s.ScatterIndicesBatchingDims),
 			"inputs %v and scatter_indices %v differ along the batching dims", []any{ins, sis}},
 	}
 	return windowSize, firstBroken(checks)
@@ -473,7 +453,7 @@ type constraint struct {
 func firstBroken(cs []constraint) error {
 	for _, c := range cs {
 		if !c.holds {
-			return fmt.Errorf("%w: (%s) %s", c.class, c.label, fmt.Sprintf(c.msg, c.args...))
+			return fmt.Errorf("reftest: %w: (%s) %s", c.class, c.label, fmt.Sprintf(c.msg, c.args...))
 		}
 	}
 	return nil
@@ -610,13 +590,13 @@ func JAXFill(d tensor.DType) any {
 func checkComputation(comp Computation, d tensor.DType) error {
 	switch {
 	case comp > ComputeSubtract:
-		return fmt.Errorf("%w: unknown update computation %v", ErrArgument, comp)
+		return fmt.Errorf("reftest: %w: unknown update computation %v", engine.ErrArgument, comp)
 	case comp == ComputeReplace:
 		return nil
 	case d == tensor.String,
 		comp >= ComputeAnd && comp <= ComputeXor && d != tensor.Bool && !d.IsInteger(),
 		comp == ComputeSubtract && d == tensor.Bool:
-		return fmt.Errorf("%w: (C23) update computation %v on %v elements", ErrType, comp, d)
+		return fmt.Errorf("reftest: %w: (C23) update computation %v on %v elements", engine.ErrType, comp, d)
 	}
 	return nil
 }
@@ -801,15 +781,15 @@ func HLODynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceS
 		return tensor.Tensor{}, err
 	}
 	checks := []constraint{
-		{"C2", ErrShape, len(sliceSizes) == len(ops), "%d slice_sizes for an operand of rank %d", []any{len(sliceSizes), len(ops)}},
-		{"C4", ErrArgument, !slices.ContainsFunc(sliceSizes, func(s int) bool { return s < 0 }), "slice_sizes %v must not be negative",
+		{"C2", engine.ErrShape, len(sliceSizes) == len(ops), "%d slice_sizes for an operand of rank %d", []any{len(sliceSizes), len(ops)}},
+		{"C4", engine.ErrArgument, !slices.ContainsFunc(sliceSizes, func(s int) bool { return s < 0 }), "slice_sizes %v must not be negative",
 			[]any{sliceSizes}},
 	}
 	if err := firstBroken(checks); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if !fits(sliceSizes, ops) {
-		return tensor.Tensor{}, fmt.Errorf("%w: (C4) slice_sizes %v for an operand of shape %v", ErrShape, sliceSizes, ops)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: (C4) slice_sizes %v for an operand of shape %v", engine.ErrShape, sliceSizes, ops)
 	}
 	resultShape := tensor.Shape(sliceSizes) // C5
 	adjusted := adjustedStarts(startIndices, ops, resultShape)
@@ -835,16 +815,16 @@ func HLODynamicSlice(operand tensor.Tensor, startIndices []tensor.Tensor, sliceS
 func HLODynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.Tensor) (tensor.Tensor, error) {
 	ops, ups := operand.Shape(), update.Shape()
 	if update.DType() != operand.DType() {
-		return tensor.Tensor{}, fmt.Errorf("%w: (C2) update of type %v for an operand of type %v", ErrType, update.DType(), operand.DType())
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: (C2) update of type %v for an operand of type %v", engine.ErrType, update.DType(), operand.DType())
 	}
 	if len(ups) != len(ops) {
-		return tensor.Tensor{}, fmt.Errorf("%w: (C3) update %v for an operand of shape %v", ErrShape, ups, ops)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: (C3) update %v for an operand of shape %v", engine.ErrShape, ups, ops)
 	}
 	if err := checkStarts(startIndices, len(ops), "C4", "C5"); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if !fits(ups, ops) {
-		return tensor.Tensor{}, fmt.Errorf("%w: (C6) update %v is larger than the operand %v", ErrShape, ups, ops)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: (C6) update %v is larger than the operand %v", engine.ErrShape, ups, ops)
 	}
 	adjusted := adjustedStarts(startIndices, ops, ups)
 	out := make([]any, operand.Len())
@@ -869,17 +849,17 @@ func HLODynamicUpdateSlice(operand, update tensor.Tensor, startIndices []tensor.
 // scalars of one type (same).
 func checkStarts(starts []tensor.Tensor, rank int, count, same string) error {
 	if len(starts) != rank {
-		return fmt.Errorf("%w: (%s) %d start indices for an operand of rank %d", ErrShape, count, len(starts), rank)
+		return fmt.Errorf("reftest: %w: (%s) %d start indices for an operand of rank %d", engine.ErrShape, count, len(starts), rank)
 	}
 	for i, s := range starts {
 		if err := checkIndexType(s); err != nil {
 			return err
 		}
 		if s.DType() != starts[0].DType() {
-			return fmt.Errorf("%w: (%s) start index %d is %v, the first %v; they must be of one type", ErrType, same, i, s.DType(), starts[0].DType())
+			return fmt.Errorf("reftest: %w: (%s) start index %d is %v, the first %v; they must be of one type", engine.ErrType, same, i, s.DType(), starts[0].DType())
 		}
 		if s.Rank() != 0 {
-			return fmt.Errorf("%w: start index %d has shape %v, want a scalar", ErrShape, i, s.Shape())
+			return fmt.Errorf("reftest: %w: start index %d has shape %v, want a scalar", engine.ErrShape, i, s.Shape())
 		}
 	}
 	return nil

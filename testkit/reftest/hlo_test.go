@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -29,9 +30,9 @@ var specIndices = lit(`int64:[[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]
                                 [[[0, 0], [2, 1], [2, 2]], [[1, 2], [0, 1], [1, 0]]]]`)
 
 func TestHLOSpecExamples(t *testing.T) {
-	gdims := GatherDims{OffsetDims: []int{3, 4}, CollapsedSliceDims: []int{1}, OperandBatchingDims: []int{0},
+	gdims := engine.GatherDims{OffsetDims: []int{3, 4}, CollapsedSliceDims: []int{1}, OperandBatchingDims: []int{0},
 		StartIndicesBatchingDims: []int{1}, StartIndexMap: []int{2, 1}, IndexVectorDim: 3, SliceSizes: []int{1, 1, 2, 2}}
-	sdims := ScatterDims{UpdateWindowDims: []int{3, 4}, InsertedWindowDims: []int{1}, InputBatchingDims: []int{0},
+	sdims := engine.ScatterDims{UpdateWindowDims: []int{3, 4}, InsertedWindowDims: []int{1}, InputBatchingDims: []int{0},
 		ScatterIndicesBatchingDims: []int{1}, ScatterDimsToOperandDims: []int{2, 1}, IndexVectorDim: 3}
 	ones := tensor.Must(tensor.New(tensor.Int64, shape{2, 2, 3, 2, 2}))
 	for i := range ones.Data().([]int64) {
@@ -56,7 +57,7 @@ func TestHLOSpecExamples(t *testing.T) {
 // A gather of slices of 2 from [10 20 30 40 50], starting at -1, 1, 4
 // (the slice [4, 6) sticks out) and 9.
 var (
-	gather1D = GatherDims{OffsetDims: []int{1}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{2}}
+	gather1D = engine.GatherDims{OffsetDims: []int{1}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{2}}
 	gatherOp = tensortest.F32(shape{5}, 10, 20, 30, 40, 50)
 	starts   = tensortest.I64(shape{4, 1}, -1, 1, 4, 9)
 )
@@ -70,25 +71,25 @@ func TestHLOGatherModes(t *testing.T) {
 		{name: "fill with JAX's default", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherFill, nil) },
 			want: tensortest.F32(shape{4, 2}, float32(nan), float32(nan), 20, 30, float32(nan), float32(nan), float32(nan), float32(nan))},
 		{name: "fill of another type", run: func() (tensor.Tensor, error) { return HLOGather(gatherOp, starts, gather1D, GatherFill, -1.0) },
-			wantErr: ErrType},
+			wantErr: engine.ErrType},
 		{name: "index_vector_dim past the last dim", run: func() (tensor.Tensor, error) {
-			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
+			d := engine.GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
 			return HLOGather(gatherOp, ints(tensor.Uint64, shape{3}, 4, 0, 2), d, GatherClamp, nil)
 		}, want: tensortest.F32(shape{3}, 50, 10, 30)},
 		{name: "uint64 beyond int64 clamps to the end", run: func() (tensor.Tensor, error) {
-			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
+			d := engine.GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1}}
 			return HLOGather(gatherOp, tensor.Must(tensor.From(shape{1}, []uint64{math.MaxUint64})), d, GatherClamp, nil)
 		}, want: tensortest.F32(shape{1}, 50)},
 		{name: "empty slice of a collapsed dim takes one element", run: func() (tensor.Tensor, error) {
-			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
+			d := engine.GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
 			return HLOGather(gatherOp, tensortest.I64(shape{2, 1}, 5, 1), d, GatherClamp, nil)
 		}, want: tensortest.F32(shape{2}, 50, 20)},
 		{name: "a collapsed empty dim fits no start", run: func() (tensor.Tensor, error) {
-			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
+			d := engine.GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
 			return HLOGather(tensortest.F32(shape{0}), tensortest.I64(shape{1, 1}, 0), d, GatherClamp, nil)
-		}, wantErr: ErrIndex},
+		}, wantErr: engine.ErrIndex},
 		{name: "empty slice of a collapsed dim, empty result", run: func() (tensor.Tensor, error) {
-			d := GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
+			d := engine.GatherDims{CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{0}}
 			return HLOGather(gatherOp, tensortest.I64(shape{0, 1}), d, GatherClamp, nil)
 		}, want: tensortest.F32(shape{0})},
 	})
@@ -103,7 +104,7 @@ func TestHLOGatherModes(t *testing.T) {
 // A scatter of windows of 2 into [0 0 0 0 0] at -1, 1 and 4: the first
 // and last stick out by one element.
 func TestHLOScatterModes(t *testing.T) {
-	dims := ScatterDims{UpdateWindowDims: []int{1}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
+	dims := engine.ScatterDims{UpdateWindowDims: []int{1}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
 	in, idx, upd := zeros(tensor.Int32, shape{5}), tensortest.I64(shape{3, 1}, -1, 1, 4), ints(tensor.Int32, shape{3, 2}, 1, 2, 3, 4, 5, 6)
 	run := func(m ScatterMode) func() (tensor.Tensor, error) {
 		return func() (tensor.Tensor, error) { return HLOScatter(in, idx, upd, dims, ComputeAdd, m) }
@@ -112,7 +113,7 @@ func TestHLOScatterModes(t *testing.T) {
 		{name: "skip window", run: run(ScatterSkipWindow), want: ints(tensor.Int32, shape{5}, 0, 3, 4, 0, 0)},
 		{name: "skip element", run: run(ScatterSkipElement), want: ints(tensor.Int32, shape{5}, 2, 3, 4, 0, 5)},
 		{name: "clamp", run: run(ScatterClamp), want: ints(tensor.Int32, shape{5}, 1, 5, 4, 5, 6)},
-		{name: "unknown mode", run: run(ScatterClamp + 1), wantErr: ErrArgument},
+		{name: "unknown mode", run: run(ScatterClamp + 1), wantErr: engine.ErrArgument},
 	})
 	// The input is left as it was.
 	if d := Diff(in, zeros(tensor.Int32, shape{5})); d != "" {
@@ -123,7 +124,7 @@ func TestHLOScatterModes(t *testing.T) {
 // TestHLOComputations scatters two updates onto one element, which
 // starts as v: each computation on each kind of element type.
 func TestHLOComputations(t *testing.T) {
-	dims := ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
+	dims := engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
 	twice := tensortest.I64(shape{2, 1}, 0, 0)
 	c := func(name string, comp Computation, v, u tensor.Tensor, want tensor.Tensor) refCase {
 		return refCase{name: name, run: func() (tensor.Tensor, error) {
@@ -172,24 +173,24 @@ func TestHLOComputations(t *testing.T) {
 		c("complex maximum: imaginary parts break a tie", ComputeMaximum, c64(shape{1}, 1+5i), c64(shape{2}, 1+7i, 0+9i), c64(shape{1}, 1+7i)),
 		c("complex minimum: real parts first", ComputeMinimum, c64(shape{1}, 1+5i), c64(shape{2}, 1+7i, 0+9i), c64(shape{1}, 0+9i)),
 		c("complex multiply", ComputeMultiply, c64(shape{1}, 1+1i), c64(shape{2}, 1+1i, 2), c64(shape{1}, 4i)),
-		e("float and", ComputeAnd, f(1), f(1, 2), ErrType),
-		e("complex xor", ComputeXor, c64(shape{1}, 1), c64(shape{2}, 1, 2), ErrType),
-		e("string add", ComputeAdd, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), ErrType),
-		e("unknown computation", ComputeSubtract+1, f(1), f(1, 2), ErrArgument),
-		e("bool subtract", ComputeSubtract, bools(shape{1}, true), bools(shape{2}, true, false), ErrType),
-		e("string subtract", ComputeSubtract, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), ErrType),
-		e("updates of another type", ComputeAdd, f(1), tensortest.F64(shape{2}, 1, 2), ErrType),
+		e("float and", ComputeAnd, f(1), f(1, 2), engine.ErrType),
+		e("complex xor", ComputeXor, c64(shape{1}, 1), c64(shape{2}, 1, 2), engine.ErrType),
+		e("string add", ComputeAdd, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), engine.ErrType),
+		e("unknown computation", ComputeSubtract+1, f(1), f(1, 2), engine.ErrArgument),
+		e("bool subtract", ComputeSubtract, bools(shape{1}, true), bools(shape{2}, true, false), engine.ErrType),
+		e("string subtract", ComputeSubtract, tensortest.Str(shape{1}, "a"), tensortest.Str(shape{2}, "b", "c"), engine.ErrType),
+		e("updates of another type", ComputeAdd, f(1), tensortest.F64(shape{2}, 1, 2), engine.ErrType),
 		{name: "float indices", run: func() (tensor.Tensor, error) {
-			return HLOScatter(f(1), f(0, 0), f(1, 2), ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1},
+			return HLOScatter(f(1), f(0, 0), f(1, 2), engine.ScatterDims{InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1},
 				ComputeAdd, ScatterSkipWindow)
-		}, wantErr: ErrType},
+		}, wantErr: engine.ErrType},
 	})
 	for i, name := range computationNames {
 		if c, err := ParseComputation(name); err != nil || c != Computation(i) || c.String() != name {
 			t.Errorf("ParseComputation(%q) = %v, %v", name, c, err)
 		}
 	}
-	if _, err := ParseComputation("divide"); !errors.Is(err, ErrArgument) {
+	if _, err := ParseComputation("divide"); !errors.Is(err, engine.ErrArgument) {
 		t.Errorf("ParseComputation(divide): %v", err)
 	}
 }
@@ -198,49 +199,49 @@ func TestHLOComputations(t *testing.T) {
 // turn, starting from valid dimension numbers.
 func TestHLOGatherConstraints(t *testing.T) {
 	// A 3x4 operand, two start indices into dimension 0, whole rows.
-	rows := func() GatherDims {
-		return GatherDims{OffsetDims: []int{1}, CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1, 4}}
+	rows := func() engine.GatherDims {
+		return engine.GatherDims{OffsetDims: []int{1}, CollapsedSliceDims: []int{0}, StartIndexMap: []int{0}, IndexVectorDim: 1, SliceSizes: []int{1, 4}}
 	}
 	// A 2x3 operand batched along dimension 0 with the start indices'.
-	batched := func() GatherDims {
-		return GatherDims{CollapsedSliceDims: []int{1}, OperandBatchingDims: []int{0}, StartIndicesBatchingDims: []int{0},
+	batched := func() engine.GatherDims {
+		return engine.GatherDims{CollapsedSliceDims: []int{1}, OperandBatchingDims: []int{0}, StartIndicesBatchingDims: []int{0},
 			StartIndexMap: []int{1}, IndexVectorDim: 1, SliceSizes: []int{1, 1}}
 	}
 	cases := []struct {
 		label  string
 		class  error
-		base   func() GatherDims
-		change func(*GatherDims)
+		base   func() engine.GatherDims
+		change func(*engine.GatherDims)
 		shape  shape // the operand's, if not the base's
 	}{
-		{"", nil, rows, func(*GatherDims) {}, nil},
-		{"", nil, batched, func(*GatherDims) {}, nil},
-		{"C1", ErrShape, rows, func(d *GatherDims) { d.OffsetDims = nil }, nil},
-		{"C2", ErrArgument, rows, func(d *GatherDims) { d.IndexVectorDim = 3 }, nil},
-		{"C3", ErrShape, rows, func(d *GatherDims) { d.StartIndexMap = []int{0, 1} }, nil},
-		{"C4", ErrArgument, rows, func(d *GatherDims) { d.OffsetDims, d.CollapsedSliceDims = []int{1, 0}, nil }, nil},
-		{"C5", ErrArgument, rows, func(d *GatherDims) { d.OffsetDims = []int{2} }, nil},
-		{"C6", ErrArgument, rows, func(d *GatherDims) { d.OffsetDims, d.OperandBatchingDims = nil, []int{0} }, nil},
-		{"C7", ErrArgument, rows, func(d *GatherDims) { d.OffsetDims, d.CollapsedSliceDims = nil, []int{1, 0} }, nil},
-		{"C8", ErrArgument, rows, func(d *GatherDims) { d.CollapsedSliceDims = []int{2} }, nil},
-		{"C9", ErrArgument, rows, func(d *GatherDims) { d.SliceSizes = []int{2, 4} }, nil},
-		{"C10", ErrArgument, batched, func(d *GatherDims) {
+		{"", nil, rows, func(*engine.GatherDims) {}, nil},
+		{"", nil, batched, func(*engine.GatherDims) {}, nil},
+		{"C1", engine.ErrShape, rows, func(d *engine.GatherDims) { d.OffsetDims = nil }, nil},
+		{"C2", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.IndexVectorDim = 3 }, nil},
+		{"C3", engine.ErrShape, rows, func(d *engine.GatherDims) { d.StartIndexMap = []int{0, 1} }, nil},
+		{"C4", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.OffsetDims, d.CollapsedSliceDims = []int{1, 0}, nil }, nil},
+		{"C5", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.OffsetDims = []int{2} }, nil},
+		{"C6", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.OffsetDims, d.OperandBatchingDims = nil, []int{0} }, nil},
+		{"C7", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.OffsetDims, d.CollapsedSliceDims = nil, []int{1, 0} }, nil},
+		{"C8", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.CollapsedSliceDims = []int{2} }, nil},
+		{"C9", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.SliceSizes = []int{2, 4} }, nil},
+		{"C10", engine.ErrArgument, batched, func(d *engine.GatherDims) {
 			d.CollapsedSliceDims, d.OperandBatchingDims, d.StartIndicesBatchingDims = nil, []int{1, 0}, []int{0, 2}
 		}, nil},
-		{"C11", ErrArgument, batched, func(d *GatherDims) { d.OperandBatchingDims = []int{5} }, nil},
-		{"C12", ErrArgument, batched, func(d *GatherDims) { d.SliceSizes = []int{2, 1} }, nil},
-		{"C13", ErrArgument, batched, func(d *GatherDims) {
+		{"C11", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.OperandBatchingDims = []int{5} }, nil},
+		{"C12", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.SliceSizes = []int{2, 1} }, nil},
+		{"C13", engine.ErrArgument, batched, func(d *engine.GatherDims) {
 			d.CollapsedSliceDims, d.OperandBatchingDims, d.StartIndicesBatchingDims = nil, []int{0, 1}, []int{0, 0}
 		}, nil},
-		{"C14", ErrArgument, batched, func(d *GatherDims) { d.StartIndicesBatchingDims = []int{3} }, nil},
-		{"C15", ErrArgument, batched, func(d *GatherDims) { d.StartIndicesBatchingDims = []int{1} }, nil},
-		{"C16", ErrArgument, batched, func(d *GatherDims) { d.StartIndicesBatchingDims = nil }, nil},
-		{"C17", ErrShape, batched, func(*GatherDims) {}, shape{3, 3}},
-		{"C18", ErrArgument, batched, func(d *GatherDims) { d.StartIndexMap = []int{0} }, nil},
-		{"C19", ErrArgument, rows, func(d *GatherDims) { d.StartIndexMap = []int{2} }, nil},
-		{"C20", ErrShape, rows, func(d *GatherDims) { d.SliceSizes = []int{1} }, nil},
-		{"C21", ErrShape, rows, func(d *GatherDims) { d.SliceSizes = []int{1, 5} }, nil},
-		{"C21", ErrArgument, rows, func(d *GatherDims) { d.SliceSizes = []int{1, -1} }, nil},
+		{"C14", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.StartIndicesBatchingDims = []int{3} }, nil},
+		{"C15", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.StartIndicesBatchingDims = []int{1} }, nil},
+		{"C16", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.StartIndicesBatchingDims = nil }, nil},
+		{"C17", engine.ErrShape, batched, func(*engine.GatherDims) {}, shape{3, 3}},
+		{"C18", engine.ErrArgument, batched, func(d *engine.GatherDims) { d.StartIndexMap = []int{0} }, nil},
+		{"C19", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.StartIndexMap = []int{2} }, nil},
+		{"C20", engine.ErrShape, rows, func(d *engine.GatherDims) { d.SliceSizes = []int{1} }, nil},
+		{"C21", engine.ErrShape, rows, func(d *engine.GatherDims) { d.SliceSizes = []int{1, 5} }, nil},
+		{"C21", engine.ErrArgument, rows, func(d *engine.GatherDims) { d.SliceSizes = []int{1, -1} }, nil},
 	}
 	for _, c := range cases {
 		d := c.base()
@@ -261,57 +262,57 @@ func TestHLOGatherConstraints(t *testing.T) {
 		checkConstraint(t, "gather "+c.label, err, c.class, c.label)
 	}
 	_, err := HLOGather(gatherOp, tensortest.F32(shape{1, 1}, 0), gather1D, GatherClamp, nil)
-	checkConstraint(t, "gather of float indices", err, ErrType, "")
+	checkConstraint(t, "gather of float indices", err, engine.ErrType, "")
 	defer tensor.SetMaxBytes(tensor.SetMaxBytes(1 << 10))
 	_, err = HLOGather(gatherOp, zeros(tensor.Int8, shape{200, 1}), gather1D, GatherClamp, nil)
-	checkConstraint(t, "gather beyond the size limit", err, ErrShape, "")
+	checkConstraint(t, "gather beyond the size limit", err, engine.ErrShape, "")
 }
 
 // TestHLOScatterConstraints breaks each constraint of the spec's scatter
 // in turn.
 func TestHLOScatterConstraints(t *testing.T) {
 	// Rows of a 3x4 input, two of them.
-	rows := func() ScatterDims {
-		return ScatterDims{UpdateWindowDims: []int{1}, InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
+	rows := func() engine.ScatterDims {
+		return engine.ScatterDims{UpdateWindowDims: []int{1}, InsertedWindowDims: []int{0}, ScatterDimsToOperandDims: []int{0}, IndexVectorDim: 1}
 	}
 	// A 2x3 input batched along dimension 0 with the indices'.
-	batched := func() ScatterDims {
-		return ScatterDims{InsertedWindowDims: []int{1}, InputBatchingDims: []int{0}, ScatterIndicesBatchingDims: []int{0},
+	batched := func() engine.ScatterDims {
+		return engine.ScatterDims{InsertedWindowDims: []int{1}, InputBatchingDims: []int{0}, ScatterIndicesBatchingDims: []int{0},
 			ScatterDimsToOperandDims: []int{1}, IndexVectorDim: 1}
 	}
 	cases := []struct {
 		label          string
 		class          error
-		base           func() ScatterDims
-		change         func(*ScatterDims)
+		base           func() engine.ScatterDims
+		change         func(*engine.ScatterDims)
 		input, updates shape
 	}{
-		{"", nil, rows, func(*ScatterDims) {}, nil, nil},
-		{"", nil, batched, func(*ScatterDims) {}, nil, nil},
-		{"C2", ErrShape, rows, func(d *ScatterDims) { d.InsertedWindowDims = nil }, nil, nil},
-		{"C4", ErrShape, rows, func(*ScatterDims) {}, nil, shape{2, 4, 1}},
-		{"C4", ErrShape, rows, func(*ScatterDims) {}, nil, shape{3, 4}},
-		{"C4", ErrShape, rows, func(*ScatterDims) {}, nil, shape{2, 5}},
-		{"C7", ErrArgument, rows, func(d *ScatterDims) { d.UpdateWindowDims, d.InsertedWindowDims = []int{1, 0}, nil }, nil, nil},
-		{"C8", ErrArgument, rows, func(d *ScatterDims) { d.UpdateWindowDims = []int{5} }, nil, nil},
-		{"C9", ErrArgument, rows, func(d *ScatterDims) { d.UpdateWindowDims, d.InputBatchingDims = nil, []int{0} }, nil, nil},
-		{"C10", ErrArgument, rows, func(d *ScatterDims) { d.UpdateWindowDims, d.InsertedWindowDims = nil, []int{1, 0} }, nil, nil},
-		{"C11", ErrArgument, rows, func(d *ScatterDims) { d.InsertedWindowDims = []int{2} }, nil, nil},
-		{"C12", ErrArgument, batched, func(d *ScatterDims) {
+		{"", nil, rows, func(*engine.ScatterDims) {}, nil, nil},
+		{"", nil, batched, func(*engine.ScatterDims) {}, nil, nil},
+		{"C2", engine.ErrShape, rows, func(d *engine.ScatterDims) { d.InsertedWindowDims = nil }, nil, nil},
+		{"C4", engine.ErrShape, rows, func(*engine.ScatterDims) {}, nil, shape{2, 4, 1}},
+		{"C4", engine.ErrShape, rows, func(*engine.ScatterDims) {}, nil, shape{3, 4}},
+		{"C4", engine.ErrShape, rows, func(*engine.ScatterDims) {}, nil, shape{2, 5}},
+		{"C7", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.UpdateWindowDims, d.InsertedWindowDims = []int{1, 0}, nil }, nil, nil},
+		{"C8", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.UpdateWindowDims = []int{5} }, nil, nil},
+		{"C9", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.UpdateWindowDims, d.InputBatchingDims = nil, []int{0} }, nil, nil},
+		{"C10", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.UpdateWindowDims, d.InsertedWindowDims = nil, []int{1, 0} }, nil, nil},
+		{"C11", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.InsertedWindowDims = []int{2} }, nil, nil},
+		{"C12", engine.ErrArgument, batched, func(d *engine.ScatterDims) {
 			d.InsertedWindowDims, d.InputBatchingDims, d.ScatterIndicesBatchingDims = nil, []int{1, 0}, []int{0, 2}
 		}, nil, nil},
-		{"C13", ErrArgument, batched, func(d *ScatterDims) { d.InputBatchingDims = []int{5} }, nil, nil},
-		{"C14", ErrArgument, batched, func(d *ScatterDims) {
+		{"C13", engine.ErrArgument, batched, func(d *engine.ScatterDims) { d.InputBatchingDims = []int{5} }, nil, nil},
+		{"C14", engine.ErrArgument, batched, func(d *engine.ScatterDims) {
 			d.InsertedWindowDims, d.InputBatchingDims, d.ScatterIndicesBatchingDims = nil, []int{0, 1}, []int{0, 0}
 		}, nil, nil},
-		{"C15", ErrArgument, batched, func(d *ScatterDims) { d.ScatterIndicesBatchingDims = []int{3} }, nil, nil},
-		{"C16", ErrArgument, batched, func(d *ScatterDims) { d.ScatterIndicesBatchingDims = []int{1} }, nil, nil},
-		{"C17", ErrArgument, batched, func(d *ScatterDims) { d.ScatterIndicesBatchingDims = nil }, nil, nil},
-		{"C18", ErrShape, batched, func(*ScatterDims) {}, shape{3, 3}, nil},
-		{"C19", ErrShape, rows, func(d *ScatterDims) { d.ScatterDimsToOperandDims = []int{0, 1} }, nil, nil},
-		{"C20", ErrArgument, batched, func(d *ScatterDims) { d.ScatterDimsToOperandDims = []int{0} }, nil, nil},
-		{"C21", ErrArgument, rows, func(d *ScatterDims) { d.ScatterDimsToOperandDims = []int{2} }, nil, nil},
-		{"C22", ErrArgument, rows, func(d *ScatterDims) { d.IndexVectorDim = 3 }, nil, nil},
+		{"C15", engine.ErrArgument, batched, func(d *engine.ScatterDims) { d.ScatterIndicesBatchingDims = []int{3} }, nil, nil},
+		{"C16", engine.ErrArgument, batched, func(d *engine.ScatterDims) { d.ScatterIndicesBatchingDims = []int{1} }, nil, nil},
+		{"C17", engine.ErrArgument, batched, func(d *engine.ScatterDims) { d.ScatterIndicesBatchingDims = nil }, nil, nil},
+		{"C18", engine.ErrShape, batched, func(*engine.ScatterDims) {}, shape{3, 3}, nil},
+		{"C19", engine.ErrShape, rows, func(d *engine.ScatterDims) { d.ScatterDimsToOperandDims = []int{0, 1} }, nil, nil},
+		{"C20", engine.ErrArgument, batched, func(d *engine.ScatterDims) { d.ScatterDimsToOperandDims = []int{0} }, nil, nil},
+		{"C21", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.ScatterDimsToOperandDims = []int{2} }, nil, nil},
+		{"C22", engine.ErrArgument, rows, func(d *engine.ScatterDims) { d.IndexVectorDim = 3 }, nil, nil},
 	}
 	for _, c := range cases {
 		d := c.base()
@@ -390,18 +391,18 @@ func TestHLODynamicSlices(t *testing.T) {
 		class error
 		err   error
 	}{
-		{"C2", ErrShape, second(HLODynamicSlice(operand, starts(0), []int{2, 2}))},
-		{"C2", ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2}))},
-		{"C3", ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(int64(0)), tensor.Scalar(int32(0))}, []int{2, 2}))},
-		{"C4", ErrArgument, second(HLODynamicSlice(operand, starts(0, 0), []int{2, -1}))},
-		{"C4", ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2, 5}))},
-		{"", ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(float32(0)), tensor.Scalar(float32(0))}, []int{2, 2}))},
-		{"", ErrShape, second(HLODynamicSlice(operand, []tensor.Tensor{tensortest.I64(shape{1}, 0), tensortest.I64(shape{1}, 0)}, []int{2, 2}))},
-		{"C2", ErrType, second(HLODynamicUpdateSlice(operand, tensortest.F32(shape{2, 2}, 1, 1, 1, 1), starts(0, 0)))},
-		{"C3", ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{2}, 1, 1), starts(0, 0)))},
-		{"C4", ErrShape, second(HLODynamicUpdateSlice(operand, ones, starts(0)))},
-		{"C5", ErrType, second(HLODynamicUpdateSlice(operand, ones, []tensor.Tensor{tensor.Scalar(uint8(0)), tensor.Scalar(int8(0))}))},
-		{"C6", ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{5, 1}, 1, 1, 1, 1, 1), starts(0, 0)))},
+		{"C2", engine.ErrShape, second(HLODynamicSlice(operand, starts(0), []int{2, 2}))},
+		{"C2", engine.ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2}))},
+		{"C3", engine.ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(int64(0)), tensor.Scalar(int32(0))}, []int{2, 2}))},
+		{"C4", engine.ErrArgument, second(HLODynamicSlice(operand, starts(0, 0), []int{2, -1}))},
+		{"C4", engine.ErrShape, second(HLODynamicSlice(operand, starts(0, 0), []int{2, 5}))},
+		{"", engine.ErrType, second(HLODynamicSlice(operand, []tensor.Tensor{tensor.Scalar(float32(0)), tensor.Scalar(float32(0))}, []int{2, 2}))},
+		{"", engine.ErrShape, second(HLODynamicSlice(operand, []tensor.Tensor{tensortest.I64(shape{1}, 0), tensortest.I64(shape{1}, 0)}, []int{2, 2}))},
+		{"C2", engine.ErrType, second(HLODynamicUpdateSlice(operand, tensortest.F32(shape{2, 2}, 1, 1, 1, 1), starts(0, 0)))},
+		{"C3", engine.ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{2}, 1, 1), starts(0, 0)))},
+		{"C4", engine.ErrShape, second(HLODynamicUpdateSlice(operand, ones, starts(0)))},
+		{"C5", engine.ErrType, second(HLODynamicUpdateSlice(operand, ones, []tensor.Tensor{tensor.Scalar(uint8(0)), tensor.Scalar(int8(0))}))},
+		{"C6", engine.ErrShape, second(HLODynamicUpdateSlice(operand, ints(tensor.Int32, shape{5, 1}, 1, 1, 1, 1, 1), starts(0, 0)))},
 	} {
 		checkConstraint(t, "dynamic slices "+c.label, c.err, c.class, c.label)
 	}

@@ -6,39 +6,13 @@ import (
 	"slices"
 
 	"github.com/scatter-dev/scatter/bfloat16"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 	"github.com/x448/float16"
 )
 
-// RunRules say how ReduceRuns reads its indices and fills empty runs.
-type RunRules struct {
-	// IDs: indices holds one sorted segment id per slice of src along the
-	// axis (TensorFlow's segment_*), and the output has (last id) + 1
-	// slices. Otherwise indices holds the start of each run (NumPy's
-	// reduceat): run i ends where run i+1 starts, and a run whose start
-	// is not below the next one's is the slice at its start alone.
-	IDs bool
-	// EmptyIdentity fills a run of no slice with the identity of the
-	// reduction (-0 for a float sum, 1 for a product, -Inf or the lowest
-	// integer for Max, +Inf or the highest for Min); otherwise zero.
-	EmptyIdentity bool
-	// Widen computes Add and Mul of bool, int8, int16 and int32 in int64,
-	// and of uint8, uint16 and uint32 in uint64, the output's type.
-	Widen bool
-	// EigenStart makes a run of more than one value fold from the
-	// reduction's start value rather than from its first value: +0 for
-	// Add and Mean, 1 for Mul (of real numbers), the lowest finite value
-	// for Max and the highest for Min (TensorFlow's Eigen reducers); a run
-	// of one value is that value.
-	EigenStart bool
-	// PairwiseSum makes Add of floats and complex numbers the first value
-	// of a run plus NumPy's pairwise sum of the others (pairwise_sum of
-	// numpy/_core/src/umath/loops_utils.h.src; see pairwiseSum).
-	PairwiseSum bool
-}
-
-// SegmentError reports segment ids that IDs refuses: the kind of the
+// SegmentError reports segment ids that RunIDs refuses: the kind of the
 // first failure as TensorFlow's CPU kernel checks them (the last id's
 // sign, then run by run the next id's order and the run's id), and the
 // position in the ids it names.
@@ -53,38 +27,53 @@ func (e *SegmentError) Error() string {
 }
 
 // Unwrap returns ErrIndex.
-func (e *SegmentError) Unwrap() error { return ErrIndex }
+func (e *SegmentError) Unwrap() error { return engine.ErrIndex }
 
 // ReduceRuns returns src with each run of consecutive slices along axis
 // reduced to one slice: out[..., i, ...] is the fold under opt, in slice
-// order, of src[..., r, ...] for every r in run i, which rules define.
-func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Options) (tensor.Tensor, error) {
-	if opt.Reduction == None || opt.Reduction == Div {
-		return tensor.Tensor{}, fmt.Errorf("%w: reduction %v", ErrArgument, opt.Reduction)
+// order, of src[..., r, ...] for every r in run i, which opt.Rules define
+// as the engine's ReduceRuns documents them. This package reads them so:
+// under RunStarts, run i ends where run i+1 starts, and a run whose start
+// is not below the next one's is the slice at its start alone; under
+// RunIDs, the output has (last id) + 1 slices, ids checked as TensorFlow's
+// CPU kernel checks them (a *SegmentError). EmptyIdentity fills a run of
+// no slice with the identity of the reduction (-0 for a float sum, 1 for
+// a product, -Inf or the lowest integer for Max, +Inf or the highest for
+// Min), otherwise zero. EigenStart folds a run of more than one value
+// from the reduction's start value (+0 for Add and Mean, 1 for Mul of real
+// numbers, the lowest finite value for Max and the highest for Min), and
+// PairwiseSum makes Add of floats and complex numbers the first value of a
+// run plus NumPy's pairwise sum of the others (see pairwiseSum). widen
+// computes Add and Mul of bool, int8, int16 and int32 in int64, and of
+// uint8, uint16 and uint32 in uint64, the output's type.
+func ReduceRuns(src, indices tensor.Tensor, axis int, opt engine.RunOptions, widen bool) (tensor.Tensor, error) {
+	rules, sopt := opt.Rules, engine.ScatterOptions{Reduction: opt.Reduction, Arith: opt.Arith}
+	if opt.Reduction == engine.None || opt.Reduction == engine.Div {
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: reduction %v", engine.ErrArgument, opt.Reduction)
 	}
-	if rules.EigenStart && (opt.StdMinMax || opt.StdUpdateMinMax || opt.LastNaN || opt.SignedZeros) && (opt.Reduction == Max || opt.Reduction == Min) {
-		return tensor.Tensor{}, fmt.Errorf("%w: EigenStart with a rule for max and min other than NaN's propagation", ErrArgument)
+	if rules.EigenStart && opt.Arith.MinMax != engine.MinMaxNaN && (opt.Reduction == engine.Max || opt.Reduction == engine.Min) {
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: EigenStart with a rule for max and min other than NaN's propagation", engine.ErrArgument)
 	}
 	ss := src.Shape()
 	if len(ss) == 0 || axis < 0 || axis >= len(ss) {
-		return tensor.Tensor{}, fmt.Errorf("%w: axis %d for src %v", ErrArgument, axis, ss)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: axis %d for src %v", engine.ErrArgument, axis, ss)
 	}
 	if err := checkIndexType(indices); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if indices.Rank() != 1 {
-		return tensor.Tensor{}, fmt.Errorf("%w: indices %v are not 1-D", ErrShape, indices.Shape())
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: indices %v are not 1-D", engine.ErrShape, indices.Shape())
 	}
 	out := src.DType()
-	if w, ok := widened[out]; ok && rules.Widen && (opt.Reduction == Add || opt.Reduction == Mul) {
+	if w, ok := widened[out]; ok && widen && (opt.Reduction == engine.Add || opt.Reduction == engine.Mul) {
 		out = w
 	}
-	if err := checkReduction(out, opt); err != nil {
+	if err := checkReduction(out, sopt); err != nil {
 		return tensor.Tensor{}, err
 	}
 	var runs [][2]int
 	var err error
-	if rules.IDs {
+	if rules.Index == engine.RunIDs {
 		runs, err = idRuns(indices, ss[axis])
 	} else {
 		runs, err = startRuns(indices, ss[axis])
@@ -100,7 +89,7 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 		run := runs[c[axis]]
 		if run[0] == run[1] {
 			vals[i] = zero(out)
-			if rules.EmptyIdentity {
+			if rules.Empty == engine.EmptyIdentity {
 				vals[i] = identity(out, opt.Reduction)
 			}
 			i++
@@ -110,11 +99,11 @@ func ReduceRuns(src, indices tensor.Tensor, axis int, rules RunRules, opt Option
 		for r := run[0]; r < run[1]; r++ {
 			vs = append(vs, element(src, ss.Offset(replaced(c, axis, r)), out))
 		}
-		vals[i] = reduce(out, vs[0], vs[1:], opt)
-		if r := opt.Reduction; rules.EigenStart && len(vs) > 1 && r != Sub && !(r == Mul && out.IsComplex()) {
-			vals[i] = foldFrom(out, start(out, opt.Reduction), vs, opt)
+		vals[i] = reduce(out, vs[0], vs[1:], sopt)
+		if r := opt.Reduction; rules.EigenStart && len(vs) > 1 && r != engine.Sub && !(r == engine.Mul && out.IsComplex()) {
+			vals[i] = foldFrom(out, start(out, opt.Reduction), vs, sopt)
 		}
-		if rules.PairwiseSum && opt.Reduction == Add && len(vs) > 1 && (out.IsFloat() || out.IsComplex()) {
+		if rules.PairwiseSum && opt.Reduction == engine.Add && len(vs) > 1 && (out.IsFloat() || out.IsComplex()) {
 			vals[i] = numpySum(out, vs[0], vs[1:])
 		}
 		i++
@@ -152,7 +141,7 @@ func startRuns(indices tensor.Tensor, size int) ([][2]int, error) {
 func idRuns(indices tensor.Tensor, size int) ([][2]int, error) {
 	n := indices.Len()
 	if n != size {
-		return nil, fmt.Errorf("%w: %d ids for %d slices", ErrShape, n, size)
+		return nil, fmt.Errorf("reftest: %w: %d ids for %d slices", engine.ErrShape, n, size)
 	}
 	if n == 0 {
 		return nil, nil
@@ -162,7 +151,7 @@ func idRuns(indices tensor.Tensor, size int) ([][2]int, error) {
 		return nil, &SegmentError{Kind: "negative last", Pos: n - 1}
 	}
 	if last >= math.MaxInt32 {
-		return nil, fmt.Errorf("%w: last id %d", tensor.ErrTooLarge, last)
+		return nil, fmt.Errorf("reftest: %w: last id %d", tensor.ErrTooLarge, last)
 	}
 	runs := make([][2]int, last+1)
 	for start := 0; start < n; {
@@ -212,24 +201,24 @@ func element(src tensor.Tensor, i int, d tensor.DType) any {
 // identity returns the value i of type d with i op u == u for reduction r:
 // -0 for a float sum (0 for other sums and for Sub), 1 for a product, the
 // lowest value for Max, the highest for Min.
-func identity(d tensor.DType, r Reduction) any {
+func identity(d tensor.DType, r engine.Reduction) any {
 	t := tensor.Must(tensor.New(d, tensor.Shape{}))
 	var f float64
 	switch r {
-	case Mul:
+	case engine.Mul:
 		return arithOf(d).one
-	case Add, Mean:
+	case engine.Add, engine.Mean:
 		f = math.Copysign(0, -1)
-	case Max:
+	case engine.Max:
 		f = math.Inf(-1)
-	case Min:
+	case engine.Min:
 		f = math.Inf(1)
 	default:
 		return zero(d)
 	}
 	switch d {
 	case tensor.Bool:
-		return r == Min
+		return r == engine.Min
 	case tensor.Float16:
 		return float16.Fromfloat32(float32(f))
 	case tensor.BFloat16:
@@ -242,10 +231,10 @@ func identity(d tensor.DType, r Reduction) any {
 	if d.IsInteger() {
 		lo, hi := integerRange(d)
 		switch r {
-		case Max:
+		case engine.Max:
 			t.SetIntAt(0, lo)
 			return t.At(0)
-		case Min:
+		case engine.Min:
 			if d == tensor.Uint64 {
 				return uint64(math.MaxUint64)
 			}
@@ -282,7 +271,7 @@ func numpySum(d tensor.DType, first any, rest []any) any {
 			wide[i] = widen(v)
 		}
 		f32 := arithOf(tensor.Float32)
-		return narrow(d, f32.step(Add, widen(first), pairwiseSum(tensor.Float32, wide, 8), Options{}).(float32))
+		return narrow(d, f32.step(engine.Add, widen(first), pairwiseSum(tensor.Float32, wide, 8), engine.ScatterOptions{}).(float32))
 	case tensor.Complex64, tensor.Complex128:
 		pd := tensor.Float32
 		if d == tensor.Complex128 {
@@ -301,9 +290,9 @@ func numpySum(d tensor.DType, first any, rest []any) any {
 		} else {
 			u = complex(s0.(float64), s1.(float64))
 		}
-		return a.step(Add, first, u, Options{})
+		return a.step(engine.Add, first, u, engine.ScatterOptions{})
 	}
-	return arithOf(d).step(Add, first, pairwiseSum(d, rest, 8), Options{})
+	return arithOf(d).step(engine.Add, first, pairwiseSum(d, rest, 8), engine.ScatterOptions{})
 }
 
 // part returns the real (or imaginary) part of a complex value.
@@ -336,10 +325,10 @@ func part(v any, im bool) any {
 //     complex ones).
 func pairwiseSum(d tensor.DType, xs []any, lanes int) any {
 	a := arithOf(d)
-	sum := func(v, u any) any { return a.step(Add, v, u, Options{}) }
+	sum := func(v, u any) any { return a.step(engine.Add, v, u, engine.ScatterOptions{}) }
 	n := len(xs)
 	if n < lanes {
-		acc := identity(d, Add)
+		acc := identity(d, engine.Add)
 		for _, x := range xs {
 			acc = sum(acc, x)
 		}
@@ -377,15 +366,15 @@ func pairwiseSum(d tensor.DType, xs []any, lanes int) any {
 
 // foldFrom folds vs into acc under opt's reduction, in order, and divides
 // a mean by len(vs).
-func foldFrom(d tensor.DType, acc any, vs []any, opt Options) any {
+func foldFrom(d tensor.DType, acc any, vs []any, opt engine.ScatterOptions) any {
 	a, step := arithOf(d), opt.Reduction
-	if step == Mean {
-		step = Add
+	if step == engine.Mean {
+		step = engine.Add
 	}
 	for _, v := range vs {
 		acc = a.step(step, acc, v, opt)
 	}
-	if opt.Reduction == Mean {
+	if opt.Reduction == engine.Mean {
 		return a.mean(acc, len(vs), opt)
 	}
 	return acc
@@ -394,20 +383,20 @@ func foldFrom(d tensor.DType, acc any, vs []any, opt Options) any {
 // start returns the value an Eigen reducer starts from for reduction r on
 // type d: +0 (false) for Add and Mean, 1 for Mul, the lowest finite value
 // for Max and the highest for Min.
-func start(d tensor.DType, r Reduction) any {
+func start(d tensor.DType, r engine.Reduction) any {
 	t := tensor.Must(tensor.New(d, tensor.Shape{}))
 	switch {
-	case r == Mul:
+	case r == engine.Mul:
 		return arithOf(d).one
-	case r != Max && r != Min:
+	case r != engine.Max && r != engine.Min:
 		return zero(d)
 	case d == tensor.Bool:
-		return r == Min
+		return r == engine.Min
 	case d.IsInteger():
 		return identity(d, r)
 	}
 	top := map[tensor.DType]float64{tensor.Float16: 65504, tensor.BFloat16: 0x1.fep127, tensor.Float32: math.MaxFloat32, tensor.Float64: math.MaxFloat64}[d]
-	if r == Max {
+	if r == engine.Max {
 		top = -top
 	}
 	t.SetFloatAt(0, top)

@@ -3,6 +3,7 @@ package reftest
 import (
 	"fmt"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -15,26 +16,26 @@ import (
 //
 // The outcome of the updates that land on one position follows opt; an
 // index tuple with a skipped component is dropped whole.
-func ScatterND(data, indices, updates tensor.Tensor, opt Options) (tensor.Tensor, error) {
+func ScatterND(data, indices, updates tensor.Tensor, opt engine.ScatterOptions) (tensor.Tensor, error) {
 	ds, is, us := data.Shape(), indices.Shape(), updates.Shape()
 	if err := checkScatterTypes(data, indices, updates, opt); err != nil {
 		return tensor.Tensor{}, err
 	}
 	if len(is) == 0 {
-		return tensor.Tensor{}, fmt.Errorf("%w: indices must have rank >= 1", ErrShape)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: indices must have rank >= 1", engine.ErrShape)
 	}
 	k := is[len(is)-1]
 	if k > len(ds) {
-		return tensor.Tensor{}, fmt.Errorf("%w: tuples of %d components for data of rank %d", ErrShape, k, len(ds))
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: tuples of %d components for data of rank %d", engine.ErrShape, k, len(ds))
 	}
 	lead, slice := is[:len(is)-1], ds[k:]
 	if want := append(lead.Clone(), slice...); !us.Equal(want) {
-		return tensor.Tensor{}, fmt.Errorf("%w: updates %v, want %v", ErrShape, us, want)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: updates %v, want %v", engine.ErrShape, us, want)
 	}
 	hits := make([][]any, data.Len()) // the updates that land on each position of data, in order
 	var refused []int
 	each(lead, func(p []int) {
-		target, dropped := opt.Rules.tuple(indices, p, ds, 0, &refused)
+		target, dropped := tuple(opt.Rules, indices, p, ds, 0, &refused)
 		if dropped {
 			return
 		}
@@ -55,7 +56,7 @@ func ScatterND(data, indices, updates tensor.Tensor, opt Options) (tensor.Tensor
 // updates have the same rank; indices.shape[d] <= data.shape[d] for d !=
 // axis and indices.shape[d] <= updates.shape[d] for every d. axis is in
 // [0, rank).
-func ScatterElements(data, indices, updates tensor.Tensor, axis int, opt Options) (tensor.Tensor, error) {
+func ScatterElements(data, indices, updates tensor.Tensor, axis int, opt engine.ScatterOptions) (tensor.Tensor, error) {
 	ds, is, us := data.Shape(), indices.Shape(), updates.Shape()
 	if err := checkScatterTypes(data, indices, updates, opt); err != nil {
 		return tensor.Tensor{}, err
@@ -64,18 +65,18 @@ func ScatterElements(data, indices, updates tensor.Tensor, axis int, opt Options
 		return tensor.Tensor{}, err
 	}
 	if len(us) != len(is) {
-		return tensor.Tensor{}, fmt.Errorf("%w: updates %v and indices %v differ in rank", ErrShape, us, is)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: updates %v and indices %v differ in rank", engine.ErrShape, us, is)
 	}
 	for d := range is {
 		if is[d] > us[d] {
-			return tensor.Tensor{}, fmt.Errorf("%w: indices %v exceed updates %v", ErrShape, is, us)
+			return tensor.Tensor{}, fmt.Errorf("reftest: %w: indices %v exceed updates %v", engine.ErrShape, is, us)
 		}
 	}
 	hits := make([][]any, data.Len())
 	var refused []int
 	each(is, func(p []int) {
 		at := is.Offset(p)
-		pos, v := opt.Rules.resolve(indexValue(indices, at), ds[axis])
+		pos, v := resolve(opt.Rules, indexValue(indices, at), ds[axis])
 		switch v {
 		case bad:
 			refused = append(refused, at)
@@ -94,17 +95,17 @@ func ScatterElements(data, indices, updates tensor.Tensor, axis int, opt Options
 // share.
 func checkElements(ds, is tensor.Shape, axis int) error {
 	if len(ds) == 0 {
-		return fmt.Errorf("%w: data must have rank >= 1", ErrShape)
+		return fmt.Errorf("reftest: %w: data must have rank >= 1", engine.ErrShape)
 	}
 	if axis < 0 || axis >= len(ds) {
-		return fmt.Errorf("%w: axis %d for data of rank %d", ErrArgument, axis, len(ds))
+		return fmt.Errorf("reftest: %w: axis %d for data of rank %d", engine.ErrArgument, axis, len(ds))
 	}
 	if len(is) != len(ds) {
-		return fmt.Errorf("%w: indices %v and data %v differ in rank", ErrShape, is, ds)
+		return fmt.Errorf("reftest: %w: indices %v and data %v differ in rank", engine.ErrShape, is, ds)
 	}
 	for d := range is {
 		if d != axis && is[d] > ds[d] {
-			return fmt.Errorf("%w: indices %v exceed data %v in dimension %d", ErrShape, is, ds, d)
+			return fmt.Errorf("reftest: %w: indices %v exceed data %v in dimension %d", engine.ErrShape, is, ds, d)
 		}
 	}
 	return nil
@@ -112,12 +113,12 @@ func checkElements(ds, is tensor.Shape, axis int) error {
 
 // checkScatterTypes checks the element types of a scatter and whether the
 // reduction has a meaning for them.
-func checkScatterTypes(data, indices, updates tensor.Tensor, opt Options) error {
+func checkScatterTypes(data, indices, updates tensor.Tensor, opt engine.ScatterOptions) error {
 	if err := checkIndexType(indices); err != nil {
 		return err
 	}
 	if data.DType() != updates.DType() {
-		return fmt.Errorf("%w: data is %v, updates %v", ErrType, data.DType(), updates.DType())
+		return fmt.Errorf("reftest: %w: data is %v, updates %v", engine.ErrType, data.DType(), updates.DType())
 	}
 	if err := checkReduction(data.DType(), opt); err != nil {
 		return err
@@ -127,13 +128,13 @@ func checkScatterTypes(data, indices, updates tensor.Tensor, opt Options) error 
 
 // checkDivisors fails when Div would divide an integer by an update of 0,
 // naming the first such update.
-func checkDivisors(updates tensor.Tensor, opt Options) error {
-	if opt.Reduction != Div || !updates.DType().IsInteger() {
+func checkDivisors(updates tensor.Tensor, opt engine.ScatterOptions) error {
+	if opt.Reduction != engine.Div || !updates.DType().IsInteger() {
 		return nil
 	}
 	for i := range updates.Len() {
 		if v, _ := updates.IntAt(i); v == 0 {
-			return fmt.Errorf("%w: updates%v is 0: integer division by zero", ErrArgument, updates.Shape().Coords(i))
+			return fmt.Errorf("reftest: %w: updates%v is 0: integer division by zero", engine.ErrArgument, updates.Shape().Coords(i))
 		}
 	}
 	return nil
@@ -142,14 +143,14 @@ func checkDivisors(updates tensor.Tensor, opt Options) error {
 // fold returns data with every position that received updates replaced by
 // the outcome of its updates (hits, in order), and with DivideAll, every
 // other position divided by 1 for Mean.
-func fold(data tensor.Tensor, hits [][]any, opt Options) (tensor.Tensor, error) {
+func fold(data tensor.Tensor, hits [][]any, opt engine.ScatterOptions) (tensor.Tensor, error) {
 	out := make([]any, data.Len())
 	for i := range out {
 		out[i] = data.At(i)
 		switch {
 		case len(hits[i]) > 0:
 			out[i] = reduce(data.DType(), out[i], hits[i], opt)
-		case opt.Reduction == Mean && opt.DivideAll:
+		case opt.Reduction == engine.Mean && opt.Arith.DivideAll:
 			out[i] = arithOf(data.DType()).mean(out[i], 1, opt)
 		}
 	}

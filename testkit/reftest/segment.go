@@ -3,6 +3,7 @@ package reftest
 import (
 	"fmt"
 
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 	"github.com/scatter-dev/scatter/testkit/tensortest"
 )
@@ -19,7 +20,7 @@ import (
 // An id outside [0, segments) follows opt.Rules (NegativeSkip drops a
 // negative one, whatever OutOfRange says of those past the end), unless
 // clip, which moves it to the nearest segment (JAX's mode "clip").
-func SegmentReduce(data, ids tensor.Tensor, segments int, fill any, clip bool, opt Options) (tensor.Tensor, error) {
+func SegmentReduce(data, ids tensor.Tensor, segments int, fill any, clip bool, opt engine.ScatterOptions) (tensor.Tensor, error) {
 	ds, is := data.Shape(), ids.Shape()
 	if err := checkIndexType(ids); err != nil {
 		return tensor.Tensor{}, err
@@ -28,10 +29,10 @@ func SegmentReduce(data, ids tensor.Tensor, segments int, fill any, clip bool, o
 		return tensor.Tensor{}, err
 	}
 	if len(is) > len(ds) || !ds[:len(is)].Equal(is) {
-		return tensor.Tensor{}, fmt.Errorf("%w: ids %v are not a prefix of data %v", ErrShape, is, ds)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: ids %v are not a prefix of data %v", engine.ErrShape, is, ds)
 	}
 	if segments < 0 {
-		return tensor.Tensor{}, fmt.Errorf("%w: %d segments", ErrArgument, segments)
+		return tensor.Tensor{}, fmt.Errorf("reftest: %w: %d segments", engine.ErrArgument, segments)
 	}
 	inner := ds[len(is):]
 	out := append(tensor.Shape{segments}, inner...)
@@ -52,7 +53,7 @@ func SegmentReduce(data, ids tensor.Tensor, segments int, fill any, clip bool, o
 				verdict = skip
 			}
 		} else {
-			seg, verdict = opt.Rules.resolve(v, segments)
+			seg, verdict = resolve(opt.Rules, v, segments)
 		}
 		switch verdict {
 		case bad:
