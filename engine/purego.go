@@ -61,3 +61,8 @@ func floatOffsetRows(dst, src []float32, offs []int32, block int, red Reduction)
 func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
 	return sumRunGo32(out, src, rows, inner, zero, mean)
 }
+
+// placeRows copies rows of src to offsets of dst (see placeRowsGo).
+func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr) {
+	placeRowsGo(dst, esize, offs, n, src, bytes)
+}

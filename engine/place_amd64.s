@@ -1,0 +1,59 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr)
+//
+// For t from 0 to n-1: unless offs[t] < 0, copies the bytes bytes of row t
+// of src (at src + t*bytes) to dst + offs[t]*esize. bytes is a positive
+// multiple of 16: 64 bytes a step while 64 are left, then 16.
+//
+// DI dst, R8 esize, SI offs, CX n, BX the row of src, DX bytes, AX t,
+// R9 the row of dst, R10 the byte within the row, R11 the last byte at
+// which a step of 64 starts.
+TEXT ·placeRows(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ esize+8(FP), R8
+	MOVQ offs+16(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ src+32(FP), BX
+	MOVQ bytes+40(FP), DX
+	MOVQ DX, R11
+	SUBQ $64, R11
+	XORQ AX, AX
+	JMP test
+row:
+	MOVLQSX (SI)(AX*4), R9
+	TESTQ R9, R9
+	JS next
+	IMULQ R8, R9
+	ADDQ DI, R9
+	XORQ R10, R10
+	CMPQ R10, R11
+	JGT sixteen
+sixtyfour:
+	MOVOU 0(BX)(R10*1), X0
+	MOVOU 16(BX)(R10*1), X1
+	MOVOU 32(BX)(R10*1), X2
+	MOVOU 48(BX)(R10*1), X3
+	MOVOU X0, 0(R9)(R10*1)
+	MOVOU X1, 16(R9)(R10*1)
+	MOVOU X2, 32(R9)(R10*1)
+	MOVOU X3, 48(R9)(R10*1)
+	ADDQ $64, R10
+	CMPQ R10, R11
+	JLE sixtyfour
+sixteen:
+	CMPQ R10, DX
+	JGE next
+	MOVOU (BX)(R10*1), X0
+	MOVOU X0, (R9)(R10*1)
+	ADDQ $16, R10
+	JMP sixteen
+next:
+	ADDQ DX, BX
+	INCQ AX
+test:
+	CMPQ AX, CX
+	JLT row
+	RET
