@@ -21,11 +21,12 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 	// The rows the updates reach, and the updates: slicing panics, as
 	// Go's indexing would, before the assembly could overrun them.
 	dst, upd = dst[:rows*size], upd[:n]
-	return addFloats(&dst[0], uint64(size), &idx[0], &upd[0], n, last)
+	return addFloats(&dst[0], uint64(size), &idx[0], &upd[0], n, last, hasAVX2)
 }
 
 // addFloats is addFloatRows over n indices and updates at idx and upd and
-// the rows of size elements at dst.
+// the rows of size elements at dst; with avx2 it checks eight indices at
+// a time with AVX2.
 //
 //go:noescape
-func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int

@@ -2,20 +2,23 @@
 
 #include "textflag.h"
 
-// func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+// func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
 //
 // For k from 0 while k < n, in order: dst[r*size + idx[k]] += upd[k],
 // r = k/last (the updates come in rows of last, each into its row of
 // dst), while idx[k] < size (unsigned, so that a negative index is out
-// too); returns the k it stopped at. Four a round while four are left in
+// too); returns the k it stopped at. With avx2, eight a round while eight
+// are left in the row and all eight are in, their check two AVX2
+// compares; then (or without avx2) four a round while four are left in
 // the row and all four are in, then one at a time to the end of the row.
 // Each sum is dst's element plus the update, in that order, as Go
 // computes it (x86 keeps the first operand's NaN).
 //
 // DI the row of dst, DX size, SI idx, BX upd, CX n, AX k, R13 where the
 // next row starts, R12 the last k that starts a round of four in this
-// row, R8-R11 four indices.
-TEXT ·addFloats(SB), NOSPLIT, $0-56
+// row (and, four less, of eight), R8-R11 four indices; Y8 size-1 in each quadword, Y9
+// their sign bits.
+TEXT ·addFloats(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ size+8(FP), DX
 	MOVQ idx+16(FP), SI
@@ -23,6 +26,14 @@ TEXT ·addFloats(SB), NOSPLIT, $0-56
 	MOVQ n+32(FP), CX
 	MOVQ last+40(FP), R13
 	XORQ AX, AX
+	CMPB avx2+48(FP), $0
+	JEQ row
+	LEAQ -1(DX), R8
+	MOVQ R8, X8
+	VPBROADCASTQ X8, Y8
+	MOVQ $0x8000000000000000, R8
+	MOVQ R8, X9
+	VPBROADCASTQ X9, Y9
 	JMP row
 next:
 	CMPQ AX, CX
@@ -34,6 +45,55 @@ row:
 	CMPQ CX, R12
 	CMOVQLT CX, R12
 	SUBQ $4, R12
+	CMPB avx2+48(FP), $0
+	JEQ four
+eight:
+	LEAQ 4(AX), R8
+	CMPQ R8, R12
+	JGT four
+	VMOVDQU 0(SI)(AX*8), Y0
+	VMOVDQU 32(SI)(AX*8), Y1
+	VPCMPGTQ Y8, Y0, Y2
+	VPCMPGTQ Y8, Y1, Y3
+	VPOR Y0, Y2, Y2
+	VPOR Y1, Y3, Y3
+	VPOR Y2, Y3, Y3
+	VPTEST Y9, Y3
+	JNE four
+	MOVQ 0(SI)(AX*8), R8
+	MOVQ 8(SI)(AX*8), R9
+	MOVQ 16(SI)(AX*8), R10
+	MOVQ 24(SI)(AX*8), R11
+	MOVSS (DI)(R8*4), X0
+	ADDSS 0(BX)(AX*4), X0
+	MOVSS X0, (DI)(R8*4)
+	MOVSS (DI)(R9*4), X1
+	ADDSS 4(BX)(AX*4), X1
+	MOVSS X1, (DI)(R9*4)
+	MOVSS (DI)(R10*4), X2
+	ADDSS 8(BX)(AX*4), X2
+	MOVSS X2, (DI)(R10*4)
+	MOVSS (DI)(R11*4), X3
+	ADDSS 12(BX)(AX*4), X3
+	MOVSS X3, (DI)(R11*4)
+	MOVQ 32(SI)(AX*8), R8
+	MOVQ 40(SI)(AX*8), R9
+	MOVQ 48(SI)(AX*8), R10
+	MOVQ 56(SI)(AX*8), R11
+	MOVSS (DI)(R8*4), X4
+	ADDSS 16(BX)(AX*4), X4
+	MOVSS X4, (DI)(R8*4)
+	MOVSS (DI)(R9*4), X5
+	ADDSS 20(BX)(AX*4), X5
+	MOVSS X5, (DI)(R9*4)
+	MOVSS (DI)(R10*4), X6
+	ADDSS 24(BX)(AX*4), X6
+	MOVSS X6, (DI)(R10*4)
+	MOVSS (DI)(R11*4), X7
+	ADDSS 28(BX)(AX*4), X7
+	MOVSS X7, (DI)(R11*4)
+	ADDQ $8, AX
+	JMP eight
 four:
 	CMPQ AX, R12
 	JGT one
@@ -77,5 +137,9 @@ one:
 	INCQ AX
 	JMP one
 done:
-	MOVQ AX, ret+48(FP)
+	MOVQ AX, ret+56(FP)
+	CMPB avx2+48(FP), $0
+	JEQ out
+	VZEROUPPER
+out:
 	RET

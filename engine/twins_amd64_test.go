@@ -35,8 +35,10 @@ var badValues = []int64{-1, 10, 11, math.MinInt64, math.MaxInt64, -10}
 
 // TestAddFloatRowsTwin checks that the assembly of addFloatRows and its Go
 // twin add the same updates to the same bits and stop at the same bad
-// index.
-func TestAddFloatRowsTwin(t *testing.T) {
+// index, with AVX2's checks of eight indices and without.
+func TestAddFloatRowsTwin(t *testing.T) { eachVector(t, testAddFloatRowsTwin) }
+
+func testAddFloatRowsTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const size = 10
 	for _, n := range twinLengths {
