@@ -30,12 +30,43 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 // the compiler to keep in registers, and every call that took one by value
 // copied it, right after storing it, at the cost of a stalled load.
 func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
-	if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
-		return err
+	p := &s.ndp
+	if p.matches(dst, data, indices, updates, opt) {
+		// What checkScatter checks of the options and of the memory.
+		if err := checkReduction(dst.DType(), opt); err != nil {
+			return err
+		}
+		if err := checkMemory(s, dst, data, indices, updates); err != nil {
+			return err
+		}
+	} else {
+		if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
+			p.valid = false
+			return err
+		}
+		p.set(dst, data, indices, updates, s.shapes[dataShape], s.shapes[indexShape], opt)
 	}
-	ds, is := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape])
-	size := dst.Len()
-	k := is[len(is)-1]
+	// The tuples' length and number, the elements of the slice each
+	// addresses (the product of dimensions that cannot overflow when dst
+	// has elements), and the components' limits and strides: the plan's,
+	// or for a call without one derived into the scratch.
+	var ds tensor.Shape
+	var size, k, n, block int
+	var lims []limit
+	var strides []int
+	if p.valid {
+		ds, size, k, n, block = p.shape(planDst), p.size, p.k, p.n, p.block
+		lims, strides = p.lims[:k], p.strides[:k]
+	} else {
+		ds = s.shapes[dataShape]
+		is := tensor.Shape(s.shapes[indexShape])
+		size, k = dst.Len(), is[len(is)-1]
+		n, _ = is[:len(is)-1].NumElements()
+		if size > 0 {
+			block = product(ds[k:])
+		}
+		lims, strides = s.limits(runRules(opt.Rules), ds[:k]), s.stridesOf(0, ds)[:k]
+	}
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
@@ -45,26 +76,17 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 		}
-		opt.Rules = rules // opt is the public call's own copy
+		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
-	// The tuples, and the elements of the slice each addresses, without
-	// NumElements' checked products: the first counted out of the
-	// indices when there are some (single indices with no division),
-	// the second the product of dimensions
-	// that cannot overflow when dst has elements.
-	var n, block int
-	switch {
-	case k == 1:
-		n = len(ind)
-	case k > 1:
-		n = len(ind) / k
-	default:
-		n, _ = is[:len(is)-1].NumElements()
-	}
-	if size > 0 {
-		block = product(ds[k:])
-	}
-	lims := s.limits(opt.Rules, ds[:k])
+	return scatterNDRun(s, dst, data, indices, updates, opt, ds, ind, size, k, n, block, lims, strides)
+}
+
+// scatterNDRun is the rest of scatterND once the call is checked, the
+// indices read as ind and the negative ones passed: dst of shape ds and
+// size elements, n tuples of k components, each addressing a slice of
+// block elements, with the components' limits and strides.
+func scatterNDRun(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions,
+	ds tensor.Shape, ind []int64, size, k, n, block int, lims []limit, strides []int) error {
 	var run *scatterRun
 	work := 0
 	if size > 0 {
@@ -82,7 +104,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		run.fast.scatterIndex(ind, lims[0], block)
 		return nil
 	}
-	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[:k], 0, 0)
+	s.nd.set(ind, k, n, lims, strides, 0, 0)
 	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
 	if k == 1 && one && !run.inPlace {
 		// Many single updates into a dst that is not data and fits in

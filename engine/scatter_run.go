@@ -329,6 +329,14 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *S
 	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
+	return checkMemory(s, dst, data, indices, updates)
+}
+
+// checkMemory records where a scatter's tensors lie (see) and checks that
+// dst is data or does not overlap it, and overlaps neither indices nor
+// updates: what checkScatter checks of the tensors' memory, which a call
+// with a plan (see ndPlan) checks too.
+func checkMemory(s *scratch, dst, data, indices, updates *tensor.Tensor) error {
 	s.see(dst, data, indices, updates)
 	d := s.views[vDst].span()
 	if x := s.views[vData].span(); !d.same(x) && d.overlaps(x) {

@@ -40,6 +40,7 @@ type scratch struct {
 	chunks counter        // for steal
 
 	nd  ndWalk
+	ndp ndPlan // of the latest ScatterND call
 	el  elemWalk
 	run scatterRun
 
