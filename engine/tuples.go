@@ -184,9 +184,14 @@ func tupleOffsets(s *scratch, w *ndWalk, size int, rules IndexRules) (offs []int
 		return nil, firstBad(s, w.ind, w.lims, rules)
 	}
 	s.offs = resize(s.offs, w.n)
+	skip := rules.OutOfRange == OutOfRangeSkip
+	if small(len(w.ind)) {
+		// One goroutine: no job to set up.
+		return s.offs, w.offsets(s.offs, 0, w.n, skip)
+	}
 	p := parts(len(w.ind))
 	j := &s.offsets
-	j.w, j.offs, j.skip, j.found = w, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	j.w, j.offs, j.skip, j.found = w, s.offs, skip, s.noneFound(p)
 	parallel(w.n, p, j, &s.done)
 	return s.offs, firstOf(s.found)
 }
@@ -200,7 +205,15 @@ type offsetsJob struct {
 }
 
 func (j *offsetsJob) work(part, lo, hi int) {
-	w, offs, skip := j.w, j.offs, j.skip
+	if bad := j.w.offsets(j.offs, lo, hi, j.skip); bad >= 0 {
+		j.found[part] = bad
+	}
+}
+
+// offsets sets offs[lo:hi] to the offsets of tuples lo to hi (see
+// tupleOffsets) and returns the flat position in indices of the first
+// value outside its limit, or -1; with skip there is none.
+func (w *ndWalk) offsets(offs []int32, lo, hi int, skip bool) (bad int) {
 	switch w.k {
 	case 1:
 		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
@@ -215,8 +228,9 @@ func (j *offsetsJob) work(part, lo, hi int) {
 		// The loops stop early only at a bad tuple, and only without
 		// skip: tupleOffset says which of its components is bad.
 		_, c := tupleOffset(w.ind[lo*w.k:lo*w.k+w.k], w.lims, w.strides)
-		j.found[part] = lo*w.k + c
+		return lo*w.k + c
 	}
+	return -1
 }
 
 // maxOffset is the largest offset tupleOffsets computes. Tests lower it
