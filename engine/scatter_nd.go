@@ -30,8 +30,8 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 // the compiler to keep in registers, and every call that took one by value
 // copied it, right after storing it, at the cost of a stalled load.
 func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
-	p := &s.ndp
-	if p.matches(dst, data, indices, updates, opt) {
+	plan := &s.ndp
+	if plan.matches(dst, data, indices, updates, opt) {
 		// What checkScatter checks of the options and of the memory.
 		if err := checkReduction(dst.DType(), opt); err != nil {
 			return err
@@ -41,10 +41,10 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		}
 	} else {
 		if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
-			p.valid = false
+			plan.valid = false
 			return err
 		}
-		p.set(dst, data, indices, updates, s.shapes[dataShape], s.shapes[indexShape], opt)
+		plan.set(dst, data, indices, updates, s.shapes[dataShape], s.shapes[indexShape], opt)
 	}
 	// The tuples' length and number, the elements of the slice each
 	// addresses (the product of dimensions that cannot overflow when dst
@@ -54,9 +54,9 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	var size, k, n, block int
 	var lims []limit
 	var strides []int
-	if p.valid {
-		ds, size, k, n, block = p.shape(planDst), p.size, p.k, p.n, p.block
-		lims, strides = p.lims[:k], p.strides[:k]
+	if plan.valid {
+		ds, size, k, n, block = plan.shape(planDst), plan.size, plan.k, plan.n, plan.block
+		lims, strides = plan.lims[:k], plan.strides[:k]
 	} else {
 		ds = s.shapes[dataShape]
 		is := tensor.Shape(s.shapes[indexShape])
@@ -78,15 +78,6 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		}
 		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
-	return scatterNDRun(s, dst, data, indices, updates, opt, ds, ind, size, k, n, block, lims, strides)
-}
-
-// scatterNDRun is the rest of scatterND once the call is checked, the
-// indices read as ind and the negative ones passed: dst of shape ds and
-// size elements, n tuples of k components, each addressing a slice of
-// block elements, with the components' limits and strides.
-func scatterNDRun(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions,
-	ds tensor.Shape, ind []int64, size, k, n, block int, lims []limit, strides []int) error {
 	var run *scatterRun
 	work := 0
 	if size > 0 {
