@@ -282,7 +282,7 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, block int) {
 		// Go's indexing would, before the assembly could overrun it.
 		src := m.src[:len(offs)*block]
 		placeRows(unsafe.Pointer(unsafe.SliceData(m.dst)), unsafe.Sizeof(zero), &offs[0], len(offs),
-			unsafe.Pointer(&src[0]), uintptr(block)*unsafe.Sizeof(zero))
+			unsafe.Pointer(&src[0]), uintptr(block)*unsafe.Sizeof(zero), placeAVX)
 		return
 	}
 	for t, o := range offs {

@@ -7,16 +7,28 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 // TestPlaceRowsTwin checks that the assembly of placeRows and its Go twin
 // write the same bytes for rows of one to twenty 16-byte words (the steps
 // of 64 and 16 bytes, and their mixes) at offsets in any order, repeated,
 // or -1, and touch nothing else of dst.
+// The assembly runs with AVX's moves and without, where the processor has
+// them.
 func TestPlaceRowsTwin(t *testing.T) {
+	defer func(on bool) { placeAVX = on }(placeAVX)
+	for _, on := range []bool{false, cpu.X86.HasAVX} {
+		placeAVX = on
+		testPlaceRowsTwin(t)
+	}
+}
+
+func testPlaceRowsTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, esize := range []uintptr{1, 2, 4, 8, 16} {
-		for words := 1; words <= 20; words++ {
+		for words := 1; words <= 20; words++ { // up to 320 bytes: the steps of 128, 64 and 16
 			rowBytes := uintptr(words) * 16
 			block := int(rowBytes / esize)
 			for _, n := range []int{0, 1, 2, 3, 8, 17} {
@@ -42,7 +54,7 @@ func TestPlaceRowsTwin(t *testing.T) {
 				if n > 0 {
 					o, s = &offs[0], unsafe.Pointer(&src[0])
 				}
-				placeRows(unsafe.Pointer(&asm[0]), esize, o, n, s, rowBytes)
+				placeRows(unsafe.Pointer(&asm[0]), esize, o, n, s, rowBytes, placeAVX)
 				placeRowsGo(unsafe.Pointer(&twin[0]), esize, o, n, s, rowBytes)
 				if !bytes.Equal(asm, twin) {
 					t.Fatalf("element size %d, rows of %d bytes, %d rows at %v: assembly and twin differ", esize, rowBytes, n, offs)

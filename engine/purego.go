@@ -63,6 +63,10 @@ func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
 }
 
 // placeRows copies rows of src to offsets of dst (see placeRowsGo).
-func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr) {
+func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr, avx bool) {
 	placeRowsGo(dst, esize, offs, n, src, bytes)
 }
+
+// placeAVX says that placeRows moves rows with AVX: only with the
+// assembly.
+var placeAVX = false
