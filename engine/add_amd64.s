@@ -2,6 +2,29 @@
 
 #include "textflag.h"
 
+// LOAD_FOUR loads into R8-R11 the four indices at byte i of idx from k.
+#define LOAD_FOUR(i) \
+	MOVQ i+0(SI)(AX*8), R8 \
+	MOVQ i+8(SI)(AX*8), R9 \
+	MOVQ i+16(SI)(AX*8), R10 \
+	MOVQ i+24(SI)(AX*8), R11
+
+// ADD_FOUR adds the four updates at byte u of upd from k to the elements
+// of dst's row at R8-R11, one after the other.
+#define ADD_FOUR(u) \
+	MOVSS (DI)(R8*4), X0 \
+	ADDSS u+0(BX)(AX*4), X0 \
+	MOVSS X0, (DI)(R8*4) \
+	MOVSS (DI)(R9*4), X1 \
+	ADDSS u+4(BX)(AX*4), X1 \
+	MOVSS X1, (DI)(R9*4) \
+	MOVSS (DI)(R10*4), X2 \
+	ADDSS u+8(BX)(AX*4), X2 \
+	MOVSS X2, (DI)(R10*4) \
+	MOVSS (DI)(R11*4), X3 \
+	ADDSS u+12(BX)(AX*4), X3 \
+	MOVSS X3, (DI)(R11*4)
+
 // func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
 //
 // For k from 0 while k < n, in order: dst[r*size + idx[k]] += upd[k],
@@ -60,47 +83,16 @@ eight:
 	VPOR Y2, Y3, Y3
 	VPTEST Y9, Y3
 	JNE four
-	MOVQ 0(SI)(AX*8), R8
-	MOVQ 8(SI)(AX*8), R9
-	MOVQ 16(SI)(AX*8), R10
-	MOVQ 24(SI)(AX*8), R11
-	MOVSS (DI)(R8*4), X0
-	ADDSS 0(BX)(AX*4), X0
-	MOVSS X0, (DI)(R8*4)
-	MOVSS (DI)(R9*4), X1
-	ADDSS 4(BX)(AX*4), X1
-	MOVSS X1, (DI)(R9*4)
-	MOVSS (DI)(R10*4), X2
-	ADDSS 8(BX)(AX*4), X2
-	MOVSS X2, (DI)(R10*4)
-	MOVSS (DI)(R11*4), X3
-	ADDSS 12(BX)(AX*4), X3
-	MOVSS X3, (DI)(R11*4)
-	MOVQ 32(SI)(AX*8), R8
-	MOVQ 40(SI)(AX*8), R9
-	MOVQ 48(SI)(AX*8), R10
-	MOVQ 56(SI)(AX*8), R11
-	MOVSS (DI)(R8*4), X4
-	ADDSS 16(BX)(AX*4), X4
-	MOVSS X4, (DI)(R8*4)
-	MOVSS (DI)(R9*4), X5
-	ADDSS 20(BX)(AX*4), X5
-	MOVSS X5, (DI)(R9*4)
-	MOVSS (DI)(R10*4), X6
-	ADDSS 24(BX)(AX*4), X6
-	MOVSS X6, (DI)(R10*4)
-	MOVSS (DI)(R11*4), X7
-	ADDSS 28(BX)(AX*4), X7
-	MOVSS X7, (DI)(R11*4)
+	LOAD_FOUR(0)
+	ADD_FOUR(0)
+	LOAD_FOUR(32)
+	ADD_FOUR(16)
 	ADDQ $8, AX
 	JMP eight
 four:
 	CMPQ AX, R12
 	JGT one
-	MOVQ 0(SI)(AX*8), R8
-	MOVQ 8(SI)(AX*8), R9
-	MOVQ 16(SI)(AX*8), R10
-	MOVQ 24(SI)(AX*8), R11
+	LOAD_FOUR(0)
 	CMPQ R8, DX
 	JCC one
 	CMPQ R9, DX
@@ -109,18 +101,7 @@ four:
 	JCC one
 	CMPQ R11, DX
 	JCC one
-	MOVSS (DI)(R8*4), X0
-	ADDSS 0(BX)(AX*4), X0
-	MOVSS X0, (DI)(R8*4)
-	MOVSS (DI)(R9*4), X1
-	ADDSS 4(BX)(AX*4), X1
-	MOVSS X1, (DI)(R9*4)
-	MOVSS (DI)(R10*4), X2
-	ADDSS 8(BX)(AX*4), X2
-	MOVSS X2, (DI)(R10*4)
-	MOVSS (DI)(R11*4), X3
-	ADDSS 12(BX)(AX*4), X3
-	MOVSS X3, (DI)(R11*4)
+	ADD_FOUR(0)
 	ADDQ $4, AX
 	JMP four
 one:

@@ -2,6 +2,18 @@
 
 #include "textflag.h"
 
+// MOVE_FOUR copies four words of w bytes, by the move MOV through the
+// registers A-D, from the row of src to the row of dst, at byte R10.
+#define MOVE_FOUR(MOV, w, A, B, C, D) \
+	MOV 0(BX)(R10*1), A \
+	MOV w(BX)(R10*1), B \
+	MOV 2*w(BX)(R10*1), C \
+	MOV 3*w(BX)(R10*1), D \
+	MOV A, 0(R9)(R10*1) \
+	MOV B, w(R9)(R10*1) \
+	MOV C, 2*w(R9)(R10*1) \
+	MOV D, 3*w(R9)(R10*1)
+
 // func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr, avx bool)
 //
 // For t from 0 to n-1: unless offs[t] < 0, copies the bytes bytes of row t
@@ -38,14 +50,7 @@ row:
 	CMPQ R10, R12
 	JGT sixtyfourtest
 onetwentyeight:
-	VMOVDQU 0(BX)(R10*1), Y0
-	VMOVDQU 32(BX)(R10*1), Y1
-	VMOVDQU 64(BX)(R10*1), Y2
-	VMOVDQU 96(BX)(R10*1), Y3
-	VMOVDQU Y0, 0(R9)(R10*1)
-	VMOVDQU Y1, 32(R9)(R10*1)
-	VMOVDQU Y2, 64(R9)(R10*1)
-	VMOVDQU Y3, 96(R9)(R10*1)
+	MOVE_FOUR(VMOVDQU, 32, Y0, Y1, Y2, Y3)
 	ADDQ $128, R10
 	CMPQ R10, R12
 	JLE onetwentyeight
@@ -53,14 +58,7 @@ sixtyfourtest:
 	CMPQ R10, R11
 	JGT sixteen
 sixtyfour:
-	MOVOU 0(BX)(R10*1), X0
-	MOVOU 16(BX)(R10*1), X1
-	MOVOU 32(BX)(R10*1), X2
-	MOVOU 48(BX)(R10*1), X3
-	MOVOU X0, 0(R9)(R10*1)
-	MOVOU X1, 16(R9)(R10*1)
-	MOVOU X2, 32(R9)(R10*1)
-	MOVOU X3, 48(R9)(R10*1)
+	MOVE_FOUR(MOVOU, 16, X0, X1, X2, X3)
 	ADDQ $64, R10
 	CMPQ R10, R11
 	JLE sixtyfour
