@@ -102,7 +102,8 @@
 // gatherRows; gather_other.go), index_amd64.s (the OR of an index check,
 // orWords, with AVX2 or SSE2; index_other.go), place_amd64.s (rows of
 // whole 16-byte words copied to offsets, with SSE or AVX moves,
-// placeRows; place_other.go), rows_amd64.s (float32
+// placeRows; place_other.go), tuples_amd64.s (the offsets of
+// triples, triples; offsets3 its twin), rows_amd64.s (float32
 // blocks of rows summed, or maxed and mined as std::max(update, value)
 // is, eight elements an AVX instruction, rowsFloat32; rows_other.go) and
 // stream_amd64.s (prefetches and non-temporal copies; stream_other.go).

@@ -70,3 +70,8 @@ func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe
 // placeAVX says that placeRows moves rows with AVX: only with the
 // assembly.
 var placeAVX = false
+
+// offsetsTriples is offsets3 without skip, whose Go loop is its twin.
+func offsetsTriples(offs []int32, ind []int64, lims []limit, strides []int) int {
+	return offsets3(offs, ind, lims, strides, false)
+}

@@ -220,7 +220,11 @@ func (w *ndWalk) offsets(offs []int32, lo, hi int, skip bool) (bad int) {
 	case 2:
 		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
 	case 3:
-		lo += offsets3(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides, skip)
+		if skip {
+			lo += offsets3(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides, true)
+		} else {
+			lo += offsetsTriples(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides)
+		}
 	default:
 		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
 	}
