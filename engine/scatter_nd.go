@@ -22,8 +22,9 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 		return scatterScaled(scaledND, dst, data, indices, updates, 0, nil, &opt)
 	}
 	s := getScratch()
-	defer s.release()
-	return scatterND(s, &dst, &data, &indices, &updates, &opt)
+	err := scatterND(s, &dst, &data, &indices, &updates, &opt)
+	s.release()
+	return err
 }
 
 // The kernels take their tensors by pointer: a Tensor is too large for

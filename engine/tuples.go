@@ -214,25 +214,28 @@ func (j *offsetsJob) work(part, lo, hi int) {
 // tupleOffsets) and returns the flat position in indices of the first
 // value outside its limit, or -1; with skip there is none.
 func (w *ndWalk) offsets(offs []int32, lo, hi int, skip bool) (bad int) {
+	o, x := offs[lo:hi], w.ind[w.k*lo:w.k*hi]
+	var done int
 	switch w.k {
 	case 1:
-		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
+		done = offsets1(o, x, w.lims[0], w.strides[0], skip)
 	case 2:
-		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+		done = offsets2(o, x, w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
 	case 3:
 		if skip {
-			lo += offsets3(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides, true)
+			done = offsets3(o, x, w.lims, w.strides, true)
 		} else {
-			lo += offsetsTriples(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides)
+			done = offsetsTriples(o, x, w.lims, w.strides)
 		}
 	default:
-		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
+		done = offsetsK(o, x, w.lims, w.strides, skip)
 	}
-	if lo < hi {
+	if done < len(o) {
 		// The loops stop early only at a bad tuple, and only without
 		// skip: tupleOffset says which of its components is bad.
-		_, c := tupleOffset(w.ind[lo*w.k:lo*w.k+w.k], w.lims, w.strides)
-		return lo*w.k + c
+		t := lo + done
+		_, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+		return t*w.k + c
 	}
 	return -1
 }
