@@ -83,7 +83,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	work := 0
 	if size > 0 {
 		run = newScatterRun(s, dst, data, updates, block, opt)
-		work = run.work(len(ind) + updates.Len())
+		work = run.work(len(ind) + s.views[vUpd].n) // updates.Len()
 	}
 	if k == 1 && run != nil && run.fast != nil && small(work) {
 		// A small call with single indices: check them all, then apply

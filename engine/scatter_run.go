@@ -37,12 +37,13 @@ type scatterRun struct {
 }
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
-// block elements, after checkScatter. For Mean, countMeans must follow.
+// block elements, after checkScatter (or checkMemory). For Mean,
+// countMeans must follow.
 func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt *ScatterOptions) *scatterRun {
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.seen = nil
-	run.size = dst.Len()
+	run.size = s.views[vDst].n // dst.Len(), which see has read
 	switch {
 	case data.IsZero() && !opt.Fill.IsZero():
 		run.fillWith = fillValue
