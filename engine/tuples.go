@@ -186,7 +186,14 @@ func tupleOffsets(s *scratch, w *ndWalk, size int, rules IndexRules) (offs []int
 	s.offs = resize(s.offs, w.n)
 	skip := rules.OutOfRange == OutOfRangeSkip
 	if small(len(w.ind)) {
-		// One goroutine: no job to set up.
+		// One goroutine: no job to set up; triples (a KV-cache write's)
+		// straight to their loop.
+		if w.k == 3 && !skip {
+			if t := offsetsTriples(s.offs, w.ind, w.lims, w.strides); t < w.n {
+				return s.offs, w.badAt(t)
+			}
+			return s.offs, -1
+		}
 		return s.offs, w.offsets(s.offs, 0, w.n, skip)
 	}
 	p := parts(len(w.ind))
@@ -232,12 +239,18 @@ func (w *ndWalk) offsets(offs []int32, lo, hi int, skip bool) (bad int) {
 	}
 	if done < len(o) {
 		// The loops stop early only at a bad tuple, and only without
-		// skip: tupleOffset says which of its components is bad.
-		t := lo + done
-		_, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
-		return t*w.k + c
+		// skip.
+		return w.badAt(lo + done)
 	}
 	return -1
+}
+
+// badAt returns the flat position in indices of the first component of
+// tuple t outside its limit (tupleOffset says which), for a tuple that
+// has one.
+func (w *ndWalk) badAt(t int) int {
+	_, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+	return t*w.k + c
 }
 
 // maxOffset is the largest offset tupleOffsets computes. Tests lower it
