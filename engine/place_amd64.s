@@ -19,7 +19,8 @@
 // For t from 0 to n-1: unless offs[t] < 0, copies the bytes bytes of row t
 // of src (at src + t*bytes) to dst + offs[t]*esize. bytes is a positive
 // multiple of 16: with avx 128 bytes a step (four AVX moves) while 128 are
-// left, then 64 a step while 64 are left, then 16.
+// left, then 64 a step while 64 are left, then 16; rows of whole steps of
+// 128 bytes (S2's) in a loop of their own, which tests for no tail.
 //
 // DI dst, R8 esize, SI offs, CX n, BX the row of src, DX bytes, AX t,
 // R9 the row of dst, R10 the byte within the row, R11 the last byte at
@@ -34,12 +35,33 @@ TEXT ·placeRows(SB), NOSPLIT, $0-49
 	MOVQ DX, R11
 	SUBQ $64, R11
 	MOVQ $-1, R12
-	CMPB avx+48(FP), $0
-	JEQ start
-	LEAQ -128(DX), R12
-start:
 	XORQ AX, AX
+	CMPB avx+48(FP), $0
+	JEQ test
+	LEAQ -128(DX), R12
+	TESTQ $127, DX
+	JEQ wholetest
 	JMP test
+whole:
+	MOVLQSX (SI)(AX*4), R9
+	TESTQ R9, R9
+	JS wholenext
+	IMULQ R8, R9
+	ADDQ DI, R9
+	XORQ R10, R10
+wholestep:
+	MOVE_FOUR(VMOVDQU, 32, Y0, Y1, Y2, Y3)
+	ADDQ $128, R10
+	CMPQ R10, DX
+	JLT wholestep
+wholenext:
+	ADDQ DX, BX
+	INCQ AX
+wholetest:
+	CMPQ AX, CX
+	JLT whole
+	VZEROUPPER
+	RET
 row:
 	MOVLQSX (SI)(AX*4), R9
 	TESTQ R9, R9
