@@ -30,3 +30,21 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 //
 //go:noescape
 func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
+
+// addPlaced adds upd[k] to dst[pos[k]] for every k, in order, in assembly
+// (addFloatsAt), without checking the positions: sumPlaced's, a copy of
+// the indices that it has checked and no one else can change. Eight a
+// round without a check take 4.4 instructions an update where addFloats'
+// checked rounds take 5.9.
+func addPlaced(dst []float32, pos []int64, upd []float32) {
+	if len(pos) == 0 {
+		return
+	}
+	upd = upd[:len(pos)] // panics, as Go's indexing would, before the assembly could overrun
+	addFloatsAt(&dst[0], &pos[0], &upd[0], len(pos))
+}
+
+// addFloatsAt is addPlaced over n positions and updates at pos and upd.
+//
+//go:noescape
+func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)

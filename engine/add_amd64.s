@@ -124,3 +124,41 @@ done:
 	VZEROUPPER
 out:
 	RET
+
+// func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
+//
+// For k from 0 to n-1, in order: dst[pos[k]] += upd[k], eight a round,
+// then one at a time, with no check: the positions are the caller's own
+// copy, which it has checked (see sumPlaced). Each sum is dst's element
+// plus the update, in that order, as addFloats computes it.
+//
+// DI dst, SI pos, BX upd, CX n, AX k, DX the last k that starts a round of
+// eight, R8-R11 four positions.
+TEXT ·addFloatsAt(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ pos+8(FP), SI
+	MOVQ upd+16(FP), BX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	LEAQ -8(CX), DX
+	JMP eighttest
+eightat:
+	LOAD_FOUR(0)
+	ADD_FOUR(0)
+	LOAD_FOUR(32)
+	ADD_FOUR(16)
+	ADDQ $8, AX
+eighttest:
+	CMPQ AX, DX
+	JLE eightat
+	JMP onetest
+oneat:
+	MOVQ 0(SI)(AX*8), R8
+	MOVSS (DI)(R8*4), X0
+	ADDSS 0(BX)(AX*4), X0
+	MOVSS X0, (DI)(R8*4)
+	INCQ AX
+onetest:
+	CMPQ AX, CX
+	JLT oneat
+	RET

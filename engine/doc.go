@@ -98,9 +98,11 @@
 //
 // The few instructions Go cannot ask for are in assembly, each with a Go
 // twin where it is missing: add_amd64.s (float32 sums by index, eight
-// indices checked at a time with AVX2, addFloats; add_other.go), gather_amd64.s (AVX-512 gathers of eight elements,
+// indices checked at a time with AVX2, addFloats, or at positions already
+// checked, addFloatsAt; add_other.go), gather_amd64.s (AVX-512 gathers of eight elements,
 // gatherRows; gather_other.go), index_amd64.s (the OR of an index check,
-// orWords, with AVX2 or SSE2; index_other.go), place_amd64.s (rows of
+// orWords, with AVX2 or SSE2, and the copy that checks, copyOrWords;
+// index_other.go), place_amd64.s (rows of
 // whole 16-byte words copied to offsets, with SSE or AVX moves,
 // placeRows; place_other.go), tuples_amd64.s (the offsets of
 // triples, triples; offsets3 its twin), rows_amd64.s (float32

@@ -18,3 +18,36 @@ var hasAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func orWords(ind []int64, lo int64, avx2 bool) uint64
+
+// canPlace says that small float32 sums take their indices through
+// scratch.placed: with AVX2's copy, which costs less than its checks
+// save.
+var canPlace = cpu.X86.HasAVX2
+
+// copyOr copies ind to dst, which has its length, and returns the OR of
+// uint64(v - lo) over the values v of ind and the OR of the values: the
+// check of orBlocks and a sign for any negative value, in the pass that
+// copies. Sixteen values to an AVX2 round where the processor has them
+// (the copy costs the check half again), the rest one at a time.
+func copyOr(dst, ind []int64, lo int64) (dist, raw uint64) {
+	dst = dst[:len(ind)]
+	n := 0
+	if hasAVX2 {
+		n = len(ind) &^ 15
+	}
+	if n > 0 {
+		dist, raw = copyOrWords(&dst[0], &ind[0], n, lo)
+	}
+	for i := n; i < len(ind); i++ {
+		v := ind[i]
+		dst[i] = v
+		dist |= uint64(v - lo)
+		raw |= uint64(v)
+	}
+	return dist, raw
+}
+
+// copyOrWords is copyOr over n values, a multiple of 16, with AVX2.
+//
+//go:noescape
+func copyOrWords(dst, ind *int64, n int, lo int64) (dist, raw uint64)

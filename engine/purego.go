@@ -75,3 +75,14 @@ var placeAVX = false
 func offsetsTriples(offs []int32, ind []int64, lims []limit, strides []int) int {
 	return offsets3(offs, ind, lims, strides, false)
 }
+
+// copyOr copies ind to dst and returns the ORs of its check (see
+// copyOrGo).
+func copyOr(dst, ind []int64, lo int64) (dist, raw uint64) { return copyOrGo(dst, ind, lo) }
+
+// addPlaced adds updates at checked positions (see addPlacedGo).
+func addPlaced(dst []float32, pos []int64, upd []float32) { addPlacedGo(dst, pos, upd) }
+
+// canPlace says that small float32 sums take their indices through
+// scratch.placed: only with the assembly.
+var canPlace = false

@@ -89,6 +89,21 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		// A small call with single indices: check them all, then apply
 		// each update where it lands, in order, without offsets (or
 		// strides).
+		if canPlace && block == 1 && opt.Reduction == Add && dst.DType() == tensor.Float32 && opt.Rules.OutOfRange == OutOfRangeError {
+			// float32 sums (S6): checked into a copy of their own, and
+			// added without a check each (see scratch.placed).
+			pos, bad := s.placed(ind, lims[0])
+			if bad >= 0 {
+				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+			}
+			run.fill(0, run.size)
+			if pos != nil {
+				addPlaced(words[float32](s.views[vDst]), pos, words[float32](s.views[vUpd]))
+			} else {
+				run.fast.scatterIndex(ind, lims[0], block) // negative values, to wrap
+			}
+			return nil
+		}
 		if bad := firstBad(s, ind, lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}

@@ -190,3 +190,51 @@ func TestGatherRowsTwin(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyOrTwin checks that copyOr, sixteen values at a time in assembly
+// where the processor has AVX2, copies what its Go twin copies and returns
+// the same ORs, with values of either sign and the extremes.
+func TestCopyOrTwin(t *testing.T) { eachVector(t, testCopyOrTwin) }
+
+func testCopyOrTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range twinLengths {
+		for _, lo := range []int64{0, -10, -1 << 40} {
+			for _, value := range append([]int64{5}, badValues...) {
+				ind := twinIndices(r, n, 10, r.IntN(n+1), value)
+				asm, twin := make([]int64, n), make([]int64, n)
+				da, ra := copyOr(asm, ind, lo)
+				dt, rt := copyOrGo(twin, ind, lo)
+				if da != dt || ra != rt || !slices.Equal(asm, ind) || !slices.Equal(twin, ind) {
+					t.Fatalf("n %d, lo %d, a value %d: assembly %#x %#x, twin %#x %#x; copies equal: %v, %v",
+						n, lo, value, da, ra, dt, rt, slices.Equal(asm, ind), slices.Equal(twin, ind))
+				}
+			}
+		}
+	}
+}
+
+// TestAddPlacedTwin checks that the assembly of addPlaced and its Go twin
+// add the same updates, duplicates in order, to the same bits, NaNs
+// among them.
+func TestAddPlacedTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const size = 10
+	for _, n := range twinLengths {
+		pos := twinIndices(r, n, size, -1, 0)
+		upd := make([]float32, n)
+		for i := range upd {
+			upd[i] = twinFloat(r, 1e3)
+		}
+		base := make([]float32, size)
+		for i := range base {
+			base[i] = twinFloat(r, 1)
+		}
+		asm, twin := slices.Clone(base), slices.Clone(base)
+		addPlaced(asm, pos, upd)
+		addPlacedGo(twin, pos, upd)
+		if !sameFloat32Bits(asm, twin) {
+			t.Fatalf("n %d: assembly %v, twin %v", n, asm, twin)
+		}
+	}
+}
