@@ -79,6 +79,23 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		}
 		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
+	if k == 1 && block == 1 && canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
+		opt.Rules.OutOfRange == OutOfRangeError && small(len(ind)+s.views[vUpd].n) && s.views[vDst].span().same(s.views[vData].span()) {
+		// A small call of float32 sums of single indices in place (S6):
+		// the indices checked into a copy of their own, and added without
+		// a check each (see scratch.placed), with no reducer to set up.
+		pos, bad := s.placed(ind, lims[0])
+		if bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+		}
+		if pos != nil {
+			addPlaced(words[float32](s.views[vDst]), pos, words[float32](s.views[vUpd]))
+			return nil
+		}
+		// Negative values, checked: the loop that wraps them.
+		reduceIndex(Add, words[float32](s.views[vDst]), ind, words[float32](s.views[vUpd]), lims[0].size, lims[0].fromEnd)
+		return nil
+	}
 	var run *scatterRun
 	work := 0
 	if size > 0 {
@@ -89,21 +106,6 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		// A small call with single indices: check them all, then apply
 		// each update where it lands, in order, without offsets (or
 		// strides).
-		if canPlace && block == 1 && opt.Reduction == Add && dst.DType() == tensor.Float32 && opt.Rules.OutOfRange == OutOfRangeError {
-			// float32 sums (S6): checked into a copy of their own, and
-			// added without a check each (see scratch.placed).
-			pos, bad := s.placed(ind, lims[0])
-			if bad >= 0 {
-				return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
-			}
-			run.fill(0, run.size)
-			if pos != nil {
-				addPlaced(words[float32](s.views[vDst]), pos, words[float32](s.views[vUpd]))
-			} else {
-				run.fast.scatterIndex(ind, lims[0], block) // negative values, to wrap
-			}
-			return nil
-		}
 		if bad := firstBad(s, ind, lims, opt.Rules); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}

@@ -12,9 +12,9 @@ import (
 )
 
 // TestScatterNDPlacedSums holds the small float32 sums of single indices
-// that take their indices through scratch.placed (a checked copy, then
-// additions without a check) to testkit/reftest: in place and into
-// another dst, with int64 and int32 indices (the latter widened into the
+// in place that take their indices through scratch.placed (a checked
+// copy, then additions without a check) to testkit/reftest, and those
+// into another dst, which do not: with int64 and int32 indices (the latter widened into the
 // very buffer the copy goes to), dimensions of a power-of-two size and
 // not (where the OR of the check overshoots with no value out of range),
 // duplicates, a negative value (checked, then wrapped by the other loop),
