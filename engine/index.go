@@ -111,31 +111,28 @@ func outside(ind []int64, l limit) int {
 	return -1
 }
 
-// placed checks ind, the single indices of a small call, against l as
-// outside does, copying them into s on the way (copyOr), and returns the
-// copy when every value is in range and none is negative, each value then
-// being its position; nil when a value is negative (checked, but to be
-// wrapped). bad is the position of the first value outside l, or -1. The
-// copy is the call's own, checked itself: no other goroutine can change a
-// position between its check and its use, so the loops that take it need
-// check nothing (addPlaced).
+// placed checks ind, the single indices of a small call, against l,
+// copying them into s on the way (copyOr), and returns the copy when every
+// value is in range and none is negative, each value then being its
+// position; nil when a value is negative (checked, but to be wrapped).
+// bad is the position of the first value outside l, or -1. The OR of the
+// values says that all are in [0, size) when it is below size, which it
+// is when they are and size is a power of two; otherwise outside looks at
+// each. The copy is the call's own, checked itself: no other goroutine
+// can change a position between its check and its use, so the loops that
+// take it need check nothing (addPlaced).
 func (s *scratch) placed(ind []int64, l limit) (pos []int64, bad int) {
 	if len(ind) > 0 && l.size == 0 {
 		return nil, 0
 	}
-	lo := -l.fromEnd
-	span := uint64(int64(l.size) - 1 - lo)
 	s.ind = resize(s.ind, len(ind)) // ind itself, for indices widened into it
-	dist, raw := copyOr(s.ind, ind, lo)
-	if dist > span {
-		// Not exact for a size that is not a power of two (see outside):
-		// look for the value in the copy.
+	if or := copyOr(s.ind, ind); or >= uint64(l.size) {
 		if bad := outside(s.ind, l); bad >= 0 {
 			return nil, bad
 		}
-	}
-	if int64(raw) < 0 {
-		return nil, -1
+		if int64(or) < 0 {
+			return nil, -1
+		}
 	}
 	return s.ind, -1
 }

@@ -25,29 +25,27 @@ func orWords(ind []int64, lo int64, avx2 bool) uint64
 var canPlace = cpu.X86.HasAVX2
 
 // copyOr copies ind to dst, which has its length, and returns the OR of
-// uint64(v - lo) over the values v of ind and the OR of the values: the
-// check of orBlocks and a sign for any negative value, in the pass that
-// copies. Sixteen values to an AVX2 round where the processor has them
-// (the copy costs the check half again), the rest one at a time.
-func copyOr(dst, ind []int64, lo int64) (dist, raw uint64) {
+// the values: of which a value is in [0, size) when size is a power of
+// two, and negative when its sign is set, in the pass that copies.
+// Sixteen values to an AVX2 round where the processor has them, the rest
+// one at a time.
+func copyOr(dst, ind []int64) uint64 {
 	dst = dst[:len(ind)]
-	n := 0
+	n, or := 0, uint64(0)
 	if hasAVX2 {
 		n = len(ind) &^ 15
 	}
 	if n > 0 {
-		dist, raw = copyOrWords(&dst[0], &ind[0], n, lo)
+		or = copyOrWords(&dst[0], &ind[0], n)
 	}
 	for i := n; i < len(ind); i++ {
-		v := ind[i]
-		dst[i] = v
-		dist |= uint64(v - lo)
-		raw |= uint64(v)
+		dst[i] = ind[i]
+		or |= uint64(ind[i])
 	}
-	return dist, raw
+	return or
 }
 
 // copyOrWords is copyOr over n values, a multiple of 16, with AVX2.
 //
 //go:noescape
-func copyOrWords(dst, ind *int64, n int, lo int64) (dist, raw uint64)
+func copyOrWords(dst, ind *int64, n int) uint64

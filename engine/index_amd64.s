@@ -83,23 +83,17 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
-// func copyOrWords(dst, ind *int64, n int, lo int64) (dist, raw uint64)
+// func copyOrWords(dst, ind *int64, n int) uint64
 //
 // Copies the n values at ind to dst, n a multiple of 16, and returns the
-// OR of uint64(v - lo) over them and the OR of the values themselves:
-// sixteen a round with AVX2, which the caller has checked for, two chains
-// of each OR.
-TEXT ·copyOrWords(SB), NOSPLIT, $0-48
+// OR of the values: sixteen a round with AVX2, which the caller has
+// checked for, in two chains.
+TEXT ·copyOrWords(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ ind+8(FP), SI
 	MOVQ n+16(FP), CX
-	MOVQ lo+24(FP), AX
-	MOVQ AX, X8
-	VPBROADCASTQ X8, Y8
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
 	TESTQ CX, CX
 	JEQ fold
 round:
@@ -111,14 +105,6 @@ round:
 	VMOVDQU Y5, 32(DI)
 	VMOVDQU Y6, 64(DI)
 	VMOVDQU Y7, 96(DI)
-	VPOR Y4, Y2, Y2
-	VPOR Y5, Y3, Y3
-	VPOR Y6, Y2, Y2
-	VPOR Y7, Y3, Y3
-	VPSUBQ Y8, Y4, Y4
-	VPSUBQ Y8, Y5, Y5
-	VPSUBQ Y8, Y6, Y6
-	VPSUBQ Y8, Y7, Y7
 	VPOR Y4, Y0, Y0
 	VPOR Y5, Y1, Y1
 	VPOR Y6, Y0, Y0
@@ -129,18 +115,11 @@ round:
 	JNE round
 fold:
 	VPOR Y1, Y0, Y0
-	VPOR Y3, Y2, Y2
 	VEXTRACTI128 $1, Y0, X1
-	VEXTRACTI128 $1, Y2, X3
 	VPOR X1, X0, X0
-	VPOR X3, X2, X2
 	VPSHUFD $0xee, X0, X1
-	VPSHUFD $0xee, X2, X3
 	VPOR X1, X0, X0
-	VPOR X3, X2, X2
 	VMOVQ X0, AX
-	VMOVQ X2, BX
 	VZEROUPPER
-	MOVQ AX, dist+32(FP)
-	MOVQ BX, raw+40(FP)
+	MOVQ AX, ret+24(FP)
 	RET

@@ -76,9 +76,9 @@ func offsetsTriples(offs []int32, ind []int64, lims []limit, strides []int) int 
 	return offsets3(offs, ind, lims, strides, false)
 }
 
-// copyOr copies ind to dst and returns the ORs of its check (see
+// copyOr copies ind to dst and returns the OR of its values (see
 // copyOrGo).
-func copyOr(dst, ind []int64, lo int64) (dist, raw uint64) { return copyOrGo(dst, ind, lo) }
+func copyOr(dst, ind []int64) uint64 { return copyOrGo(dst, ind) }
 
 // addPlaced adds updates at checked positions (see addPlacedGo).
 func addPlaced(dst []float32, pos []int64, upd []float32) { addPlacedGo(dst, pos, upd) }
