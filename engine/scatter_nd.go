@@ -283,8 +283,8 @@ func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
 func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
 	if red == Add {
 		if f, ok := any(dst).([]float32); ok {
-			// float32 sums go to the assembly's loop at once (S6: a
-			// hundred instructions less than through addLine and
+			// float32 sums go to the assembly's loop at once (for 256
+			// sums a hundred instructions less than through addLine and
 			// addInRange), and to addLine from the first index outside
 			// [0, size), which it wraps or skips.
 			f = f[:size]
