@@ -96,6 +96,23 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		reduceIndex(Add, words[float32](s.views[vDst]), ind, words[float32](s.views[vUpd]), lims[0].size, lims[0].fromEnd)
 		return nil
 	}
+	if k > 0 && size > 0 && size <= maxOffset && opt.Reduction == None && dst.DType() != tensor.String &&
+		uintptr(block)*s.views[vDst].size%16 == 0 && small(len(ind)+s.views[vUpd].n) &&
+		s.views[vDst].span().same(s.views[vData].span()) {
+		// A small write in place of rows of whole 16-byte words (S2, a
+		// KV-cache write): the tuples checked into offsets, then the rows
+		// placed (placeRows, as the movers place them), with no mover to
+		// set up.
+		s.nd.set(ind, k, n, lims, strides, 0, 0)
+		offs, bad := tupleOffsets(s, &s.nd, size, opt.Rules)
+		if bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+		}
+		if d, u := s.views[vDst], s.views[vUpd]; len(offs) > 0 {
+			placeRows(d.p, d.size, &offs[0], len(offs), u.p, uintptr(block)*d.size, placeAVX)
+		}
+		return nil
+	}
 	var run *scatterRun
 	work := 0
 	if size > 0 {
