@@ -21,14 +21,33 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 	// The rows the updates reach, and the updates: slicing panics, as
 	// Go's indexing would, before the assembly could overrun them.
 	dst, upd = dst[:rows*size], upd[:n]
-	return addFloats(&dst[0], uint64(size), &idx[0], &upd[0], n, last)
+	return addFloats(&dst[0], uint64(size), &idx[0], &upd[0], n, last, hasAVX2)
 }
 
 // addFloats is addFloatRows over n indices and updates at idx and upd and
-// the rows of size elements at dst.
+// the rows of size elements at dst; with avx2 it checks eight indices at
+// a time with AVX2.
 //
 //go:noescape
-func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
+
+// addPlaced adds upd[k] to dst[pos[k]] for every k, in order, in assembly
+// (addFloatsAt), without checking the positions: sumPlaced's, a copy of
+// the indices that it has checked and no one else can change. Eight a
+// round without a check take 4.4 instructions an update where addFloats'
+// checked rounds take 5.9.
+func addPlaced(dst []float32, pos []int64, upd []float32) {
+	if len(pos) == 0 {
+		return
+	}
+	upd = upd[:len(pos)] // panics, as Go's indexing would, before the assembly could overrun
+	addFloatsAt(&dst[0], &pos[0], &upd[0], len(pos))
+}
+
+// addFloatsAt is addPlaced over n positions and updates at pos and upd.
+//
+//go:noescape
+func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
 
 // addEntryFloats is applyEntries' loop for float32 sums, in assembly
 // (addEntries), which asks for the element of an entry sixteen ahead

@@ -2,20 +2,46 @@
 
 #include "textflag.h"
 
-// func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int) int
+// LOAD_FOUR loads into R8-R11 the four indices at byte i of idx from k.
+#define LOAD_FOUR(i) \
+	MOVQ i+0(SI)(AX*8), R8 \
+	MOVQ i+8(SI)(AX*8), R9 \
+	MOVQ i+16(SI)(AX*8), R10 \
+	MOVQ i+24(SI)(AX*8), R11
+
+// ADD_FOUR adds the four updates at byte u of upd from k to the elements
+// of dst's row at R8-R11, one after the other.
+#define ADD_FOUR(u) \
+	MOVSS (DI)(R8*4), X0 \
+	ADDSS u+0(BX)(AX*4), X0 \
+	MOVSS X0, (DI)(R8*4) \
+	MOVSS (DI)(R9*4), X1 \
+	ADDSS u+4(BX)(AX*4), X1 \
+	MOVSS X1, (DI)(R9*4) \
+	MOVSS (DI)(R10*4), X2 \
+	ADDSS u+8(BX)(AX*4), X2 \
+	MOVSS X2, (DI)(R10*4) \
+	MOVSS (DI)(R11*4), X3 \
+	ADDSS u+12(BX)(AX*4), X3 \
+	MOVSS X3, (DI)(R11*4)
+
+// func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
 //
 // For k from 0 while k < n, in order: dst[r*size + idx[k]] += upd[k],
 // r = k/last (the updates come in rows of last, each into its row of
 // dst), while idx[k] < size (unsigned, so that a negative index is out
-// too); returns the k it stopped at. Four a round while four are left in
+// too); returns the k it stopped at. With avx2, eight a round while eight
+// are left in the row and all eight are in, their check two AVX2
+// compares; then (or without avx2) four a round while four are left in
 // the row and all four are in, then one at a time to the end of the row.
 // Each sum is dst's element plus the update, in that order, as Go
 // computes it (x86 keeps the first operand's NaN).
 //
 // DI the row of dst, DX size, SI idx, BX upd, CX n, AX k, R13 where the
 // next row starts, R12 the last k that starts a round of four in this
-// row, R8-R11 four indices.
-TEXT ·addFloats(SB), NOSPLIT, $0-56
+// row (and, four less, of eight), R8-R11 four indices; Y8 size-1 in each quadword, Y9
+// their sign bits.
+TEXT ·addFloats(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ size+8(FP), DX
 	MOVQ idx+16(FP), SI
@@ -23,6 +49,14 @@ TEXT ·addFloats(SB), NOSPLIT, $0-56
 	MOVQ n+32(FP), CX
 	MOVQ last+40(FP), R13
 	XORQ AX, AX
+	CMPB avx2+48(FP), $0
+	JEQ row
+	LEAQ -1(DX), R8
+	MOVQ R8, X8
+	VPBROADCASTQ X8, Y8
+	MOVQ $0x8000000000000000, R8
+	MOVQ R8, X9
+	VPBROADCASTQ X9, Y9
 	JMP row
 next:
 	CMPQ AX, CX
@@ -34,13 +68,31 @@ row:
 	CMPQ CX, R12
 	CMOVQLT CX, R12
 	SUBQ $4, R12
+	CMPB avx2+48(FP), $0
+	JEQ four
+eight:
+	LEAQ 4(AX), R8
+	CMPQ R8, R12
+	JGT four
+	VMOVDQU 0(SI)(AX*8), Y0
+	VMOVDQU 32(SI)(AX*8), Y1
+	VPCMPGTQ Y8, Y0, Y2
+	VPCMPGTQ Y8, Y1, Y3
+	VPOR Y0, Y2, Y2
+	VPOR Y1, Y3, Y3
+	VPOR Y2, Y3, Y3
+	VPTEST Y9, Y3
+	JNE four
+	LOAD_FOUR(0)
+	ADD_FOUR(0)
+	LOAD_FOUR(32)
+	ADD_FOUR(16)
+	ADDQ $8, AX
+	JMP eight
 four:
 	CMPQ AX, R12
 	JGT one
-	MOVQ 0(SI)(AX*8), R8
-	MOVQ 8(SI)(AX*8), R9
-	MOVQ 16(SI)(AX*8), R10
-	MOVQ 24(SI)(AX*8), R11
+	LOAD_FOUR(0)
 	CMPQ R8, DX
 	JCC one
 	CMPQ R9, DX
@@ -49,18 +101,7 @@ four:
 	JCC one
 	CMPQ R11, DX
 	JCC one
-	MOVSS (DI)(R8*4), X0
-	ADDSS 0(BX)(AX*4), X0
-	MOVSS X0, (DI)(R8*4)
-	MOVSS (DI)(R9*4), X1
-	ADDSS 4(BX)(AX*4), X1
-	MOVSS X1, (DI)(R9*4)
-	MOVSS (DI)(R10*4), X2
-	ADDSS 8(BX)(AX*4), X2
-	MOVSS X2, (DI)(R10*4)
-	MOVSS (DI)(R11*4), X3
-	ADDSS 12(BX)(AX*4), X3
-	MOVSS X3, (DI)(R11*4)
+	ADD_FOUR(0)
 	ADDQ $4, AX
 	JMP four
 one:
@@ -77,7 +118,49 @@ one:
 	INCQ AX
 	JMP one
 done:
-	MOVQ AX, ret+48(FP)
+	MOVQ AX, ret+56(FP)
+	CMPB avx2+48(FP), $0
+	JEQ out
+	VZEROUPPER
+out:
+	RET
+
+// func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
+//
+// For k from 0 to n-1, in order: dst[pos[k]] += upd[k], eight a round,
+// then one at a time, with no check: the positions are the caller's own
+// copy, which it has checked (see sumPlaced). Each sum is dst's element
+// plus the update, in that order, as addFloats computes it.
+//
+// DI dst, SI pos, BX upd, CX n, AX k, DX the last k that starts a round of
+// eight, R8-R11 four positions.
+TEXT ·addFloatsAt(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ pos+8(FP), SI
+	MOVQ upd+16(FP), BX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	LEAQ -8(CX), DX
+	JMP eighttest
+eightat:
+	LOAD_FOUR(0)
+	ADD_FOUR(0)
+	LOAD_FOUR(32)
+	ADD_FOUR(16)
+	ADDQ $8, AX
+eighttest:
+	CMPQ AX, DX
+	JLE eightat
+	JMP onetest
+oneat:
+	MOVQ 0(SI)(AX*8), R8
+	MOVSS (DI)(R8*4), X0
+	ADDSS 0(BX)(AX*4), X0
+	MOVSS X0, (DI)(R8*4)
+	INCQ AX
+onetest:
+	CMPQ AX, CX
+	JLT oneat
 	RET
 
 // func addEntries(dst *float32, es *halfEntry[float32], n int)

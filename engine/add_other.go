@@ -59,3 +59,20 @@ func addNaN(x, u float32) float32 {
 	}
 	return math.Float32frombits(0xffc00000)
 }
+
+// addPlacedGo is the specification of addPlaced, which amd64 has in
+// assembly (addFloatsAt), and what every other build runs (purego.go):
+// upd[k] added to dst[pos[k]] for every k, in order, the positions all in
+// range; a sum that is NaN is the one ADDSS makes (addNaN). It builds
+// everywhere, so that a test compares it with the assembly on amd64.
+func addPlacedGo(dst []float32, pos []int64, upd []float32) {
+	upd = upd[:len(pos)]
+	for k, p := range pos {
+		x := dst[p]
+		s := x + upd[k]
+		if s != s {
+			s = addNaN(x, upd[k])
+		}
+		dst[p] = s
+	}
+}

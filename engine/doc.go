@@ -65,11 +65,16 @@
 // Scratch: a call takes its working memory (shapes, strides, limits,
 // widened indices, offsets, counts, per-worker buffers, the typed movers
 // and reducers, its jobs) from a pool, and gives it back when it
-// returns: a steady state of calls allocates nothing.
+// returns: a steady state of calls allocates nothing. A scratch keeps
+// the plan of its latest ScatterND call (what the types, shapes and
+// index rules determine), which a call of the same types, shapes and
+// rules takes rather than check and derive them again; its indices,
+// options and memory are checked on every call.
 //
 // # Files
 //
-// Each operation has a file: scatter_nd.go, scatter_elements.go (and its
+// Each operation has a file: scatter_nd.go (and its plans,
+// scatter_nd_plan.go), scatter_elements.go (and its
 // column blocks along axis 0, scatter_columns.go; its single updates in
 // halves, scatter_halves.go; blocks of a few elements at random rows,
 // prefetched, scatter_rows_small.go; many of them into another dst in
@@ -94,10 +99,15 @@
 // platform.
 //
 // The few instructions Go cannot ask for are in assembly, each with a Go
-// twin where it is missing: add_amd64.s (float32 sums by index, addFloats;
-// add_other.go), gather_amd64.s (AVX-512 gathers of eight elements,
+// twin where it is missing: add_amd64.s (float32 sums by index, eight
+// indices checked at a time with AVX2, addFloats, or at positions already
+// checked, addFloatsAt; add_other.go), gather_amd64.s (AVX-512 gathers of eight elements,
 // gatherRows; gather_other.go), index_amd64.s (the OR of an index check,
-// orWords, with AVX2 or SSE2; index_other.go), rows_amd64.s (float32
+// orWords, with AVX2 or SSE2, and the OR of a copy, copyOrWords;
+// index_other.go), place_amd64.s (rows of
+// whole 16-byte words copied to offsets, with SSE or AVX moves,
+// placeRows; place_other.go), tuples_amd64.s (the offsets of
+// triples, triples; offsets3 its twin), rows_amd64.s (float32
 // blocks of rows summed, or maxed and mined as std::max(update, value)
 // is, eight elements an AVX instruction, rowsFloat32; rows_other.go) and
 // stream_amd64.s (prefetches and non-temporal copies; stream_other.go).

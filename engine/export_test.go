@@ -182,3 +182,23 @@ var (
 
 // RaceEnabled reports whether the tests run under the race detector.
 const RaceEnabled = raceEnabled
+
+// Scratch is a call's working memory, for the tests of ScatterND's plan,
+// which it keeps from one call to the next.
+type Scratch = scratch
+
+// NewScratch returns an empty scratch, with no plan.
+func NewScratch() *Scratch { return new(scratch) }
+
+// ScatterNDWith is ScatterND through the scratch s, which keeps its plan.
+func ScatterNDWith(s *Scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
+	return scatterND(s, dst, data, indices, updates, opt)
+}
+
+// PlanValid reports whether s holds a ScatterND plan.
+func PlanValid(s *Scratch) bool { return s.ndp.valid }
+
+// PlanMatches reports whether a call takes the plan s holds.
+func PlanMatches(s *Scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) bool {
+	return s.ndp.matches(dst, data, indices, updates, opt)
+}

@@ -111,6 +111,32 @@ func outside(ind []int64, l limit) int {
 	return -1
 }
 
+// placed checks ind, the single indices of a small call, against l,
+// copying them into s on the way (copyOr), and returns the copy when every
+// value is in range and none is negative, each value then being its
+// position; nil when a value is negative (checked, but to be wrapped).
+// bad is the position of the first value outside l, or -1. The OR of the
+// values says that all are in [0, size) when it is below size, which it
+// is when they are and size is a power of two; otherwise outside looks at
+// each. The copy is the call's own, checked itself: no other goroutine
+// can change a position between its check and its use, so the loops that
+// take it need check nothing (addPlaced).
+func (s *scratch) placed(ind []int64, l limit) (pos []int64, bad int) {
+	if len(ind) > 0 && l.size == 0 {
+		return nil, 0
+	}
+	s.ind = resize(s.ind, len(ind)) // ind itself, for indices widened into it
+	if or := copyOr(s.ind, ind); or >= uint64(l.size) {
+		if bad := outside(s.ind, l); bad >= 0 {
+			return nil, bad
+		}
+		if int64(or) < 0 {
+			return nil, -1
+		}
+	}
+	return s.ind, -1
+}
+
 // firstNegative returns the position of the first negative value of ind
 // when the rules refuse negative values only (NegativeRefused), or -1: the
 // kernels call it before any other check of the values, which then skip

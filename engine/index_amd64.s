@@ -82,3 +82,44 @@ done:
 	MOVQ X0, AX
 	MOVQ AX, ret+40(FP)
 	RET
+
+// func copyOrWords(dst, ind *int64, n int) uint64
+//
+// Copies the n values at ind to dst, n a multiple of 16, and returns the
+// OR of the values: sixteen a round with AVX2, which the caller has
+// checked for, in two chains.
+TEXT ·copyOrWords(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ ind+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	TESTQ CX, CX
+	JEQ fold
+round:
+	VMOVDQU 0(SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VMOVDQU Y4, 0(DI)
+	VMOVDQU Y5, 32(DI)
+	VMOVDQU Y6, 64(DI)
+	VMOVDQU Y7, 96(DI)
+	VPOR Y4, Y0, Y0
+	VPOR Y5, Y1, Y1
+	VPOR Y6, Y0, Y0
+	VPOR Y7, Y1, Y1
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JNE round
+fold:
+	VPOR Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPOR X1, X0, X0
+	VPSHUFD $0xee, X0, X1
+	VPOR X1, X0, X0
+	VMOVQ X0, AX
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET

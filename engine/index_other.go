@@ -16,3 +16,17 @@ func orBlocksGo(ind []int64, lo int64) uint64 {
 	}
 	return a | b | c | d
 }
+
+// copyOrGo is the specification of copyOr, which amd64 runs sixteen values
+// at a time in assembly (copyOrWords), and what every other build runs
+// (purego.go): ind copied to dst, and the OR of its values. It builds
+// everywhere, so that a test compares it with the assembly on amd64.
+func copyOrGo(dst, ind []int64) uint64 {
+	dst = dst[:len(ind)]
+	var or uint64
+	for i, v := range ind {
+		dst[i] = v
+		or |= uint64(v)
+	}
+	return or
+}

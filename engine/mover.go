@@ -294,6 +294,17 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, s0, block int) {
 		setOffsets(m.dst, offs, m.src[s0:])
 		return
 	}
+	var zero E
+	if _, str := any(zero).(string); !str && len(offs) > 0 && uintptr(block)*unsafe.Sizeof(zero)%16 == 0 {
+		// Rows of whole 16-byte words (S2's 128 bytes): placed by the
+		// assembly, without a call of copy per row. The offsets are
+		// tupleOffsets', each a row within dst; slicing src panics, as
+		// Go's indexing would, before the assembly could overrun it.
+		src := m.src[:len(offs)*block]
+		placeRows(unsafe.Pointer(unsafe.SliceData(m.dst)), unsafe.Sizeof(zero), &offs[0], len(offs),
+			unsafe.Pointer(&src[0]), uintptr(block)*unsafe.Sizeof(zero), placeAVX)
+		return
+	}
 	for t, o := range offs {
 		if o >= 0 {
 			u := (s0 + t) * block

@@ -65,3 +65,28 @@ func floatOffsetRows(dst, src []float32, offs []int32, block int, red Reduction)
 func sumRun(out, src []float32, rows, inner int, zero, mean bool) bool {
 	return sumRunGo32(out, src, rows, inner, zero, mean)
 }
+
+// placeRows copies rows of src to offsets of dst (see placeRowsGo).
+func placeRows(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsafe.Pointer, bytes uintptr, avx bool) {
+	placeRowsGo(dst, esize, offs, n, src, bytes)
+}
+
+// placeAVX says that placeRows moves rows with AVX: only with the
+// assembly.
+var placeAVX = false
+
+// offsetsTriples is offsets3 without skip, whose Go loop is its twin.
+func offsetsTriples(offs []int32, ind []int64, lims []limit, strides []int) int {
+	return offsets3(offs, ind, lims, strides, false)
+}
+
+// copyOr copies ind to dst and returns the OR of its values (see
+// copyOrGo).
+func copyOr(dst, ind []int64) uint64 { return copyOrGo(dst, ind) }
+
+// addPlaced adds updates at checked positions (see addPlacedGo).
+func addPlaced(dst []float32, pos []int64, upd []float32) { addPlacedGo(dst, pos, upd) }
+
+// canPlace says that small float32 sums take their indices through
+// scratch.placed: only with the assembly.
+var canPlace = false

@@ -22,81 +22,134 @@ func ScatterND(dst, data, indices, updates tensor.Tensor, opt ScatterOptions) er
 		return scatterScaled(scaledND, dst, data, indices, updates, 0, nil, &opt)
 	}
 	s := getScratch()
-	defer s.release()
-	return scatterND(s, &dst, &data, &indices, &updates, &opt)
+	err := scatterND(s, &dst, &data, &indices, &updates, &opt)
+	s.release()
+	return err
 }
 
 // The kernels take their tensors by pointer: a Tensor is too large for
 // the compiler to keep in registers, and every call that took one by value
 // copied it, right after storing it, at the cost of a stalled load.
 func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) error {
-	if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
-		return err
+	plan := &s.ndp
+	if plan.matches(dst, data, indices, updates, opt) {
+		// What checkScatter checks of the options and of the memory.
+		if err := checkReduction(dst.DType(), opt); err != nil {
+			return err
+		}
+		if err := checkMemory(s, dst, data, indices, updates); err != nil {
+			return err
+		}
+	} else {
+		if err := checkScatterND(s, dst, data, indices, updates, opt); err != nil {
+			plan.valid = false
+			return err
+		}
+		plan.set(dst, data, indices, updates, s.shapes[dataShape], s.shapes[indexShape], opt)
 	}
-	ds, is := tensor.Shape(s.shapes[dataShape]), tensor.Shape(s.shapes[indexShape])
-	size := dst.Len()
-	k := is[len(is)-1]
+	// The tuples' length and number, the elements of the slice each
+	// addresses (the product of dimensions that cannot overflow when dst
+	// has elements), and the components' limits and strides: the plan's,
+	// or for a call without one derived into the scratch.
+	var ds tensor.Shape
+	var size, k, n, block int
+	var lims []limit
+	var strides []int
+	if plan.valid {
+		ds, size, k, n, block = plan.shape(planDst), plan.size, plan.k, plan.n, plan.block
+		lims, strides = plan.lims[:k], plan.strides[:k]
+	} else {
+		ds = s.shapes[dataShape]
+		is := tensor.Shape(s.shapes[indexShape])
+		size, k = dst.Len(), is[len(is)-1]
+		n, _ = is[:len(is)-1].NumElements()
+		if size > 0 {
+			block = product(ds[k:])
+		}
+		lims, strides = s.limits(runRules(opt.Rules), ds[:k]), s.stridesOf(0, ds)[:k]
+	}
 	ind, err := s.indexInts(indices)
 	if err != nil {
 		return err
 	}
-	// The tuples, and the elements of the slice each addresses, without
-	// NumElements' checked products: the first counted out of the
-	// indices when there are some (single indices with no division),
-	// the second the product of dimensions
-	// that cannot overflow when dst has elements.
-	var n, block int
-	switch {
-	case k == 1:
-		n = len(ind)
-	case k > 1:
-		n = len(ind) / k
-	default:
-		n, _ = is[:len(is)-1].NumElements()
-	}
-	if size > 0 {
-		block = product(ds[k:])
-	}
 	var run *scatterRun
 	work := 0
-	if size > 0 {
+	if size > 0 && k > 0 && size <= maxOffset && !small(len(ind)+s.views[vUpd].n) &&
+		!s.views[vDst].span().same(s.views[vData].span()) {
 		run = newScatterRun(s, dst, data, updates, block, opt)
-		work = run.work(len(ind) + updates.Len())
-	}
-	// Small rows into another dst in the cache go through the pipeline
-	// (scatter_rows_pipeline.go), which checks the indices past the end
-	// that NegativeSkip refuses alongside, rather than in a pass first.
-	if size > 0 && k > 0 && !run.inPlace && !small(work) && size <= maxOffset &&
-		oneRows(run, block, n, size*int(s.views[vDst].size)) {
-		rules := opt.Rules
-		var ends []int
-		switch {
-		case rules.Negative == NegativeSkip:
-			if rules.OutOfRange == OutOfRangeError {
-				ends = ds[:k]
+		work = run.work(len(ind) + s.views[vUpd].n) // updates.Len()
+		if oneRows(run, block, n, size*int(s.views[vDst].size)) {
+			// Small rows into another dst in the cache go through the
+			// pipeline (scatter_rows_pipeline.go), which checks the
+			// indices past the end that NegativeSkip refuses as it goes,
+			// rather than in a pass first.
+			rules := opt.Rules
+			var ends []int
+			switch {
+			case rules.Negative == NegativeSkip:
+				if rules.OutOfRange == OutOfRangeError {
+					ends = ds[:k]
+				}
+				rules = skipAll
+			case rules.negativePass():
+				r, bad := negativePass(ind, ds[:k], rules)
+				if bad >= 0 {
+					return indexErr(rules, *indices, bad, ds, bad%k, k)
+				}
+				rules = r
 			}
-			rules = skipAll
-		case rules.negativePass():
-			r, bad := negativePass(ind, ds[:k], rules)
-			if bad >= 0 {
-				return indexErr(rules, *indices, bad, ds, bad%k, k)
+			s.nd.set(ind, k, n, lims, strides, 0, 0)
+			if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
+				return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 			}
-			rules = r
+			return nil
 		}
-		s.nd.set(ind, k, n, s.limits(rules, ds[:k]), s.stridesOf(0, ds)[:k], 0, 0)
-		if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
-			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
-		}
-		return nil
 	}
 	if opt.Rules.negativePass() {
 		rules, bad := negativePass(ind, ds[:k], opt.Rules)
 		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
 		}
-		opt.Rules = rules // opt is the public call's own copy
+		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
-	lims := s.limits(opt.Rules, ds[:k])
+	if k == 1 && block == 1 && canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
+		opt.Rules.OutOfRange == OutOfRangeError && small(len(ind)+s.views[vUpd].n) && s.views[vDst].span().same(s.views[vData].span()) {
+		// A small call of float32 sums of single indices in place (S6):
+		// the indices checked into a copy of their own, and added without
+		// a check each (see scratch.placed), with no reducer to set up.
+		pos, bad := s.placed(ind, lims[0])
+		if bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
+		}
+		if pos != nil {
+			addPlaced(words[float32](s.views[vDst]), pos, words[float32](s.views[vUpd]))
+			return nil
+		}
+		// Negative values, checked: the loop that wraps them.
+		reduceIndex(Add, words[float32](s.views[vDst]), ind, words[float32](s.views[vUpd]), lims[0].size, lims[0].fromEnd)
+		return nil
+	}
+	if k > 0 && size > 0 && size <= maxOffset && opt.Reduction == None && dst.DType() != tensor.String &&
+		uintptr(block)*s.views[vDst].size%16 == 0 && small(len(ind)+s.views[vUpd].n) &&
+		s.views[vDst].span().same(s.views[vData].span()) {
+		// A small write in place of rows of whole 16-byte words (S2, a
+		// KV-cache write): the tuples checked into offsets, then the rows
+		// placed (placeRows, as the movers place them), with no mover to
+		// set up.
+		s.nd.set(ind, k, n, lims, strides, 0, 0)
+		offs, bad := tupleOffsets(s, &s.nd, size, opt.Rules)
+		if bad >= 0 {
+			return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
+		}
+		if d, u := s.views[vDst], s.views[vUpd]; len(offs) > 0 {
+			placeRows(d.p, d.size, &offs[0], len(offs), u.p, uintptr(block)*d.size, placeAVX)
+		}
+		return nil
+	}
+	if size > 0 && run == nil {
+		run = newScatterRun(s, dst, data, updates, block, opt)
+		work = run.work(len(ind) + s.views[vUpd].n) // updates.Len()
+	}
 	if k == 1 && run != nil && run.fast != nil && small(work) {
 		// A small call with single indices: check them all, then apply
 		// each update where it lands, in order, without offsets (or
@@ -108,7 +161,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		run.fast.scatterIndex(ind, lims[0], block)
 		return nil
 	}
-	s.nd.set(ind, k, n, lims, s.stridesOf(0, ds)[:k], 0, 0)
+	s.nd.set(ind, k, n, lims, strides, 0, 0)
 	one := run != nil && oneScan(run, block, n, size*int(s.views[vDst].size))
 	if k == 1 && one && !run.inPlace {
 		// Many single updates into a dst that is not data and fits in
@@ -277,6 +330,18 @@ func setIndex[E any](dst []E, ind []int64, upd []E, size int, fromEnd int64) {
 // Add has a loop of its own (see reduceFlat).
 func reduceIndex[T number](red Reduction, dst []T, ind []int64, upd []T, size int, fromEnd int64) {
 	if red == Add {
+		if f, ok := any(dst).([]float32); ok {
+			// float32 sums go to the assembly's loop at once (for 256
+			// sums a hundred instructions less than through addLine and
+			// addInRange), and to addLine from the first index outside
+			// [0, size), which it wraps or skips.
+			f = f[:size]
+			k := addFloatRows(f, size, ind, len(ind), any(upd).([]float32))
+			if k < len(ind) {
+				addLine(dst[:size], ind[k:], upd[k:], fromEnd, true, 0)
+			}
+			return
+		}
 		addLine(dst[:size], ind, upd, fromEnd, true, 0)
 		return
 	}

@@ -37,12 +37,13 @@ type scatterRun struct {
 }
 
 // newScatterRun prepares s.run, a scatter of updates into dst in blocks of
-// block elements, after checkScatter. For Mean, countMeans must follow.
+// block elements, after checkScatter (or checkMemory). For Mean,
+// countMeans must follow.
 func newScatterRun(s *scratch, dst, data, updates *tensor.Tensor, block int, opt *ScatterOptions) *scatterRun {
 	run := &s.run
 	run.inPlace, run.m, run.red, run.fast, run.reset, run.wide, run.mean = false, nil, nil, nil, nil, nil, nil
 	run.seen = nil
-	run.size = dst.Len()
+	run.size = s.views[vDst].n // dst.Len(), which see has read
 	switch {
 	case data.IsZero() && !opt.Fill.IsZero():
 		run.fillWith = fillValue
@@ -329,6 +330,14 @@ func checkScatter(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *S
 	if !data.IsZero() && !dst.SameShape(*data) {
 		return shapeErr("dst has shape %v, data has shape %v; they must be equal", dst.Shape(), data.Shape())
 	}
+	return checkMemory(s, dst, data, indices, updates)
+}
+
+// checkMemory records where a scatter's tensors lie (see) and checks that
+// dst is data or does not overlap it, and overlaps neither indices nor
+// updates: what checkScatter checks of the tensors' memory, which a call
+// with a plan (see ndPlan) checks too.
+func checkMemory(s *scratch, dst, data, indices, updates *tensor.Tensor) error {
 	s.see(dst, data, indices, updates)
 	d := s.views[vDst].span()
 	if x := s.views[vData].span(); !d.same(x) && d.overlaps(x) {

@@ -40,6 +40,7 @@ type scratch struct {
 	chunks counter        // for steal
 
 	nd  ndWalk
+	ndp ndPlan // of the latest ScatterND call
 	el  elemWalk
 	run scatterRun
 
@@ -89,6 +90,7 @@ func (s *scratch) release() {
 	s.views = [4]view{}
 	if r := s.run.red; r != nil { // the one reducer a call uses
 		r.rebind(nil, nil, 0)
+		s.run.red = nil // unbound: a later call that sets up no run has none to unbind
 	}
 	s.nd.ind, s.el.ind, s.bad.ind, s.gat.ind = nil, nil, nil, nil
 	s.hg.ind, s.hg.m, s.hs.ind, s.hsc.ind = nil, nil, nil, nil

@@ -184,9 +184,21 @@ func tupleOffsets(s *scratch, w *ndWalk, size int, rules IndexRules) (offs []int
 		return nil, firstBad(s, w.ind, w.lims, rules)
 	}
 	s.offs = resize(s.offs, w.n)
+	skip := rules.OutOfRange == OutOfRangeSkip
+	if small(len(w.ind)) {
+		// One goroutine: no job to set up; triples (a KV-cache write's)
+		// straight to their loop.
+		if w.k == 3 && !skip {
+			if t := offsetsTriples(s.offs, w.ind, w.lims, w.strides); t < w.n {
+				return s.offs, w.badAt(t)
+			}
+			return s.offs, -1
+		}
+		return s.offs, w.offsets(s.offs, 0, w.n, skip)
+	}
 	p := parts(len(w.ind))
 	j := &s.offsets
-	j.w, j.offs, j.skip, j.found = w, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	j.w, j.offs, j.skip, j.found = w, s.offs, skip, s.noneFound(p)
 	parallel(w.n, p, j, &s.done)
 	return s.offs, firstOf(s.found)
 }
@@ -200,23 +212,45 @@ type offsetsJob struct {
 }
 
 func (j *offsetsJob) work(part, lo, hi int) {
-	w, offs, skip := j.w, j.offs, j.skip
+	if bad := j.w.offsets(j.offs, lo, hi, j.skip); bad >= 0 {
+		j.found[part] = bad
+	}
+}
+
+// offsets sets offs[lo:hi] to the offsets of tuples lo to hi (see
+// tupleOffsets) and returns the flat position in indices of the first
+// value outside its limit, or -1; with skip there is none.
+func (w *ndWalk) offsets(offs []int32, lo, hi int, skip bool) (bad int) {
+	o, x := offs[lo:hi], w.ind[w.k*lo:w.k*hi]
+	var done int
 	switch w.k {
 	case 1:
-		lo += offsets1(offs[lo:hi], w.ind[lo:hi], w.lims[0], w.strides[0], skip)
+		done = offsets1(o, x, w.lims[0], w.strides[0], skip)
 	case 2:
-		lo += offsets2(offs[lo:hi], w.ind[2*lo:2*hi], w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
+		done = offsets2(o, x, w.lims[0], w.lims[1], w.strides[0], w.strides[1], skip)
 	case 3:
-		lo += offsets3(offs[lo:hi], w.ind[3*lo:3*hi], w.lims, w.strides, skip)
+		if skip {
+			done = offsets3(o, x, w.lims, w.strides, true)
+		} else {
+			done = offsetsTriples(o, x, w.lims, w.strides)
+		}
 	default:
-		lo += offsetsK(offs[lo:hi], w.ind[w.k*lo:w.k*hi], w.lims, w.strides, skip)
+		done = offsetsK(o, x, w.lims, w.strides, skip)
 	}
-	if lo < hi {
+	if done < len(o) {
 		// The loops stop early only at a bad tuple, and only without
-		// skip: tupleOffset says which of its components is bad.
-		_, c := tupleOffset(w.ind[lo*w.k:lo*w.k+w.k], w.lims, w.strides)
-		j.found[part] = lo*w.k + c
+		// skip.
+		return w.badAt(lo + done)
 	}
+	return -1
+}
+
+// badAt returns the flat position in indices of the first component of
+// tuple t outside its limit (tupleOffset says which), for a tuple that
+// has one.
+func (w *ndWalk) badAt(t int) int {
+	_, c := tupleOffset(w.ind[t*w.k:t*w.k+w.k], w.lims, w.strides)
+	return t*w.k + c
 }
 
 // maxOffset is the largest offset tupleOffsets computes. Tests lower it

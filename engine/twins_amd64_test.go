@@ -35,8 +35,10 @@ var badValues = []int64{-1, 10, 11, math.MinInt64, math.MaxInt64, -10}
 
 // TestAddFloatRowsTwin checks that the assembly of addFloatRows and its Go
 // twin add the same updates to the same bits and stop at the same bad
-// index.
-func TestAddFloatRowsTwin(t *testing.T) {
+// index, with AVX2's checks of eight indices and without.
+func TestAddFloatRowsTwin(t *testing.T) { eachVector(t, testAddFloatRowsTwin) }
+
+func testAddFloatRowsTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const size = 10
 	for _, n := range twinLengths {
@@ -210,6 +212,51 @@ func TestGatherRowsTwin(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestCopyOrTwin checks that copyOr, sixteen values at a time in assembly
+// where the processor has AVX2, copies what its Go twin copies and returns
+// the same OR, with values of either sign and the extremes.
+func TestCopyOrTwin(t *testing.T) { eachVector(t, testCopyOrTwin) }
+
+func testCopyOrTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range twinLengths {
+		for _, value := range append([]int64{5}, badValues...) {
+			ind := twinIndices(r, n, 10, r.IntN(n+1), value)
+			asm, twin := make([]int64, n), make([]int64, n)
+			oa, ot := copyOr(asm, ind), copyOrGo(twin, ind)
+			if oa != ot || !slices.Equal(asm, ind) || !slices.Equal(twin, ind) {
+				t.Fatalf("n %d, a value %d: assembly %#x, twin %#x; copies equal: %v, %v",
+					n, value, oa, ot, slices.Equal(asm, ind), slices.Equal(twin, ind))
+			}
+		}
+	}
+}
+
+// TestAddPlacedTwin checks that the assembly of addPlaced and its Go twin
+// add the same updates, duplicates in order, to the same bits, NaNs
+// among them.
+func TestAddPlacedTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const size = 10
+	for _, n := range twinLengths {
+		pos := twinIndices(r, n, size, -1, 0)
+		upd := make([]float32, n)
+		for i := range upd {
+			upd[i] = twinFloat(r, 1e3)
+		}
+		base := make([]float32, size)
+		for i := range base {
+			base[i] = twinFloat(r, 1)
+		}
+		asm, twin := slices.Clone(base), slices.Clone(base)
+		addPlaced(asm, pos, upd)
+		addPlacedGo(twin, pos, upd)
+		if !sameFloat32Bits(asm, twin) {
+			t.Fatalf("n %d: assembly %v, twin %v", n, asm, twin)
 		}
 	}
 }

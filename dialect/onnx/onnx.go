@@ -97,31 +97,48 @@ func (o Opset) ScatterND(data, indices, updates tensor.Tensor, reduction Reducti
 
 // ScatterNDInto is ScatterND writing into dst, which has data's type and
 // shape and may be data itself.
+//
+// It calls scatterNDOf itself rather than through opcall.ScatterNDInto,
+// whose function value would make the tensors escape were they passed by
+// pointer: a KV-cache write at every decoding step copies fewer words.
 func (o Opset) ScatterNDInto(dst, data, indices, updates tensor.Tensor, reduction Reduction) error {
-	return opcall.ScatterNDInto(scatterNDOp, int(o), scatterND, dst, data, indices, updates, string(reduction))
+	_, b, err := scatterNDOp.Shared(int(o))
+	if err == nil {
+		err = scatterNDOf(b, &dst, &data, &indices, &updates, string(reduction))
+	}
+	return opcall.Wrap(opScatterND, err)
 }
 
-// scatterND is ScatterND at the version of Behavior b.
+// scatterND is ScatterND at the version of Behavior b, for opcall.
 func scatterND(b *dialect.Behavior, dst, data, indices, updates tensor.Tensor, reduction string) error {
-	opt, err := scatterOptions(b, &data, &indices, reduction)
-	if err != nil {
+	return scatterNDOf(b, &dst, &data, &indices, &updates, reduction)
+}
+
+// scatterNDOf is scatterND on tensors it takes by pointer and does not
+// change.
+func scatterNDOf(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, reduction string) error {
+	var opt engine.ScatterOptions
+	if err := scatterOptions(&opt, b, data, indices, reduction); err != nil {
 		return err
 	}
 	if data.Rank() < 1 {
 		return fmt.Errorf("%w: data must have rank >= 1, got a scalar", engine.ErrShape)
 	}
-	return engine.ScatterND(dst, data, indices, updates, opt)
+	return engine.ScatterND(*dst, *data, *indices, *updates, opt)
 }
 
 // scatterOptions checks what ScatterND and ScatterElements of Behavior b
-// check alike (the reduction, data and indices) and returns the engine's
-// options for the call.
-func scatterOptions(b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) (engine.ScatterOptions, error) {
+// check alike (the reduction, data and indices) and sets the engine's
+// options for the call in opt, which starts as the zero value.
+func scatterOptions(opt *engine.ScatterOptions, b *dialect.Behavior, data, indices *tensor.Tensor, reduction string) error {
 	red, err := b.ParseReduction(reduction)
 	if err == nil {
 		err = checkInputs(b, *data, *indices)
 	}
-	return engine.ScatterOptions{Reduction: red, Rules: rules, Arith: b.Arith}, err
+	// Set in the caller's options rather than returned: a small call
+	// copied the returned struct twice before passing it on.
+	opt.Reduction, opt.Rules, opt.Arith = red, rules, b.Arith
+	return err
 }
 
 // ScatterElements returns a copy of data in which each element of updates
@@ -173,8 +190,8 @@ func newScatterElements(name string, b *dialect.Behavior, data, indices, updates
 }
 
 func scatterElements(b *dialect.Behavior, dst, data, indices, updates *tensor.Tensor, axis int, reduction string) error {
-	opt, err := scatterOptions(b, data, indices, reduction)
-	if err != nil {
+	var opt engine.ScatterOptions
+	if err := scatterOptions(&opt, b, data, indices, reduction); err != nil {
 		return err
 	}
 	if err := opcall.CheckUpdatesShape(*indices, *updates); err != nil {
