@@ -79,30 +79,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		run = newScatterRun(s, dst, data, updates, block, opt)
 		work = run.work(len(ind) + s.views[vUpd].n) // updates.Len()
 		if oneRows(run, block, n, size*int(s.views[vDst].size)) {
-			// Small rows into another dst in the cache go through the
-			// pipeline (scatter_rows_pipeline.go), which checks the
-			// indices past the end that NegativeSkip refuses as it goes,
-			// rather than in a pass first.
-			rules := opt.Rules
-			var ends []int
-			switch {
-			case rules.Negative == NegativeSkip:
-				if rules.OutOfRange == OutOfRangeError {
-					ends = ds[:k]
-				}
-				rules = skipAll
-			case rules.negativePass():
-				r, bad := negativePass(ind, ds[:k], rules)
-				if bad >= 0 {
-					return indexErr(rules, *indices, bad, ds, bad%k, k)
-				}
-				rules = r
-			}
-			s.nd.set(ind, k, n, lims, strides, 0, 0)
-			if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
-				return indexErr(opt.Rules, *indices, bad, ds, bad%k, k)
-			}
-			return nil
+			return scatterPipe(s, indices, ind, ds, lims, strides, k, n, block, work, opt.Rules)
 		}
 	}
 	if opt.Rules.negativePass() {
@@ -212,6 +189,37 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	}
 	s.snd.s, s.snd.block, s.snd.blocks = s, block, blocks
 	parallel(blocks, p, &s.snd, &s.done)
+	return nil
+}
+
+// scatterPipe is ScatterND for small rows into another dst in the cache,
+// through the pipeline (scatter_rows_pipeline.go), which checks the
+// indices past the end that NegativeSkip refuses as it goes, rather than
+// in a pass first: ind are the indices' values, ds dst's shape, lims and
+// strides those of the tuples' k components under the rules after any
+// such pass (runRules), n the tuples, block the elements of a slice and
+// work the call's.
+func scatterPipe(s *scratch, indices *tensor.Tensor, ind []int64, ds tensor.Shape, lims []limit, strides []int,
+	k, n, block, work int, asked IndexRules) error {
+	rules := asked
+	var ends []int
+	switch {
+	case rules.Negative == NegativeSkip:
+		if rules.OutOfRange == OutOfRangeError {
+			ends = ds[:k]
+		}
+		rules = skipAll
+	case rules.negativePass():
+		r, bad := negativePass(ind, ds[:k], rules)
+		if bad >= 0 {
+			return indexErr(rules, *indices, bad, ds, bad%k, k)
+		}
+		rules = r
+	}
+	s.nd.set(ind, k, n, lims, strides, 0, 0)
+	if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
+		return indexErr(asked, *indices, bad, ds, bad%k, k)
+	}
 	return nil
 }
 
