@@ -59,17 +59,18 @@ func HostStrategy() Strategy { return strategy }
 
 // StrategyFor returns the strategy for the processor c:
 //
-//   - A tensor is past the cache from half the L3 that CPUID gives, at
-//     most 32 MiB: a gather's table and output of that size each fill the
-//     L3 together, and a larger L3 is shared by more cores (and, in a VM,
-//     by other tenants), so that a core keeps no more of it. Where CPUID
-//     gives no L3, from 8 MiB.
+//   - A tensor is past the cache from a quarter of the L3 that CPUID
+//     gives, at least 8 MiB and at most 32 MiB: a gather's table and
+//     output of that size take half the L3 together, and the rest is the
+//     other cores' (in a VM, other tenants'); a larger L3 is shared by
+//     more of them, so that a core keeps no more of it. Where CPUID gives
+//     no L3, from 8 MiB.
 //   - Rows of 256 bytes (four cache lines) or more read from a table past
 //     the cache are asked for 8 pairs ahead, on every processor: the
 //     hardware's prefetcher follows a row once it has begun, never the
 //     jump to the next one.
 //   - Rows written into an output past the cache go with non-temporal
-//     stores, together with the prefetch (without it they lost), on the
+//     stores, together with the prefetch (alone they won nothing), on the
 //     Intel and AMD (and Hygon) processors whose L3 CPUID gives; not on an
 //     unknown one.
 //   - The AVX-512 gather wherever the processor has AVX-512F, except on
@@ -79,18 +80,23 @@ func HostStrategy() Strategy { return strategy }
 //
 // README's Speed section gives the figures behind each choice.
 func StrategyFor(c CPU) Strategy {
-	s := Strategy{StreamBytes: 8 << 20, StreamBlock: 256, PrefetchAhead: 8}
+	s := Strategy{StreamBytes: minStream, StreamBlock: 256, PrefetchAhead: 8}
 	known := c.Vendor == "GenuineIntel" || c.Vendor == "AuthenticAMD" || c.Vendor == "HygonGenuine"
 	if known && c.L3 > 0 {
-		s.StreamBytes = min(c.L3/2, maxStream)
+		s.StreamBytes = min(max(c.L3/4, minStream), maxStream)
 		s.NonTemporal = true
 	}
 	s.Gather = c.AVX512F && !gdsCore(c)
 	return s
 }
 
-// maxStream is the most StrategyFor's StreamBytes can be.
-const maxStream = 32 << 20
+// The bounds of StrategyFor's StreamBytes: the least, the fixed threshold
+// every processor had before the rule, where its L3 is small; the most,
+// where a large L3 is shared by many cores.
+const (
+	minStream = 8 << 20
+	maxStream = 32 << 20
+)
 
 // gdsCore says that c is one of the Intel cores with AVX-512 whose
 // gathers Gather Data Sampling ("Downfall", CVE-2022-40982) affects, which

@@ -18,12 +18,12 @@ func TestStrategyFor(t *testing.T) {
 			// lost there (issue 28).
 			name: "Skylake-SP",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 85, L2: 1 * mib, L3: 35.75 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 17.875 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 8.9375 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
 		{
 			name: "Ice Lake-SP",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 106, L2: 1.25 * mib, L3: 48 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 24 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 12 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
 		{
 			// A large L3 shared by many cores: from 32 MiB.
@@ -34,24 +34,25 @@ func TestStrategyFor(t *testing.T) {
 		{
 			name: "Zen 4",
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 16 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
 		},
 		{
 			// The same processor with AVX-512 turned off by the
 			// operating system: no gather.
 			name: "Zen 4 without AVX-512",
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib},
-			want: Strategy{StreamBytes: 16 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
-		},
-		{
-			name: "Zen 2 with a 16 MiB L3",
-			cpu:  CPU{Vendor: "AuthenticAMD", Family: 23, Model: 49, L2: 512 << 10, L3: 16 * mib},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
 		{
+			name: "Zen 3 with V-Cache, a 96 MiB L3",
+			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 1, L2: 512 << 10, L3: 96 * mib},
+			want: Strategy{StreamBytes: 24 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+		},
+		{
+			// A small L3: from 8 MiB.
 			name: "Intel client with a 6 MiB L3",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 158, L2: 256 << 10, L3: 6 * mib},
-			want: Strategy{StreamBytes: 3 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
 		{
 			name: "Intel with no cache leaf",
