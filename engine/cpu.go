@@ -36,15 +36,15 @@ func (c CPU) String() string {
 	if c.Vendor == "" {
 		return "unknown processor"
 	}
-	s := fmt.Sprintf("%s family %d model %d, L2 %s, L3 %s", c.Vendor, c.Family, c.Model, mib(c.L2), mib(c.L3))
+	s := fmt.Sprintf("%s family %d model %d, L2 %s, L3 %s", c.Vendor, c.Family, c.Model, cacheSize(c.L2), cacheSize(c.L3))
 	if c.AVX512F {
 		s += ", AVX-512"
 	}
 	return s
 }
 
-// mib writes a cache size in MiB, or KiB below one, or "unknown".
-func mib(n int) string {
+// cacheSize writes a cache size in MiB, or KiB below one, or "unknown".
+func cacheSize(n int) string {
 	switch {
 	case n <= 0:
 		return "unknown"

@@ -27,6 +27,23 @@ func cacheLeaf(typ, level, ways, line, sets uint32) [4]uint32 {
 	return [4]uint32{typ | level<<5, (ways-1)<<22 | (line - 1), sets - 1, 0}
 }
 
+// intelLeaves are the leaves of an Intel processor whose leaf 1 has eax,
+// with 48 KiB L1 caches of data and instructions and an L2 and L3 as
+// given (leaf 4).
+func intelLeaves(eax uint32, l2, l3 [4]uint32) leaves {
+	return leaves{
+		{0, 0}: vendorLeaf(0x1f, "GenuineIntel"),
+		{1, 0}: {eax, 0, 0, 0},
+		{4, 0}: cacheLeaf(1, 1, 12, 64, 64),
+		{4, 1}: cacheLeaf(2, 1, 12, 64, 64),
+		{4, 2}: l2,
+		{4, 3}: l3,
+	}
+}
+
+// mib is a mebibyte, for the tables of cache sizes.
+const mib = 1 << 20
+
 // TestDescribeCPU reads the vendor, family, model and cache sizes from
 // the CPUID leaves of described processors: this project's AMD EPYC
 // (recorded), a Skylake-SP and an Emerald Rapids Xeon (their leaf 4 as
@@ -35,7 +52,6 @@ func cacheLeaf(typ, level, ways, line, sets uint32) [4]uint32 {
 // the L3 of the whole processor), and processors that answer no cache
 // leaf.
 func TestDescribeCPU(t *testing.T) {
-	const mib = 1 << 20
 	tests := []struct {
 		name   string
 		leaves leaves
@@ -60,26 +76,14 @@ func TestDescribeCPU(t *testing.T) {
 		},
 		{
 			name: "Skylake-SP",
-			leaves: leaves{
-				{0, 0}: vendorLeaf(0x16, "GenuineIntel"),
-				{1, 0}: {0x50654, 0, 0, 0},
-				{4, 0}: cacheLeaf(1, 1, 8, 64, 64),
-				{4, 1}: cacheLeaf(2, 1, 8, 64, 64),
-				{4, 2}: cacheLeaf(3, 2, 16, 64, 1024),
-				{4, 3}: cacheLeaf(3, 3, 11, 64, 53248), // 35.75 MiB
-			},
+			leaves: intelLeaves(0x50654, // family 6, model 85
+				cacheLeaf(3, 2, 16, 64, 1024), cacheLeaf(3, 3, 11, 64, 53248)), // 1 MiB, 35.75 MiB
 			want: CPU{Vendor: "GenuineIntel", Family: 6, Model: 85, L2: 1 * mib, L3: 35.75 * mib},
 		},
 		{
 			name: "Emerald Rapids",
-			leaves: leaves{
-				{0, 0}: vendorLeaf(0x1f, "GenuineIntel"),
-				{1, 0}: {0xc06f2, 0, 0, 0},
-				{4, 0}: cacheLeaf(1, 1, 12, 64, 64),
-				{4, 1}: cacheLeaf(2, 1, 8, 64, 64),
-				{4, 2}: cacheLeaf(3, 2, 16, 64, 2048),
-				{4, 3}: cacheLeaf(3, 3, 16, 64, 327680), // 320 MiB
-			},
+			leaves: intelLeaves(0xc06f2, // family 6, model 207
+				cacheLeaf(3, 2, 16, 64, 2048), cacheLeaf(3, 3, 16, 64, 327680)), // 2 MiB, 320 MiB
 			want: CPU{Vendor: "GenuineIntel", Family: 6, Model: 207, L2: 2 * mib, L3: 320 * mib},
 		},
 		{

@@ -36,7 +36,7 @@ type Strategy struct {
 func (s Strategy) String() string {
 	out := "plain copy"
 	if s.StreamBytes > 0 && (s.PrefetchAhead > 0 || s.NonTemporal) {
-		out = fmt.Sprintf("rows of %d B or more past %s:", s.StreamBlock, mib(s.StreamBytes))
+		out = fmt.Sprintf("rows of %d B or more past %s:", s.StreamBlock, cacheSize(s.StreamBytes))
 		if s.PrefetchAhead > 0 {
 			out += fmt.Sprintf(" prefetch %d ahead", s.PrefetchAhead)
 			if s.NonTemporal {

@@ -7,73 +7,61 @@ import "testing"
 // Xeon of issue 28's figures, this project's Zen 4 EPYC, processors with
 // a small L3, with none, and with no cache leaf at all.
 func TestStrategyFor(t *testing.T) {
-	const mib = 1 << 20
-	tests := []struct {
-		name string
+	tests := map[string]struct {
 		cpu  CPU
 		want Strategy
 	}{
-		{
+		"Skylake-SP": {
 			// Gather Data Sampling's microcode: the AVX-512 gather
 			// lost there (issue 28).
-			name: "Skylake-SP",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 85, L2: 1 * mib, L3: 35.75 * mib, AVX512F: true},
 			want: Strategy{StreamBytes: 8.9375 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
-		{
-			name: "Ice Lake-SP",
+		"Ice Lake-SP": {
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 106, L2: 1.25 * mib, L3: 48 * mib, AVX512F: true},
 			want: Strategy{StreamBytes: 12 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
-		{
+		"Emerald Rapids": {
 			// A large L3 shared by many cores: from 32 MiB.
-			name: "Emerald Rapids",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 207, L2: 2 * mib, L3: 320 * mib, AVX512F: true},
 			want: Strategy{StreamBytes: 32 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
 		},
-		{
-			name: "Zen 4",
+		"Zen 4": {
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib, AVX512F: true},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
 		},
-		{
+		"Zen 4 without AVX-512": {
 			// The same processor with AVX-512 turned off by the
 			// operating system: no gather.
-			name: "Zen 4 without AVX-512",
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
-		{
-			name: "Zen 3 with V-Cache, a 96 MiB L3",
+		"Zen 3 with V-Cache, a 96 MiB L3": {
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 1, L2: 512 << 10, L3: 96 * mib},
 			want: Strategy{StreamBytes: 24 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
-		{
+		"Intel client with a 6 MiB L3": {
 			// A small L3: from 8 MiB.
-			name: "Intel client with a 6 MiB L3",
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 158, L2: 256 << 10, L3: 6 * mib},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
 		},
-		{
-			name: "Intel with no cache leaf",
+		"Intel with no cache leaf": {
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 58},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
 		},
-		{
+		"another vendor": {
 			// Another vendor's L3 is no reason to stream.
-			name: "another vendor",
 			cpu:  CPU{Vendor: "CentaurHauls", Family: 6, Model: 15, L2: 1 * mib, L3: 32 * mib},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
 		},
-		{
-			name: "unknown processor",
+		"unknown processor": {
 			cpu:  CPU{},
 			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
 		},
 	}
-	for _, tt := range tests {
+	for name, tt := range tests {
 		if got := StrategyFor(tt.cpu); got != tt.want {
-			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+			t.Errorf("%s: %+v, want %+v", name, got, tt.want)
 		}
 	}
 }
