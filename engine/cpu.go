@@ -67,10 +67,6 @@ var (
 	strategy = StrategyFor(host)
 )
 
-// canGather says that gatherRows runs: the strategy asks for the
-// AVX-512 gather and the processor has it.
-var canGather = strategy.Gather && hasGather
-
 // describeCPU reads a CPU from the CPUID leaves that id returns (EAX,
 // EBX, ECX, EDX for the leaf in EAX and sub-leaf in ECX): the vendor
 // (leaf 0), family and model (leaf 1), and the cache sizes from the

@@ -104,6 +104,6 @@
 // blocks of rows summed, or maxed and mined as std::max(update, value)
 // is, eight elements an AVX instruction, rowsFloat32; rows_other.go) and
 // stream_amd64.s (prefetches and non-temporal copies; stream_other.go)
-// and cpuid_amd64.s (CPUID, which purego.go answers with an unknown
+// and cpuid_amd64.s (CPUID, which cpu_other.go answers with an unknown
 // processor).
 package engine

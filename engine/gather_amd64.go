@@ -4,6 +4,10 @@ package engine
 
 import "unsafe"
 
+// canGather says that gatherRows runs: the strategy asks for the AVX-512
+// gather and the processor has it.
+var canGather = hasGather && strategy.Gather
+
 // gatherRows sets out[j] = src[r*dstep + idx[j]] for elements of 4 bytes
 // (8 if wide), r being j/last, eight j at a time from j = 0, while all
 // eight indices lie in [0, size), and returns how many it set, at most n.

@@ -14,12 +14,8 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 	return addFloatRowsGo(dst, size, idx, last, upd)
 }
 
-// hostCPU describes an unknown processor: there is no CPUID without the
-// assembly, and StrategyFor gives the unknown processor the plain copy.
-func hostCPU() CPU { return CPU{} }
-
-// hasGather says that gatherRows runs: only with the assembly.
-const hasGather = false
+// canGather says that gatherRows runs: only with the assembly.
+var canGather = false
 
 // gatherRows sets none in practice (canGather is false): the callers'
 // loops take every index. See gatherRowsGo.
