@@ -70,9 +70,9 @@ func HostStrategy() Strategy { return strategy }
 //     hardware's prefetcher follows a row once it has begun, never the
 //     jump to the next one.
 //   - Rows written into an output past the cache go with non-temporal
-//     stores, together with the prefetch (alone they won nothing), on the
-//     Intel and AMD (and Hygon) processors whose L3 CPUID gives; not on an
-//     unknown one.
+//     stores, together with the prefetch (alone they won little or lost),
+//     on the Intel and AMD (and Hygon) processors whose L3 CPUID gives;
+//     not on an unknown one.
 //   - The AVX-512 gather wherever the processor has AVX-512F, except on
 //     the Intel cores whose microcode slows gathers against Gather Data
 //     Sampling (Skylake-SP to Tiger Lake: see gdsCore): it paid on
