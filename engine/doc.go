@@ -93,8 +93,11 @@
 // reducer.go, arith.go and knobs.go reduce them by type (scale.go
 // multiplies updates by ScatterOptions.Scale first), types.go holds
 // the per-type table; view.go finds a tensor's elements; scratch.go and
-// parallel.go hold the working memory and the workers; errors.go and
-// options.go the public types; nan.go the one rule by which the
+// parallel.go hold the working memory and the workers; cpu.go describes
+// the processor and strategy.go chooses from it how rows are copied
+// (Strategy: how far ahead to ask, whether to write around the cache,
+// whether to gather with AVX-512); errors.go and options.go the public
+// types; nan.go the one rule by which the
 // arithmetic makes a NaN, so that results are the same bits on every
 // platform.
 //
@@ -110,5 +113,7 @@
 // triples, triples; offsets3 its twin), rows_amd64.s (float32
 // blocks of rows summed, or maxed and mined as std::max(update, value)
 // is, eight elements an AVX instruction, rowsFloat32; rows_other.go) and
-// stream_amd64.s (prefetches and non-temporal copies; stream_other.go).
+// stream_amd64.s (prefetches and non-temporal copies; stream_other.go)
+// and cpuid_amd64.s (CPUID, which cpu_other.go answers with an unknown
+// processor).
 package engine

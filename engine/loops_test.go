@@ -91,9 +91,11 @@ func TestGatherRowKernels(t *testing.T) {
 	t.Run("complex128", func(t *testing.T) {
 		gatherRowCases[complex128](t, func(i int) complex128 { return complex(float64(i), -float64(i)) })
 	})
-	if canGather {
+	if hasGather {
 		// The kernels take every group of eight in range, row after
-		// row, and stop at the first group that is not.
+		// row, and stop at the first group that is not; the rows above
+		// ran as the strategy chose, these run with the gather and then
+		// without it, whatever it chose.
 		src := []uint64{10, 11, 12, 99, 20, 21, 22, 99}
 		src32 := []uint32{10, 11, 12, 99, 20, 21, 22, 99}
 		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0}
@@ -106,8 +108,11 @@ func TestGatherRowKernels(t *testing.T) {
 			t.Errorf("gatherRows, 4 bytes, took %d, out %v; want 16, the second row from 8 on", k, out32)
 		}
 		old := canGather
-		canGather = false
 		defer func() { canGather = old }()
+		canGather = true
+		t.Run("float32 eight at a time", func(t *testing.T) { gatherRowCases[float32](t, func(i int) float32 { return float32(i) }) })
+		t.Run("int64 eight at a time", func(t *testing.T) { gatherRowCases[int64](t, func(i int) int64 { return int64(i) << 33 }) })
+		canGather = false
 		t.Run("float32 one at a time", func(t *testing.T) { gatherRowCases[float32](t, func(i int) float32 { return float32(i) }) })
 		t.Run("int64 one at a time", func(t *testing.T) { gatherRowCases[int64](t, func(i int) int64 { return int64(i) << 33 }) })
 	}

@@ -137,15 +137,16 @@ func (ms *movers) forget() {
 type wordMover[E comparable] struct {
 	dst, src []E
 	block    int
-	// prefetch and stream: see streaming.
-	prefetch, stream bool
-	fill             E // what a block whose s < 0 gets; see setFill
+	// ahead and stream: see streaming.
+	ahead  int
+	stream bool
+	fill   E // what a block whose s < 0 gets; see setFill
 }
 
 // set points m at the elements of dst and src and returns it.
 func (m *wordMover[E]) set(dst, src view, block int) *wordMover[E] {
 	m.dst, m.src, m.block = words[E](dst), words[E](src), block
-	m.prefetch, m.stream = streaming[E](dst, src, block)
+	m.ahead, m.stream = streaming[E](dst, src, block)
 	var zero E
 	m.fill = zero
 	return m
@@ -165,7 +166,7 @@ func (m *wordMover[E]) move(ps []pair) {
 		m.moveFilling(ps)
 		return
 	}
-	if m.prefetch {
+	if m.ahead > 0 || m.stream {
 		m.moveAhead(ps)
 		return
 	}
@@ -253,7 +254,7 @@ func (m *wordMover[E]) fillRange(lo, hi int) {
 // them.
 const fillSpan = 4096
 
-// moveAhead is move for a mover that prefetches, and perhaps streams.
+// moveAhead is move for a mover that prefetches, streams, or both.
 func (m *wordMover[E]) moveAhead(ps []pair) {
 	dst, src, b := m.dst, m.src, m.block
 	var zero E
@@ -263,11 +264,12 @@ func (m *wordMover[E]) moveAhead(ps []pair) {
 			prefetchBytes(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
 		}
 	}
-	for _, p := range ps[:min(prefetchAhead, len(ps))] {
+	ahead := m.ahead
+	for _, p := range ps[:min(ahead, len(ps))] {
 		ask(p)
 	}
 	for i, p := range ps {
-		if j := i + prefetchAhead; j < len(ps) {
+		if j := i + ahead; ahead > 0 && j < len(ps) {
 			ask(ps[j])
 		}
 		switch d := dst[p.d : p.d+b]; {

@@ -16,9 +16,10 @@ import (
 //
 // Those strided steps are misses the hardware does not see coming, one
 // row of data, indices and updates after another: where dst is past the
-// cache (streamBytes), the copy in and the updates ask for their rows
-// colAhead rows ahead, and the copy out writes around the cache, as the
-// gathers of rows do (see stream.go).
+// cache (pastCache), the copy in and the updates ask for their rows
+// colAhead rows ahead where the strategy prefetches, and the copy out
+// writes around the cache where it streams, as the gathers of rows do
+// (see stream.go).
 const (
 	colBytes  = 256
 	colBuffer = 1 << 20
@@ -56,7 +57,7 @@ func (j *columnJob) work(_, lo, hi int) {
 // setColumnBlocks is scatterColumns (see fastScatter) for reduction
 // none: the updates src set into dst.
 func setColumnBlocks[E any](dst, src []E, data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
-	ahead := streamsWords[E](len(src))
+	ahead := strategy.PrefetchAhead > 0 && pastCache[E](len(src))
 	columnBlocks(dst, words[E](data), lim.size, inner, width, c0, c1, func(buf []E, b, w int) {
 		for i := range rows {
 			if ahead {
@@ -71,7 +72,7 @@ func setColumnBlocks[E any](dst, src []E, data view, ind []int64, lim limit, row
 // updates src into dst by red.
 func reduceColumnBlocks[T number](red Reduction, dst, src []T, data view, ind []int64, lim limit, rows, inner, width, c0, c1 int) {
 	from := words[T](data)
-	ahead := streamsWords[T](len(src))
+	ahead := strategy.PrefetchAhead > 0 && pastCache[T](len(src))
 	columnBlocks(dst, from, lim.size, inner, width, c0, c1, func(buf []T, b, w int) {
 		for i := range rows {
 			if ahead {
@@ -92,12 +93,13 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 	buf := *scratch
 	var zero E
 	es := unsafe.Sizeof(zero)
-	big := streamsWords[E](len(dst))
+	big := pastCache[E](len(dst))
+	ask, nt := big && strategy.PrefetchAhead > 0, big && strategy.NonTemporal
 	for b := c0; b < c1; b += width {
 		w := min(width, c1-b)
 		wb := uintptr(w) * es
 		buf := buf[:size*w]
-		ahead := big && data != nil
+		ahead := ask && data != nil
 		if ahead {
 			for p := range min(colAhead, size) {
 				prefetchBytes(unsafe.Pointer(&data[p*inner+b]), wb)
@@ -114,7 +116,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 			copy(buf[p*w:(p+1)*w], data[p*inner+b:][:w])
 		}
 		apply(buf, b, w)
-		stream := big && wb%64 == 0
+		stream := nt && wb%64 == 0
 		for p := range size {
 			d := dst[p*inner+b:][:w]
 			if stream && uintptr(unsafe.Pointer(&d[0]))%16 == 0 {
@@ -124,7 +126,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 			}
 		}
 	}
-	if big {
+	if nt {
 		storeFence()
 	}
 }

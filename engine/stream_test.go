@@ -7,17 +7,45 @@ import (
 	"github.com/scatter-dev/scatter/tensor"
 )
 
-// TestStreamingMoves runs gathers and a scatter of rows large enough for
-// the movers to prefetch and stream (see stream.go), of rows whose size
-// is a multiple of 64 bytes and of rows whose size is not, and checks
-// every element against a plain loop.
+// testStrategies are the strategies the streaming tests force, whatever
+// the processor's: the plain copy, each of prefetch and non-temporal
+// stores alone and together at several distances, and rows of a single
+// cache line. Each counts 1 MiB as past the cache, so that the tests
+// stream without tensors larger than the cache.
+var testStrategies = []Strategy{
+	{},
+	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 8},
+	{StreamBytes: 1 << 20, StreamBlock: 256, NonTemporal: true},
+	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 4, NonTemporal: true},
+	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 16, NonTemporal: true, Gather: true},
+	{StreamBytes: 1 << 20, StreamBlock: 64, PrefetchAhead: 1, NonTemporal: true},
+}
+
+// forceStrategy makes the engine run with s until the test ends.
+func forceStrategy(t testing.TB, s Strategy) {
+	old, oldGather := strategy, canGather
+	strategy, canGather = s, s.Gather && hasGather
+	t.Cleanup(func() { strategy, canGather = old, oldGather })
+}
+
+// TestStreamingMoves runs, under each of testStrategies, gathers and a
+// scatter of rows large enough for the movers to prefetch and stream (see
+// stream.go), of rows whose size is a multiple of 64 bytes and of rows
+// whose size is not, and checks every element against a plain loop: every
+// strategy gives the same bits.
 func TestStreamingMoves(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 40 MB")
+	for _, s := range testStrategies {
+		t.Run(s.String(), func(t *testing.T) {
+			forceStrategy(t, s)
+			streamingMoves(t, s)
+		})
 	}
+}
+
+func streamingMoves(t *testing.T, s Strategy) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, width := range []int{256, 100} { // 1 KiB rows stream; 400-byte rows do not
-		rows := (streamBytes/4)/width + 7
+		rows := (1<<20/4)/width + 7
 		vals := make([]float32, rows*width)
 		for i := range vals {
 			vals[i] = rng.Float32()
@@ -27,12 +55,13 @@ func TestStreamingMoves(t *testing.T) {
 		for i := range ids {
 			ids[i] = int64(rng.IntN(rows))
 		}
-		if wantStream := width*4%64 == 0; func() bool {
-			dv := view{size: 4, n: rows * width}
-			_, s := streaming[word32](dv, dv, width)
-			return s
-		}() != wantStream && canStream {
-			t.Fatalf("width %d: streaming is %v", width, !wantStream)
+		dv := view{size: 4, n: rows * width}
+		wantAhead, wantStream := 0, false
+		if canStream && width*4%64 == 0 && width*4 >= s.StreamBlock && s.StreamBytes > 0 {
+			wantAhead, wantStream = s.PrefetchAhead, s.NonTemporal
+		}
+		if ahead, stream := streaming[word32](dv, dv, width); ahead != wantAhead || stream != wantStream {
+			t.Fatalf("width %d: streaming says ahead %d, stream %v; want %d, %v", width, ahead, stream, wantAhead, wantStream)
 		}
 		want := make([]float32, rows*width)
 		for r, id := range ids {
@@ -78,7 +107,7 @@ func TestStreamingMoves(t *testing.T) {
 	// A general scatter's windows start anywhere: a block that streams
 	// may start unaligned, and is then copied (MOVNTDQ would fault), into
 	// the block alone.
-	const rows, width = streamBytes/4/1024 + 1, 1024
+	const rows, width = 1<<20/4/1024 + 1, 1024
 	operand := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{rows, width}))
 	update := make([]float32, 16*64)
 	for i := range update {
@@ -105,20 +134,27 @@ func TestStreamingMoves(t *testing.T) {
 	}
 }
 
-// TestStreamingColumns runs ScatterElements along axis 0 into a dst large
-// enough for the column blocks to ask ahead and stream (see columnBlocks),
-// with a last block narrower than a cache line and rows that start
-// unaligned (1025 columns), in place and not, with negative indices, and
-// checks every element against a plain loop.
+// TestStreamingColumns runs, under each of testStrategies,
+// ScatterElements along axis 0 into a dst large enough for the column
+// blocks to ask ahead and stream (see columnBlocks), with a last block
+// narrower than a cache line and rows that start unaligned (1025
+// columns), in place and not, with negative indices, and checks every
+// element against a plain loop.
 func TestStreamingColumns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 100 MB")
+	for _, s := range testStrategies {
+		t.Run(s.String(), func(t *testing.T) {
+			forceStrategy(t, s)
+			streamingColumns(t, s)
+		})
 	}
+}
+
+func streamingColumns(t *testing.T, s Strategy) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	const rows, urows = 2048, 2048
+	const rows, urows = 512, 512
 	for _, cols := range []int{1032, 1025} {
-		if !streamsWords[float32](urows*cols) && canStream {
-			t.Fatalf("%d columns: the blocks would not ask ahead", cols)
+		if past := pastCache[float32](urows * cols); past != (canStream && s.StreamBytes > 0) {
+			t.Fatalf("%d columns: past the cache is %v", cols, past)
 		}
 		vals := make([]float32, rows*cols)
 		for i := range vals {

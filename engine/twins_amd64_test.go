@@ -173,7 +173,7 @@ func TestCopyStreamingTwin(t *testing.T) {
 // set the same elements, 4 and 8 bytes wide, and stop at the same block
 // of eight holding a bad index.
 func TestGatherRowsTwin(t *testing.T) {
-	if !canGather {
+	if !hasGather {
 		t.Skip("the processor has no AVX-512: the assembly cannot run")
 	}
 	r := rand.New(rand.NewPCG(7, 8))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/scatter-dev/scatter/bench"
 	"github.com/scatter-dev/scatter/bench/chart"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
 
@@ -107,6 +108,7 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 	started := time.Now()
 	fmt.Fprintf(stdout, "scatter bench: %d %s, %d %s after %d or more warm-up calls, %s %s/%s\n",
 		o.threads, plural(o.threads, "thread"), o.reps, plural(o.reps, "rep"), benchWarmup, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintln(stdout, strategyLine())
 	width := 0
 	for _, w := range workloads {
 		width = max(width, len(w.Name))
@@ -132,6 +134,13 @@ func (o *benchOptions) run(pos []string, stdout, _ io.Writer) error {
 			o.threads, plural(o.threads, "thread"), machine(), started.Format("2006-01-02 15:04"))}, peerNotes...)
 	}
 	return writeBenchFiles(o.jsonPath, o.plotPath, results, peers, notes)
+}
+
+// strategyLine is the second line of bench's header: the copy strategy
+// the engine chose (engine.StrategyFor) and the processor it chose it for,
+// so that a sitting's figures name both.
+func strategyLine() string {
+	return fmt.Sprintf("copy strategy: %s (for %s)", engine.HostStrategy(), engine.HostCPU())
 }
 
 // writeBenchFiles writes results to jsonPath as a JSON list, and draws

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/scatter-dev/scatter/bench"
+	"github.com/scatter-dev/scatter/engine"
 )
 
 // benchTestWorkload is the workload the end-to-end test runs: about 100 MB
@@ -41,9 +42,10 @@ func TestBench(t *testing.T) {
 	// ONNX Runtime's (3.671 ms).
 	line := regexp.MustCompile(`^W2 scatternd_slice_none  (reuse|fresh)  median +[0-9.]+ ms  min +[0-9.]+  max +[0-9.]+  \(1 rep after [1-9][0-9]* warm-up\) +[0-9.]+ GB/s` +
 		`  [0-9]+\.[0-9][0-9]x the best peer \(ort_c OrtApi::Run, pre-allocated output, 3\.67 ms\)$`)
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "scatter bench: 1 thread, 1 rep after 1 or more warm-up calls") ||
-		!line.MatchString(lines[1]) || !line.MatchString(lines[2]) ||
-		!strings.Contains(lines[1], "reuse") || !strings.Contains(lines[2], "fresh") {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "scatter bench: 1 thread, 1 rep after 1 or more warm-up calls") ||
+		lines[1] != "copy strategy: "+engine.HostStrategy().String()+" (for "+engine.HostCPU().String()+")" ||
+		!line.MatchString(lines[2]) || !line.MatchString(lines[3]) ||
+		!strings.Contains(lines[2], "reuse") || !strings.Contains(lines[3], "fresh") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	b, err := os.ReadFile(out)
@@ -100,7 +102,7 @@ func TestBenchSmall(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 		line := regexp.MustCompile(`^` + w.id + ` ` + w.name + `  reuse  median +[0-9.]+ ns  min +[0-9.]+  max +[0-9.]+  \(2 reps of [1-9][0-9]* calls\)  [0-9.e+-]+ allocs/call` + w.vs + `$`)
-		if len(lines) != 2 || !line.MatchString(lines[1]) {
+		if len(lines) != 3 || lines[1] != strategyLine() || !line.MatchString(lines[2]) {
 			t.Errorf("%s: stdout:\n%s", w.id, stdout)
 		}
 		b, err := os.ReadFile(out)
