@@ -3,7 +3,6 @@ package engine
 import (
 	"runtime"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Rows through a pipeline. A ScatterND of many small rows into a dst of a
@@ -19,12 +18,9 @@ import (
 // the applying at the start of its chunk: dst, not data, may be left
 // partly written, as the engine's contract allows (doc.go).
 //
-// The applying streams every update from memory on one core, which one
-// core's share of the memory's bandwidth bounds. So the worker that makes
-// the offsets also reads a byte of each line of the updates of the chunk
-// it has made, a few chunks ahead of the applying and no further: the
-// lines come from memory on its core, and the applying finds them in the
-// shared cache.
+// Worker 1 could also read the updates' lines a few chunks ahead of
+// worker 0, so that they came from memory on its core: that made W10
+// slower, not faster (README's Speed section).
 
 // pipeChunk is how many tuples a chunk of the pipeline holds: its offsets
 // (32 KiB) stay in the cache from their making to their use when one
@@ -39,12 +35,6 @@ const (
 	chunkMade         // they are in s.offs, and any bad tuple in s.found
 )
 
-// pipeAhead is how many chunks ahead of the applying worker 1 makes
-// offsets and reads the updates' lines: their updates (a chunk of W10's
-// is 512 KiB) must have left worker 1's own cache for the shared one by
-// the time worker 0 comes to them, and not yet left that.
-const pipeAhead = 4
-
 // pipeJob is the pipeline's job: worker 0 fills dst and applies the
 // chunks, worker 1 (when there is one) makes their offsets ahead of it.
 type pipeJob struct {
@@ -52,13 +42,9 @@ type pipeJob struct {
 	block  int
 	chunks int
 	state  []atomic.Int32 // per chunk
-	// at is the chunk worker 0 is applying (chunks when it is done),
-	// which worker 1 keeps pipeAhead chunks ahead of.
-	at atomic.Int64
 	// ends are the dimensions to look for an index at or past the end of
 	// (NegativeSkip's refusal, see pastEnd), nil for none.
 	ends []int
-	sink byte // the bytes worker 1 read, so that the reads are made
 }
 
 // pipeRows applies the n tuples of s.nd to dst as the pipeline, with p
@@ -76,7 +62,6 @@ func pipeRows(s *scratch, n, block, p int, rules IndexRules, ends []int) int {
 	o.w, o.offs, o.skip, o.found = &s.nd, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(chunks)
 	j := &s.pipe
 	j.s, j.block, j.chunks, j.ends = s, block, chunks, ends
-	j.at.Store(0)
 	j.state = resize(j.state, chunks)
 	for c := range j.state {
 		j.state[c].Store(chunkFree)
@@ -92,12 +77,10 @@ func (j *pipeJob) work(w, _, _ int) {
 		j.make()
 		return
 	}
-	defer j.at.Store(int64(j.chunks)) // worker 1 stops
 	run := &j.s.run
 	run.fill(0, run.size)
 	found := j.s.offsets.found
 	for c := range j.chunks {
-		j.at.Store(int64(c))
 		j.await(c)
 		if found[c] >= 0 {
 			return
@@ -112,42 +95,18 @@ func (j *pipeJob) bounds(c int) (t0, t1 int) {
 	return c * pipeChunk, min((c+1)*pipeChunk, j.s.nd.n)
 }
 
-// make is worker 1: in order, it makes the offsets of each chunk that
-// worker 0 has not taken and reads its updates' lines, keeping at most
-// pipeAhead chunks ahead of worker 0, and stops at the first chunk with
-// a bad tuple or once worker 0 is done.
+// make is worker 1: it makes the offsets of every chunk that worker 0 has
+// not taken, in order, and stops at the first chunk with a bad tuple.
 func (j *pipeJob) make() {
 	found := j.s.offsets.found
 	for c := range j.chunks {
-		for spin := 0; int64(c) > j.at.Load()+pipeAhead; spin++ {
-			if spin%64 == 63 {
-				runtime.Gosched() // worker 0 may be waiting for a thread
-			}
-		}
-		if int64(c) <= j.at.Load() {
-			continue // worker 0 is there already
-		}
 		if j.state[c].CompareAndSwap(chunkFree, chunkTaken) {
 			j.makeChunk(c)
 			if found[c] >= 0 {
 				return
 			}
 		}
-		j.readUpdates(c)
 	}
-}
-
-// readUpdates reads a byte of each cache line of the updates of chunk c.
-func (j *pipeJob) readUpdates(c int) {
-	u := j.s.views[vUpd]
-	t0, t1 := j.bounds(c)
-	row := uintptr(j.block) * u.size
-	p := unsafe.Add(u.p, uintptr(t0)*row)
-	var b byte
-	for i, n := uintptr(0), uintptr(t1-t0)*row; i < n; i += 64 {
-		b += *(*byte)(unsafe.Add(p, i))
-	}
-	j.sink += b
 }
 
 // makeChunk makes the offsets of chunk c, recording its first bad tuple
