@@ -3,13 +3,18 @@
 #include "textflag.h"
 
 // ROWS_BLOCK reduces the block of DX elements of src at R10 into dst's
-// at R9 by op R8 (0 going to ROWS_ADD), eight elements an instruction and
-// then one, and goes to next; ROWS_ADD is op 0's loop. rowsFloat32 and
-// offsRowsFloat32 expand them, each with its own labels.
+// at R9 by op R8 (0 going to ROWS_ADD, 1 and 2 to ROWS_MAXMIN), eight
+// elements an instruction and then one, and goes to next; ROWS_ADD is op
+// 0's loop, ROWS_MAXMIN ops 1 and 2's sixteen a round, which then go on
+// to eight and one. rowsFloat32 and offsRowsFloat32 expand them, each
+// with its own labels.
 #define ROWS_BLOCK \
 	MOVQ DX, R11; \
 	TESTQ R8, R8; \
 	JEQ add16; \
+	CMPQ R8, $2; \
+	JLT max16; \
+	JEQ min16; \
 	eight:; \
 	CMPQ R11, $8; \
 	JLT one; \
@@ -103,6 +108,34 @@
 	DECQ R11; \
 	JMP add1;
 
+#define ROWS_MAXMIN \
+	max16:; \
+	CMPQ R11, $16; \
+	JLT eight; \
+	VMOVUPS (R9), Y0; \
+	VMOVUPS 32(R9), Y1; \
+	VMAXPS (R10), Y0, Y0; \
+	VMAXPS 32(R10), Y1, Y1; \
+	VMOVUPS Y0, (R9); \
+	VMOVUPS Y1, 32(R9); \
+	ADDQ $64, R9; \
+	ADDQ $64, R10; \
+	SUBQ $16, R11; \
+	JMP max16; \
+	min16:; \
+	CMPQ R11, $16; \
+	JLT eight; \
+	VMOVUPS (R9), Y0; \
+	VMOVUPS 32(R9), Y1; \
+	VMINPS (R10), Y0, Y0; \
+	VMINPS 32(R10), Y1, Y1; \
+	VMOVUPS Y0, (R9); \
+	VMOVUPS Y1, 32(R9); \
+	ADDQ $64, R9; \
+	ADDQ $64, R10; \
+	SUBQ $16, R11; \
+	JMP min16;
+
 // func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
 //
 // For each of the n pairs at ps, in order: the block elements of dst at
@@ -159,8 +192,10 @@ done:
 	RET
 
 // Op 0, adding, taken once a pair: sixteen elements a round in two
-// registers, then eight, then one.
+// registers, then eight, then one; ops 1 and 2 sixteen a round, then the
+// eight and the one of ROWS_BLOCK.
 	ROWS_ADD
+	ROWS_MAXMIN
 
 
 // func offsRowsFloat32(dst, src *float32, offs *int32, n, block, op int)
@@ -214,8 +249,10 @@ done:
 	RET
 
 // Op 0, adding, taken once a pair: sixteen elements a round in two
-// registers, then eight, then one.
+// registers, then eight, then one; ops 1 and 2 sixteen a round, then the
+// eight and the one of ROWS_BLOCK.
 	ROWS_ADD
+	ROWS_MAXMIN
 
 
 // func sumRunFloat32(out, src *float32, rows, inner, mode int)
