@@ -74,20 +74,26 @@
 	DECQ R11; \
 	JMP one;
 
-#define ROWS_ADD \
-	add16:; \
+// ROWS_SIXTEEN is the loop, at label loop, that combines sixteen
+// elements a round by VOP (dst's first: VOP(src, dst) in Intel's order),
+// in two registers, while sixteen are left, then goes to exit.
+#define ROWS_SIXTEEN(loop, VOP, exit) \
+	loop:; \
 	CMPQ R11, $16; \
-	JLT add8; \
+	JLT exit; \
 	VMOVUPS (R9), Y0; \
 	VMOVUPS 32(R9), Y1; \
-	VADDPS (R10), Y0, Y0; \
-	VADDPS 32(R10), Y1, Y1; \
+	VOP (R10), Y0, Y0; \
+	VOP 32(R10), Y1, Y1; \
 	VMOVUPS Y0, (R9); \
 	VMOVUPS Y1, 32(R9); \
 	ADDQ $64, R9; \
 	ADDQ $64, R10; \
 	SUBQ $16, R11; \
-	JMP add16; \
+	JMP loop
+
+#define ROWS_ADD \
+	ROWS_SIXTEEN(add16, VADDPS, add8); \
 	add8:; \
 	CMPQ R11, $8; \
 	JLT add1; \
@@ -109,32 +115,8 @@
 	JMP add1;
 
 #define ROWS_MAXMIN \
-	max16:; \
-	CMPQ R11, $16; \
-	JLT eight; \
-	VMOVUPS (R9), Y0; \
-	VMOVUPS 32(R9), Y1; \
-	VMAXPS (R10), Y0, Y0; \
-	VMAXPS 32(R10), Y1, Y1; \
-	VMOVUPS Y0, (R9); \
-	VMOVUPS Y1, 32(R9); \
-	ADDQ $64, R9; \
-	ADDQ $64, R10; \
-	SUBQ $16, R11; \
-	JMP max16; \
-	min16:; \
-	CMPQ R11, $16; \
-	JLT eight; \
-	VMOVUPS (R9), Y0; \
-	VMOVUPS 32(R9), Y1; \
-	VMINPS (R10), Y0, Y0; \
-	VMINPS 32(R10), Y1, Y1; \
-	VMOVUPS Y0, (R9); \
-	VMOVUPS Y1, 32(R9); \
-	ADDQ $64, R9; \
-	ADDQ $64, R10; \
-	SUBQ $16, R11; \
-	JMP min16;
+	ROWS_SIXTEEN(max16, VMAXPS, eight); \
+	ROWS_SIXTEEN(min16, VMINPS, eight);
 
 // func rowsFloat32(dst, src *float32, ps *pair, n, block, op int)
 //
