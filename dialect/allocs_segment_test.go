@@ -29,6 +29,11 @@ func segmentAllocCases(in *inputs, add func(op, name string, call func() error))
 		add(op, "int32", func() error { return f(in.gatherOut, in.data, segIDs32) })
 		add(op, "float16", func() error { return f(halfOut, in.half, segIDs) })
 	}
+	// An integer mean: int32 data into float64 (TensorFlow's true
+	// division), its sums and counts kept between calls.
+	intData := tensor.Must(tensor.New(tensor.Int32, in.data.Shape()))
+	meanOut := tensor.Must(tensor.New(tensor.Float64, in.gatherOut.Shape()))
+	add("tf.math.unsorted_segment_mean", "int32 data", func() error { return tf.UnsortedSegmentMeanInto(meanOut, intData, segIDs) })
 	for op, f := range map[string]func(dst, data, ids tensor.Tensor, opt jax.SegmentOptions) error{
 		"jax.ops.segment_sum": jax.SegmentSumInto, "jax.ops.segment_prod": jax.SegmentProdInto,
 		"jax.ops.segment_max": jax.SegmentMaxInto, "jax.ops.segment_min": jax.SegmentMinInto,

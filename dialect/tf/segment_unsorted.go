@@ -31,8 +31,27 @@ type unsortedOp struct {
 	arith       engine.Arith
 	fill        dialect.Fill
 	types       typeSet
-	notes       []string
-	b           *dialect.Behavior // its shared Behavior, which init sets
+	// out maps data's element type to the output's where they differ
+	// (mean: TensorFlow's true division of an integer sum), nil for none.
+	out   map[tensor.DType]tensor.DType
+	notes []string
+	b     *dialect.Behavior // its shared Behavior, which init sets
+}
+
+// outType returns the output's element type for data of type d.
+func (op *unsortedOp) outType(d tensor.DType) tensor.DType {
+	if t, ok := op.out[d]; ok {
+		return t
+	}
+	return d
+}
+
+// trueDivTypes are the types Python's / makes of two integer tensors in
+// TensorFlow (math_ops.truediv's table): float32 for 8- and 16-bit
+// integers, float64 for wider ones.
+var trueDivTypes = map[tensor.DType]tensor.DType{
+	tensor.Int8: tensor.Float32, tensor.Uint8: tensor.Float32, tensor.Int16: tensor.Float32, tensor.Uint16: tensor.Float32,
+	tensor.Int32: tensor.Float64, tensor.Uint32: tensor.Float64, tensor.Int64: tensor.Float64, tensor.Uint64: tensor.Float64,
 }
 
 // floatTypes are the element types tf.math.unsorted_segment_mean and
@@ -66,10 +85,11 @@ var (
 		red: engine.Min, types: realTypes, fill: dialect.FillHighest, arith: engine.Arith{MinMax: engine.MinMaxStdUpdate},
 		notes: []string{"The highest finite value is numeric_limits<T>::max(), not +inf: a segment of +inf values only ends with it too."}}
 	opSegmentMean = &unsortedOp{name: "tf.math.unsorted_segment_mean", family: "segment_mean", summary: "average the slices of data by segment",
-		red: engine.Mean, excludeSelf: true, types: floatTypes, fill: dialect.FillZero, arith: meanArith,
+		red: engine.Mean, excludeSelf: true, types: realTypes, fill: dialect.FillZero, arith: meanArith, out: trueDivTypes,
 		notes: []string{"The sum is divided by the count N of the segment's slices, N counted in data's type, as TensorFlow's sum / maximum(N, 1) computes it.",
-			"Integer and complex data are refused: TensorFlow's composite turns an integer mean into float64 (float32 for 8- and 16-bit integers) " +
-				"by Python's true division, and its maximum(N, 1) has no complex kernel."}}
+			"Integer data gives float64 (float32 for 8- and 16-bit integers), as TensorFlow's composite computes it: the sum and N in data's type " +
+				"(wrapping as it does), then Python's true division, which casts both; TensorFlow's documentation says floating point or complex only, " +
+				"its implementation and unit tests take integers. Complex data is refused: maximum(N, 1) has no complex kernel."}}
 	opSegmentSqrtN = &unsortedOp{name: "tf.math.unsorted_segment_sqrt_n", family: "segment_sqrt_n", summary: "sum the slices of data by segment, divided by the root of their count",
 		red: engine.Mean, excludeSelf: true, types: floatTypes, fill: dialect.FillZero,
 		arith: engine.Arith{ZeroStart: true, CountInType: true, SqrtCount: true},
@@ -90,7 +110,7 @@ func unsortedSegment(op *unsortedOp, data, segmentIDs tensor.Tensor, numSegments
 	if err != nil {
 		return tensor.Tensor{}, opcall.Wrap(op.name, err)
 	}
-	return opcall.Alloc(op.name, data.DType(), shape, func(dst tensor.Tensor) error {
+	return opcall.Alloc(op.name, op.outType(data.DType()), shape, func(dst tensor.Tensor) error {
 		return runUnsorted(sh, op, dst, data, segmentIDs)
 	})
 }
@@ -106,7 +126,7 @@ func unsortedSegmentInto(op *unsortedOp, dst, data, segmentIDs tensor.Tensor) er
 	defer sh.Release()
 	shape, err := prepareUnsorted(sh, op, data, segmentIDs, dst.Dim(0))
 	if err == nil {
-		err = opcall.CheckDst(dst, data.DType(), shape)
+		err = opcall.CheckDst(dst, op.outType(data.DType()), shape)
 	}
 	if err == nil {
 		err = runUnsorted(sh, op, dst, data, segmentIDs)
@@ -136,6 +156,9 @@ func prepareUnsorted(sh *opcall.Shapes, op *unsortedOp, data, segmentIDs tensor.
 
 // runUnsorted runs op into dst, whose shape prepareUnsorted has checked.
 func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor.Tensor) error {
+	if dst.DType() != data.DType() {
+		return trueDivMean(sh, dst, data, segmentIDs)
+	}
 	fill, ok := dialect.FillValue(op.b.Fill, dst.DType())
 	if !ok {
 		return fmt.Errorf("%w: %v has no value for an empty segment (%v)", engine.ErrType, dst.DType(), op.b.Fill)

@@ -79,7 +79,7 @@ func segmentTypes(op string, d tensor.DType) bool {
 	switch op {
 	case "sum", "prod":
 		return d != tensor.Bool && d != tensor.String
-	case "max", "min":
+	case "max", "min", "mean":
 		return d.IsInteger() || d.IsFloat()
 	}
 	return d.IsFloat()
@@ -112,8 +112,60 @@ func (c *segmentCall) Model(bool) (want tensor.Tensor, shape tensor.Shape, err e
 		data = tensortest.FromInts(d, tensortest.Join(tensor.Shape{0}, ds[len(is):]))
 		ids = tensortest.FromInts(ids.DType(), tensor.Shape{0})
 	}
+	if c.op == "mean" && d.IsInteger() {
+		sum := segmentOptions["sum"]
+		sum.Rules = opt.Rules
+		sums, err := reftest.SegmentReduce(data, ids, c.n, segmentFill("sum", d), false, sum)
+		if err != nil {
+			return want, shape, err
+		}
+		return trueDivModel(sums, ids, c.n), shape, nil
+	}
 	want, err = reftest.SegmentReduce(data, ids, c.n, segmentFill(c.op, d), false, opt)
 	return want, shape, err
+}
+
+// trueDivModel is TensorFlow's composite of an integer mean after the
+// sums: N, each segment's count of ids, summed in the sums' type as
+// unsorted_segment_sum of ones sums it; then sums / maximum(N, 1) by
+// Python's /, which casts both to float32 for 8- and 16-bit integers and
+// to float64 otherwise.
+func trueDivModel(sums, ids tensor.Tensor, n int) tensor.Tensor {
+	d := sums.DType()
+	counts := make([]int64, n)
+	for i := range ids.Len() {
+		if id, _ := ids.IntAt(i); id >= 0 {
+			counts[id]++
+		}
+	}
+	out := tensor.Float64
+	if d.Size() <= 2 {
+		out = tensor.Float32
+	}
+	got := tensor.Must(tensor.New(out, sums.Shape()))
+	inner := 0
+	if n > 0 {
+		inner = sums.Len() / n
+	}
+	asFloat := func(t tensor.Tensor, i int) float64 {
+		v, _ := t.IntAt(i)
+		if d == tensor.Uint64 {
+			return float64(uint64(v))
+		}
+		return float64(v)
+	}
+	for s, c := range counts {
+		nt := tensortest.FromInts(d, tensor.Shape{1}, int(c)) // N as the type holds it
+		N := max(asFloat(nt, 0), 1)
+		for j := s * inner; j < (s+1)*inner; j++ {
+			if out == tensor.Float32 {
+				got.SetFloatAt(j, float64(float32(asFloat(sums, j))/float32(N)))
+			} else {
+				got.SetFloatAt(j, asFloat(sums, j)/N)
+			}
+		}
+	}
+	return got
 }
 
 // segmentFill returns what an empty segment of op holds in type d, as a
@@ -247,4 +299,18 @@ func FuzzUnsortedSegment(f *testing.F) {
 		"sqrt_n": {{3, 0, 0, 1, 1, 8, 0}, {2, 1, 2, 1, 1, 2, 3}},
 	}
 	optest.Fuzz(f, tf.Ops(), unsortedSegmentOps, heads, func(string) [][]byte { return tails }, readSegmentCall)
+}
+
+// OutType is the output's element type (optest.OutTyped): float64, or
+// float32 for 8- and 16-bit integers, for an integer mean (TensorFlow's
+// true division), else data's.
+func (c *segmentCall) OutType() tensor.DType {
+	d := c.data.DType()
+	switch {
+	case c.op != "mean" || !d.IsInteger():
+		return d
+	case d.Size() <= 2:
+		return tensor.Float32
+	}
+	return tensor.Float64
 }

@@ -79,6 +79,12 @@ func TestUnsortedSegmentValues(t *testing.T) {
 				}
 				cases = append(cases, opCase{"max", tf.UnsortedSegmentMax, lowest}, opCase{"min", tf.UnsortedSegmentMin, highest})
 			}
+			if d.IsInteger() {
+				// The test skips sqrt_n for integers ("sqrt_n doesn't
+				// support integers") and compares mean with NumPy's true
+				// division: float64 for int32 and int64.
+				cases = append(cases, opCase{"mean", tf.UnsortedSegmentMean, tensortest.FromInts(tensor.Float64, shape{12, 2}, means...)})
+			}
 			if d.IsFloat() {
 				cases = append(cases, opCase{"mean", tf.UnsortedSegmentMean, tensortest.FromInts(d, shape{12, 2}, means...)})
 				// sum / sqrt(2), rounded to the type: every segment holds two rows.
@@ -324,7 +330,7 @@ func TestUnsortedSegmentRefusals(t *testing.T) {
 		{"bool data", tf.UnsortedSegmentSum, tensortest.Of(shape{3}, true, false, true), ids, 3, engine.ErrType, "data of type bool is not supported"},
 		{"string data", tf.UnsortedSegmentMax, tensortest.Str(shape{3}, "a", "b", "c"), ids, 3, engine.ErrType, "data of type string"},
 		{"complex max", tf.UnsortedSegmentMax, tensortest.FromInts(tensor.Complex64, shape{3}, 1, 2, 3), ids, 3, engine.ErrType, "complex64"},
-		{"integer mean", tf.UnsortedSegmentMean, tensortest.FromInts(tensor.Int32, shape{3}, 1, 2, 3), ids, 3, engine.ErrType, "int32"},
+		{"complex mean", tf.UnsortedSegmentMean, tensortest.FromInts(tensor.Complex64, shape{3}, 1, 2, 3), ids, 3, engine.ErrType, "complex64"},
 		{"complex sqrt_n", tf.UnsortedSegmentSqrtN, tensortest.FromInts(tensor.Complex128, shape{3}, 1, 2, 3), ids, 3, engine.ErrType, "complex128"},
 		{"float ids", tf.UnsortedSegmentSum, f32, tensortest.F32(shape{3}, 0, 1, 2), 3, engine.ErrType, "segment_ids must be int32 or int64"},
 		{"missing ids", tf.UnsortedSegmentSum, f32, tensor.Tensor{}, 3, dialect.ErrInput, "missing input \"segment_ids\""},
@@ -354,5 +360,50 @@ func TestUnsortedSegmentInto(t *testing.T) {
 		if err := tf.UnsortedSegmentMeanInto(bad, data, ids); err == nil || !strings.HasPrefix(err.Error(), "tf.math.unsorted_segment_mean: ") {
 			t.Errorf("dst %v: got %v, want an error", bad, err)
 		}
+	}
+}
+
+// TestUnsortedSegmentIntegerMean checks the integer mean of TensorFlow's
+// composite where its types show: the sum and the count N wrap in data's
+// type (130 ones of int8 sum to -126, and N, 130, is -126 too, so that
+// maximum(N, 1) divides by 1), 8- and 16-bit integers give float32 and
+// wider ones float64, uint64 sums past MaxInt64 are read unsigned, an
+// empty segment is 0, a negative id is dropped from the sum and the
+// count; and the Into form takes a dst of the output's type only.
+func TestUnsortedSegmentIntegerMean(t *testing.T) {
+	ones := make([]int, 130)
+	onesIDs := make([]int64, 130)
+	for i := range ones {
+		ones[i] = 1
+	}
+	big := uint64(1) << 63
+	u64 := tensor.Must(tensor.From(shape{3}, []uint64{big, big / 2, 7}))
+	for _, c := range []struct {
+		name      string
+		data, ids tensor.Tensor
+		n         int
+		want      tensor.Tensor
+	}{
+		{"int8 wraps", tensortest.FromInts(tensor.Int8, shape{130}, ones...), tensortest.I64(shape{130}, onesIDs...), 2,
+			tensortest.F32(shape{2}, -126, 0)},
+		{"int16 to float32", tensortest.FromInts(tensor.Int16, shape{3}, 1, 2, 4), tensortest.I64(shape{3}, 1, 1, 1), 2,
+			tensortest.F32(shape{2}, 0, float32(7)/3)},
+		{"uint8, a dropped id", tensortest.FromInts(tensor.Uint8, shape{3}, 200, 100, 9), tensortest.I64(shape{3}, 0, 0, -1), 1,
+			tensortest.F32(shape{1}, 22)}, // 300 wraps to 44 in uint8; N is 2
+		{"uint64 past MaxInt64", u64, tensortest.I64(shape{3}, 0, 0, 1), 2,
+			tensortest.F64(shape{2}, float64(big+big/2)/2, 7)},
+		{"int32 rows", tensortest.FromInts(tensor.Int32, shape{3, 2}, 1, 2, 4, 7, 5, 5), tensortest.I64(shape{3}, 0, 0, 2), 3,
+			tensortest.F64(shape{3, 2}, 2.5, 4.5, 0, 0, 5, 5)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := tf.UnsortedSegmentMean(c.data, c.ids, c.n)
+			check(t, got, err, c.want)
+			dst := tensor.Must(tensor.New(c.want.DType(), c.want.Shape()))
+			check(t, dst, tf.UnsortedSegmentMeanInto(dst, c.data, c.ids), c.want)
+			wrong := tensor.Must(tensor.New(c.data.DType(), c.want.Shape()))
+			if err := tf.UnsortedSegmentMeanInto(wrong, c.data, c.ids); !errors.Is(err, engine.ErrType) {
+				t.Errorf("dst of data's type %v: error %v, want one matching engine.ErrType", c.data.DType(), err)
+			}
+		})
 	}
 }
