@@ -174,7 +174,8 @@ func UnsortedSegmentSum(data, segmentIDs tensor.Tensor, numSegments int) (tensor
 }
 
 // UnsortedSegmentSumInto is UnsortedSegmentSum writing into dst, which has
-// data's type and the output's shape: its first dimension is num_segments.
+// the output's type (data's, but float64 or float32 for an integer mean)
+// and shape: its first dimension is num_segments.
 func UnsortedSegmentSumInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentSum, dst, data, segmentIDs)
 }
@@ -186,8 +187,8 @@ func UnsortedSegmentProd(data, segmentIDs tensor.Tensor, numSegments int) (tenso
 }
 
 // UnsortedSegmentProdInto is UnsortedSegmentProd writing into dst, which
-// has data's type and the output's shape: its first dimension is
-// num_segments.
+// has the output's type (data's, but float64 or float32 for an integer
+// mean) and shape: its first dimension is num_segments.
 func UnsortedSegmentProdInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentProd, dst, data, segmentIDs)
 }
@@ -201,7 +202,8 @@ func UnsortedSegmentMax(data, segmentIDs tensor.Tensor, numSegments int) (tensor
 }
 
 // UnsortedSegmentMaxInto is UnsortedSegmentMax writing into dst, which has
-// data's type and the output's shape: its first dimension is num_segments.
+// the output's type (data's, but float64 or float32 for an integer mean)
+// and shape: its first dimension is num_segments.
 func UnsortedSegmentMaxInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentMax, dst, data, segmentIDs)
 }
@@ -214,21 +216,24 @@ func UnsortedSegmentMin(data, segmentIDs tensor.Tensor, numSegments int) (tensor
 }
 
 // UnsortedSegmentMinInto is UnsortedSegmentMin writing into dst, which has
-// data's type and the output's shape: its first dimension is num_segments.
+// the output's type (data's, but float64 or float32 for an integer mean)
+// and shape: its first dimension is num_segments.
 func UnsortedSegmentMinInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentMin, dst, data, segmentIDs)
 }
 
 // UnsortedSegmentMean is UnsortedSegmentSum divided by the number of slices
 // in each segment, as tf.math.unsorted_segment_mean, counted in data's
-// type; an empty segment holds 0. data must be floating-point.
+// type; an empty segment holds 0. Integer data gives float64 (float32 for
+// 8- and 16-bit integers), as TensorFlow's true division of the integer sum
+// by the integer count makes it; complex data is refused.
 func UnsortedSegmentMean(data, segmentIDs tensor.Tensor, numSegments int) (tensor.Tensor, error) {
 	return unsortedSegment(opSegmentMean, data, segmentIDs, numSegments)
 }
 
 // UnsortedSegmentMeanInto is UnsortedSegmentMean writing into dst, which
-// has data's type and the output's shape: its first dimension is
-// num_segments.
+// has the output's type (data's, but float64 or float32 for an integer
+// mean) and shape: its first dimension is num_segments.
 func UnsortedSegmentMeanInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentMean, dst, data, segmentIDs)
 }
@@ -241,8 +246,8 @@ func UnsortedSegmentSqrtN(data, segmentIDs tensor.Tensor, numSegments int) (tens
 }
 
 // UnsortedSegmentSqrtNInto is UnsortedSegmentSqrtN writing into dst, which
-// has data's type and the output's shape: its first dimension is
-// num_segments.
+// has the output's type (data's, but float64 or float32 for an integer
+// mean) and shape: its first dimension is num_segments.
 func UnsortedSegmentSqrtNInto(dst, data, segmentIDs tensor.Tensor) error {
 	return unsortedSegmentInto(opSegmentSqrtN, dst, data, segmentIDs)
 }

@@ -140,7 +140,7 @@ var (
 		into: `func {{.Name}}Into(dst, data, segmentIDs tensor.Tensor) error {
 			return unsortedSegmentInto({{.Op}}, dst, data, segmentIDs)
 		}`,
-		intoDoc: "writing into dst, which has data's type and the output's shape: its first dimension is num_segments.",
+		intoDoc: "writing into dst, which has the output's type (data's, but float64 or float32 for an integer mean) and shape: its first dimension is num_segments.",
 		variants: []variant{
 			{"UnsortedSegmentSum", "opSegmentSum", "", `returns the sums of the slices of data by segment, as
 				tf.math.unsorted_segment_sum(data, segment_ids, num_segments): the slice data[p...] at each position
@@ -156,7 +156,8 @@ var (
 				tf.math.unsorted_segment_min; an empty segment holds the highest finite value of the type.`},
 			{"UnsortedSegmentMean", "opSegmentMean", "", `is UnsortedSegmentSum divided by the number of slices in
 				each segment, as tf.math.unsorted_segment_mean, counted in data's type; an empty segment holds 0.
-				data must be floating-point.`},
+				Integer data gives float64 (float32 for 8- and 16-bit integers), as TensorFlow's true division of
+				the integer sum by the integer count makes it; complex data is refused.`},
 			{"UnsortedSegmentSqrtN", "opSegmentSqrtN", "", `is UnsortedSegmentSum divided by the square root of the
 				number of slices in each segment, as tf.math.unsorted_segment_sqrt_n; an empty segment holds 0. data
 				must be floating-point.`},
