@@ -264,8 +264,11 @@ func (c *indexCall) run(dst tensor.Tensor) error {
 		if err != nil {
 			return err
 		}
+		// PyTorch multiplies source by alpha even when alpha is 1: a
+		// no-op but for complex numbers, where (1+0i)*(-inf+1i) is
+		// (-inf+nani), as c10::complex multiplies.
 		one, _ := Int(1).as(dt)
-		if a != one {
+		if a != one || dt.IsComplex() {
 			scale = getOne(dt, a)
 			defer scale.release()
 		}

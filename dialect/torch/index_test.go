@@ -162,6 +162,16 @@ func TestIndexAdd(t *testing.T) {
 	// 0-d input and source take one index value.
 	got, err = torch.IndexAdd(tensor.Scalar(float32(1)), 0, i64s(0), tensor.Scalar(float32(2)), torch.Int(3))
 	same(t, "0-d", got, err, tensor.Scalar(float32(7)))
+	// Complex: source is multiplied by alpha even when it is 1, and
+	// (1+0i)*(-inf+1i) is (-inf+nani) as c10::complex multiplies: PyTorch
+	// 1.13 gives tensor([-inf+nanj]) for this call.
+	inf := float32(math.Inf(-1))
+	nan := float32(math.NaN())
+	got, err = torch.IndexAdd(tensortest.Of(tensor.Shape{1}, complex64(complex(4.5, 1))), 0, i64s(0, 0),
+		tensortest.Of(tensor.Shape{2}, complex(inf, 1), complex64(complex(4.5, 1))), torch.Int(1))
+	if c := got.Data().([]complex64); err != nil || real(c[0]) != inf || imag(c[0]) == imag(c[0]) {
+		t.Errorf("complex alpha 1: got %v, %v, want [(-Inf+NaNi)] (%v)", got, err, complex(inf, nan))
+	}
 }
 
 // TestIndexAddHalf checks the float16 sums of both of PyTorch's paths:
