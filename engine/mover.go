@@ -302,7 +302,7 @@ func (m *wordMover[E]) scatterOffsets(offs []int32, s0, block int) {
 		// assembly, without a call of copy per row. The offsets are
 		// tupleOffsets', each a row within dst; slicing src panics, as
 		// Go's indexing would, before the assembly could overrun it.
-		src := m.src[:len(offs)*block]
+		src := m.src[s0*block:][:len(offs)*block]
 		placeRows(unsafe.Pointer(unsafe.SliceData(m.dst)), unsafe.Sizeof(zero), &offs[0], len(offs),
 			unsafe.Pointer(&src[0]), uintptr(block)*unsafe.Sizeof(zero), placeAVX)
 		return

@@ -48,7 +48,7 @@ func TestRowBlocksMatchReference(t *testing.T) {
 		mm  MinMax
 	}
 	var reds []reduction
-	for _, r := range []Reduction{Add, Sub, Mul, Mean} {
+	for _, r := range []Reduction{None, Add, Sub, Mul, Mean} {
 		reds = append(reds, reduction{r, MinMaxNaN})
 	}
 	for _, r := range []Reduction{Max, Min} {
@@ -63,7 +63,7 @@ func TestRowBlocksMatchReference(t *testing.T) {
 			for _, rd := range reds {
 				for _, ex := range []bool{false, true} {
 					opt := ScatterOptions{Reduction: rd.red, ExcludeSelf: ex, Rules: rules, Arith: Arith{MinMax: rd.mm}}
-					if ex && (rd.red == Sub || rd.mm == MinMaxStd && (rd.red == Max || rd.red == Min)) {
+					if ex && (rd.red == None || rd.red == Sub || rd.mm == MinMaxStd && (rd.red == Max || rd.red == Min)) {
 						continue // refused: nothing excludes the existing value of these
 					}
 					name := fmt.Sprintf("%v/%d/%v/minmax%d/exclude-self=%v", dt, width, rd.red, rd.mm, ex)
