@@ -8,11 +8,18 @@ package engine
 // reduction. It builds everywhere, so that a test compares it with the
 // assembly on amd64.
 func floatRowsGo(dst, src []float32, ps []pair, block int, red Reduction) bool {
-	if red != Add && red != maxUpdate && red != minUpdate && red != maxLast && red != minLast {
+	if !rowsReduction(red) {
 		return false
 	}
 	blockLoop(red, dst, src, ps, block)
 	return true
+}
+
+// rowsReduction reports whether the loops over rows of float32 compute
+// red: Add, and the maxima and minima of MinMaxStdUpdate and
+// MinMaxLastNaN.
+func rowsReduction(red Reduction) bool {
+	return red == Add || red == maxUpdate || red == minUpdate || red == maxLast || red == minLast
 }
 
 // floatOffsetRowsGo is the specification of floatOffsetRows, which amd64
@@ -21,7 +28,7 @@ func floatRowsGo(dst, src []float32, ps []pair, block int, red Reduction) bool {
 // the block of dst at offs[t], none at -1, in order; false, having done
 // nothing, for another reduction.
 func floatOffsetRowsGo(dst, src []float32, offs []int32, block int, red Reduction) bool {
-	if red != Add && red != maxUpdate && red != minUpdate && red != maxLast && red != minLast {
+	if !rowsReduction(red) {
 		return false
 	}
 	for t, o := range offs {
