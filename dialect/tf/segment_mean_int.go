@@ -1,9 +1,12 @@
 package tf
 
 import (
+	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/scatter-dev/scatter/dialect/internal/opcall"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -19,72 +22,96 @@ func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
 	if err != nil {
 		return err
 	}
-	defer meanSums.Put(sums)
+	defer putMeanSums(sums)
 	if err := runUnsorted(sh, opSegmentSum, sums.t, data, segmentIDs); err != nil {
 		return err
 	}
 	// The sum's call has checked the ids: each is negative (dropped) or
-	// a segment.
+	// a segment. With no data it read none, and no segment has a slice.
 	segments := dst.Dim(0)
-	counts := sums.counts[:0]
-	for range segments {
-		counts = append(counts, 0)
-	}
-	sums.counts = counts
+	sums.counts = slices.Grow(sums.counts[:0], segments)[:segments]
+	clear(sums.counts)
 	if data.Len() > 0 {
-		for i := range segmentIDs.Len() {
-			if id, _ := segmentIDs.IntAt(i); id >= 0 {
-				counts[id]++
-			}
+		if err := countIDs(sums.counts, segmentIDs); err != nil {
+			return err
 		}
 	}
-	inner := 0
-	if segments > 0 {
-		inner = dst.Len() / segments
+	switch s := sums.t.Data().(type) {
+	case []int8:
+		return divideInto(dst, s, sums.counts)
+	case []uint8:
+		return divideInto(dst, s, sums.counts)
+	case []int16:
+		return divideInto(dst, s, sums.counts)
+	case []uint16:
+		return divideInto(dst, s, sums.counts)
+	case []int32:
+		return divideInto(dst, s, sums.counts)
+	case []uint32:
+		return divideInto(dst, s, sums.counts)
+	case []int64:
+		return divideInto(dst, s, sums.counts)
+	case []uint64:
+		return divideInto(dst, s, sums.counts)
 	}
-	d, wide := data.DType(), dst.DType() == tensor.Float64
-	for s, c := range counts {
-		n := max(float64(inType(c, d)), 1)
-		for j := s * inner; j < (s+1)*inner; j++ {
-			v := intAsFloat(sums.t, j)
-			if wide {
-				dst.SetFloatAt(j, v/n)
-			} else {
-				// float32 operands, exact for 8- and 16-bit sums and
-				// counts, and a float32 quotient.
-				dst.SetFloatAt(j, float64(float32(v)/float32(n)))
-			}
-		}
+	return fmt.Errorf("%w: an integer mean of %v data", engine.ErrType, data.DType())
+}
+
+// countIDs adds one to counts[id] for each id of segmentIDs (int32 or
+// int64) that is not negative.
+func countIDs(counts []int64, segmentIDs tensor.Tensor) error {
+	switch ids := segmentIDs.Data().(type) {
+	case []int32:
+		countEach(counts, ids)
+	case []int64:
+		countEach(counts, ids)
+	default:
+		return fmt.Errorf("%w: segment_ids of type %v", engine.ErrType, segmentIDs.DType())
 	}
 	return nil
 }
 
-// inType returns c as an integer of type d holds it: its low bits, signed
-// or not as d is.
-func inType(c int64, d tensor.DType) int64 {
-	bits := 8 * d.Size()
-	if bits >= 64 {
-		return c
+func countEach[I int32 | int64](counts []int64, ids []I) {
+	for _, id := range ids {
+		if id >= 0 {
+			counts[id]++
+		}
 	}
-	v := c & (1<<bits - 1)
-	if d.IsSigned() && v >= 1<<(bits-1) {
-		v -= 1 << bits
-	}
-	return v
 }
 
-// intAsFloat returns element i of the integer tensor t as a float64,
-// rounded to nearest once (uint64's values above MaxInt64 too).
-func intAsFloat(t tensor.Tensor, i int) float64 {
-	v, _ := t.IntAt(i)
-	if t.DType() == tensor.Uint64 {
-		return float64(uint64(v))
+// divideInto sets dst, float32 or float64, to sums / maximum(N, 1)
+// segment by segment, N each segment's count held in the sums' type T
+// (wrapped as a sum of ones of T wraps), both cast to dst's type first,
+// as Python's true division casts them.
+func divideInto[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](dst tensor.Tensor, sums []T, counts []int64) error {
+	inner := 0
+	if len(counts) > 0 {
+		inner = len(sums) / len(counts)
 	}
-	return float64(v)
+	switch out := dst.Data().(type) {
+	case []float32:
+		for s, c := range counts {
+			n := max(float32(T(c)), 1)
+			for j := s * inner; j < (s+1)*inner; j++ {
+				out[j] = float32(sums[j]) / n
+			}
+		}
+	case []float64:
+		for s, c := range counts {
+			n := max(float64(T(c)), 1)
+			for j := s * inner; j < (s+1)*inner; j++ {
+				out[j] = float64(sums[j]) / n
+			}
+		}
+	default:
+		return fmt.Errorf("%w: the mean's output of type %v", engine.ErrType, dst.DType())
+	}
+	return nil
 }
 
-// meanScratch is trueDivMean's working memory: the sums (flat, and t,
-// the view of them in the output's shape), and a count per segment.
+// meanScratch is trueDivMean's working memory: the sums (t, a view of flat
+// in the output's shape, kept for calls of the same size) and a count per
+// segment.
 type meanScratch struct {
 	flat, t tensor.Tensor
 	counts  []int64
@@ -111,8 +138,14 @@ func getMeanSums(d tensor.DType, shape *tensor.Shape) (*meanScratch, error) {
 		m.t, err = m.flat.View(shape)
 	}
 	if err != nil {
-		meanSums.Put(m)
+		putMeanSums(m)
 		return nil, err
 	}
 	return m, nil
+}
+
+// putMeanSums gives m back, without the view whose shape its call owned.
+func putMeanSums(m *meanScratch) {
+	m.t = tensor.Tensor{}
+	meanSums.Put(m)
 }

@@ -111,7 +111,7 @@ func unsortedSegment(op *unsortedOp, data, segmentIDs tensor.Tensor, numSegments
 		return tensor.Tensor{}, opcall.Wrap(op.name, err)
 	}
 	return opcall.Alloc(op.name, op.outType(data.DType()), shape, func(dst tensor.Tensor) error {
-		return runUnsorted(sh, op, dst, data, segmentIDs)
+		return op.run(sh, dst, data, segmentIDs)
 	})
 }
 
@@ -129,7 +129,7 @@ func unsortedSegmentInto(op *unsortedOp, dst, data, segmentIDs tensor.Tensor) er
 		err = opcall.CheckDst(dst, op.outType(data.DType()), shape)
 	}
 	if err == nil {
-		err = runUnsorted(sh, op, dst, data, segmentIDs)
+		err = op.run(sh, dst, data, segmentIDs)
 	}
 	return opcall.Wrap(op.name, err)
 }
@@ -154,11 +154,19 @@ func prepareUnsorted(sh *opcall.Shapes, op *unsortedOp, data, segmentIDs tensor.
 	return shape, nil
 }
 
-// runUnsorted runs op into dst, whose shape prepareUnsorted has checked.
-func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor.Tensor) error {
-	if dst.DType() != data.DType() {
+// run runs op into dst, whose type and shape the caller has checked: a
+// mean whose output has another type than data (an integer mean) by
+// TensorFlow's composite, every other call by one scatter.
+func (op *unsortedOp) run(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
+	if op.outType(data.DType()) != data.DType() {
 		return trueDivMean(sh, dst, data, segmentIDs)
 	}
+	return runUnsorted(sh, op, dst, data, segmentIDs)
+}
+
+// runUnsorted runs op into dst, of data's type, whose shape
+// prepareUnsorted has checked.
+func runUnsorted(sh *opcall.Shapes, op *unsortedOp, dst, data, segmentIDs tensor.Tensor) error {
 	fill, ok := dialect.FillValue(op.b.Fill, dst.DType())
 	if !ok {
 		return fmt.Errorf("%w: %v has no value for an empty segment (%v)", engine.ErrType, dst.DType(), op.b.Fill)
