@@ -55,8 +55,14 @@ func segmentFill(op *dialect.Op, b dialect.Behavior, red engine.Reduction) (f di
 // linkSegments links every element of the rows to the cell of its
 // segment in the output, in the order of the ids.
 func (t *Trace) linkSegments(op *dialect.Op, call dialect.Call) error {
-	if op.Family == "reduceat" {
+	switch {
+	case op.Family == "reduceat":
 		return t.linkRuns(op, call)
+	case op.Plan != nil:
+		// The general scatter the call runs, under the rules of its
+		// attributes (JAX's mode clip clamps an id to the nearest
+		// segment, which the loop below does not know).
+		return t.linkPlan(op, call)
 	}
 	rows, ids, out := t.Updates.Tensor, t.Indices.Tensor, t.Output.Tensor
 	values, err := indexValues(ids)

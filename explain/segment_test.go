@@ -7,7 +7,8 @@ import (
 
 // TestRunSegments traces the segment reductions: each element of data's
 // rows links to the cell of the segment its id names, ids outside the
-// segments dropped; an output row no row reaches is empty, and holds the
+// segments dropped (JAX's mode clip clamping them, by the call's plan);
+// an output row no row reaches is empty, and holds the
 // operator's fill, which the trace names. The sorted reductions' rows
 // are their runs; reduceat's output j reduces the run from indices[j] to
 // indices[j+1], or the slice at indices[j] alone where they go back.
@@ -30,6 +31,9 @@ func TestRunSegments(t *testing.T) {
 		{name: "jax max, an id past the end dropped", op: "jax.ops.segment_max",
 			args:  []string{"data=float32:[4,5,6]", "segment_ids=int32:[3,0,-2]", "num_segments=3"},
 			moves: "0>- 1>0 2>-", out: "ree", src: "sas", ids: "s.s", fill: "-inf (the lowest integer, false)"},
+		{name: "jax sum, mode clip: ids clamped to the nearest segment", op: "jax.ops.segment_sum",
+			args:  []string{"data=float32:[1,2,4]", "segment_ids=int64:[0,5,-1]", "num_segments=2", "mode=clip"},
+			moves: "0>0 1>1 2>0", out: "rr", src: "aaa", ids: "...", fill: "0"},
 		{name: "sorted sum, a gap", op: "tf.math.segment_sum",
 			args:  []string{"data=float32:[1,2,3,4]", "segment_ids=int64:[0,0,2,3]"},
 			moves: "0>0 1>0 2>2 3>3", out: "rerr", src: "aaaa", ids: "....", fill: "0"},

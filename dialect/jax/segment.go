@@ -165,11 +165,16 @@ func runSegment(sh *opcall.Shapes, op *segmentOp, dst, data, segmentIDs tensor.T
 	if err != nil {
 		return fmt.Errorf("%w: %v", engine.ErrShape, err)
 	}
-	// ScatterND's dimension numbers for one start index per row: the
-	// rows' dimensions are the window's.
-	d := engine.ScatterDims{UpdateWindowDims: windowDims(data.Rank() - 1), InsertedWindowDims: firstDim,
-		ScatterDimsToOperandDims: firstDim, IndexVectorDim: 1}
+	d := segmentDims(data.Rank())
 	return engine.ScatterGeneral(dst, tensor.Tensor{}, starts, data, &d, sopt)
+}
+
+// segmentDims are the dimension numbers of a segment reduction of data of
+// the given rank: ScatterND's for one start index per row, the rows'
+// dimensions the window's.
+func segmentDims(rank int) engine.ScatterDims {
+	return engine.ScatterDims{UpdateWindowDims: windowDims(rank - 1), InsertedWindowDims: firstDim,
+		ScatterDimsToOperandDims: firstDim, IndexVectorDim: 1}
 }
 
 // firstDim is the list [0], which the engine only reads.
@@ -242,6 +247,17 @@ func segmentTable(mode dialect.Attr, hints []dialect.Attr) []*dialect.Op {
 					return tensor.Tensor{}, opcall.Wrap(op.name, fmt.Errorf("%w: bucket_size must be positive (got 0); leave it out for None", dialect.ErrAttribute))
 				}
 				return segment(op, data, ids, n, opt)
+			},
+			// The call as the general scatter it runs, under its mode's
+			// rules (clip clamps an id to the nearest segment), which
+			// explain traces.
+			Plan: func(_ *dialect.Behavior, c dialect.Call) (dialect.Plan, error) {
+				sopt, err := scatterOptions(op.red, Mode(c.Attrs["mode"].Str))
+				if err != nil {
+					return dialect.Plan{}, err
+				}
+				d := segmentDims(c.Inputs["data"].Rank())
+				return dialect.Plan{Scatter: &d, Rules: sopt.Rules}, nil
 			}}
 	})
 }
