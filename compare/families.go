@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/scatter-dev/scatter/dialect"
@@ -101,33 +102,42 @@ func scattersRows(rule familyRule, q *resolved, op *dialect.Op) bool {
 
 // rowsDestination returns num_segments rows shaped like the rows of
 // data (data's dimensions past the segment ids' rank: but the first for
-// ids of rank 1), of data's type, every element start; ok is false where
-// the request does not say them.
-func rowsDestination(q *resolved, start dialect.Fill) (tensor.Tensor, tensor.Shape, bool) {
-	n, err := dialect.IntOf(q.inputs[NumSegments], "num_segments")
+// ids of rank 1), of data's type, every element start; or an error that
+// says what the request lacks to build them, or why they cannot be (a
+// size past the limit, a start the type has no value for).
+func rowsDestination(q *resolved, start dialect.Fill) (tensor.Tensor, tensor.Shape, error) {
 	ids, hasIDs := q.inputs[Indices]
-	if err != nil || n < 0 || q.data.IsZero() || !hasIDs || ids.Rank() > len(q.shape) {
-		return tensor.Tensor{}, nil, false
+	if q.data.IsZero() || !hasIDs {
+		return tensor.Tensor{}, nil, fmt.Errorf("needs data and segment ids to build its destination of %s", start)
+	}
+	n, err := dialect.IntOf(q.inputs[NumSegments], "num_segments")
+	switch {
+	case err != nil:
+		return tensor.Tensor{}, nil, fmt.Errorf("needs num_segments to build its destination of %s: %v", start, err)
+	case n < 0:
+		return tensor.Tensor{}, nil, fmt.Errorf("num_segments = %d is negative: no destination of %s to build", n, start)
+	case ids.Rank() > len(q.shape):
+		return tensor.Tensor{}, nil, fmt.Errorf("segment ids of rank %d are not a prefix of data of shape %v", ids.Rank(), q.shape)
 	}
 	shape := append(tensor.Shape{n}, q.shape[ids.Rank():]...)
 	dst, err := tensor.New(q.data.DType(), shape)
 	if err != nil {
-		return tensor.Tensor{}, nil, false
+		return tensor.Tensor{}, nil, fmt.Errorf("its destination %v of %v: %w", shape, q.data.DType(), err)
 	}
 	if start != dialect.FillZero {
 		v, ok := dialect.FillValue(start, dst.DType())
 		if !ok {
-			return tensor.Tensor{}, nil, false
+			return tensor.Tensor{}, nil, fmt.Errorf("%v has no %s to start its destination from", dst.DType(), start)
 		}
 		iv, isInt := v.IntAt(0)
 		fv, isFloat := v.FloatAt(0)
 		for i := range dst.Len() {
 			if !(isInt && dst.SetIntAt(i, iv) || isFloat && dst.SetFloatAt(i, fv)) {
-				return tensor.Tensor{}, nil, false // bool or complex: not built
+				return tensor.Tensor{}, nil, fmt.Errorf("a destination of %v elements filled with %s is not built here", dst.DType(), start)
 			}
 		}
 	}
-	return dst, shape, true
+	return dst, shape, nil
 }
 
 // flattened reports whether, in a flat family, op is given data

@@ -275,3 +275,36 @@ func TestFlagReductions(t *testing.T) {
 		t.Errorf("torch.put with add: accumulate %v, %v", r.Call.Attrs["accumulate"], r.Out)
 	}
 }
+
+// TestSegmentDestinationRefused checks that a member that scatters into a
+// destination compare builds from num_segments rows says why it cannot
+// build it: a negative num_segments, and one too large for the size
+// limit, each named in the member's reason for being left out.
+func TestSegmentDestinationRefused(t *testing.T) {
+	data := tensor.Must(tensor.From(tensor.Shape{3}, []float32{1, 2, 3}))
+	ids := tensor.Must(tensor.From(tensor.Shape{3}, []int64{0, 0, 2}))
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{-2, "num_segments = -2 is negative"},
+		{1 << 40, "its destination [1099511627776] of float32"},
+	} {
+		rep, err := Run(segRequest("segment_sum", data, ids, c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, s := range rep.Skipped {
+			if s.Op == "torch.index_add" {
+				found = strings.Contains(s.Reason, c.want)
+				if !found {
+					t.Errorf("num_segments %d: torch.index_add left out because %q, want it to say %q", c.n, s.Reason, c.want)
+				}
+			}
+		}
+		if !found && !t.Failed() {
+			t.Errorf("num_segments %d: torch.index_add not left out (skipped: %v)", c.n, rep.Skipped)
+		}
+	}
+}

@@ -410,9 +410,9 @@ func (r *OpRun) mapInputs(q *resolved) skip {
 // data's rows become its updates, scattered onto num_segments rows of the
 // family's start.
 func (r *OpRun) mapRows(q *resolved) skip {
-	dst, shape, ok := rowsDestination(q, q.rule.start)
-	if !ok {
-		return skip(fmt.Sprintf("needs data, segment ids and num_segments to build its destination of %s", q.rule.start))
+	dst, shape, err := rowsDestination(q, q.rule.start)
+	if err != nil {
+		return skip(err.Error())
 	}
 	r.rows, r.start = true, q.rule.start
 	for _, p := range r.Op.Inputs {
