@@ -72,10 +72,12 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if err != nil {
 		return err
 	}
+	// In place (dst is data), and a call too small to share.
+	inPlace := s.views[vDst].span().same(s.views[vData].span())
+	few := small(len(ind) + s.views[vUpd].n)
 	var run *scatterRun
 	work := 0
-	if size > 0 && k > 0 && size <= maxOffset && !small(len(ind)+s.views[vUpd].n) &&
-		!s.views[vDst].span().same(s.views[vData].span()) {
+	if size > 0 && k > 0 && size <= maxOffset && !few && !inPlace {
 		run = newScatterRun(s, dst, data, updates, block, opt)
 		work = run.work(len(ind) + s.views[vUpd].n) // updates.Len()
 		if oneRows(run, block, n, size*int(s.views[vDst].size)) {
@@ -90,7 +92,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
 	if k == 1 && block == 1 && canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
-		opt.Rules.OutOfRange == OutOfRangeError && small(len(ind)+s.views[vUpd].n) && s.views[vDst].span().same(s.views[vData].span()) {
+		opt.Rules.OutOfRange == OutOfRangeError && few && inPlace {
 		// A small call of float32 sums of single indices in place (S6):
 		// the indices checked into a copy of their own, and added without
 		// a check each (see scratch.placed), with no reducer to set up.
@@ -107,8 +109,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		return nil
 	}
 	if k > 0 && size > 0 && size <= maxOffset && opt.Reduction == None && dst.DType() != tensor.String &&
-		uintptr(block)*s.views[vDst].size%16 == 0 && small(len(ind)+s.views[vUpd].n) &&
-		s.views[vDst].span().same(s.views[vData].span()) {
+		uintptr(block)*s.views[vDst].size%16 == 0 && few && inPlace {
 		// A small write in place of rows of whole 16-byte words (S2, a
 		// KV-cache write): the tuples checked into offsets, then the rows
 		// placed (placeRows, as the movers place them), with no mover to
@@ -201,21 +202,16 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 // work the call's.
 func scatterPipe(s *scratch, indices *tensor.Tensor, ind []int64, ds tensor.Shape, lims []limit, strides []int,
 	k, n, block, work int, asked IndexRules) error {
-	rules := asked
 	var ends []int
 	switch {
-	case rules.Negative == NegativeSkip:
-		if rules.OutOfRange == OutOfRangeError {
-			ends = ds[:k]
+	case asked.Negative == NegativeSkip && asked.OutOfRange == OutOfRangeError:
+		ends = ds[:k] // looked at a chunk at a time
+	case asked.Negative == NegativeRefused:
+		if bad := firstNegative(ind, asked); bad >= 0 {
+			return indexErr(asked, *indices, bad, ds, bad%k, k)
 		}
-		rules = skipAll
-	case rules.negativePass():
-		r, bad := negativePass(ind, ds[:k], rules)
-		if bad >= 0 {
-			return indexErr(rules, *indices, bad, ds, bad%k, k)
-		}
-		rules = r
 	}
+	rules := runRules(asked)
 	s.nd.set(ind, k, n, lims, strides, 0, 0)
 	if bad := pipeRows(s, n, block, parts(work), rules, ends); bad >= 0 {
 		return indexErr(asked, *indices, bad, ds, bad%k, k)
