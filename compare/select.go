@@ -292,8 +292,8 @@ func takes(op *dialect.Op, r Role) bool {
 	if _, ok := nameFor(op, r); ok {
 		return true
 	}
-	if _, ok := registry.FlagReductionOf(op.Name); ok && r == Reduction {
-		return true
+	if _, b, err := op.Shared(0); err == nil && b.Flag.Attr != "" && r == Reduction {
+		return true // a flag chooses its reduction
 	}
 	switch r {
 	case Data:
@@ -534,7 +534,7 @@ func (r *OpRun) absentReduction(attr string, hasAttr bool) (engine.Reduction, bo
 
 func (r *OpRun) mapReduction(q *resolved) skip {
 	want := q.reduction
-	if f, ok := registry.FlagReductionOf(r.Op.Name); ok {
+	if f := r.behavior.Flag; f.Attr != "" {
 		return r.mapFlag(f, want)
 	}
 	name, hasAttr := attrAt(r.Op, Reduction, r.Version)
@@ -574,7 +574,7 @@ func (r *OpRun) mapReduction(q *resolved) skip {
 }
 
 // mapFlag chooses the reduction of an operator that has a flag for it.
-func (r *OpRun) mapFlag(f registry.FlagReduction, want engine.Reduction) skip {
+func (r *OpRun) mapFlag(f dialect.FlagReduction, want engine.Reduction) skip {
 	switch want {
 	case f.Off, f.On:
 		on := want == f.On

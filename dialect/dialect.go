@@ -271,6 +271,12 @@ type Behavior struct {
 	// existing value takes part in a reduction ("include_self",
 	// "use_init_val"); "" when it always does.
 	IncludeSelf string
+	// Flag, when its Attr is set, is the boolean attribute by which the
+	// operator chooses its reduction in place of a reduction attribute
+	// (torch.put's accumulate, tf.math.bincount's binary_output);
+	// Reductions then lists none, since none is fixed, or the one the
+	// operator is known by.
+	Flag FlagReduction
 	// IndexTypes are the accepted index element types.
 	IndexTypes TypeSet
 	// DataTypes are the element types of data (or, for an operator
@@ -334,6 +340,13 @@ func (b *Behavior) Reduction(name string) (engine.Reduction, bool) {
 		}
 	}
 	return 0, false
+}
+
+// FlagReduction is a reduction an operator chooses with a boolean
+// attribute, Attr: Off when it is false, On when it is true.
+type FlagReduction struct {
+	Attr    string
+	Off, On engine.Reduction
 }
 
 // Plan is one call of an operator as the engine's general gather or

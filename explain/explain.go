@@ -51,7 +51,6 @@ import (
 
 	"github.com/scatter-dev/scatter/dialect"
 	"github.com/scatter-dev/scatter/engine"
-	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -534,7 +533,7 @@ func (t *Trace) readReduction(op *dialect.Op, version int, call dialect.Call, b 
 			t.Reduction, t.Combine = name, r
 		}
 	}
-	if f, ok := registry.FlagReductionOf(op.Name); ok {
+	if f := b.Flag; f.Attr != "" {
 		v, _, err := attrValue(op, call, f.Attr)
 		if err != nil {
 			return fmt.Errorf("explain: %s: default of %s: %w", op.Name, f.Attr, err)

@@ -119,6 +119,7 @@ func bincountBehavior(int) dialect.Behavior {
 		"binary_output sets a bin to 1 and excludes weights; axis is 0 (None) or -1, which counts each row of a 2-D arr.",
 		"The output's size is checked against the tensor size limit before anything is allocated.")
 	b.Reductions = map[string]engine.Reduction{"add": engine.Add}
+	b.Flag = dialect.FlagReduction{Attr: "binary_output", Off: engine.Add, On: engine.None}
 	return b
 }
 

@@ -27,9 +27,9 @@ func maskedOps() []*dialect.Op {
 			Summary: "write (or add) values into input at the positions the index tensors, broadcast together, select",
 			Inputs:  inputs,
 			Attrs:   []dialect.Attr{accumulateAttr},
-			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8), stepArith,
+			Behavior: accumulating(kernelBehavior(flatRules, dialect.Types(tensor.Int32, tensor.Int64, tensor.Bool, tensor.Uint8), stepArith,
 				"The index tensors index input's first dimensions: an int64 or int32 one a dimension, a bool or uint8 mask as many as it has (its nonzero positions); they broadcast together, and values broadcasts to their shape followed by the dimensions not indexed.",
-				"Without accumulate the last duplicate in row-major order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in that order, float16 and bfloat16 rounding after every step."),
+				"Without accumulate the last duplicate in row-major order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in that order, float16 and bfloat16 rounding after every step.")),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				var indices []tensor.Tensor
 				for _, name := range indexNames {

@@ -23,8 +23,18 @@ func kernelBehavior(r engine.IndexRules, its dialect.TypeSet, a engine.Arith, no
 
 // accumulateAttr is the flag of put and index_put. It is not a reduction
 // attribute: their Behaviors list no Reductions, which would say that
-// they always add.
+// they always add, but name it as their Flag (accumulating).
 var accumulateAttr = dialect.Attr{Name: "accumulate", Kind: dialect.Bool, Default: "false", Doc: "add the values rather than write them"}
+
+// accumulating is behavior with accumulateAttr as its reduction's flag:
+// none when false, add when true.
+func accumulating(behavior func(int) dialect.Behavior) func(int) dialect.Behavior {
+	return func(v int) dialect.Behavior {
+		b := behavior(v)
+		b.Flag = dialect.FlagReduction{Attr: accumulateAttr.Name, Off: engine.None, On: engine.Add}
+		return b
+	}
+}
 
 // takeOps are the tables of the flat operators.
 func takeOps() []*dialect.Op {
@@ -68,10 +78,10 @@ func takeOps() []*dialect.Op {
 				{Name: "index", Role: dialect.RoleIndices, Doc: "positions in the flattened input, of any shape"},
 				{Name: "source", Role: dialect.RoleUpdates, Types: "input's type", Doc: "the values, index's element count in any shape"}},
 			Attrs: []dialect.Attr{accumulateAttr},
-			Behavior: kernelBehavior(flatRules, dialect.Types(tensor.Int64), stepArith,
+			Behavior: accumulating(kernelBehavior(flatRules, dialect.Types(tensor.Int64), stepArith,
 				"input is seen as 1-D in row-major order; source has index's element count, in any shape.",
 				"Without accumulate the last duplicate in index order wins (PyTorch leaves it undefined); with accumulate duplicates are summed in index order, float16 and bfloat16 rounding after every step.",
-				"An empty input takes no index."),
+				"An empty input takes no index.")),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return Put(c.Inputs["input"], c.Inputs["index"], c.Inputs["source"], c.Attrs["accumulate"].Bool)
 			},
