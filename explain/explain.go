@@ -255,10 +255,8 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 	}
 	t.Output = newOperand(Output, op.Output, out)
 	if t.ones != "" {
-		call, _, err = withOnes(call, t.ones, t.Indices.Tensor.Shape())
-		if err != nil {
-			return nil, err
-		}
+		// The call with the ones newTrace made as its updates.
+		call = withInput(call, t.ones, t.Updates.Tensor)
 	}
 	if err := t.alloc(); err != nil {
 		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
@@ -432,9 +430,9 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		for _, p := range op.Inputs {
 			if p.Role == dialect.RoleUpdates && p.Optional {
 				// Absent, the updates count one each: shown as ones.
-				_, ones, err := withOnes(call, p.Name, t.Indices.Tensor.Shape())
+				ones, err := onesOf(t.Indices.Tensor.Shape())
 				if err != nil {
-					return nil, err
+					return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 				}
 				t.Updates, t.ones = newOperand(Updates, "ones", ones), p.Name
 			}

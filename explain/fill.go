@@ -98,21 +98,27 @@ func (t *Trace) maskedMoves() int {
 	return n
 }
 
-// withOnes returns call with the input name given as ones of shape
-// (int32), for a scatter whose optional updates are absent: tf.math.bincount
-// without weights counts a one for each value.
-func withOnes(call dialect.Call, name string, shape tensor.Shape) (dialect.Call, tensor.Tensor, error) {
+// onesOf returns int32 ones of shape: the updates of a scatter whose
+// optional updates are absent (tf.math.bincount without weights counts a
+// one for each value).
+func onesOf(shape tensor.Shape) (tensor.Tensor, error) {
 	ones, err := tensor.New(tensor.Int32, shape)
 	if err != nil {
-		return call, tensor.Tensor{}, err
+		return tensor.Tensor{}, err
 	}
-	for i := range ones.Len() {
-		ones.SetIntAt(i, 1)
+	for i, v := 0, ones.Data().([]int32); i < len(v); i++ {
+		v[i] = 1
 	}
+	return ones, nil
+}
+
+// withInput returns call with the input name given as x, the call's own
+// inputs left as they were.
+func withInput(call dialect.Call, name string, x tensor.Tensor) dialect.Call {
 	in := maps.Clone(call.Inputs)
 	if in == nil {
 		in = map[string]tensor.Tensor{}
 	}
-	in[name] = ones
-	return dialect.Call{Opset: call.Opset, Inputs: in, Attrs: call.Attrs}, ones, nil
+	in[name] = x
+	return dialect.Call{Opset: call.Opset, Inputs: in, Attrs: call.Attrs}
 }

@@ -255,7 +255,7 @@ func prepareBincount(sh *opcall.Shapes, arr tensor.Tensor, opts BincountOptions)
 		return bc, fmt.Errorf("%w: size (%d) must be non-negative: maxlength is %d", dialect.ErrAttribute, size, opts.MaxLength)
 	}
 	if size > math.MaxInt {
-		return bc, fmt.Errorf("%w: %d bins are more than an int can count", tensor.ErrTooLarge, size)
+		return bc, fmt.Errorf("%w: %d bins (max(arr)+1, at least minlength %d) are more than an int can count", tensor.ErrTooLarge, size, opts.MinLength)
 	}
 	bc.shape = sh.Buf(2)
 	if bc.axis == 1 {
