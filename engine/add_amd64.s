@@ -25,6 +25,12 @@
 	ADDSS u+12(BX)(AX*4), X3 \
 	MOVSS X3, (DI)(R11*4)
 
+// ADD_ONE adds the update at u to dst's element at R8.
+#define ADD_ONE(u) \
+	MOVSS (DI)(R8*4), X0 \
+	ADDSS u, X0 \
+	MOVSS X0, (DI)(R8*4)
+
 // func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
 //
 // For k from 0 while k < n, in order: dst[r*size + idx[k]] += upd[k],
@@ -112,9 +118,7 @@ one:
 	MOVQ 0(SI)(AX*8), R8
 	CMPQ R8, DX
 	JCC done
-	MOVSS (DI)(R8*4), X0
-	ADDSS 0(BX)(AX*4), X0
-	MOVSS X0, (DI)(R8*4)
+	ADD_ONE(0(BX)(AX*4))
 	INCQ AX
 	JMP one
 done:
@@ -154,9 +158,7 @@ eighttest:
 	JMP onetest
 oneat:
 	MOVQ 0(SI)(AX*8), R8
-	MOVSS (DI)(R8*4), X0
-	ADDSS 0(BX)(AX*4), X0
-	MOVSS X0, (DI)(R8*4)
+	ADD_ONE(0(BX)(AX*4))
 	INCQ AX
 onetest:
 	CMPQ AX, CX
@@ -191,9 +193,7 @@ entry:
 
 entryAdd:
 	MOVLQSX 0(SI)(AX*8), R8
-	MOVSS (DI)(R8*4), X0
-	ADDSS 4(SI)(AX*8), X0
-	MOVSS X0, (DI)(R8*4)
+	ADD_ONE(4(SI)(AX*8))
 	INCQ AX
 	JMP entry
 

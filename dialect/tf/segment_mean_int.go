@@ -36,25 +36,27 @@ func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
 			return err
 		}
 	}
-	switch s := sums.t.Data().(type) {
-	case []int8:
-		return divideInto(dst, s, sums.counts)
-	case []uint8:
-		return divideInto(dst, s, sums.counts)
-	case []int16:
-		return divideInto(dst, s, sums.counts)
-	case []uint16:
-		return divideInto(dst, s, sums.counts)
-	case []int32:
-		return divideInto(dst, s, sums.counts)
-	case []uint32:
-		return divideInto(dst, s, sums.counts)
-	case []int64:
-		return divideInto(dst, s, sums.counts)
-	case []uint64:
-		return divideInto(dst, s, sums.counts)
+	if divide, ok := meanDividers[data.DType()]; ok {
+		return divide(dst, sums.t.Data(), sums.counts)
 	}
 	return fmt.Errorf("%w: an integer mean of %v data", engine.ErrType, data.DType())
+}
+
+// meanDividers hold divideInto for each integer type of data, whose sums
+// come as a slice of that type.
+var meanDividers = map[tensor.DType]func(dst tensor.Tensor, sums any, counts []int64) error{
+	tensor.Int8: divideAs[int8], tensor.Uint8: divideAs[uint8], tensor.Int16: divideAs[int16], tensor.Uint16: divideAs[uint16],
+	tensor.Int32: divideAs[int32], tensor.Uint32: divideAs[uint32], tensor.Int64: divideAs[int64], tensor.Uint64: divideAs[uint64],
+}
+
+// divideAs is divideInto for sums held in a []T.
+func divideAs[T integer](dst tensor.Tensor, sums any, counts []int64) error {
+	return divideInto(dst, sums.([]T), counts)
+}
+
+// integer is the set of the integer element types.
+type integer interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
 }
 
 // countIDs adds one to counts[id] for each id of segmentIDs (int32 or
@@ -83,7 +85,7 @@ func countEach[I int32 | int64](counts []int64, ids []I) {
 // segment by segment, N each segment's count held in the sums' type T
 // (wrapped as a sum of ones of T wraps), both cast to dst's type first,
 // as Python's true division casts them.
-func divideInto[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](dst tensor.Tensor, sums []T, counts []int64) error {
+func divideInto[T integer](dst tensor.Tensor, sums []T, counts []int64) error {
 	inner := 0
 	if len(counts) > 0 {
 		inner = len(sums) / len(counts)
