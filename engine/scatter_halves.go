@@ -10,20 +10,23 @@ import (
 // adds into 1M float32) are bound by the read-modify-write of a random
 // element of dst: each misses the core's cache. One loop applies them in
 // order (see scatterND); two workers can share them only if every element
-// still gets its updates in index order. So each worker owns half of dst,
-// which then fits its cache better, and the updates go a chunk at a time:
-// each worker sorts its half of the chunk into two buckets, by the half
-// of dst each index falls in, keeping their order; after both have, each
-// applies to its half of dst the bucket of worker 0 and then that of
-// worker 1, which hold the chunk's updates of that half in index order.
-// (How much faster than the one loop: docs/measurements.md.)
+// still gets its updates in index order. So dst is split in two halves,
+// and the updates go a chunk at a time through four tasks: each half of
+// the chunk's updates is sorted into two buckets, by the half of dst each
+// index falls in, keeping their order (tasks B0 and B1); then each half of
+// dst takes the bucket of B0 and then that of B1, which hold the chunk's
+// updates of that half in index order (A0 and A1), after it has taken
+// those of the chunk before. Either worker runs any task whose tasks
+// before it are done, claiming it first, so that a worker whose vCPU the
+// host has taken away holds up only the task it is in: the other goes on
+// with the rest, alone if need be. Whoever runs a task, each element of
+// dst gets its updates in index order, so the result does not depend on
+// the timing. (How much faster than the one loop: docs/measurements.md.)
 
 // The sizes of the halves, variables for tests.
 var (
-	// halvesChunk is how many updates the workers bucket before they
-	// apply them: two barriers a chunk, which a worker whose thread the
-	// machine lends elsewhere holds up, so chunks are large.
-	halvesChunk = 1 << 18
+	// halvesChunk is how many updates a chunk holds.
+	halvesChunk = 1 << 16
 	// halvesBytes is the size of dst from which the halves pay: below
 	// it, dst is cache enough for the one loop.
 	halvesBytes = 2 << 20
@@ -31,12 +34,16 @@ var (
 	halvesMin = 1 << 18
 )
 
+// halvesSlots is how many chunks' buckets are held at once: a worker
+// may sort a chunk that many ahead of the oldest one not yet applied.
+const halvesSlots = 4
+
 // halver is a fastScatter that can apply single updates in halves.
 type halver interface {
-	// halves applies the updates of ind, in order, with two workers
-	// each owning half of dst, starting the second with done. It
-	// stops before a chunk that holds an index outside [0, size),
-	// and returns how many updates it applied (len(ind) when all).
+	// halves applies the updates of ind, in order, with two workers,
+	// starting the second with done. It stops before the first chunk
+	// that holds an index outside [0, size), and returns how many
+	// updates it applied (len(ind) when all).
 	halves(ind []int64, done *sync.WaitGroup) int
 }
 
@@ -56,108 +63,198 @@ type halfEntry[T number] struct {
 	u   T
 }
 
-// halfBuckets are one worker's two buckets for a chunk, and whether its
-// part of the chunk held an index outside [0, size).
+// halfBuckets are the two buckets of one sorting task, and whether its
+// updates held an index outside [0, size).
 type halfBuckets[T number] struct {
 	b   [2][]halfEntry[T]
 	n   [2]int
 	bad bool
-	_   [64]byte // the two workers' buckets on lines of their own
 }
+
+// The tasks of a chunk, task k of chunk c being number 4c+k.
+const (
+	taskSort0  = iota // sort the chunk's first half of updates
+	taskSort1         // and its second
+	taskApply0        // apply the chunk's updates of dst's first half
+	taskApply1        // and of its second
+	chunkTasks
+)
+
+// The states of a task.
+const (
+	taskFree int32 = iota
+	taskClaimed
+	taskDone
+)
 
 // halvesJob is the job of the two workers.
 type halvesJob[T number] struct {
-	r       *numReducer[T]
-	ind     []int64
-	split   int // worker 0 owns dst[:split], worker 1 dst[split:]
-	w       [2]halfBuckets[T]
-	arrived atomic.Int64 // at the barriers, by both workers
-	stop    int          // the first update not applied, set by worker 0
+	r      *numReducer[T]
+	ind    []int64
+	split  int // the first half of dst is dst[:split]
+	chunks int
+	// sorted holds the buckets of the chunks in flight, chunk c's two
+	// sorting tasks in sorted[c%halvesSlots].
+	sorted [halvesSlots][2]halfBuckets[T]
+	// state holds each task's state, by number.
+	state []atomic.Int32
+	// stop is the first chunk with an index outside [0, size), chunks
+	// when none: its tasks and those after it are not run.
+	stop atomic.Int64
+	buf  []halfEntry[T]
 }
 
-// halvesPool keeps the buckets' memory between calls.
+// halvesPool keeps the jobs, with their buckets' memory, between calls.
 var halvesPool sync.Pool
 
 // applyHalves is r's halves (see halver).
 func applyHalves[T number](r *numReducer[T], ind []int64, done *sync.WaitGroup) int {
-	// A worker's part of a chunk, the larger if odd, and the slot written
-	// past it.
-	per := (min(halvesChunk, len(ind))+1)/2 + 1
-	buf := getBuffer[halfEntry[T]](&halvesPool, 4*per)
-	defer halvesPool.Put(buf)
-	j := &halvesJob[T]{r: r, ind: ind, split: len(r.dst) / 2, stop: len(ind)}
-	for w := range j.w {
-		for h := range j.w[w].b {
-			k := 2*w + h
-			j.w[w].b[h] = (*buf)[k*per : (k+1)*per]
-		}
+	j, _ := halvesPool.Get().(*halvesJob[T])
+	if j == nil {
+		j = new(halvesJob[T])
 	}
+	j.start(r, ind)
 	spread(2, 2, j, done)
-	return j.stop
+	applied := j.applied()
+	j.r, j.ind = nil, nil
+	halvesPool.Put(j)
+	return applied
 }
 
-// work runs worker w over every chunk.
-func (j *halvesJob[T]) work(w, _, _ int) {
-	dst, src, red := j.r.dst, j.r.src, j.r.red
-	mine := dst[:j.split]
-	if w == 1 {
-		mine = dst[j.split:]
+// start readies j for the updates of ind into r's dst, every task free.
+func (j *halvesJob[T]) start(r *numReducer[T], ind []int64) {
+	chunk := min(halvesChunk, len(ind))
+	// A sorting task's updates, the larger half of a chunk if odd, and
+	// the slot written past them.
+	per := (chunk+1)/2 + 1
+	if cap(j.buf) < 4*halvesSlots*per {
+		j.buf = make([]halfEntry[T], 4*halvesSlots*per)
 	}
-	gen := int64(0)
-	for lo := 0; lo < len(j.ind); lo += halvesChunk {
-		hi := min(lo+halvesChunk, len(j.ind))
-		a, b := lo, lo+(hi-lo)/2
-		if w == 1 {
-			a, b = b, hi
-		}
-		j.w[w].bucket(j.ind[a:b], src[a:b], j.split, len(dst))
-		gen++
-		j.wait(gen)
-		if j.w[0].bad || j.w[1].bad {
-			// Both see the same flags and stop at the same chunk.
-			if w == 0 {
-				j.stop = lo
+	for c := range j.sorted {
+		for s := range j.sorted[c] {
+			for h := range j.sorted[c][s].b {
+				k := (c*2+s)*2 + h
+				j.sorted[c][s].b[h] = j.buf[k*per : (k+1)*per]
 			}
+		}
+	}
+	j.r, j.ind, j.split = r, ind, len(r.dst)/2
+	j.chunks = (len(ind) + chunk - 1) / chunk
+	if cap(j.state) < chunkTasks*j.chunks {
+		j.state = make([]atomic.Int32, chunkTasks*j.chunks)
+	}
+	j.state = j.state[:chunkTasks*j.chunks]
+	for i := range j.state {
+		j.state[i].Store(taskFree)
+	}
+	j.stop.Store(int64(j.chunks))
+}
+
+// applied returns how many updates the workers have applied, once they
+// are done: those of the chunks before stop.
+func (j *halvesJob[T]) applied() int {
+	return min(int(j.stop.Load())*min(halvesChunk, len(j.ind)), len(j.ind))
+}
+
+// work runs worker w: it takes the first free task whose tasks before it
+// are done, among the next few, until none is left, and waits while all
+// of those it may take wait on tasks the other worker has claimed.
+func (j *halvesJob[T]) work(w, _, _ int) {
+	first := 0 // every task before it is claimed, done or stopped
+	for spins := 0; ; spins++ {
+		end := chunkTasks * int(j.stop.Load())
+		for first < end && j.state[first].Load() != taskFree {
+			first++
+		}
+		if first >= end {
 			return
 		}
-		applyEntries(red, mine, j.w[0].b[w][:j.w[0].n[w]])
-		applyEntries(red, mine, j.w[1].b[w][:j.w[1].n[w]])
-		gen++
-		j.wait(gen) // before either buckets the next chunk
-	}
-}
-
-// wait is the workers' barrier: it returns once both have arrived gen
-// times.
-func (j *halvesJob[T]) wait(gen int64) {
-	j.arrived.Add(1)
-	for i := 0; j.arrived.Load() < 2*gen; i++ {
-		if i%64 == 63 {
+		ran := false
+		for t := first; t < min(end, first+chunkTasks*halvesSlots); t++ {
+			if j.state[t].Load() == taskFree && j.ready(t) && j.state[t].CompareAndSwap(taskFree, taskClaimed) {
+				j.run(t)
+				j.state[t].Store(taskDone)
+				ran, spins = true, 0
+				break
+			}
+		}
+		if !ran && spins%64 == 63 {
 			runtime.Gosched() // the other may be waiting for a thread
 		}
 	}
+}
+
+// done reports whether task t is done, t < 0 counting as done.
+func (j *halvesJob[T]) done(t int) bool {
+	return t < 0 || j.state[t].Load() == taskDone
+}
+
+// ready reports whether the tasks task t waits on are done: for a sort,
+// the applies of the chunk whose buckets it takes over; for an apply, the
+// chunk's sorts and the same half's apply of the chunk before.
+func (j *halvesJob[T]) ready(t int) bool {
+	c, k := t/chunkTasks, t%chunkTasks
+	if k < taskApply0 {
+		old := (c - halvesSlots) * chunkTasks
+		return j.done(old+taskApply0) && j.done(old+taskApply1)
+	}
+	return j.done(c*chunkTasks+taskSort0) && j.done(c*chunkTasks+taskSort1) && j.done(t-chunkTasks)
+}
+
+// run runs task t.
+func (j *halvesJob[T]) run(t int) {
+	c, k := t/chunkTasks, t%chunkTasks
+	chunk := min(halvesChunk, len(j.ind))
+	lo := c * chunk
+	hi := min(lo+chunk, len(j.ind))
+	slot := &j.sorted[c%halvesSlots]
+	if k < taskApply0 {
+		a, b := lo, lo+(hi-lo)/2
+		if k == taskSort1 {
+			a, b = b, hi
+		}
+		slot[k].bucket(j.ind[a:b], j.r.src[a:b], j.split, len(j.r.dst))
+		if slot[k].bad {
+			// Lower stop to c, unless a chunk before it holds a bad index.
+			for s := j.stop.Load(); int64(c) < s && !j.stop.CompareAndSwap(s, int64(c)); s = j.stop.Load() {
+			}
+		}
+		return
+	}
+	h := k - taskApply0
+	mine := j.r.dst[:j.split]
+	if h == 1 {
+		mine = j.r.dst[j.split:]
+	}
+	if int64(c) >= j.stop.Load() {
+		return // a sort of this chunk or one before has found a bad index
+	}
+	applyEntries(j.r.red, mine, slot[0].b[h][:slot[0].n[h]])
+	applyEntries(j.r.red, mine, slot[1].b[h][:slot[1].n[h]])
 }
 
 // bucket sorts the updates upd at ind into the two buckets, the offsets
 // made relative to the half of dst (split elements in the first), in
 // order. Each update is written to both buckets, and only its own count
 // moves on: no branch on a half that is random. An index outside
-// [0, size) sets bad, before any is sorted.
+// [0, size) sets bad, and the buckets are then not to be read.
 func (h *halfBuckets[T]) bucket(ind []int64, upd []T, split, size int) {
-	h.bad = outside(ind, limit{size: size}) >= 0
-	if !h.bad {
-		h.n[0], h.n[1] = sortHalves(h.b[0][:len(ind)+1], h.b[1][:len(ind)+1], ind, upd[:len(ind)], split)
-	}
+	var most uint64
+	h.n[0], h.n[1], most = sortHalves(h.b[0][:len(ind)+1], h.b[1][:len(ind)+1], ind, upd[:len(ind)], split)
+	h.bad = len(ind) > 0 && most >= uint64(size)
 }
 
 // sortHalves is bucket's loop, with few live values so that they all stay
-// in registers. It returns the counts of b0 and b1.
+// in registers. It returns the counts of b0 and b1, and the largest index
+// taken as unsigned (a negative one is larger than any size), which
+// checks them all in the same pass.
 //
 //go:noinline
-func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int) (n0, n1 int) {
+func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int) (n0, n1 int, most uint64) {
 	upd = upd[:len(ind)]
 	b0, b1 = b0[:len(ind)+1], b1[:len(ind)+1]
 	for i, v := range ind {
+		most = max(most, uint64(v))
 		hi := b2i(v >= int64(split))
 		e := halfEntry[T]{int32(v) - int32(split*hi), upd[i]}
 		b0[n0] = e
@@ -165,7 +262,7 @@ func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int
 		n0 += 1 - hi
 		n1 += hi
 	}
-	return n0, n1
+	return n0, n1, most
 }
 
 // applyEntries combines each update of es into its element of dst, in

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -111,6 +113,67 @@ func halvesCases(t *testing.T) {
 				w, _ := want.FloatAt(i)
 				if got != w {
 					t.Fatalf("%s %v: element %d is %v, want %v", c.name, d, i, got, w)
+				}
+			}
+		}
+	}
+}
+
+// TestHalvesOneWorker runs every task of the halves on one worker, as when
+// the other's vCPU is taken away for the whole call: it must finish them
+// all alone, in an order that gives each element of dst its updates in
+// index order, and stop before the first chunk with a bad index, having
+// applied every chunk before it and none after.
+func TestHalvesOneWorker(t *testing.T) {
+	defer func(c int) { halvesChunk = c }(halvesChunk)
+	halvesChunk = 64
+	const size, n = 1000, 3001 // 47 chunks, far more than halvesSlots
+	rng := rand.New(rand.NewPCG(15, 16))
+	idx := make([]int64, n)
+	upd := make([]float32, n)
+	for i := range idx {
+		idx[i] = int64(rng.IntN(size))
+		upd[i] = float32(rng.IntN(1000)) * []float32{1e-6, 1, 1e6}[rng.IntN(3)]
+	}
+	for _, bad := range []int{-1, 700} { // none; in chunk 10
+		for w := range 2 {
+			ind := slices.Clone(idx)
+			applies := n
+			if bad >= 0 {
+				ind[bad] = size
+				applies = bad / halvesChunk * halvesChunk
+			}
+			want := make([]float32, size)
+			for i, v := range ind[:applies] {
+				want[v] += upd[i]
+			}
+			dst := make([]float32, size)
+			r := newNumReducer(dst, tensor.Must(tensor.From(tensor.Shape{n}, upd)), 1, Add, floatOps[float32](Add)).(*numReducer[float32])
+			var j halvesJob[float32]
+			j.start(r, ind)
+			finished := make(chan struct{})
+			go func() {
+				j.work(w, 0, 0)
+				close(finished)
+			}()
+			select {
+			case <-finished:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("bad %d: worker %d alone has not finished in 20 s", bad, w)
+			}
+			if got := j.applied(); got != applies {
+				t.Fatalf("bad %d, worker %d alone: applied %d updates, want %d", bad, w, got, applies)
+			}
+			for c := range int(j.stop.Load()) {
+				for k := range chunkTasks {
+					if s := j.state[c*chunkTasks+k].Load(); s != taskDone {
+						t.Fatalf("bad %d, worker %d alone: task %d of chunk %d left in state %d", bad, w, k, c, s)
+					}
+				}
+			}
+			for i := range dst {
+				if dst[i] != want[i] {
+					t.Fatalf("bad %d, worker %d alone: element %d is %v, want %v", bad, w, i, dst[i], want[i])
 				}
 			}
 		}
