@@ -18,3 +18,43 @@ var canGather = hasGather && strategy.Gather
 //
 //go:noescape
 func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide bool) int
+
+// movePairs4or8 is moveElements' loop for elements of 4 or 8 bytes (see
+// movePairsGo), in assembly (movePairsAhead), which asks for src's element
+// of the pair ahead pairs on before it moves the current one. It reports
+// false, having done nothing, for elements of another size. Every pair
+// must address an element of dst and, unless its s is negative, of src:
+// the check panics, as Go's indexing would, before the assembly could
+// overrun them.
+func movePairs4or8[E any](dst, src []E, ps []pair, ahead int) bool {
+	var zero E
+	size := unsafe.Sizeof(zero)
+	if size != 4 && size != 8 {
+		return false
+	}
+	if len(ps) == 0 {
+		return true
+	}
+	checkPairs(len(dst), len(src), ps)
+	var s unsafe.Pointer
+	if len(src) > 0 {
+		s = unsafe.Pointer(&src[0])
+	}
+	movePairsAhead(unsafe.Pointer(&dst[0]), s, &ps[0], len(ps), ahead, size == 8)
+	return true
+}
+
+// movePairsAhead is movePairs4or8 over the n pairs at ps.
+//
+//go:noescape
+func movePairsAhead(dst, src unsafe.Pointer, ps *pair, n, ahead int, wide bool)
+
+// checkPairs panics unless every pair addresses an element of dst's dlen
+// and, unless its s is negative, of src's slen.
+func checkPairs(dlen, slen int, ps []pair) {
+	for _, p := range ps {
+		if uint(p.d) >= uint(dlen) || p.s >= slen {
+			blockPanic(dlen, slen, p, 1)
+		}
+	}
+}

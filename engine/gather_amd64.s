@@ -54,3 +54,59 @@ done:
 	VZEROUPPER
 	MOVQ AX, ret+64(FP)
 	RET
+
+// MOVE_PAIRS is movePairsAhead's loop for elements of scale bytes, moved
+// by MOV, with its labels next, take and put.
+#define MOVE_PAIRS(MOV, scale, next, take, put) \
+	next:; \
+	CMPQ R10, CX; \
+	JGE done; \
+	CMPQ R10, R13; \
+	JGE take; \
+	MOVQ 8(R10)(R12*1), R9; \
+	PREFETCHT0 (SI)(R9*scale); \
+	take:; \
+	MOVQ 8(R10), R8; \
+	MOVQ 0(R10), R9; \
+	XORL AX, AX; \
+	TESTQ R8, R8; \
+	JS put; \
+	MOV (SI)(R8*scale), AX; \
+	put:; \
+	MOV AX, (DI)(R9*scale); \
+	ADDQ $16, R10; \
+	JMP next
+
+// func movePairsAhead(dst, src unsafe.Pointer, ps *pair, n, ahead int, wide bool)
+//
+// For each of the n pairs at ps, in order: dst's element at pair.d set to
+// src's at pair.s, or to zero where pair.s is negative; elements of 4
+// bytes (8 if wide). src's element of the pair ahead pairs on is
+// prefetched, while there is one: src is a table past the cache, read at
+// random, whose misses would otherwise be waited on a few at a time. A
+// negative pair.s asks for an address before src, which a prefetch
+// ignores.
+//
+// DI dst, SI src, R10 the pair, R13 the last pair that prefetches, CX the
+// end of the pairs, R12 ahead in bytes of pairs; R8 and R9 the pair's s
+// and d, AX the element.
+TEXT ·movePairsAhead(SB), NOSPLIT, $0-41
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ps+16(FP), R10
+	MOVQ n+24(FP), CX
+	MOVQ ahead+32(FP), R12
+	SHLQ $4, CX
+	ADDQ R10, CX
+	SHLQ $4, R12
+	MOVQ CX, R13
+	SUBQ R12, R13
+	CMPB wide+40(FP), $0
+	JNE wide
+	MOVE_PAIRS(MOVL, 4, next4, take4, put4)
+
+wide:
+	MOVE_PAIRS(MOVQ, 8, next8, take8, put8)
+
+done:
+	RET

@@ -36,3 +36,19 @@ func gatherRowsGo(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int6
 	}
 	return n
 }
+
+// movePairsGo is the specification of movePairs4or8, which amd64 has in
+// assembly (movePairsAhead), and what every other build runs (purego.go):
+// each pair in order, dst[p.d] set to src[p.s], or to zero where p.s is
+// negative. It builds everywhere, so that a test compares it with the
+// assembly on amd64.
+func movePairsGo[E any](dst, src []E, ps []pair) {
+	var zero E
+	for _, p := range ps {
+		if p.s < 0 {
+			dst[p.d] = zero
+		} else {
+			dst[p.d] = src[p.s]
+		}
+	}
+}

@@ -166,19 +166,15 @@ func (m *wordMover[E]) move(ps []pair) {
 		m.moveFilling(ps)
 		return
 	}
-	if m.ahead > 0 || m.stream {
-		m.moveAhead(ps)
-		return
-	}
 	dst, src, b := m.dst, m.src, m.block
 	if b == 1 {
-		for _, p := range ps {
-			if p.s < 0 {
-				dst[p.d] = zero
-			} else {
-				dst[p.d] = src[p.s]
-			}
+		if m.ahead == 0 || !movePairs4or8(dst, src, ps, m.ahead) {
+			movePairsGo(dst, src, ps)
 		}
+		return
+	}
+	if m.ahead > 0 || m.stream {
+		m.moveAhead(ps)
 		return
 	}
 	if _, str := any(zero).(string); !str && uintptr(b)*unsafe.Sizeof(zero) == 64 {

@@ -90,3 +90,10 @@ func addPlaced(dst []float32, pos []int64, upd []float32) { addPlacedGo(dst, pos
 // canPlace says that small float32 sums take their indices through
 // scratch.placed: only with the assembly.
 var canPlace = false
+
+// movePairs4or8 moves single elements by pairs (see movePairsGo): ahead
+// asks for nothing without the assembly.
+func movePairs4or8[E any](dst, src []E, ps []pair, ahead int) bool {
+	movePairsGo(dst, src, ps)
+	return true
+}

@@ -21,6 +21,11 @@ type Strategy struct {
 	// PrefetchAhead is how many pairs ahead a mover asks for the rows it
 	// reads from a table past the cache; 0: it does not ask.
 	PrefetchAhead int
+	// ElementsAhead is how many pairs ahead a mover of single 4- or
+	// 8-byte elements asks for the element it reads from a table past
+	// the cache (GatherND and Gather of elements at random); 0: it does
+	// not ask.
+	ElementsAhead int
 	// NonTemporal says that rows written into an output past the cache
 	// go with non-temporal stores, which skip reading each line of the
 	// output into the cache before writing it.
@@ -47,6 +52,9 @@ func (s Strategy) String() string {
 			out += " non-temporal stores"
 		}
 	}
+	if s.StreamBytes > 0 && s.ElementsAhead > 0 {
+		out += fmt.Sprintf("; elements past %s: prefetch %d ahead", cacheSize(s.StreamBytes), s.ElementsAhead)
+	}
 	if s.Gather {
 		return out + "; AVX-512 gather"
 	}
@@ -69,6 +77,9 @@ func HostStrategy() Strategy { return strategy }
 //     the cache are asked for 8 pairs ahead, on every processor: the
 //     hardware's prefetcher follows a row once it has begun, never the
 //     jump to the next one.
+//   - Single elements read at random from a table past the cache are
+//     asked for 32 pairs ahead, on every processor: the core alone keeps
+//     too few of those misses under way.
 //   - Rows written into an output past the cache go with non-temporal
 //     stores, together with the prefetch (alone they won little or lost),
 //     on the Intel and AMD (and Hygon) processors whose L3 CPUID gives;
@@ -80,7 +91,7 @@ func HostStrategy() Strategy { return strategy }
 //
 // README's Speed section gives the figures behind each choice.
 func StrategyFor(c CPU) Strategy {
-	s := Strategy{StreamBytes: minStream, StreamBlock: 256, PrefetchAhead: 8}
+	s := Strategy{StreamBytes: minStream, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32}
 	known := c.Vendor == "GenuineIntel" || c.Vendor == "AuthenticAMD" || c.Vendor == "HygonGenuine"
 	if known && c.L3 > 0 {
 		s.StreamBytes = min(max(c.L3/4, minStream), maxStream)

@@ -18,9 +18,9 @@ func ExampleStrategyFor() {
 	}
 	// Output:
 	// AuthenticAMD family 25 model 17, L2 1 MiB, L3 32 MiB, AVX-512:
-	//   rows of 256 B or more past 8 MiB: prefetch 8 ahead, non-temporal stores; AVX-512 gather
+	//   rows of 256 B or more past 8 MiB: prefetch 8 ahead, non-temporal stores; elements past 8 MiB: prefetch 32 ahead; AVX-512 gather
 	// GenuineIntel family 6 model 85, L2 1 MiB, L3 35.75 MiB, AVX-512:
-	//   rows of 256 B or more past 8.94 MiB: prefetch 8 ahead, non-temporal stores; gather one at a time
+	//   rows of 256 B or more past 8.94 MiB: prefetch 8 ahead, non-temporal stores; elements past 8.94 MiB: prefetch 32 ahead; gather one at a time
 	// unknown processor:
-	//   rows of 256 B or more past 8 MiB: prefetch 8 ahead; gather one at a time
+	//   rows of 256 B or more past 8 MiB: prefetch 8 ahead; elements past 8 MiB: prefetch 32 ahead; gather one at a time
 }

@@ -15,48 +15,48 @@ func TestStrategyFor(t *testing.T) {
 			// Gather Data Sampling's microcode: the AVX-512 gather
 			// lost there (issue 28).
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 85, L2: 1 * mib, L3: 35.75 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 8.9375 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 8.9375 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true},
 		},
 		"Ice Lake-SP": {
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 106, L2: 1.25 * mib, L3: 48 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 12 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 12 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true},
 		},
 		"Emerald Rapids": {
 			// A large L3 shared by many cores: from 32 MiB.
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 207, L2: 2 * mib, L3: 320 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 32 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
+			want: Strategy{StreamBytes: 32 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true, Gather: true},
 		},
 		"Zen 4": {
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib, AVX512F: true},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true, Gather: true},
 		},
 		"Zen 4 without AVX-512": {
 			// The same processor with AVX-512 turned off by the
 			// operating system: no gather.
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 17, L2: 1 * mib, L3: 32 * mib},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true},
 		},
 		"Zen 3 with V-Cache, a 96 MiB L3": {
 			cpu:  CPU{Vendor: "AuthenticAMD", Family: 25, Model: 1, L2: 512 << 10, L3: 96 * mib},
-			want: Strategy{StreamBytes: 24 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 24 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true},
 		},
 		"Intel client with a 6 MiB L3": {
 			// A small L3: from 8 MiB.
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 158, L2: 256 << 10, L3: 6 * mib},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true},
 		},
 		"Intel with no cache leaf": {
 			cpu:  CPU{Vendor: "GenuineIntel", Family: 6, Model: 58},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32},
 		},
 		"another vendor": {
 			// Another vendor's L3 is no reason to stream.
 			cpu:  CPU{Vendor: "CentaurHauls", Family: 6, Model: 15, L2: 1 * mib, L3: 32 * mib},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32},
 		},
 		"unknown processor": {
 			cpu:  CPU{},
-			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8},
+			want: Strategy{StreamBytes: 8 * mib, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32},
 		},
 	}
 	for name, tt := range tests {
@@ -87,13 +87,15 @@ func TestStrategyString(t *testing.T) {
 		s    Strategy
 		want string
 	}{
-		{Strategy{StreamBytes: 32 << 20, StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true, Gather: true},
-			"rows of 256 B or more past 32 MiB: prefetch 8 ahead, non-temporal stores; AVX-512 gather"},
+		{Strategy{StreamBytes: 32 << 20, StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true, Gather: true},
+			"rows of 256 B or more past 32 MiB: prefetch 8 ahead, non-temporal stores; elements past 32 MiB: prefetch 32 ahead; AVX-512 gather"},
+		{Strategy{StreamBytes: 8 << 20, ElementsAhead: 16},
+			"plain copy; elements past 8 MiB: prefetch 16 ahead; gather one at a time"},
 		{Strategy{StreamBytes: 8 << 20, StreamBlock: 256, PrefetchAhead: 8},
 			"rows of 256 B or more past 8 MiB: prefetch 8 ahead; gather one at a time"},
 		{Strategy{StreamBytes: 16 << 20, StreamBlock: 64, NonTemporal: true},
 			"rows of 64 B or more past 16 MiB: non-temporal stores; gather one at a time"},
-		{Strategy{StreamBlock: 256, PrefetchAhead: 8, NonTemporal: true}, "plain copy; gather one at a time"},
+		{Strategy{StreamBlock: 256, PrefetchAhead: 8, ElementsAhead: 32, NonTemporal: true}, "plain copy; gather one at a time"},
 		{Strategy{Gather: true}, "plain copy; AVX-512 gather"},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,8 @@ var testStrategies = []Strategy{
 	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 8},
 	{StreamBytes: 1 << 20, StreamBlock: 256, NonTemporal: true},
 	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 4, NonTemporal: true},
-	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 16, NonTemporal: true, Gather: true},
+	{StreamBytes: 1 << 20, StreamBlock: 256, PrefetchAhead: 16, ElementsAhead: 32, NonTemporal: true, Gather: true},
+	{StreamBytes: 1 << 20, ElementsAhead: 3},
 	{StreamBytes: 1 << 20, StreamBlock: 64, PrefetchAhead: 1, NonTemporal: true},
 }
 
@@ -200,6 +201,71 @@ func streamingColumns(t *testing.T, s Strategy) {
 						t.Fatalf("%d columns, %v, %s: [%d,%d] is %v, want %v", cols, red, c.name, i/cols, i%cols, v, want[i])
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestElementsAhead checks that single 4- and 8-byte elements read from a
+// table past the cache are asked for ElementsAhead pairs ahead, and others
+// not, and that GatherND of such elements (float32 and int64, a table of
+// 2 MiB, some indices negative from the end) gives a plain loop's bits
+// under each of testStrategies.
+func TestElementsAhead(t *testing.T) {
+	forceStrategy(t, Strategy{StreamBytes: 1 << 20, ElementsAhead: 5})
+	big, small := view{size: 4, n: 1 << 18}, view{size: 4, n: 1 << 10}
+	for _, c := range []struct {
+		name      string
+		dst, src  view
+		block     int
+		wantAhead int
+	}{
+		{"elements from a table past the cache", small, big, 1, 5},
+		{"elements from a table in the cache", big, small, 1, 0},
+		{"pairs of elements", small, big, 2, 0},
+	} {
+		if ahead, stream := streaming[word32](c.dst, c.src, c.block); ahead != c.wantAhead || stream {
+			t.Errorf("%s: streaming says ahead %d, stream %v; want %d, false", c.name, ahead, stream, c.wantAhead)
+		}
+	}
+	if ahead, _ := streaming[word64](view{size: 8, n: 10}, view{size: 8, n: 1 << 17}, 1); ahead != 5 {
+		t.Errorf("8-byte elements from a 1 MiB table: ahead %d, want 5", ahead)
+	}
+	const rows, cols, n = 512, 1024, 5000 // 2 MiB of float32
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := make([]float32, rows*cols)
+	wide := make([]int64, rows*cols)
+	for i := range vals {
+		vals[i], wide[i] = rng.Float32(), rng.Int64()
+	}
+	ind := make([]int64, 2*n)
+	want32, want64 := make([]float32, n), make([]int64, n)
+	for t := range n {
+		r, c := rng.IntN(rows), rng.IntN(cols)
+		ind[2*t], ind[2*t+1] = int64(r), int64(c)
+		if t%7 == 0 {
+			ind[2*t] -= rows
+		}
+		want32[t], want64[t] = vals[r*cols+c], wide[r*cols+c]
+	}
+	it := tensor.Must(tensor.From(tensor.Shape{n, 2}, ind))
+	rules := IndexRules{Negative: NegativeFromEnd}
+	for _, s := range testStrategies {
+		forceStrategy(t, s)
+		out32 := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{n}))
+		out64 := tensor.Must(tensor.New(tensor.Int64, tensor.Shape{n}))
+		if err := GatherND(out32, tensor.Must(tensor.From(tensor.Shape{rows, cols}, vals)), it, 0, rules); err != nil {
+			t.Fatal(err)
+		}
+		if err := GatherND(out64, tensor.Must(tensor.From(tensor.Shape{rows, cols}, wide)), it, 0, rules); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if g := out32.Data().([]float32)[i]; g != want32[i] {
+				t.Fatalf("%v: float32 element %d is %v, want %v", s, i, g, want32[i])
+			}
+			if g := out64.Data().([]int64)[i]; g != want64[i] {
+				t.Fatalf("%v: int64 element %d is %v, want %v", s, i, g, want64[i])
 			}
 		}
 	}
