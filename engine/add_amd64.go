@@ -65,3 +65,22 @@ func addEntryFloats(dst []float32, es []halfEntry[float32]) {
 //
 //go:noescape
 func addEntries(dst *float32, es *halfEntry[float32], n int)
+
+// sortFloatHalves is sortHalves for float32, in assembly (sortEntries):
+// each entry one quadword store to each bucket, with no bounds check,
+// where Go's loop stored its two halves apart and spilled the index.
+// The buckets must hold len(ind)+1 entries, and upd len(ind) updates:
+// slicing panics, as Go's indexing would, before the assembly could
+// overrun them.
+func sortFloatHalves(b0, b1 []halfEntry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
+	if len(ind) == 0 {
+		return 0, 0, 0
+	}
+	b0, b1, upd = b0[:len(ind)+1], b1[:len(ind)+1], upd[:len(ind)]
+	return sortEntries(&b0[0], &b1[0], &ind[0], &upd[0], len(ind), split)
+}
+
+// sortEntries is sortFloatHalves over the n updates at ind and upd.
+//
+//go:noescape
+func sortEntries(b0, b1 *halfEntry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)

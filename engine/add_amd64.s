@@ -199,3 +199,56 @@ entryAdd:
 
 entriesDone:
 	RET
+
+// func sortEntries(b0, b1 *halfEntry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
+//
+// sortHalves for float32 (see scatter_halves.go): for each of the n
+// updates, in order, the entry {v - split*hi, u} (hi: v >= split, signed)
+// written to both buckets, as one quadword (the offset's low 32 bits and
+// u's), and only its own bucket's count moved on; most is the largest
+// index taken as unsigned. The buckets hold n+1 entries each.
+//
+// DI b0, R15 b1, SI ind, BX upd, CX n, DX split, AX k, R11 n0, R12 n1,
+// R13 most, R8 the index and then the offset, R9 the entry, R10 hi,
+// R14 split or 0.
+TEXT ·sortEntries(SB), NOSPLIT, $0-72
+	MOVQ b0+0(FP), DI
+	MOVQ b1+8(FP), R15
+	MOVQ ind+16(FP), SI
+	MOVQ upd+24(FP), BX
+	MOVQ n+32(FP), CX
+	MOVQ split+40(FP), DX
+	XORQ AX, AX
+	XORQ R11, R11
+	XORQ R12, R12
+	XORQ R13, R13
+	JMP sortTest
+
+sortEntry:
+	MOVQ (SI)(AX*8), R8
+	CMPQ R8, R13
+	CMOVQHI R8, R13
+	XORL R10, R10
+	XORL R14, R14
+	CMPQ R8, DX
+	SETGE R10
+	CMOVQGE DX, R14
+	SUBQ R14, R8
+	MOVL (BX)(AX*4), R9
+	SHLQ $32, R9
+	MOVL R8, R8
+	ORQ R8, R9
+	MOVQ R9, (DI)(R11*8)
+	MOVQ R9, (R15)(R12*8)
+	ADDQ R10, R12
+	XORQ $1, R10
+	ADDQ R10, R11
+	INCQ AX
+
+sortTest:
+	CMPQ AX, CX
+	JLT sortEntry
+	MOVQ R11, n0+48(FP)
+	MOVQ R12, n1+56(FP)
+	MOVQ R13, most+64(FP)
+	RET

@@ -18,6 +18,11 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 // addEntryFloatsGo).
 func addEntryFloats(dst []float32, es []halfEntry[float32]) { addEntryFloatsGo(dst, es) }
 
+// sortFloatHalves is sortHalves for float32 (see sortHalves, its twin).
+func sortFloatHalves(b0, b1 []halfEntry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
+	return sortHalves(b0, b1, ind, upd, split)
+}
+
 // canGather says that gatherRows runs: only with the assembly.
 var canGather = false
 

@@ -240,7 +240,11 @@ func (j *halvesJob[T]) run(t int) {
 // [0, size) sets bad, and the buckets are then not to be read.
 func (h *halfBuckets[T]) bucket(ind []int64, upd []T, split, size int) {
 	var most uint64
-	h.n[0], h.n[1], most = sortHalves(h.b[0][:len(ind)+1], h.b[1][:len(ind)+1], ind, upd[:len(ind)], split)
+	if b, ok := any(h).(*halfBuckets[float32]); ok {
+		h.n[0], h.n[1], most = sortFloatHalves(b.b[0], b.b[1], ind, any(upd).([]float32), split)
+	} else {
+		h.n[0], h.n[1], most = sortHalves(h.b[0][:len(ind)+1], h.b[1][:len(ind)+1], ind, upd[:len(ind)], split)
+	}
 	h.bad = len(ind) > 0 && most >= uint64(size)
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -175,6 +176,48 @@ func TestHalvesOneWorker(t *testing.T) {
 				if dst[i] != want[i] {
 					t.Fatalf("bad %d, worker %d alone: element %d is %v, want %v", bad, w, i, dst[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestSortFloatHalvesTwin checks that sortFloatHalves (assembly on amd64)
+// sorts float32 updates into the same buckets, counts and largest index as
+// its twin sortHalves: indices on both sides of split, negative ones and
+// ones past any size among them, NaN payloads and -0 kept bit for bit.
+func TestSortFloatHalvesTwin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{0, 1, 2, 7, 100, 1000} {
+		for _, split := range []int{0, 1, 500, 1 << 20} {
+			ind := make([]int64, n)
+			upd := make([]float32, n)
+			for i := range ind {
+				ind[i] = int64(rng.IntN(1000))
+				switch rng.IntN(10) {
+				case 0:
+					ind[i] = -1 - int64(rng.IntN(5))
+				case 1:
+					ind[i] = 1<<40 + int64(rng.IntN(5))
+				}
+				upd[i] = math.Float32frombits(rng.Uint32())
+			}
+			a0, a1 := make([]halfEntry[float32], n+1), make([]halfEntry[float32], n+1)
+			g0, g1 := make([]halfEntry[float32], n+1), make([]halfEntry[float32], n+1)
+			an0, an1, amost := sortFloatHalves(a0, a1, ind, upd, split)
+			gn0, gn1, gmost := sortHalves(g0, g1, ind, upd, split)
+			if an0 != gn0 || an1 != gn1 || amost != gmost {
+				t.Fatalf("%d updates, split %d: counts %d, %d and largest %d; the twin's %d, %d and %d", n, split, an0, an1, amost, gn0, gn1, gmost)
+			}
+			same := func(a, g []halfEntry[float32]) bool {
+				for i := range a {
+					if a[i].off != g[i].off || math.Float32bits(a[i].u) != math.Float32bits(g[i].u) {
+						return false
+					}
+				}
+				return true
+			}
+			if !same(a0[:an0], g0[:gn0]) || !same(a1[:an1], g1[:gn1]) {
+				t.Fatalf("%d updates, split %d: the buckets differ from the twin's", n, split)
 			}
 		}
 	}
