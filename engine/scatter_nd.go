@@ -179,6 +179,12 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if one || p > 1 && oneRows(run, block, n, size*int(s.views[vDst].size)) {
 		p = 1
 	}
+	if block == 1 && offs != nil && blocking(run, n, size, int(s.views[vDst].size), p) {
+		// Single elements into another dst past the cache: sorted by
+		// block of dst (see scatter_nd_blocked.go).
+		s.scatterBlocked(offs, size, s.views[vDst].size)
+		return nil
+	}
 	if run.mean != nil {
 		run.countMeans(s, blocks, block, n, opt.ExcludeSelf, p)
 	}

@@ -47,6 +47,7 @@ type scratch struct {
 	bad     badJob
 	offsets offsetsJob
 	snd     scatterNDJob
+	blocked blockedJob
 	pipe    pipeJob
 	slabs   slabJob
 	columns columnJob
