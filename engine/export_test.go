@@ -168,6 +168,17 @@ func SetMaxOffset(o int) (restore func())    { return setVar(&maxOffset, o) }
 func SetOneRowsBytes(b int) (restore func()) { return setVar(&oneRowsBytes, b) }
 func SetPipeChunk(c int) (restore func())    { return setVar(&pipeChunk, c) }
 
+// SetBlocked makes ScatterND sort single elements by block of dst from the
+// smallest sizes: blocks of one element, from one update, every dst past
+// the cache (which the copy strategy's other choices read too). It returns a
+// func that restores what it changed.
+func SetBlocked() (restore func()) {
+	b, m, s := blockedBytes, blockedMin, strategy
+	blockedBytes, blockedMin = 1, 1
+	strategy.StreamBytes = 1
+	return func() { blockedBytes, blockedMin, strategy = b, m, s }
+}
+
 // OneRowsBytes and PipeChunk return the values of oneRowsBytes and
 // pipeChunk.
 func OneRowsBytes() int { return oneRowsBytes }

@@ -30,7 +30,8 @@ var fuzzIndexTypes = append(slices.Clone(indexTypes), tensor.Float32)
 // with negative and out-of-range values, any reduction (an unknown one
 // too), either index rule, either arithmetic, a scatter into a junk dst,
 // in place or onto zeros, and at times the work split over goroutines
-// however small it is. It checks the outcome against testkit/reftest as
+// however small it is (ScatterND's single elements then sorted by block of
+// dst). It checks the outcome against testkit/reftest as
 // the differential tests do (refCase.failure), a quarter of the time
 // through the general kernels with the kernel's dimension numbers: the
 // same result bit for bit
@@ -54,7 +55,10 @@ func FuzzKernels(f *testing.F) {
 		k := FastKernels
 		c, split := readKernelCall(in, &k)
 		if split {
+			// Two workers, and single elements sorted by block of dst
+			// where that path takes them.
 			defer SetMinWork(1)()
+			defer SetBlocked()()
 		}
 		// Now and then through the general kernels, with the form's
 		// dimension numbers: the fast paths and the general core must

@@ -105,7 +105,7 @@ func (s *scratch) scatterBlocked(offs []int32, size int, elem uintptr) {
 // size elements of elem bytes, every task free.
 func (j *blockedJob) prepare(run *scatterRun, offs []int32, size int, elem uintptr) {
 	j.run, j.m, j.offs, j.size = run, run.m.(blockedMover), offs, size
-	j.shift = uint(bits.Len(uint(blockedBytes)/uint(elem)) - 1)
+	j.shift = uint(bits.Len(max(uint(blockedBytes)/uint(elem), 1)) - 1)
 	j.blocks = (size + 1<<j.shift - 1) >> j.shift
 	for h := range j.counts {
 		j.counts[h] = resize(j.counts[h], j.blocks)
