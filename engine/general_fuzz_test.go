@@ -50,10 +50,11 @@ func FuzzGeneral(f *testing.F) {
 			k = GeneralKernels
 		}
 		if in.Bool() {
-			// Split the call among workers, and a scatter by slabs into
-			// one slab at a time.
+			// Split the call among workers, a scatter by slabs into one
+			// slab at a time, and single elements sorted by block of dst.
 			defer SetMinWork(1)()
 			defer SetSlabBytes(1)()
+			defer SetBlocked()()
 		}
 		g := readGeneralCall(in, k, scatter)
 		if d := g.check(); d != "" {

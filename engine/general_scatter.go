@@ -113,6 +113,14 @@ func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64
 		j.unit = l.opStrides[0]
 	}
 	p := parts(run.work(l.batches * l.windows * l.run))
+	if !j.asItGoes && l.windows == 1 && l.run == 1 && l.otherStep == 1 &&
+		blocking(run, l.batches, size, int(s.views[vDst].size), p) {
+		// Single elements, update b at starts[b], into another dst past
+		// the cache: sorted by block of dst, as ScatterND's are (see
+		// scatter_nd_blocked.go).
+		s.scatterBlocked(nil, s.starts[:l.batches], size, s.views[vDst].size)
+		return -1
+	}
 	if run.mean != nil {
 		run.countMeans(s, size, 1, l.batches*l.windows, opt.ExcludeSelf, p)
 	}

@@ -182,7 +182,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 	if block == 1 && offs != nil && blocking(run, n, size, int(s.views[vDst].size), p) {
 		// Single elements into another dst past the cache: sorted by
 		// block of dst (see scatter_nd_blocked.go).
-		s.scatterBlocked(offs, size, s.views[vDst].size)
+		s.scatterBlocked(offs, nil, size, s.views[vDst].size)
 		return nil
 	}
 	if run.mean != nil {

@@ -73,16 +73,19 @@ const (
 
 // blockedJob is the job of the two workers.
 type blockedJob struct {
-	run   *scatterRun
-	m     blockedMover
-	offs  []int32
-	shift uint // a block holds 1<<shift elements
+	run *scatterRun
+	m   blockedMover
+	// offs, or starts where offs is nil, are the updates' offsets in dst,
+	// -1 for a skipped update: ScatterND's, or the general scatter's.
+	offs   []int32
+	starts []int
+	shift  uint // a block holds 1<<shift elements
 	// blocks is the number of blocks of dst; size its elements.
 	blocks, size int
 	// counts holds, per half of the updates, the count of each block's
-	// updates; starts, after the counts, where each half's updates of
+	// updates; begin, after the counts, where each half's updates of
 	// each block go in entries.
-	counts, starts [2][]int
+	counts, begin [2][]int
 	// at is, per half, where its next update of each block goes, as
 	// placeBlocked places them.
 	at      [2][]int
@@ -93,38 +96,47 @@ type blockedJob struct {
 
 // scatterBlocked runs s.run's scatter of the updates at offs (single
 // elements: -1 for a skipped one) into dst of size elements of elem
-// bytes, sorted by block, on two workers.
-func (s *scratch) scatterBlocked(offs []int32, size int, elem uintptr) {
+// bytes, sorted by block, on two workers; the general scatter's offsets
+// come as starts, offs nil.
+func (s *scratch) scatterBlocked(offs []int32, starts []int, size int, elem uintptr) {
 	j := &s.blocked
-	j.prepare(&s.run, offs, size, elem)
+	j.prepare(&s.run, offs, starts, size, elem)
 	spread(2, 2, j, &s.done)
-	j.run, j.m, j.offs = nil, nil, nil
+	j.run, j.m, j.offs, j.starts = nil, nil, nil, nil
 }
 
-// prepare readies j for run's scatter of the updates at offs into dst of
-// size elements of elem bytes, every task free.
-func (j *blockedJob) prepare(run *scatterRun, offs []int32, size int, elem uintptr) {
-	j.run, j.m, j.offs, j.size = run, run.m.(blockedMover), offs, size
+// prepare readies j for run's scatter of the updates at offs (or starts)
+// into dst of size elements of elem bytes, every task free.
+func (j *blockedJob) prepare(run *scatterRun, offs []int32, starts []int, size int, elem uintptr) {
+	j.run, j.m, j.offs, j.starts, j.size = run, run.m.(blockedMover), offs, starts, size
 	j.shift = uint(bits.Len(max(uint(blockedBytes)/uint(elem), 1)) - 1)
 	j.blocks = (size + 1<<j.shift - 1) >> j.shift
 	for h := range j.counts {
 		j.counts[h] = resize(j.counts[h], j.blocks)
-		j.starts[h] = resize(j.starts[h], j.blocks+1)
+		j.begin[h] = resize(j.begin[h], j.blocks+1)
 		j.at[h] = resize(j.at[h], j.blocks)
 	}
-	j.m.reserve(j, len(offs))
+	j.m.reserve(j, j.updates())
 	for t := range j.state {
 		j.state[t].Store(taskFree)
 	}
 	j.next.next.Store(0)
 }
 
-// half returns the offsets of half h of the updates.
-func (j *blockedJob) half(h int) []int32 {
-	if h == 0 {
-		return j.offs[:len(j.offs)/2]
+// updates returns the number of updates.
+func (j *blockedJob) updates() int {
+	if j.offs != nil {
+		return len(j.offs)
 	}
-	return j.offs[len(j.offs)/2:]
+	return len(j.starts)
+}
+
+// halfOf returns half h of offs.
+func halfOf[O int32 | int](offs []O, h int) []O {
+	if h == 0 {
+		return offs[:len(offs)/2]
+	}
+	return offs[len(offs)/2:]
 }
 
 // work runs worker w: the sort's tasks that are free, in order, waiting
@@ -150,7 +162,7 @@ func (j *blockedJob) work(w, _, _ int) {
 		}
 		lo := b << j.shift
 		j.run.fill(lo, min(lo+1<<j.shift, j.size))
-		j.m.applyBlocked(j, j.starts[0][b], j.starts[0][b+1])
+		j.m.applyBlocked(j, j.begin[0][b], j.begin[0][b+1])
 	}
 }
 
@@ -168,12 +180,10 @@ func (j *blockedJob) runTask(t int) {
 	switch t {
 	case taskCount0, taskCount1:
 		h := t - taskCount0
-		c := j.counts[h]
-		clear(c)
-		for _, o := range j.half(h) {
-			if o >= 0 {
-				c[o>>j.shift]++
-			}
+		if j.offs != nil {
+			countBlocks(j.counts[h], halfOf(j.offs, h), j.shift)
+		} else {
+			countBlocks(j.counts[h], halfOf(j.starts, h), j.shift)
 		}
 	default:
 		h := t - taskPlace0
@@ -182,13 +192,24 @@ func (j *blockedJob) runTask(t int) {
 	}
 }
 
-// setStarts sets starts[h][b] to where half h's updates of block b go:
+// countBlocks sets c[b] to the number of offsets in block b (of 1<<shift
+// elements), -1s aside.
+func countBlocks[O int32 | int](c []int, offs []O, shift uint) {
+	clear(c)
+	for _, o := range offs {
+		if o >= 0 {
+			c[o>>shift]++
+		}
+	}
+}
+
+// setStarts sets begin[h][b] to where half h's updates of block b go:
 // after every update of the blocks before b, and for the second half
 // after the first half's of b, so that each block's updates lie in index
-// order. starts[0][b] is then where block b's begin, starts[0][blocks]
+// order. begin[0][b] is then where block b's begin, begin[0][blocks]
 // their end.
 func (j *blockedJob) setStarts(h int) {
-	at, st := 0, j.starts[h]
+	at, st := 0, j.begin[h]
 	for b := range j.blocks {
 		st[b] = at
 		if h == 1 {
@@ -207,16 +228,27 @@ func (m *wordMover[E]) reserve(j *blockedJob, n int) {
 
 func (m *wordMover[E]) placeBlocked(j *blockedJob, h int) {
 	es, at := j.entries.([]blockEntry[E]), j.at[h]
-	copy(at, j.starts[h][:j.blocks])
+	copy(at, j.begin[h][:j.blocks])
 	t0 := 0
 	if h == 1 {
-		t0 = len(j.offs) / 2
+		t0 = j.updates() / 2
 	}
-	src := m.src[t0:]
-	for i, o := range j.half(h) {
+	if j.offs != nil {
+		placeEntries(es, at, halfOf(j.offs, h), m.src[t0:], j.shift)
+	} else {
+		placeEntries(es, at, halfOf(j.starts, h), m.src[t0:], j.shift)
+	}
+}
+
+// placeEntries writes the entry of each update src[i] at offs[i] (none at
+// -1) to es at at[b], b its block (of 1<<shift elements), and moves at[b]
+// on.
+func placeEntries[E any, O int32 | int](es []blockEntry[E], at []int, offs []O, src []E, shift uint) {
+	src = src[:len(offs)]
+	for i, o := range offs {
 		if o >= 0 {
-			b := o >> j.shift
-			es[at[b]] = blockEntry[E]{o, src[i]}
+			b := o >> shift
+			es[at[b]] = blockEntry[E]{int32(o), src[i]}
 			at[b]++
 		}
 	}

@@ -12,16 +12,18 @@ import (
 
 // lowerBlocked lowers the sizes from which ScatterND sorts single updates
 // by block of dst, until the test ends, so that small tensors take that
-// path: blocks of 64 bytes, from 64 updates, past the cache from 1 KiB.
+// path: blocks of 64 bytes, from 64 updates, past the cache from 1 KiB,
+// work split from 128 elements and indices.
 func lowerBlocked(t *testing.T) {
-	b, m := blockedBytes, blockedMin
-	blockedBytes, blockedMin = 64, 64
+	b, m, w := blockedBytes, blockedMin, minWork
+	blockedBytes, blockedMin, minWork = 64, 64, 64
 	forceStrategy(t, Strategy{StreamBytes: 1 << 10})
-	t.Cleanup(func() { blockedBytes, blockedMin = b, m })
+	t.Cleanup(func() { blockedBytes, blockedMin, minWork = b, m, w })
 }
 
 // TestScatterNDBlocked runs ScatterND of single elements sorted by block
-// of dst (see scatter_nd_blocked.go) on two workers, for every element
+// of dst (see scatter_nd_blocked.go) on two workers, through the form's
+// kernel and the general scatter, which sorts them too, for every element
 // size and strings, and holds it to a loop that applies every update in
 // index order: many updates into one element (the last wins), indices
 // counted from the end, skipped ones (and the skipped last update), a dst
@@ -31,7 +33,9 @@ func TestScatterNDBlocked(t *testing.T) {
 	lowerBlocked(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	rng := rand.New(rand.NewPCG(19, 20))
-	const rows, cols, n = 37, 29, 3001 // 1073 elements: blocks of 64 bytes, the last partial
+	// 3233 elements, blocks of 64 bytes, the last partial; fewer updates
+	// than elements (else ScatterND takes them in one loop: oneScan).
+	const rows, cols, n = 61, 53, 2001
 	for _, d := range []tensor.DType{tensor.Int8, tensor.Int16, tensor.Float32, tensor.Int64, tensor.Complex128, tensor.String} {
 		for _, fill := range []string{"data", "zeros", "value"} {
 			ind := make([]int64, 2*n)
@@ -80,13 +84,15 @@ func TestScatterNDBlocked(t *testing.T) {
 					setValue(want, int(r)*cols+int(c), 1+t)
 				}
 			}
-			dst := tensor.Must(tensor.New(d, tensor.Shape{rows, cols}))
 			it := tensor.Must(tensor.From(tensor.Shape{n, 2}, ind))
-			if err := ScatterND(dst, data, it, upd, opt); err != nil {
-				t.Fatalf("%v, %s: %v", d, fill, err)
-			}
-			if i := tensor.FirstDiff(dst, want); i >= 0 {
-				t.Fatalf("%v, %s: element %d differs from the loop's", d, fill, i)
+			for _, k := range bothKernels {
+				dst := tensor.Must(tensor.New(d, tensor.Shape{rows, cols}))
+				if err := k.ScatterND(dst, data, it, upd, opt); err != nil {
+					t.Fatalf("%s, %v, %s: %v", k.name, d, fill, err)
+				}
+				if i := tensor.FirstDiff(dst, want); i >= 0 {
+					t.Fatalf("%s, %v, %s: element %d differs from the loop's", k.name, d, fill, i)
+				}
 			}
 		}
 	}
@@ -114,17 +120,17 @@ func setValue(t tensor.Tensor, i, v int) {
 func TestBlockedPathTaken(t *testing.T) {
 	lowerBlocked(t)
 	run := &scatterRun{m: &wordMover[word32]{}}
-	if !blocking(run, 3001, 37*29, 4, 2) {
+	if !blocking(run, 2001, 61*53, 4, 2) {
 		t.Fatal("TestScatterNDBlocked's calls do not sort by block")
 	}
 	inPlace := &scatterRun{m: run.m, inPlace: true}
 	for name, ok := range map[string]bool{
-		"in place":         blocking(inPlace, 3001, 37*29, 4, 2),
-		"one worker":       blocking(run, 3001, 37*29, 4, 1),
-		"few updates":      blocking(run, 63, 37*29, 4, 2),
-		"a reduction":      blocking(&scatterRun{}, 3001, 37*29, 4, 2),
-		"dst in the cache": blocking(run, 3001, 100, 4, 2),
-		"strings":          blocking(&scatterRun{m: &wordMover[string]{}}, 3001, 37*29, 16, 2),
+		"in place":         blocking(inPlace, 2001, 61*53, 4, 2),
+		"one worker":       blocking(run, 2001, 61*53, 4, 1),
+		"few updates":      blocking(run, 63, 61*53, 4, 2),
+		"a reduction":      blocking(&scatterRun{}, 2001, 61*53, 4, 2),
+		"dst in the cache": blocking(run, 2001, 100, 4, 2),
+		"strings":          blocking(&scatterRun{m: &wordMover[string]{}}, 2001, 61*53, 16, 2),
 	} {
 		if ok {
 			t.Errorf("%s: sorted by block", name)
@@ -166,7 +172,7 @@ func TestBlockedOneWorker(t *testing.T) {
 		s.see(&dst, &dt, &it, &ut)
 		newScatterRun(s, &dst, &dt, &ut, 1, &ScatterOptions{})
 		j := &s.blocked
-		j.prepare(&s.run, offs, size, 4)
+		j.prepare(&s.run, offs, nil, size, 4)
 		finished := make(chan struct{})
 		go func() {
 			j.work(w, 0, 0)
