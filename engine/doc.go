@@ -107,8 +107,9 @@
 // indices checked at a time with AVX2, addFloats, or at positions already
 // checked, addFloatsAt, and the halves' sort and sums, sortEntries and
 // addEntries; add_other.go, sortHalves), gather_amd64.s (AVX-512 gathers of eight elements,
-// gatherRows, and single elements moved by pairs with the table's element
-// asked for ahead, movePairsAhead; gather_other.go), index_amd64.s (the OR of an index check,
+// gatherRows; single elements moved by pairs with the table's element
+// asked for ahead, movePairsAhead; and GatherND's single elements by
+// pairs of index values, gatherPairElems; gather_other.go), index_amd64.s (the OR of an index check,
 // orWords, with AVX2 or SSE2, and the OR of a copy, copyOrWords;
 // index_other.go), place_amd64.s (rows of
 // whole 16-byte words copied to offsets, with SSE or AVX moves,

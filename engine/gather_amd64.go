@@ -58,3 +58,18 @@ func checkPairs(dlen, slen int, ps []pair) {
 		}
 	}
 }
+
+// canPairElems says that gatherPairElems runs: with the assembly.
+const canPairElems = true
+
+// gatherPairElems sets out[t], for t from 0 while t < n, to src's element
+// at the offset of the tuple of two index values at ind + 16t, each
+// wrapped and checked against its limit (lims[0], lims[1]) and times its
+// stride (strides[0], strides[1]); elements of 4 bytes (8 if wide). It
+// returns the first t whose tuple lies outside the limits, or n. It asks
+// for the element of the tuple ahead tuples on before it moves the
+// current one, as movePairsAhead does, but makes the offsets as it goes
+// rather than reading them from pairs (see pairElemsGo).
+//
+//go:noescape
+func gatherPairElems(out, src unsafe.Pointer, ind *int64, n int, lims *limit, strides *int, ahead int, wide bool) int

@@ -110,3 +110,90 @@ wide:
 
 done:
 	RET
+
+// PAIR_OFFSET sets R8 to the offset in src of the tuple at tup: its two
+// index values wrapped by their limits' fromEnd (8(R12) and 24(R12)), as
+// v + (v>>63 & fromEnd), times their strides (0(R11) and 8(R11)), summed;
+// with check, first jumping to bad unless both lie below their limits'
+// sizes (0(R12) and 16(R12); unsigned, so that a negative value is out
+// too). R9 and R13 are clobbered.
+#define PAIR_OFFSET(tup, check, bad) \
+	MOVQ 0(tup), R8; \
+	MOVQ R8, R9; \
+	SARQ $63, R9; \
+	ANDQ 8(R12), R9; \
+	ADDQ R9, R8; \
+	MOVQ 8(tup), R9; \
+	MOVQ R9, R13; \
+	SARQ $63, R13; \
+	ANDQ 24(R12), R13; \
+	ADDQ R13, R9; \
+	check(R8, R9, bad); \
+	IMULQ 0(R11), R8; \
+	IMULQ 8(R11), R9; \
+	ADDQ R9, R8
+
+// CHECKED jumps to bad unless a and b lie below the limits' sizes.
+#define CHECKED(a, b, bad) \
+	CMPQ a, 0(R12); \
+	JCC bad; \
+	CMPQ b, 16(R12); \
+	JCC bad
+
+// UNCHECKED checks nothing: the offset of a tuple ahead, only prefetched.
+#define UNCHECKED(a, b, bad)
+
+// PAIR_LOOP is gatherPairElems' loop for elements of scale bytes, moved
+// by MOV through R9, with its labels loop and load.
+#define PAIR_LOOP(MOV, scale, loop, load) \
+	loop:; \
+	CMPQ AX, CX; \
+	JGE pairsDone; \
+	CMPQ AX, DX; \
+	JGE load; \
+	LEAQ (R10)(BX*1), R15; \
+	PAIR_OFFSET(R15, UNCHECKED, pairsDone); \
+	PREFETCHT0 (SI)(R8*scale); \
+	load:; \
+	PAIR_OFFSET(R10, CHECKED, pairsDone); \
+	MOV (SI)(R8*scale), R9; \
+	MOV R9, (DI)(AX*scale); \
+	ADDQ $16, R10; \
+	INCQ AX; \
+	JMP loop
+
+// func gatherPairElems(out, src unsafe.Pointer, ind *int64, n int, lims *limit, strides *int, ahead int, wide bool) int
+//
+// For t from 0 while t < n: out[t] set to src's element at the offset of
+// the tuple of two index values at ind + 16t, each wrapped and checked
+// against its limit (lims[0], lims[1]) and times its stride; elements of
+// 4 bytes (8 if wide). It returns the first t whose tuple lies outside
+// the limits, or n. The element of the tuple ahead tuples on is
+// prefetched, its offset computed but not checked (a prefetch of a wild
+// address faults nowhere): src is a table past the cache, read at random.
+//
+// DI out, SI src, R10 the tuple, CX n, AX t, DX n-ahead (the last t that
+// prefetches), BX ahead tuples in bytes, R15 the tuple ahead, R11 the
+// strides, R12 the limits, R8 the offset, R9 and R13 scratch.
+TEXT ·gatherPairElems(SB), NOSPLIT, $0-72
+	MOVQ out+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ind+16(FP), R10
+	MOVQ n+24(FP), CX
+	MOVQ lims+32(FP), R12
+	MOVQ strides+40(FP), R11
+	MOVQ ahead+48(FP), BX
+	MOVQ CX, DX
+	SUBQ BX, DX
+	SHLQ $4, BX
+	XORQ AX, AX
+	CMPB wide+56(FP), $0
+	JNE pairsWide
+	PAIR_LOOP(MOVL, 4, pairs4, load4)
+
+pairsWide:
+	PAIR_LOOP(MOVQ, 8, pairs8, load8)
+
+pairsDone:
+	MOVQ AX, ret+64(FP)
+	RET

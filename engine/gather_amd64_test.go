@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // TestMovePairsTwin checks that the assembly of movePairs4or8 and its Go
@@ -79,5 +80,59 @@ func TestCheckPairs(t *testing.T) {
 			}()
 			checkPairs(10, 20, []pair{{0, 0}, c.p})
 		}()
+	}
+}
+
+// TestPairElemsTwin checks that the assembly of gatherPairElems and its Go
+// twin gather the same elements of 4 and 8 bytes by tuples of two index
+// values, negative ones counted from the end under one limit and refused
+// under the other, and stop at the same first tuple outside the limits:
+// fewer and more tuples than it asks for ahead, a bad one among the first,
+// the middle and the last.
+func TestPairElemsTwin(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 7))
+	const rows, cols = 13, 11
+	lims := []limit{{size: rows, fromEnd: rows}, {size: cols}}
+	strides := []int{cols, 1}
+	src32 := make([]uint32, rows*cols)
+	src64 := make([]uint64, rows*cols)
+	for i := range src32 {
+		src32[i], src64[i] = r.Uint32(), r.Uint64()
+	}
+	for _, n := range []int{0, 1, 5, 40, 300} {
+		for _, bad := range []int{-1, 0, n / 2, n - 1} {
+			if n == 0 && bad >= 0 {
+				continue
+			}
+			ind := make([]int64, 2*n)
+			for i := range n {
+				ind[2*i], ind[2*i+1] = int64(r.IntN(2*rows)-rows), int64(r.IntN(cols))
+			}
+			if bad >= 0 {
+				ind[2*bad+1] = []int64{-1, cols, 1 << 40}[r.IntN(3)]
+			}
+			for _, ahead := range []int{1, 32, 1000} {
+				for _, wide := range []bool{false, true} {
+					src, size := unsafe.Pointer(&src32[0]), 4
+					if wide {
+						src, size = unsafe.Pointer(&src64[0]), 8
+					}
+					asm, twin := make([]byte, size*(n+1)), make([]byte, size*(n+1))
+					var ip *int64
+					if n > 0 {
+						ip = &ind[0]
+					}
+					ka := gatherPairElems(unsafe.Pointer(&asm[0]), src, ip, n, &lims[0], &strides[0], ahead, wide)
+					kt := pairElemsGo(unsafe.Pointer(&twin[0]), src, ip, n, &lims[0], &strides[0], wide)
+					if ka != kt || !slices.Equal(asm, twin) {
+						t.Fatalf("%d tuples, bad %d, %d ahead, wide %v: the assembly stopped at %d, the twin at %d, or their elements differ",
+							n, bad, ahead, wide, ka, kt)
+					}
+					if want := n; bad >= 0 && ka != bad || bad < 0 && ka != want {
+						t.Fatalf("%d tuples, bad %d: stopped at %d", n, bad, ka)
+					}
+				}
+			}
+		}
 	}
 }

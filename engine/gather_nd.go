@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"unsafe"
+
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -79,7 +81,12 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	j := &s.gnd
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
+	dv, sv := s.views[vDst], s.views[vData]
+	j.pairElems = canPairElems && k == 2 && block == 1 && perBatch == n && (dv.size == 4 || dv.size == 8) &&
+		strategy.ElementsAhead > 0 && strategy.StreamBytes > 0 && sv.n*int(sv.size) >= strategy.StreamBytes
+	j.out, j.src, j.esize = dv.p, sv.p, int(dv.size)
 	steal(n, p, &s.gnd, s, true)
+	j.out, j.src = nil, nil
 	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
@@ -94,11 +101,27 @@ type gatherNDJob struct {
 	block int
 	skip  bool
 	found []int
+	// pairElems says that tuples of two index values into a table past
+	// the cache gather their 4- or 8-byte elements (esize) from src to
+	// out by gatherPairElems, which makes each offset as it goes and
+	// asks for the element ahead, where the pairs' path would make a
+	// batch of offsets and then move them.
+	pairElems bool
+	out, src  unsafe.Pointer
+	esize     int
 }
 
 func (j *gatherNDJob) work(w, lo, hi int) {
+	t := lo
+	if j.pairElems && lo < hi {
+		// Up to a tuple the rules skip or refuse, which the pairs' path
+		// then takes on.
+		nd := &j.s.nd
+		t += gatherPairElems(unsafe.Add(j.out, t*j.esize), j.src, &nd.ind[2*t], hi-t, &nd.lims[0], &nd.strides[0],
+			strategy.ElementsAhead, j.esize == 8)
+	}
 	buf := j.s.pairsOf(w)
-	for t := lo; t < hi; {
+	for t < hi {
 		c, next, bad := j.s.nd.gatherPairs(t, hi, j.block, j.skip, buf)
 		j.m.move(buf[:c])
 		if bad >= 0 {

@@ -52,3 +52,34 @@ func movePairsGo[E any](dst, src []E, ps []pair) {
 		}
 	}
 }
+
+// pairElemsGo is the specification of gatherPairElems, which amd64 has in
+// assembly: out[t] set, for t from 0 while t < n, to src's element at the
+// offset of the tuple of two index values at ind + 16t, each wrapped and
+// checked against its limit and times its stride; elements of 4 bytes (8
+// if wide). It returns the first t whose tuple lies outside the limits,
+// or n. Builds without the assembly never call it (canPairElems is false
+// there), but it builds everywhere, so that a test compares it with the
+// assembly on amd64.
+func pairElemsGo(out, src unsafe.Pointer, ind *int64, n int, lims *limit, strides *int, wide bool) int {
+	if n == 0 {
+		return 0
+	}
+	tuples := unsafe.Slice(ind, 2*n)
+	l := unsafe.Slice(lims, 2)
+	st := unsafe.Slice(strides, 2)
+	for t := range n {
+		p0, ok0 := l[0].pos(tuples[2*t])
+		p1, ok1 := l[1].pos(tuples[2*t+1])
+		if !ok0 || !ok1 {
+			return t
+		}
+		d := uintptr(p0*st[0] + p1*st[1])
+		if wide {
+			*(*uint64)(unsafe.Add(out, 8*t)) = *(*uint64)(unsafe.Add(src, 8*d))
+		} else {
+			*(*uint32)(unsafe.Add(out, 4*t)) = *(*uint32)(unsafe.Add(src, 4*d))
+		}
+	}
+	return n
+}

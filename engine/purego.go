@@ -102,3 +102,12 @@ func movePairs4or8[E any](dst, src []E, ps []pair, ahead int) bool {
 	movePairsGo(dst, src, ps)
 	return true
 }
+
+// canPairElems says that gatherPairElems runs: only with the assembly.
+const canPairElems = false
+
+// gatherPairElems gathers single elements by pairs of index values (see
+// pairElemsGo); ahead asks for nothing without the assembly.
+func gatherPairElems(out, src unsafe.Pointer, ind *int64, n int, lims *limit, strides *int, ahead int, wide bool) int {
+	return pairElemsGo(out, src, ind, n, lims, strides, wide)
+}
