@@ -81,6 +81,23 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 			}, opt))
 		}
 	}
+	// Fewer single elements than dst holds, which ScatterND sorts by block
+	// of dst in the second round; many sums into a line, which it applies
+	// in halves there.
+	fewIdx := tensor.Must(tensor.From(tensor.Shape{3000, 2}, interleave(ints(3000, 64), ints(3000, 96))))
+	fewUpd := mk(tensor.Shape{3000}, f32(3000))
+	line := mk(tensor.Shape{6144}, f32(6144))
+	lineIdx := tensor.Must(tensor.From(tensor.Shape{20000, 1}, ints(20000, 6144)))
+	for _, red := range []Reduction{None, Add} {
+		opt := ScatterOptions{Reduction: red}
+		add("ScatterND few elements "+red.String(), scatter(func(dst tensor.Tensor, o ScatterOptions) error {
+			return ScatterND(dst, data, fewIdx, fewUpd, o)
+		}, opt))
+		add("ScatterND line "+red.String(), func() (tensor.Tensor, error) {
+			dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{6144}))
+			return dst, ScatterND(dst, line, lineIdx, ndUpd, opt)
+		})
+	}
 	add("GatherND", func() (tensor.Tensor, error) {
 		dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{20000}))
 		return dst, GatherND(dst, data, ndIdx, 0, IndexRules{})
@@ -97,23 +114,38 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	defer func(w int) { minWork = w }(minWork)
 	minWork = 64
-	for _, c := range cases {
-		var first tensor.Tensor
-		for _, procs := range []int{1, 2, 8} {
-			runtime.GOMAXPROCS(procs)
-			got, err := c.f()
-			if err != nil {
-				t.Fatalf("%s at %d threads: %v", c.name, procs, err)
-			}
-			if procs == 1 {
-				first = got
-				continue
-			}
-			if i := tensor.FirstDiff(got, first); i >= 0 {
-				t.Errorf("%s: element %d differs at %d threads: %v vs %v", c.name, i, procs, got.At(i), first.At(i))
+	// same runs each case at GOMAXPROCS 1, 2 and 8 and requires the same
+	// bits.
+	same := func(t *testing.T) {
+		for _, c := range cases {
+			var first tensor.Tensor
+			for _, procs := range []int{1, 2, 8} {
+				runtime.GOMAXPROCS(procs)
+				got, err := c.f()
+				if err != nil {
+					t.Fatalf("%s at %d threads: %v", c.name, procs, err)
+				}
+				if procs == 1 {
+					first = got
+					continue
+				}
+				if i := tensor.FirstDiff(got, first); i >= 0 {
+					t.Errorf("%s: element %d differs at %d threads: %v vs %v", c.name, i, procs, got.At(i), first.At(i))
+				}
 			}
 		}
 	}
+	t.Run("as built", same)
+	// Then with ScatterND's blocks and halves, and the copy strategy's
+	// streaming, from small sizes.
+	s := HostStrategy()
+	s.StreamBytes = 1 << 10
+	forceStrategy(t, s)
+	defer func(b, m, c, hb, hm int) {
+		blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin = b, m, c, hb, hm
+	}(blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin)
+	blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin = 64, 64, 64, 256, 100
+	t.Run("small blocks and halves", same)
 }
 
 // interleave returns a[0], b[0], a[1], b[1], ...
