@@ -81,16 +81,27 @@ func gatherND(s *scratch, dst, data, indices *tensor.Tensor, batchDims int, rule
 	j := &s.gnd
 	j.s, j.m, j.block = s, s.apply.get(dst, data, s.views[vDst], s.views[vData], block), block
 	j.skip, j.found = rules.OutOfRange == OutOfRangeSkip, s.noneFound(p)
-	dv, sv := s.views[vDst], s.views[vData]
-	j.pairElems = canPairElems && k == 2 && block == 1 && perBatch == n && (dv.size == 4 || dv.size == 8) &&
-		strategy.ElementsAhead > 0 && strategy.StreamBytes > 0 && sv.n*int(sv.size) >= strategy.StreamBytes
-	j.out, j.src, j.esize = dv.p, sv.p, int(dv.size)
+	j.pairElems = canPairElems && k == 2 && block == 1 && pairElems(&s.views[vDst], &s.views[vData], perBatch == n)
+	if j.pairElems {
+		j.out, j.src, j.esize = s.views[vDst].p, s.views[vData].p, int(s.views[vDst].size)
+	}
 	steal(n, p, &s.gnd, s, true)
-	j.out, j.src = nil, nil
+	if j.pairElems {
+		j.out, j.src = nil, nil
+	}
 	if bad := leastOf(s.found); bad >= 0 {
 		return indexErr(rules, *indices, bad, ds, batchDims+bad%k, k)
 	}
 	return nil
+}
+
+// pairElems reports whether a GatherND of single elements by tuples of
+// two index values, from data to dst, with no batch dimensions (whole),
+// takes gatherPairElems: elements of 4 or 8 bytes from a table past the
+// cache, where the strategy asks for them ahead.
+func pairElems(dst, data *view, whole bool) bool {
+	return whole && (dst.size == 4 || dst.size == 8) && strategy.ElementsAhead > 0 && strategy.StreamBytes > 0 &&
+		data.n*int(data.size) >= strategy.StreamBytes
 }
 
 // gatherNDJob is the parallel part of GatherND: each worker takes chunks

@@ -166,15 +166,13 @@ func (m *wordMover[E]) move(ps []pair) {
 		m.moveFilling(ps)
 		return
 	}
-	dst, src, b := m.dst, m.src, m.block
-	if b == 1 {
-		if m.ahead == 0 || !movePairs4or8(dst, src, ps, m.ahead) {
-			movePairsGo(dst, src, ps)
-		}
-		return
-	}
 	if m.ahead > 0 || m.stream {
 		m.moveAhead(ps)
+		return
+	}
+	dst, src, b := m.dst, m.src, m.block
+	if b == 1 {
+		movePairsGo(dst, src, ps)
 		return
 	}
 	if _, str := any(zero).(string); !str && uintptr(b)*unsafe.Sizeof(zero) == 64 {
@@ -250,9 +248,16 @@ func (m *wordMover[E]) fillRange(lo, hi int) {
 // them.
 const fillSpan = 4096
 
-// moveAhead is move for a mover that prefetches, streams, or both.
+// moveAhead is move for a mover that prefetches, streams, or both: single
+// elements by movePairs4or8, which asks for them ahead (see streaming).
 func (m *wordMover[E]) moveAhead(ps []pair) {
 	dst, src, b := m.dst, m.src, m.block
+	if b == 1 {
+		if !movePairs4or8(dst, src, ps, m.ahead) {
+			movePairsGo(dst, src, ps)
+		}
+		return
+	}
 	var zero E
 	bytes := uintptr(b) * unsafe.Sizeof(zero)
 	ask := func(p pair) {
