@@ -69,6 +69,43 @@ func spread(n, p int, j job, done *sync.WaitGroup) {
 	done.Wait()
 }
 
+// task is the state of one task of a job whose workers claim its tasks
+// as they can (the pipeline's chunks, the halves' sorts and applies, the
+// blocks' sort): free, claimed by the worker running it, or done.
+type task struct{ state atomic.Int32 }
+
+// The states of a task.
+const (
+	taskFree int32 = iota
+	taskClaimed
+	taskDone
+)
+
+// reset makes t free.
+func (t *task) reset() { t.state.Store(taskFree) }
+
+// free reports whether nobody has claimed t.
+func (t *task) free() bool { return t.state.Load() == taskFree }
+
+// claim reports whether the caller has claimed t, which was free.
+func (t *task) claim() bool { return t.state.CompareAndSwap(taskFree, taskClaimed) }
+
+// finish marks t done, its results visible to whoever sees it done.
+func (t *task) finish() { t.state.Store(taskDone) }
+
+// done reports whether t is done.
+func (t *task) done() bool { return t.state.Load() == taskDone }
+
+// await returns once t, which another worker has claimed, is done,
+// giving up the thread now and then: that worker may be waiting for one.
+func (t *task) await() {
+	for i := 0; !t.done(); i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
 // stealChunks is how many chunks per goroutine steal splits its range
 // into: enough that a goroutine whose vCPU the host preempts holds up at
 // most a small part of the call while the others take the rest, few

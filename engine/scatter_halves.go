@@ -80,13 +80,6 @@ const (
 	chunkTasks
 )
 
-// The states of a task.
-const (
-	taskFree int32 = iota
-	taskClaimed
-	taskDone
-)
-
 // halvesJob is the job of the two workers.
 type halvesJob[T number] struct {
 	r      *numReducer[T]
@@ -96,8 +89,8 @@ type halvesJob[T number] struct {
 	// sorted holds the buckets of the chunks in flight, chunk c's two
 	// sorting tasks in sorted[c%halvesSlots].
 	sorted [halvesSlots][2]halfBuckets[T]
-	// state holds each task's state, by number.
-	state []atomic.Int32
+	// tasks holds each task's state, by number.
+	tasks []task
 	// stop is the first chunk with an index outside [0, size), chunks
 	// when none: its tasks and those after it are not run.
 	stop atomic.Int64
@@ -140,12 +133,9 @@ func (j *halvesJob[T]) start(r *numReducer[T], ind []int64) {
 	}
 	j.r, j.ind, j.split = r, ind, len(r.dst)/2
 	j.chunks = (len(ind) + chunk - 1) / chunk
-	if cap(j.state) < chunkTasks*j.chunks {
-		j.state = make([]atomic.Int32, chunkTasks*j.chunks)
-	}
-	j.state = j.state[:chunkTasks*j.chunks]
-	for i := range j.state {
-		j.state[i].Store(taskFree)
+	j.tasks = resize(j.tasks, chunkTasks*j.chunks)
+	for i := range j.tasks {
+		j.tasks[i].reset()
 	}
 	j.stop.Store(int64(j.chunks))
 }
@@ -163,7 +153,7 @@ func (j *halvesJob[T]) work(w, _, _ int) {
 	first := 0 // every task before it is claimed, done or stopped
 	for spins := 0; ; spins++ {
 		end := chunkTasks * int(j.stop.Load())
-		for first < end && j.state[first].Load() != taskFree {
+		for first < end && !j.tasks[first].free() {
 			first++
 		}
 		if first >= end {
@@ -171,9 +161,9 @@ func (j *halvesJob[T]) work(w, _, _ int) {
 		}
 		ran := false
 		for t := first; t < min(end, first+chunkTasks*halvesSlots); t++ {
-			if j.state[t].Load() == taskFree && j.ready(t) && j.state[t].CompareAndSwap(taskFree, taskClaimed) {
+			if j.tasks[t].free() && j.ready(t) && j.tasks[t].claim() {
 				j.run(t)
-				j.state[t].Store(taskDone)
+				j.tasks[t].finish()
 				ran, spins = true, 0
 				break
 			}
@@ -186,7 +176,7 @@ func (j *halvesJob[T]) work(w, _, _ int) {
 
 // done reports whether task t is done, t < 0 counting as done.
 func (j *halvesJob[T]) done(t int) bool {
-	return t < 0 || j.state[t].Load() == taskDone
+	return t < 0 || j.tasks[t].done()
 }
 
 // ready reports whether the tasks task t waits on are done: for a sort,

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"math/bits"
-	"runtime"
-	"sync/atomic"
 )
 
 // Blocks of dst. ScatterND of many single elements into another dst past
@@ -90,7 +88,7 @@ type blockedJob struct {
 	// placeBlocked places them.
 	at      [2][]int
 	entries any // a []blockEntry[E] of dst's element type, kept between calls
-	state   [sortTasks]atomic.Int32
+	tasks   [sortTasks]task
 	next    counter // the next block to fill and apply
 }
 
@@ -117,8 +115,8 @@ func (j *blockedJob) prepare(run *scatterRun, offs []int32, starts []int, size i
 		j.at[h] = resize(j.at[h], j.blocks)
 	}
 	j.m.reserve(j, j.updates())
-	for t := range j.state {
-		j.state[t].Store(taskFree)
+	for t := range j.tasks {
+		j.tasks[t].reset()
 	}
 	j.next.next.Store(0)
 }
@@ -145,16 +143,16 @@ func halfOf[O int32 | int](offs []O, h int) []O {
 func (j *blockedJob) work(w, _, _ int) {
 	for _, t := range [...]int{taskCount0 + w, taskCount1 - w, taskPlace0 + w, taskPlace1 - w} {
 		if t >= taskPlace0 {
-			j.waitFor(taskCount0)
-			j.waitFor(taskCount1)
+			j.tasks[taskCount0].await()
+			j.tasks[taskCount1].await()
 		}
-		if j.state[t].CompareAndSwap(taskFree, taskClaimed) {
+		if j.tasks[t].claim() {
 			j.runTask(t)
-			j.state[t].Store(taskDone)
+			j.tasks[t].finish()
 		}
 	}
-	j.waitFor(taskPlace0)
-	j.waitFor(taskPlace1)
+	j.tasks[taskPlace0].await()
+	j.tasks[taskPlace1].await()
 	for {
 		b := int(j.next.next.Add(1)) - 1
 		if b >= j.blocks {
@@ -163,15 +161,6 @@ func (j *blockedJob) work(w, _, _ int) {
 		lo := b << j.shift
 		j.run.fill(lo, min(lo+1<<j.shift, j.size))
 		j.m.applyBlocked(j, j.begin[0][b], j.begin[0][b+1])
-	}
-}
-
-// waitFor returns once task t is done; the other worker has claimed it.
-func (j *blockedJob) waitFor(t int) {
-	for i := 0; j.state[t].Load() != taskDone; i++ {
-		if i%64 == 63 {
-			runtime.Gosched() // the other may be waiting for a thread
-		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -173,16 +172,7 @@ func TestBlockedOneWorker(t *testing.T) {
 		newScatterRun(s, &dst, &dt, &ut, 1, &ScatterOptions{})
 		j := &s.blocked
 		j.prepare(&s.run, offs, nil, size, 4)
-		finished := make(chan struct{})
-		go func() {
-			j.work(w, 0, 0)
-			close(finished)
-		}()
-		select {
-		case <-finished:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("worker %d alone has not finished in 20 s", w)
-		}
+		workAlone(t, j, w)
 		for i, v := range dst.Data().([]float32) {
 			if v != want[i] {
 				t.Fatalf("worker %d alone: element %d is %v, want %v", w, i, v, want[i])

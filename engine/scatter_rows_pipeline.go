@@ -1,10 +1,5 @@
 package engine
 
-import (
-	"runtime"
-	"sync/atomic"
-)
-
 // Rows through a pipeline. A ScatterND of many small rows into a dst of a
 // few MiB that is not data (oneRows: W10, a million rows of 16 float32
 // summed into 65536) applies every row on one goroutine, in order. Done
@@ -28,20 +23,15 @@ import (
 // variable, so that tests make calls of many chunks.
 var pipeChunk = 8192
 
-// Chunk states of the pipeline.
-const (
-	chunkFree  = iota // nobody is making its offsets
-	chunkTaken        // a worker is making them
-	chunkMade         // they are in s.offs, and any bad tuple in s.found
-)
-
 // pipeJob is the pipeline's job: worker 0 fills dst and applies the
 // chunks, worker 1 (when there is one) makes their offsets ahead of it.
 type pipeJob struct {
 	s      *scratch
 	block  int
 	chunks int
-	state  []atomic.Int32 // per chunk
+	// chunks' tasks: a chunk is done when its offsets are in s.offs
+	// and any bad tuple of it in s.offsets.found.
+	tasks []task
 	// ends are the dimensions to look for an index at or past the end of
 	// (NegativeSkip's refusal, see pastEnd), nil for none.
 	ends []int
@@ -62,9 +52,9 @@ func pipeRows(s *scratch, n, block, p int, rules IndexRules, ends []int) int {
 	o.w, o.offs, o.skip, o.found = &s.nd, s.offs, rules.OutOfRange == OutOfRangeSkip, s.noneFound(chunks)
 	j := &s.pipe
 	j.s, j.block, j.chunks, j.ends = s, block, chunks, ends
-	j.state = resize(j.state, chunks)
-	for c := range j.state {
-		j.state[c].Store(chunkFree)
+	j.tasks = resize(j.tasks, chunks)
+	for c := range j.tasks {
+		j.tasks[c].reset()
 	}
 	parallel(2, min(p, 2), j, &s.done)
 	return firstOf(o.found)
@@ -100,7 +90,7 @@ func (j *pipeJob) bounds(c int) (t0, t1 int) {
 func (j *pipeJob) make() {
 	found := j.s.offsets.found
 	for c := range j.chunks {
-		if j.state[c].CompareAndSwap(chunkFree, chunkTaken) {
+		if j.tasks[c].claim() {
 			j.makeChunk(c)
 			if found[c] >= 0 {
 				return
@@ -122,17 +112,15 @@ func (j *pipeJob) makeChunk(c int) {
 			o.found[c] = t0*k + bad
 		}
 	}
-	j.state[c].Store(chunkMade)
+	j.tasks[c].finish()
 }
 
 // await returns once chunk c is made: by worker 0 itself if nobody has
 // begun it, else by waiting for worker 1, which is making it.
 func (j *pipeJob) await(c int) {
-	if j.state[c].CompareAndSwap(chunkFree, chunkTaken) {
+	if j.tasks[c].claim() {
 		j.makeChunk(c)
 		return
 	}
-	for j.state[c].Load() != chunkMade {
-		runtime.Gosched()
-	}
+	j.tasks[c].await()
 }
