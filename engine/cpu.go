@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -77,7 +78,8 @@ var (
 func describeCPU(id func(leaf, sub uint32) (a, b, c, d uint32)) CPU {
 	var c CPU
 	top, b, cx, d := id(0, 0)
-	c.Vendor = strings.TrimRight(string(le32(b))+string(le32(d))+string(le32(cx)), "\x00")
+	vendor := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, b), d), cx)
+	c.Vendor = strings.TrimRight(string(vendor), "\x00")
 	if top < 1 {
 		return c
 	}
@@ -135,7 +137,3 @@ func cacheLeaves(id func(leaf, sub uint32) (a, b, c, d uint32), leaf uint32) (l2
 	}
 	return l2, l3
 }
-
-// le32 returns the four bytes of v, lowest first, as CPUID's vendor
-// string has them.
-func le32(v uint32) []byte { return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)} }

@@ -94,7 +94,8 @@
 // reducer.go, arith.go and knobs.go reduce them by type (scale.go
 // multiplies updates by ScatterOptions.Scale first), types.go holds
 // the per-type table; view.go finds a tensor's elements; scratch.go and
-// parallel.go hold the working memory and the workers; cpu.go describes
+// parallel.go hold the working memory and the workers (and the tasks
+// that workers claim from each other); cpu.go describes
 // the processor and strategy.go chooses from it how rows are copied
 // (Strategy: how far ahead to ask, whether to write around the cache,
 // whether to gather with AVX-512); errors.go and options.go the public
