@@ -19,13 +19,14 @@ const module = "github.com/scatter-dev/scatter"
 // draws them: a package imports only packages of lower layers, so that
 // packages on one layer (the dialects, the file formats) never import
 // each other. A path ending in "/..." names a folder's packages not
-// named on a lower layer.
+// named on any layer by their own path.
 var layers = []struct {
 	name     string
 	packages []string
 }{
 	{"huge pages", []string{"internal/hugepage"}},
 	{"leaf utilities", []string{"internal/..."}},
+	{"code generator", []string{"internal/genvariants"}},
 	{"half-precision floats", []string{"bfloat16"}},
 	{"tensors", []string{"tensor"}},
 	{"engine", []string{"engine"}},
@@ -92,6 +93,9 @@ func TestCheckLayers(t *testing.T) {
 			[]string{`engine imports the test kit testkit/reftest; only tests may`}},
 		{"test kit importing the command", []pkg{p("testkit/optest", "cmd/scatter")},
 			[]string{`the test kit testkit/optest imports cmd/scatter`}},
+		{"named above its folder's layer", []pkg{p("internal/genvariants", "internal/atomicfile")}, nil},
+		{"folder below a package named in it", []pkg{p("internal/nest", "internal/genvariants")},
+			[]string{`internal/nest (layer leaf utilities) imports internal/genvariants (layer code generator), on a layer that is not lower`}},
 		{"unplaced", []pkg{p("newthing", "tensor")},
 			[]string{`newthing is on no layer`}},
 	}
@@ -171,11 +175,17 @@ func checkLayers(pkgs []pkg) []string {
 	return problems
 }
 
-// layerOf returns the index of the layer that holds path, or -1.
+// layerOf returns the index of the layer that names path, or else of the
+// first that holds it in a folder, or -1.
 func layerOf(path string) int {
 	for i, l := range layers {
+		if slices.Contains(l.packages, path) {
+			return i
+		}
+	}
+	for i, l := range layers {
 		for _, p := range l.packages {
-			if p == path || inFolder(path, p) {
+			if inFolder(path, p) {
 				return i
 			}
 		}

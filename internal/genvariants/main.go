@@ -14,10 +14,13 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"io"
 	"os"
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
 
 // variant is one function of a family and its Into form.
@@ -277,7 +280,12 @@ func main() {
 	}
 	src, err := generate(os.Args[1])
 	if err == nil {
-		err = os.WriteFile(fileName, src, 0o644)
+		// Into a temporary file renamed over the old one: an error or a
+		// stop halfway leaves the old file whole.
+		err = atomicfile.Write(fileName, func(w io.Writer) error {
+			_, err := w.Write(src)
+			return err
+		})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genvariants:", err)
