@@ -15,7 +15,7 @@ import (
 // unsorted_segment_sum in data's type (wrapping as the kernel's adds
 // do), the count N of each segment's slices in data's type too (a sum of
 // ones: 128 slices make -128 in int8), then sum / maximum(N, 1) by
-// Python's true division, which casts both to dst's type (trueDivTypes)
+// Python's true division, which casts both to dst's type (trueDivs)
 // and divides there. dst has that type and the output's shape.
 func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
 	sums, err := getMeanSums(data.DType(), sh.Ptr(sh.Of(dst)))
@@ -36,17 +36,28 @@ func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
 			return err
 		}
 	}
-	if divide, ok := meanDividers[data.DType()]; ok {
-		return divide(dst, sums.t.Data(), sums.counts)
+	if t, ok := trueDivs[data.DType()]; ok {
+		return t.divide(dst, sums.t.Data(), sums.counts)
 	}
 	return fmt.Errorf("%w: an integer mean of %v data", engine.ErrType, data.DType())
 }
 
-// meanDividers hold divideInto for each integer type of data, whose sums
-// come as a slice of that type.
-var meanDividers = map[tensor.DType]func(dst tensor.Tensor, sums any, counts []int64) error{
-	tensor.Int8: divideAs[int8], tensor.Uint8: divideAs[uint8], tensor.Int16: divideAs[int16], tensor.Uint16: divideAs[uint16],
-	tensor.Int32: divideAs[int32], tensor.Uint32: divideAs[uint32], tensor.Int64: divideAs[int64], tensor.Uint64: divideAs[uint64],
+// trueDiv is Python's true division of two integer tensors of one type in
+// TensorFlow: the type it makes (out), and divideInto for sums held in a
+// slice of the integer type.
+type trueDiv struct {
+	out    tensor.DType
+	divide func(dst tensor.Tensor, sums any, counts []int64) error
+}
+
+// trueDivs are the integer types' true divisions, whose types are
+// math_ops.truediv's table: float32 for 8- and 16-bit integers, float64
+// for wider ones.
+var trueDivs = map[tensor.DType]trueDiv{
+	tensor.Int8: {tensor.Float32, divideAs[int8]}, tensor.Uint8: {tensor.Float32, divideAs[uint8]},
+	tensor.Int16: {tensor.Float32, divideAs[int16]}, tensor.Uint16: {tensor.Float32, divideAs[uint16]},
+	tensor.Int32: {tensor.Float64, divideAs[int32]}, tensor.Uint32: {tensor.Float64, divideAs[uint32]},
+	tensor.Int64: {tensor.Float64, divideAs[int64]}, tensor.Uint64: {tensor.Float64, divideAs[uint64]},
 }
 
 // divideAs is divideInto for sums held in a []T.

@@ -31,27 +31,20 @@ type unsortedOp struct {
 	arith       engine.Arith
 	fill        dialect.Fill
 	types       typeSet
-	// out maps data's element type to the output's where they differ
-	// (mean: TensorFlow's true division of an integer sum), nil for none.
-	out   map[tensor.DType]tensor.DType
-	notes []string
-	b     *dialect.Behavior // its shared Behavior, which init sets
+	// trueDiv holds, for the element types of data whose output has
+	// another type (mean: TensorFlow's true division of an integer sum),
+	// that type and how to divide into it; nil for none.
+	trueDiv map[tensor.DType]trueDiv
+	notes   []string
+	b       *dialect.Behavior // its shared Behavior, which init sets
 }
 
 // outType returns the output's element type for data of type d.
 func (op *unsortedOp) outType(d tensor.DType) tensor.DType {
-	if t, ok := op.out[d]; ok {
-		return t
+	if t, ok := op.trueDiv[d]; ok {
+		return t.out
 	}
 	return d
-}
-
-// trueDivTypes are the types Python's / makes of two integer tensors in
-// TensorFlow (math_ops.truediv's table): float32 for 8- and 16-bit
-// integers, float64 for wider ones.
-var trueDivTypes = map[tensor.DType]tensor.DType{
-	tensor.Int8: tensor.Float32, tensor.Uint8: tensor.Float32, tensor.Int16: tensor.Float32, tensor.Uint16: tensor.Float32,
-	tensor.Int32: tensor.Float64, tensor.Uint32: tensor.Float64, tensor.Int64: tensor.Float64, tensor.Uint64: tensor.Float64,
 }
 
 // floatTypes are the element types tf.math.unsorted_segment_mean and
@@ -85,7 +78,7 @@ var (
 		red: engine.Min, types: realTypes, fill: dialect.FillHighest, arith: engine.Arith{MinMax: engine.MinMaxStdUpdate},
 		notes: []string{"The highest finite value is numeric_limits<T>::max(), not +inf: a segment of +inf values only ends with it too."}}
 	opSegmentMean = &unsortedOp{name: "tf.math.unsorted_segment_mean", family: "segment_mean", summary: "average the slices of data by segment",
-		red: engine.Mean, excludeSelf: true, types: realTypes, fill: dialect.FillZero, arith: meanArith, out: trueDivTypes,
+		red: engine.Mean, excludeSelf: true, types: realTypes, fill: dialect.FillZero, arith: meanArith, trueDiv: trueDivs,
 		notes: []string{"The sum is divided by the count N of the segment's slices, N counted in data's type, as TensorFlow's sum / maximum(N, 1) computes it.",
 			"Integer data gives float64 (float32 for 8- and 16-bit integers), as TensorFlow's composite computes it: the sum and N in data's type " +
 				"(wrapping as it does), then Python's true division, which casts both; TensorFlow's documentation says floating point or complex only, " +
