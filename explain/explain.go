@@ -213,8 +213,8 @@ type Trace struct {
 	// whose cell in Indices is then Failed.
 	Err error
 
-	// planned is set for an operator traced by its plan (linkPlan).
-	planned bool
+	// kind is how the call is traced.
+	kind tracer
 	// runAxis is a reduceat's axis, normalised.
 	runAxis int
 	// tupleLen is the number of index arrays of a scatter by a tuple of
@@ -261,24 +261,7 @@ func Run(op *dialect.Op, call dialect.Call) (*Trace, error) {
 	if err := t.alloc(); err != nil {
 		return nil, fmt.Errorf("explain: %s: %w", op.Name, err)
 	}
-	switch {
-	case t.Segments:
-		err = t.linkSegments(op, call)
-	case counterparts[op.Name] != "":
-		err = t.linkFlat(op, call)
-	case t.tupleLen > 0:
-		err = t.linkTuple()
-	case t.Family == "index_fill":
-		err = t.linkIndexFill(op, call)
-	case t.Family == "masked_scatter":
-		err = t.linkMasked()
-	case t.planned:
-		err = t.linkPlan(op, call)
-	case t.Scatter:
-		err = t.linkScatter(op, call)
-	default:
-		err = t.linkGather(op, call)
-	}
+	err = t.kind.link(t, op, call)
 	if err != nil {
 		return nil, fmt.Errorf("explain: %s: tracing the call: %w", op.Name, err)
 	}
@@ -340,25 +323,68 @@ func (t *Trace) size() int64 {
 }
 
 // moves returns the number of links of t, which has an output.
-func (t *Trace) moves() int {
-	out, ind := t.Output.Tensor, t.Indices.Tensor
+func (t *Trace) moves() int { return t.kind.moves(t) }
+
+// A tracer is how one kind of call is traced: link makes its links, and
+// moves counts them beforehand from the shapes, so that size can refuse a
+// trace too large before it is made.
+type tracer struct {
+	link  func(t *Trace, op *dialect.Op, call dialect.Call) error
+	moves func(t *Trace) int
+}
+
+// The kinds of call, each traced its own way.
+var (
+	segmentTracer = tracer{(*Trace).linkSegments, (*Trace).segmentMoves}
+	flatTracer    = tracer{(*Trace).linkFlat, (*Trace).flatMoves}
+	tupleTracer   = tracer{(*Trace).linkTuple, (*Trace).tupleMoves}
+	fillTracer    = tracer{(*Trace).linkIndexFill, (*Trace).indexFillMoves}
+	maskedTracer  = tracer{(*Trace).linkMasked, (*Trace).maskedMoves}
+	planTracer    = tracer{(*Trace).linkPlan, (*Trace).planMoves}
+	scatterTracer = tracer{(*Trace).linkScatter, (*Trace).scatterMoves}
+	gatherTracer  = tracer{(*Trace).linkGather, (*Trace).gatherMoves}
+)
+
+// tracerOf returns the tracer of op's calls, once newTrace has read the
+// roles of the call's inputs.
+func (t *Trace) tracerOf(op *dialect.Op) tracer {
 	switch {
 	case t.Segments:
-		return t.segmentMoves()
-	case counterparts[t.Op] != "":
-		return t.flatMoves()
+		return segmentTracer
+	case counterparts[op.Name] != "":
+		return flatTracer
 	case t.tupleLen > 0:
-		return t.tupleMoves()
+		return tupleTracer
 	case t.Family == "index_fill":
-		return t.indexFillMoves()
+		return fillTracer
 	case t.Family == "masked_scatter":
-		return t.maskedMoves()
-	case !t.Scatter:
-		return out.Len()
-	case t.planned:
-		// linkPlan links every element of updates, whatever the number
-		// of start indices (a window, or dynamic_update_slice's one).
-		return t.Updates.Tensor.Len()
+		return maskedTracer
+	case op.Plan != nil:
+		return planTracer
+	case t.Scatter:
+		return scatterTracer
+	}
+	return gatherTracer
+}
+
+// gatherMoves is the number of links of a gather: one per output element.
+func (t *Trace) gatherMoves() int { return t.Output.Tensor.Len() }
+
+// planMoves is the number of links of a call traced by its plan: one per
+// element of updates, whatever the number of start indices (a window, or
+// dynamic_update_slice's one), or for a gather one per output element.
+func (t *Trace) planMoves() int {
+	if !t.Scatter {
+		return t.gatherMoves()
+	}
+	return t.Updates.Tensor.Len()
+}
+
+// scatterMoves is the number of links of a scatter: one per update that
+// lands, the updates broadcast where the operator broadcasts indices.
+func (t *Trace) scatterMoves() int {
+	out, ind := t.Output.Tensor, t.Indices.Tensor
+	switch {
 	case out.Len() == 0 || ind.Len() == 0:
 		return 0
 	case t.Family == "scatter_nd":
@@ -392,14 +418,13 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 		Family:    op.Family,
 		Version:   version,
 		Versioned: !slices.Equal(op.Versions, []int{1}),
-		planned:   op.Plan != nil,
 		Scatter:   dialect.IsScatter(op.Family),
 		VectorDim: -1,
 		Rules:     b.Index,
 		Attrs:     attributesInForce(op, version, call),
 	}
 	if isSegmentOp(op) {
-		t.Scatter, t.Segments, t.planned = true, true, false
+		t.Scatter, t.Segments = true, true
 	}
 	in := inputs(op, call)
 	for _, p := range op.Inputs {
@@ -485,6 +510,7 @@ func newTrace(op *dialect.Op, version int, b dialect.Behavior, call dialect.Call
 			t.runAxis = axis
 		}
 	}
+	t.kind = t.tracerOf(op)
 	return t, nil
 }
 

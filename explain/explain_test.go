@@ -212,6 +212,10 @@ func TestRun(t *testing.T) {
 			if tr.Reduction != c.reduction {
 				t.Errorf("reduction %q, want %q", tr.Reduction, c.reduction)
 			}
+			// size counted the links before they were made.
+			if tr.moves() != len(tr.Links) {
+				t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
+			}
 		})
 	}
 }

@@ -62,7 +62,7 @@ func (t *Trace) indexFillMoves() int {
 // linkMasked links the elements of PyTorch's masked_scatter's source, in
 // row-major order, to the cells of input where the mask (broadcast to
 // input's shape) is true, also in row-major order.
-func (t *Trace) linkMasked() error {
+func (t *Trace) linkMasked(*dialect.Op, dialect.Call) error {
 	out, mask := t.Output.Tensor, t.Indices.Tensor
 	m, ok := mask.Data().([]bool)
 	if !ok {

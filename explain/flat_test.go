@@ -136,7 +136,7 @@ func TestRunMore(t *testing.T) {
 
 // checkMoves checks a trace's links (From>To), the statuses of its output
 // and of the tensor its moves start from, and that moves() counted its
-// links (a scatter's).
+// links.
 func checkMoves(t *testing.T, tr *Trace, want, out, src string) {
 	t.Helper()
 	if got := moves(tr.Links); got != want {
@@ -148,7 +148,7 @@ func checkMoves(t *testing.T, tr *Trace, want, out, src string) {
 	if got := statuses(tr.source()); got != src {
 		t.Errorf("source %s, want %s", got, src)
 	}
-	if tr.Scatter && tr.moves() != len(tr.Links) {
+	if tr.moves() != len(tr.Links) {
 		t.Errorf("moves() %d for %d links", tr.moves(), len(tr.Links))
 	}
 }

@@ -160,7 +160,7 @@ func (t *Trace) tupleMoves() int {
 }
 
 // linkTuple links a scatter by a tuple of index arrays.
-func (t *Trace) linkTuple() error {
+func (t *Trace) linkTuple(*dialect.Op, dialect.Call) error {
 	out, upd := t.Output.Tensor, t.Updates.Tensor
 	k, s := t.tupleLen, t.tupleShape
 	if k > out.Rank() {
