@@ -193,24 +193,22 @@ func (c *indexCall) checkSource(d int) error {
 }
 
 // options returns the engine's options of the call, its scale (alpha)
-// given by f.
+// given by scale: the reduction its Behavior names (index_add always
+// adds), none for an operator without reductions.
 func (c *indexCall) options(d int, scale *filledSrc) (engine.ScatterOptions, error) {
 	opt := engine.ScatterOptions{Rules: c.b.Index, Arith: c.b.Arith}
-	switch c.op {
-	case opIndexAdd:
-		opt.Reduction = engine.Add
-		if scale != nil {
-			opt.Scale = scale.t
-		}
-		if c.rowsPath(d, scale == nil) {
-			opt.Arith = indexAddRowsArith
-		}
-	case opIndexReduce:
+	if c.b.Reductions != nil {
 		red, err := c.b.ParseReduction(c.reduce)
 		if err != nil {
 			return opt, err
 		}
 		opt.Reduction, opt.ExcludeSelf = red, !c.includeSelf
+	}
+	if scale != nil {
+		opt.Scale = scale.t
+	}
+	if c.op == opIndexAdd && c.rowsPath(d, scale == nil) {
+		opt.Arith = indexAddRowsArith
 	}
 	return opt, nil
 }

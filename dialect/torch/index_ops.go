@@ -22,44 +22,12 @@ var stepArith = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxLa
 // rows of 16 elements or more (see indexCall.rowsPath).
 var indexAddRowsArith = func() engine.Arith { a := stepArith; a.HalfOnce = true; return a }()
 
-// indexBehavior returns the Behavior of an index operator along a
-// dimension.
-func indexBehavior(op string) dialect.Behavior {
-	b := dialect.Behavior{Index: rules, IndexTypes: dialect.Types(tensor.Int32, tensor.Int64), DataTypes: kernelTypes,
-		TypeRefusals: typeRefusals}
-	noteIndex := "index is 0-d or 1-D; source has input's shape but for dimension dim, which holds one slice per index value."
-	switch op {
-	case opIndexAdd:
-		b.Reductions = map[string]engine.Reduction{"add": engine.Add}
-		b.Arith = stepArith
-		b.Notes = []string{noteComplex, "Duplicate indices are summed, in index order.",
-			"alpha is cast to input's type as PyTorch casts a Python number; each update added is alpha*source rounded to the element type " +
-				"(PyTorch's vectorised loop fuses alpha*source + self for float32 and float64 when alpha is not 1: the last bit may differ); " +
-				"float16 and bfloat16 add alpha*source in float32 and round once a step, as PyTorch does.",
-			"Along dim 0 with alpha 1 and an int64 index on a floating-point input of rank 2 or more whose rows hold 16 elements or more, " +
-				"PyTorch goes through scatter_add's expanded-index kernel, which accumulates float16 and bfloat16 in float32 and rounds once; " +
-				"otherwise every step rounds.",
-			noteIndex}
-	case opIndexCopy:
-		b.IndexTypes = dialect.Types(tensor.Int64)
-		b.Notes = []string{"Of duplicate indices the last in index order wins (PyTorch leaves it undefined).",
-			"A 0-d source goes into an input of rank 0 or 1 and takes exactly one index value.", noteIndex}
-	case opIndexFill:
-		b.Index = engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeError}
-		b.IndexTypes = dialect.Types(tensor.Int64)
-		b.Notes = []string{noteValue, "A complex value into a real input is an error.", "index is 0-d or 1-D."}
-	case opIndexReduce:
-		b.DataTypes = kernelTypes.Without(tensor.Bool, tensor.Complex64, tensor.Complex128)
-		b.Reductions = map[string]engine.Reduction{"prod": engine.Mul, "mean": engine.Mean, "amax": engine.Max, "amin": engine.Min}
-		b.ReductionRefusal = "reduce {name} is not one of prod, mean, amax or amin"
-		b.MissingReduction = "reduce is required (prod, mean, amax or amin)"
-		b.IncludeSelf = "include_self"
-		b.Arith = stepArith
-		b.Notes = []string{"With include_self false, the slices index names start from 1, +0, -Inf (the lowest integer) or +Inf (the highest); others keep theirs.",
-			"float16 and bfloat16 round after every step.", "An empty index returns input unchanged.", noteIndex}
-	}
-	return b
-}
+// alongTypes are the index types of index_add and index_reduce.
+var alongTypes = dialect.Types(tensor.Int32, tensor.Int64)
+
+// noteAlongIndex is the rule of index and source of the index operators
+// with a source.
+const noteAlongIndex = "index is 0-d or 1-D; source has input's shape but for dimension dim, which holds one slice per index value."
 
 var sourceParam = dialect.Param{Name: "source", Role: dialect.RoleUpdates, Types: "input's type",
 	Doc: "the slices, input's shape but for dim, which has one per index value"}
@@ -70,10 +38,10 @@ func alongIndex(what string) dialect.Param {
 
 // alongOp returns the table entry of an index operator that does to the
 // slices of input along dim what summary says with the slices of source,
-// which index's Doc names (what), planned as the general scatter
-// (alongPlan), its attributes dim and attrs.
-func alongOp(name, family, summary, what string, eval opcall.Eval, attrs ...dialect.Attr) *dialect.Op {
-	return &dialect.Op{Name: name, Family: family, Summary: summary, Plan: alongPlan,
+// which index's Doc names (what), as behavior says, planned as the
+// general scatter (alongPlan), its attributes dim and attrs.
+func alongOp(name, family, summary, what string, behavior func(int) dialect.Behavior, eval opcall.Eval, attrs ...dialect.Attr) *dialect.Op {
+	return &dialect.Op{Name: name, Family: family, Summary: summary, Plan: alongPlan, Behavior: behavior,
 		Inputs: []dialect.Param{inputParam, alongIndex(what), sourceParam},
 		Attrs:  append([]dialect.Attr{dimAttr}, attrs...), Eval: eval}
 }
@@ -82,12 +50,22 @@ func alongOp(name, family, summary, what string, eval opcall.Eval, attrs ...dial
 func indexOps() []*dialect.Op {
 	return []*dialect.Op{
 		alongOp(opIndexAdd, "segment_sum", "add alpha times slices of source into slices of input along dim", "add to",
+			reducing(kernelBehavior(rules, alongTypes, stepArith, noteComplex, "Duplicate indices are summed, in index order.",
+				"alpha is cast to input's type as PyTorch casts a Python number; each update added is alpha*source rounded to the element type "+
+					"(PyTorch's vectorised loop fuses alpha*source + self for float32 and float64 when alpha is not 1: the last bit may differ); "+
+					"float16 and bfloat16 add alpha*source in float32 and round once a step, as PyTorch does.",
+				"Along dim 0 with alpha 1 and an int64 index on a floating-point input of rank 2 or more whose rows hold 16 elements or more, "+
+					"PyTorch goes through scatter_add's expanded-index kernel, which accumulates float16 and bfloat16 in float32 and rounds once; "+
+					"otherwise every step rounds.",
+				noteAlongIndex), "", "", "add"),
 			func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexAdd(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"],
 					attrScalar(c.Attrs["alpha"]))
 			},
 			dialect.Attr{Name: "alpha", Kind: dialect.Float, Default: "1", Doc: "the factor of source, cast to input's type"}),
 		alongOp(opIndexCopy, "index_copy", "copy slices of source into slices of input along dim", "write",
+			kernelBehavior(rules, longIndex, engine.Arith{}, "Of duplicate indices the last in index order wins (PyTorch leaves it undefined).",
+				"A 0-d source goes into an input of rank 0 or 1 and takes exactly one index value.", noteAlongIndex),
 			func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexCopy(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"])
 			}),
@@ -99,6 +77,8 @@ func indexOps() []*dialect.Op {
 				{Name: "value", Role: dialect.RoleValue, Types: "a 0-d bool, integer, floating-point or complex tensor",
 					Doc: "the value, cast to input's type", AttrKind: dialect.Float}},
 			Attrs: []dialect.Attr{dimAttr},
+			Behavior: kernelBehavior(engine.IndexRules{Negative: engine.NegativeFromEnd, OutOfRange: engine.OutOfRangeError}, longIndex,
+				engine.Arith{}, noteValue, "A complex value into a real input is an error.", "index is 0-d or 1-D."),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				v, err := ScalarOf(c.Inputs["value"])
 				if err != nil {
@@ -108,7 +88,15 @@ func indexOps() []*dialect.Op {
 			},
 		},
 		alongOp(opIndexReduce, "segment_max", "reduce slices of source into slices of input along dim with prod, mean, amax or amin",
-			"reduce into", func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
+			"reduce into", func(v int) dialect.Behavior {
+				b := reducing(kernelBehavior(rules, alongTypes, stepArith,
+					"With include_self false, the slices index names start from 1, +0, -Inf (the lowest integer) or +Inf (the highest); others keep theirs.",
+					"float16 and bfloat16 round after every step.", "An empty index returns input unchanged.", noteAlongIndex),
+					includeSelfAttr.Name, "prod, mean, amax or amin", "prod", "mean", "amax", "amin")(v)
+				b.DataTypes = kernelTypes.Without(tensor.Bool, tensor.Complex64, tensor.Complex128)
+				return b
+			},
+			func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				return IndexReduce(c.Inputs["input"], int(c.Attrs["dim"].Int), c.Inputs["index"], c.Inputs["source"],
 					Reduce(c.Attrs["reduce"].Str), c.Attrs["include_self"].Bool)
 			},

@@ -14,14 +14,8 @@ import (
 // [0, size-1].
 var rules = engine.IndexRules{Negative: engine.NegativeError, OutOfRange: engine.OutOfRangeError}
 
-// reductionNames are the reduce values each operator accepts, in
-// PyTorch's order; scatter_add, which has no reduce argument, always adds.
-var reductionNames = map[string][]string{
-	opScatter:       {"add", "multiply"},
-	opScatterAdd:    {"add"},
-	opScatterReduce: {"sum", "prod", "mean", "amax", "amin"},
-}
-
+// reductionMeaning maps every reduce value of PyTorch's scatters and
+// index operators to the engine's reduction.
 var reductionMeaning = map[string]engine.Reduction{
 	"add": engine.Add, "multiply": engine.Mul,
 	"sum": engine.Add, "prod": engine.Mul, "mean": engine.Mean, "amax": engine.Max, "amin": engine.Min,
@@ -56,49 +50,28 @@ var (
 var arith = engine.Arith{Complex: engine.ComplexC10, MinMax: engine.MinMaxLastNaN, HalfOnce: true, ZeroStart: true,
 	CountInType: true, DivideAll: true}
 
-// behavior returns the Behavior of the named operator: PyTorch has one
-// version of each.
-func behavior(op string) func(int) dialect.Behavior {
-	return func(int) dialect.Behavior {
-		// index is a LongTensor (int64) for the scatters and gather, as
-		// PyTorch documents it; index_select also takes int32.
-		b := dialect.Behavior{Index: rules, IndexTypes: dialect.Types(tensor.Int64), DataTypes: kernelTypes, TypeRefusals: typeRefusals}
-		if op == opIndexSelect {
-			b.IndexTypes = dialect.Types(tensor.Int32, tensor.Int64)
-			b.DataTypes = dialect.AnyType.Without(tensor.String)
+// longIndex is the index type PyTorch documents for its scatters and
+// gather: a LongTensor.
+var longIndex = dialect.Types(tensor.Int64)
+
+// reducing is behavior with the reduce values names, in PyTorch's order,
+// as its reductions: a value outside them is refused with PyTorch's
+// wording, which lists them as list does ("" for names joined by commas),
+// and include names the attribute by which input's own values take part
+// or not ("" when they always do).
+func reducing(behavior func(int) dialect.Behavior, include, list string, names ...string) func(int) dialect.Behavior {
+	if list == "" {
+		list = strings.Join(names, ", ")
+	}
+	return func(v int) dialect.Behavior {
+		b := behavior(v)
+		b.Reductions = map[string]engine.Reduction{}
+		for _, n := range names {
+			b.Reductions[n] = reductionMeaning[n]
 		}
-		if names := reductionNames[op]; names != nil {
-			b.Arith = arith
-			b.Reductions = map[string]engine.Reduction{}
-			for _, n := range names {
-				b.Reductions[n] = reductionMeaning[n]
-			}
-			list := strings.Join(names, ", ")
-			b.ReductionRefusal = "reduce {name} is not one of " + list
-			b.MissingReduction = "reduce is required (" + list + ")"
-		}
-		switch op {
-		case opScatter:
-			b.ReductionRefusal += "; leave reduce out for a plain write"
-			b.Notes = []string{noteComplex, noteSource, "Without reduce, the last duplicate in index order wins.", noteValue,
-				noteRank, noteEmpty, noteTypes}
-		case opScatterAdd:
-			b.Notes = []string{noteComplex, "Duplicate indices are summed.", noteRank, noteEmpty, noteTypes}
-		case opScatterReduce:
-			b.IncludeSelf = "include_self"
-			b.Notes = []string{noteComplex,
-				"With include_self false, updated positions start from the reduction's start value (+0, 1, or the type's lowest or highest value); others keep theirs.",
-				"mean is refused for bool, amax and amin for complex input.",
-				noteRank, noteEmpty, noteTypes}
-		case opGather:
-			b.Notes = []string{"A 0-d tensor counts as 1-D of size 1; index.size(d) <= input.size(d) for d != dim.",
-				"An empty index gives an empty result shaped like index, whatever its rank and type.",
-				noteTypes}
-		case opIndexSelect:
-			b.Notes = []string{"index is 0-d or 1-D, and int32 or int64 even when empty.",
-				"A 0-d input takes exactly one index value and gives a 0-d result.",
-				"uint16-64 input is refused at rank 0 and 1 and copied by bytes from rank 2."}
-		}
+		b.ReductionRefusal = "reduce {name} is not one of " + list
+		b.MissingReduction = "reduce is required (" + list + ")"
+		b.IncludeSelf = include
 		return b
 	}
 }
@@ -124,16 +97,18 @@ func scatterIndex(what string) dialect.Param {
 }
 
 // gatherOp returns the table entry of a gather named name, of the given
-// family and summary, that f runs on the inputs input and index (whose
-// Doc is indexDoc) and the attribute dim.
-func gatherOp(name, family, summary, indexDoc string, f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error)) *dialect.Op {
+// family, summary and behavior, that f runs on the inputs input and index
+// (whose Doc is indexDoc) and the attribute dim.
+func gatherOp(name, family, summary, indexDoc string, f func(input tensor.Tensor, dim int, index tensor.Tensor) (tensor.Tensor, error),
+	behavior func(int) dialect.Behavior) *dialect.Op {
 	return &dialect.Op{
-		Name:    name,
-		Family:  family,
-		Summary: summary,
-		Inputs:  []dialect.Param{inputParam, {Name: "index", Role: dialect.RoleIndices, Doc: indexDoc}},
-		Attrs:   []dialect.Attr{dimAttr},
-		Eval:    gatherEval(f),
+		Name:     name,
+		Family:   family,
+		Summary:  summary,
+		Inputs:   []dialect.Param{inputParam, {Name: "index", Role: dialect.RoleIndices, Doc: indexDoc}},
+		Attrs:    []dialect.Attr{dimAttr},
+		Eval:     gatherEval(f),
+		Behavior: behavior,
 	}
 }
 
@@ -175,6 +150,13 @@ func init() {
 					Doc: "one value to write everywhere, cast to input's type; or give src", Optional: true, AttrKind: dialect.Float}},
 			Attrs: []dialect.Attr{dimAttr,
 				{Name: "reduce", Role: dialect.RoleReduction, Kind: dialect.String, Doc: "add or multiply; leave out for a plain write"}},
+			Behavior: func(v int) dialect.Behavior {
+				b := reducing(kernelBehavior(rules, longIndex, arith, noteComplex, noteSource,
+					"Without reduce, the last duplicate in index order wins.", noteValue, noteRank, noteEmpty, noteTypes),
+					"", "", "add", "multiply")(v)
+				b.ReductionRefusal += "; leave reduce out for a plain write"
+				return b
+			},
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				src, value := c.Inputs["src"], c.Inputs["value"]
@@ -200,6 +182,8 @@ func init() {
 			Summary: "add src into input at positions along dim",
 			Inputs:  []dialect.Param{inputParam, scatterIndex("add to"), srcParam},
 			Attrs:   []dialect.Attr{dimAttr},
+			Behavior: reducing(kernelBehavior(rules, longIndex, arith, noteComplex, "Duplicate indices are summed.",
+				noteRank, noteEmpty, noteTypes), "", "", "add"),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterAdd(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"])
@@ -211,6 +195,10 @@ func init() {
 			Summary: "reduce src into input at positions along dim with sum, prod, mean, amax or amin",
 			Inputs:  []dialect.Param{inputParam, scatterIndex("reduce into"), srcParam},
 			Attrs:   []dialect.Attr{dimAttr, reduceAttr("sum, prod, mean, amax or amin"), includeSelfAttr},
+			Behavior: reducing(kernelBehavior(rules, longIndex, arith, noteComplex,
+				"With include_self false, updated positions start from the reduction's start value (+0, 1, or the type's lowest or highest value); others keep theirs.",
+				"mean is refused for bool, amax and amin for complex input.", noteRank, noteEmpty, noteTypes),
+				includeSelfAttr.Name, "", "sum", "prod", "mean", "amax", "amin"),
 			Eval: func(_ *dialect.Behavior, c dialect.Call) (tensor.Tensor, error) {
 				dim := int(c.Attrs["dim"].Int)
 				return ScatterReduce(c.Inputs["input"], dim, c.Inputs["index"], c.Inputs["src"],
@@ -218,22 +206,23 @@ func init() {
 			},
 		},
 		gatherOp(opGather, "gather_elements", "take elements of input at positions along dim",
-			"positions along dim, of input's rank; may be empty", Gather),
+			"positions along dim, of input's rank; may be empty", Gather,
+			kernelBehavior(rules, longIndex, engine.Arith{},
+				"A 0-d tensor counts as 1-D of size 1; index.size(d) <= input.size(d) for d != dim.",
+				"An empty index gives an empty result shaped like index, whatever its rank and type.",
+				noteTypes)),
 		gatherOp(opIndexSelect, "gather", "take slices of input along dim",
-			"positions along dim, 0-d or 1-D", IndexSelect),
+			"positions along dim, 0-d or 1-D", IndexSelect,
+			opcall.Fixed(dialect.Behavior{Index: rules, IndexTypes: dialect.Types(tensor.Int32, tensor.Int64),
+				DataTypes: dialect.AnyType.Without(tensor.String), TypeRefusals: typeRefusals, Notes: []string{
+					"index is 0-d or 1-D, and int32 or int64 even when empty.",
+					"A 0-d input takes exactly one index value and gives a 0-d result.",
+					"uint16-64 input is refused at rank 0 and 1 and copied by bytes from rank 2."}})),
 	}
-	n := len(ops)
 	ops = append(ops, indexOps()...)
-	for _, op := range ops[n:] {
-		op.Behavior = opcall.Fixed(indexBehavior(op.Name))
-	}
 	ops = append(ops, takeOps()...)
 	ops = append(ops, maskedOps()...)
-	for _, op := range opcall.Unversioned("out", ops) {
-		if op.Behavior == nil {
-			op.Behavior = opcall.Fixed(behavior(op.Name)(1))
-		}
-	}
+	opcall.Unversioned("out", ops)
 	scatterBehavior, scatterAddBehavior = opcall.SharedOf(ops, opScatter), opcall.SharedOf(ops, opScatterAdd)
 	scatterReduceBehavior, gatherBehavior = opcall.SharedOf(ops, opScatterReduce), opcall.SharedOf(ops, opGather)
 	indexSelectBehavior = opcall.SharedOf(ops, opIndexSelect)
