@@ -171,11 +171,6 @@ func (rep *Report) Agree() bool {
 	return len(rep.Outcomes) <= 1 && len(rep.Shapes) <= 1 && rep.Differing == 0
 }
 
-// segmentReductions are the reductions of the segment families, which
-// their operators always do.
-var segmentReductions = map[string]engine.Reduction{"segment_sum": engine.Add, "segment_prod": engine.Mul,
-	"segment_max": engine.Max, "segment_min": engine.Min, "segment_mean": engine.Mean, "segment_sqrt_n": engine.Mean}
-
 // Run runs the request's operators and compares their outcomes. An
 // error (wrapping ErrRequest) means the request could not be run: an
 // operator's own error is part of the Report.
@@ -191,10 +186,10 @@ func Run(req Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if red, ok := segmentReductions[family]; ok && !q.has(Reduction) {
-		q.reduction = red // a segment family has one, which none of its members names
-	}
 	q.rule = familyRules[family]
+	if q.rule.reduction != engine.None && !q.has(Reduction) {
+		q.reduction = q.rule.reduction // a segment family has one, which none of its members names
+	}
 	if q.rule.rows && !q.has(IncludeSelf) {
 		q.includeSelf = false // the rows alone, as the segment reductions have them
 	}

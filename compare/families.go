@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/scatter-dev/scatter/dialect"
+	"github.com/scatter-dev/scatter/engine"
 	"github.com/scatter-dev/scatter/registry"
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -27,6 +28,10 @@ type familyRule struct {
 	// takes part only where the member cannot leave it out.
 	rows  bool
 	start dialect.Fill
+	// reduction, for a segment family whose operators always do one
+	// that none of them names, is that reduction (None for the others):
+	// the request's unless it gives its own.
+	reduction engine.Reduction
 	// flat says that without an axis in the request the family reads
 	// data flattened (numpy.take's axis None): no member is given an
 	// axis, and one whose axis has a default that is not "flattened"
@@ -38,12 +43,13 @@ type familyRule struct {
 // familyRules are the families that have a rule; the others' members are
 // the operators of their Family, run on the request as it is.
 var familyRules = map[string]familyRule{
-	"segment_sum":     {rows: true, start: dialect.FillZero},
+	"segment_sum":     {rows: true, start: dialect.FillZero, reduction: engine.Add},
 	"segment_sub":     {rows: true, start: dialect.FillZero},
-	"segment_prod":    {rows: true, start: dialect.FillOne, also: []string{"torch.index_reduce"}},
-	"segment_max":     {rows: true, start: dialect.FillZero},
-	"segment_min":     {rows: true, start: dialect.FillZero, also: []string{"torch.index_reduce"}},
-	"segment_mean":    {rows: true, start: dialect.FillZero, also: []string{"torch.index_reduce"}},
+	"segment_prod":    {rows: true, start: dialect.FillOne, reduction: engine.Mul, also: []string{"torch.index_reduce"}},
+	"segment_max":     {rows: true, start: dialect.FillZero, reduction: engine.Max},
+	"segment_min":     {rows: true, start: dialect.FillZero, reduction: engine.Min, also: []string{"torch.index_reduce"}},
+	"segment_mean":    {rows: true, start: dialect.FillZero, reduction: engine.Mean, also: []string{"torch.index_reduce"}},
+	"segment_sqrt_n":  {reduction: engine.Mean},
 	"take":            {flat: true, also: []string{"onnx.Gather"}},
 	"take_along_axis": {also: []string{"torch.gather", "onnx.GatherElements"}},
 }
