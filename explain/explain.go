@@ -722,7 +722,7 @@ func (t *Trace) broadcastIndices(op *dialect.Op, axis int) (tensor.Tensor, func(
 	if target.Equal(ind.Shape()) {
 		return ind, same, nil
 	}
-	at := project(target, broadcastWeights(ind.Shape(), target))
+	at := project(target, ind.Shape().BroadcastStrides(target))
 	wide, err := tensor.New(tensor.Int64, target)
 	if err != nil {
 		return tensor.Tensor{}, nil, err

@@ -71,7 +71,7 @@ func (t *Trace) linkMasked(*dialect.Op, dialect.Call) error {
 	if len(mask.Shape()) > len(out.Shape()) {
 		return fmt.Errorf("%s %v does not broadcast to %v", t.Indices.Name, mask.Shape(), out.Shape())
 	}
-	at := project(out.Shape(), broadcastWeights(mask.Shape(), out.Shape()))
+	at := project(out.Shape(), mask.Shape().BroadcastStrides(out.Shape()))
 	t.Links = t.Links[:0]
 	for q := range out.Len() {
 		if i := at(q); m[i] {
@@ -89,7 +89,7 @@ func (t *Trace) maskedMoves() int {
 	if !ok || len(mask.Shape()) > len(out.Shape()) {
 		return 0
 	}
-	at, n := project(out.Shape(), broadcastWeights(mask.Shape(), out.Shape())), 0
+	at, n := project(out.Shape(), mask.Shape().BroadcastStrides(out.Shape())), 0
 	for q := range out.Len() {
 		if m[at(q)] {
 			n++

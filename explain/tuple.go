@@ -41,44 +41,6 @@ func indexTuple(op *dialect.Op, call dialect.Call) (arrays []tensor.Tensor, ok b
 	return nil, false, nil
 }
 
-// broadcastShape returns the shape that shapes broadcast to, NumPy's way:
-// aligned at the right, a dimension of size 1 (or a missing one) taking
-// the other's size. It merges the shapes one by one into the longest
-// seen.
-func broadcastShape(shapes ...tensor.Shape) (tensor.Shape, error) {
-	var out tensor.Shape
-	for _, s := range shapes {
-		long, short := out, s
-		if len(short) > len(long) {
-			long, short = short, long
-		}
-		next, lead := long.Clone(), len(long)-len(short)
-		for d, n := range short {
-			if m := next[lead+d]; m == 1 {
-				next[lead+d] = n
-			} else if n != 1 && n != m {
-				return nil, fmt.Errorf("shapes %v do not broadcast together", shapes)
-			}
-		}
-		out = next
-	}
-	return out, nil
-}
-
-// broadcastWeights returns, for an element of a tensor of shape to, the
-// weight of each coordinate in the offset of the element of a tensor of
-// shape s (which broadcasts to it) that it repeats.
-func broadcastWeights(s, to tensor.Shape) []int {
-	weights := make([]int, len(to))
-	strides, lead := s.Strides(), len(to)-len(s)
-	for d := range s {
-		if s[d] != 1 || to[lead+d] == 1 {
-			weights[lead+d] = strides[d]
-		}
-	}
-	return weights
-}
-
 // stackTuple sets t's indices from the arrays of a tuple: the single
 // array as it is when it needs no broadcasting, else the arrays
 // broadcast and stacked along a last dimension, one tuple per entry.
@@ -92,9 +54,9 @@ func (t *Trace) stackTuple(name string, arrays []tensor.Tensor) error {
 	for j, a := range arrays {
 		shapes[j] = a.Shape()
 	}
-	s, err := broadcastShape(shapes...)
-	if err != nil {
-		return err
+	s, ok := tensor.Broadcast(shapes...)
+	if !ok {
+		return fmt.Errorf("shapes %v do not broadcast together", shapes)
 	}
 	t.tupleLen, t.tupleShape = k, s
 	if k == 1 && arrays[0].Shape().Equal(s) {
@@ -108,7 +70,7 @@ func (t *Trace) stackTuple(name string, arrays []tensor.Tensor) error {
 	}
 	tuples := stacked.Data().([]int64)
 	for j, a := range arrays {
-		at := project(s, broadcastWeights(a.Shape(), s))
+		at := project(s, a.Shape().BroadcastStrides(s))
 		for e := range n {
 			v, _ := a.IntAt(at(e))
 			tuples[e*k+j] = v
@@ -185,7 +147,7 @@ func (t *Trace) linkTuple(*dialect.Op, dialect.Call) error {
 	if len(upd.Shape()) > len(shape) {
 		return fmt.Errorf("%s %v does not broadcast to the indexed shape %v", t.Updates.Name, upd.Shape(), shape)
 	}
-	from := project(shape, broadcastWeights(upd.Shape(), shape))
+	from := project(shape, upd.Shape().BroadcastStrides(shape))
 	slice, _ := out.Shape()[k:].NumElements()
 	dests := dst.Data().([]int64)
 	t.Links = make([]Link, len(dests))

@@ -140,7 +140,7 @@ func (g *along) put(sh *opcall.Shapes, dst, values tensor.Tensor) error {
 		return err
 	}
 	vs := sh.Of(values)
-	if !broadcastsTo(vs, g.out) {
+	if !vs.BroadcastsTo(g.out) {
 		return fmt.Errorf("%w: values of shape %v cannot be broadcast to the indexed shape %v", engine.ErrShape, vs, g.out)
 	}
 	vals, err := broadcastTo(values, g.out)
@@ -195,7 +195,7 @@ func (g *along) tuples() (tensor.Tensor, error) {
 	n, _ := shape.NumElements()
 	vals := make([]int64, n)
 	as, is := g.arr.Shape(), g.indices.Shape()
-	ist := alignedStrides(is, g.out)
+	ist := is.BroadcastStrides(g.out)
 	walk(g.out, func(i int, c []int) {
 		t := vals[i*r : (i+1)*r]
 		j := 0

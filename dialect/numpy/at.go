@@ -60,7 +60,7 @@ func ufuncAt(bh *dialect.Behavior, red engine.Reduction, dst, a tensor.Tensor, i
 		for i, ix := range indices {
 			shapes[i] = ix.Shape()
 		}
-		bs, ok := broadcastShapes(shapes...)
+		bs, ok := tensor.Broadcast(shapes...)
 		if !ok {
 			return fmt.Errorf("%w: the index arrays of shapes %v do not broadcast together", engine.ErrShape, shapes)
 		}
@@ -70,7 +70,7 @@ func ufuncAt(bh *dialect.Behavior, red engine.Reduction, dst, a tensor.Tensor, i
 		target = append(bs, as[k:]...)
 	}
 	bsh := sh.Of(b)
-	if !broadcastsTo(bsh, target) {
+	if !bsh.BroadcastsTo(target) {
 		return fmt.Errorf("%w: b of shape %v cannot be broadcast to the indexed shape %v", engine.ErrShape, bsh, target)
 	}
 	upd, err := broadcastTo(b, target)
@@ -115,7 +115,7 @@ func stack(indices Indices, shape tensor.Shape) (tensor.Tensor, error) {
 	vals := make([]int64, n)
 	strides := make([][]int, k)
 	for i, ix := range indices {
-		strides[i] = alignedStrides(ix.Shape(), shape)
+		strides[i] = ix.Shape().BroadcastStrides(shape)
 	}
 	walk(shape, func(p int, c []int) {
 		for i, ix := range indices {

@@ -59,7 +59,7 @@ func asIndexError(err error, array string, shape tensor.Shape) (*indexError, boo
 // it: the tuples the engine saw hold a uint64 beyond int64 as the largest
 // int64 (see indexValue).
 func broadcastValue(e *indexError, ix tensor.Tensor, shape tensor.Shape, pos []int) {
-	st := alignedStrides(ix.Shape(), shape)
+	st := ix.Shape().BroadcastStrides(shape)
 	j := 0
 	for d, x := range pos {
 		j += x * st[d]

@@ -113,51 +113,8 @@ func indexValue(t tensor.Tensor, i int) int64 {
 	return v
 }
 
-// broadcastShapes returns the shape that shapes broadcast to as NumPy
-// broadcasts (aligned at their last dimensions, a dimension of size 1
-// stretching), or false when they do not.
-func broadcastShapes(shapes ...tensor.Shape) (tensor.Shape, bool) {
-	rank := 0
-	for _, s := range shapes {
-		rank = max(rank, len(s))
-	}
-	out := make(tensor.Shape, rank)
-	for i := range out {
-		out[i] = 1
-	}
-	for _, s := range shapes {
-		for i, d := range s {
-			o := &out[rank-len(s)+i]
-			switch {
-			case d == *o || d == 1:
-			case *o == 1:
-				*o = d
-			default:
-				return nil, false
-			}
-		}
-	}
-	return out, true
-}
-
-// broadcastsTo reports whether a tensor of shape s broadcasts to shape
-// target as NumPy broadcasts, target unchanged: s has no more
-// dimensions, and each of its last ones is target's or 1.
-func broadcastsTo(s, target tensor.Shape) bool {
-	if len(s) > len(target) {
-		return false
-	}
-	off := len(target) - len(s)
-	for i, d := range s {
-		if d != 1 && d != target[off+i] {
-			return false
-		}
-	}
-	return true
-}
-
 // broadcastTo returns t broadcast to shape, to which it broadcasts
-// (broadcastShapes), as a new tensor: t itself when it has that shape.
+// (tensor.Broadcast), as a new tensor: t itself when it has that shape.
 func broadcastTo(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
 	if t.HasShape(shape) {
 		return t, nil
@@ -190,7 +147,7 @@ func broadcastTo(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
 		}
 		block *= shape[k-1]
 	}
-	strides := alignedStrides(ts, shape)
+	strides := ts.BroadcastStrides(shape)
 	walk(shape[:k], func(o int, c []int) {
 		j := 0
 		for d, x := range c {
@@ -199,22 +156,6 @@ func broadcastTo(t tensor.Tensor, shape tensor.Shape) (tensor.Tensor, error) {
 		reflect.Copy(out.Slice(o*block, (o+1)*block), src.Slice(j, j+block))
 	})
 	return tensor.Wrap(shape.Clone(), out.Interface())
-}
-
-// alignedStrides returns the strides of a tensor of shape s as read at
-// the coordinates of shape to which it broadcasts: 0 along a dimension it
-// stretches or lacks.
-func alignedStrides(s, shape tensor.Shape) []int {
-	st := make([]int, len(shape))
-	acc := 1
-	for i := len(s) - 1; i >= 0; i-- {
-		d := len(shape) - len(s) + i
-		if s[i] != 1 || shape[d] == 1 {
-			st[d] = acc
-		}
-		acc *= s[i]
-	}
-	return st
 }
 
 // walk calls visit with the flat position and coordinates of every

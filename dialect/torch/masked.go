@@ -170,7 +170,7 @@ func (p *putCall) run(dst, input tensor.Tensor, indices []tensor.Tensor, values 
 	for i := k; i < input.Rank(); i++ {
 		want = append(want, input.Dim(i))
 	}
-	if !broadcastsTo(values, want) {
+	if !values.BroadcastsTo(want) {
 		return fmt.Errorf("%w: values of shape %v cannot be broadcast to the indexing result of shape %v", engine.ErrShape, values.Shape(), want)
 	}
 	if err := opcall.CheckDstLike(dst, input); err != nil {
@@ -278,16 +278,9 @@ func (p *putCall) broadcastIndices() error {
 		p.bshape[i] = 1
 	}
 	for j, s := range p.sources {
-		for i, n := range s.shape {
-			b := &p.bshape[r-len(s.shape)+i]
-			switch {
-			case n == *b || n == 1:
-			case *b == 1:
-				*b = n
-			default:
-				return fmt.Errorf("%w: indices.%d of shape %v does not broadcast with the other indices (to %v)",
-					engine.ErrShape, j, s.shape, p.bshape)
-			}
+		if !p.bshape.MergeBroadcast(s.shape) {
+			return fmt.Errorf("%w: indices.%d of shape %v does not broadcast with the other indices (to %v)",
+				engine.ErrShape, j, s.shape, p.bshape)
 		}
 	}
 	return nil
@@ -362,15 +355,10 @@ func (p *putCall) maskedShape(input, mask, source tensor.Tensor) (tensor.Shape, 
 	r := max(input.Rank(), mask.Rank())
 	shape := append(sh.Buf(r), make([]int, r)...)
 	for i := range shape {
-		a, b := dimFromEnd(input, r-1-i), dimFromEnd(mask, r-1-i)
-		switch {
-		case a == b || b == 1:
-			shape[i] = a
-		case a == 1:
-			shape[i] = b
-		default:
-			return nil, fmt.Errorf("%w: mask %v does not broadcast with input %v", engine.ErrShape, mask.Shape(), input.Shape())
-		}
+		shape[i] = 1
+	}
+	if !shape.MergeBroadcast(sh.Of(input)) || !shape.MergeBroadcast(sh.Of(mask)) {
+		return nil, fmt.Errorf("%w: mask %v does not broadcast with input %v", engine.ErrShape, mask.Shape(), input.Shape())
 	}
 	return shape, nil
 }
@@ -479,22 +467,6 @@ func dimFromEnd(t tensor.Tensor, i int) int {
 		return 1
 	}
 	return t.Dim(t.Rank() - 1 - i)
-}
-
-// broadcastsTo reports whether t broadcasts to shape: of no higher rank,
-// each of its sizes 1 or the size of shape's matching dimension counted
-// from the end.
-func broadcastsTo(t tensor.Tensor, shape tensor.Shape) bool {
-	if t.Rank() > len(shape) {
-		return false
-	}
-	for i := range t.Rank() {
-		a, b := dimFromEnd(t, i), shape[len(shape)-1-i]
-		if a != b && a != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // overlapsAny reports whether dst overlaps any of ts.
