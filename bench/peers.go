@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/scatter-dev/scatter/internal/atomicfile"
 )
@@ -44,15 +45,8 @@ var bundledPeers = []struct {
 // machines and at the times PeersSource names. The API of each is as
 // ReadPeersFile assigns it. Each call returns a new slice.
 func Peers() []Result {
-	var all []Result
-	for _, f := range bundledPeers {
-		results, _, err := readPeers(bytes.NewReader(f.data), f.name)
-		if err != nil {
-			panic(fmt.Sprintf("bench: bundled %s: %v", f.name, err)) // a test checks the files
-		}
-		all = append(all, results...)
-	}
-	return all
+	results, _ := bundled()
+	return slices.Clone(results)
 }
 
 // PeersSource says where and when each set of the bundled peers' figures
@@ -60,16 +54,25 @@ func Peers() []Result {
 // 2026-11-25T16:56:47 (W1-W9, S1-S6); AMD EPYC, 2 vCPU (KVM),
 // 2026-11-29T01:02:18 (W10-W12, S7-S8)".
 func PeersSource() string {
+	_, source := bundled()
+	return source
+}
+
+// bundled reads the bundled files once: the results of all, and
+// PeersSource's text.
+var bundled = sync.OnceValues(func() ([]Result, string) {
+	var all []Result
 	var parts []string
 	for _, f := range bundledPeers {
-		_, source, err := readPeers(bytes.NewReader(f.data), f.name)
+		results, source, err := readPeers(bytes.NewReader(f.data), f.name)
 		if err != nil {
-			panic(fmt.Sprintf("bench: bundled %s: %v", f.name, err))
+			panic(fmt.Sprintf("bench: bundled %s: %v", f.name, err)) // a test checks the files
 		}
+		all = append(all, results...)
 		parts = append(parts, source+" ("+f.covers+")")
 	}
-	return strings.Join(parts, "; ")
-}
+	return all, strings.Join(parts, "; ")
+})
 
 // peerRecord is one record of the peers' scripts (shared/peers, README's
 // common result schema), in milliseconds for the bulk workloads
