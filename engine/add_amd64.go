@@ -7,8 +7,8 @@ package engine
 // dst[r*size:(r+1)*size], each added to the element at its index, in
 // order, up to the first index outside [0, size); it returns how many it
 // added. Go's loop spent ten instructions an update, half of them on
-// bounds the range test had checked; S6's 256 updates took 134-168 ns in
-// Go, 107-133 here (same process, interleaved).
+// bounds the range test had checked (docs/measurements.md has the
+// times).
 func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32) int {
 	n := len(idx)
 	if n == 0 || size <= 0 || last <= 0 {

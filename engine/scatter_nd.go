@@ -262,9 +262,8 @@ func oneScan(run *scatterRun, block, n, size int) bool {
 // of the others, but as the rows they own interleave at random in
 // updates, the processor's prefetch streams nearly all of them to each
 // worker. When the updates outnumber dst's elements and dst fits in the
-// cache, one loop that reads them once takes as long (W10 at two
-// threads: 9.9 ms against 11.1, within the spread of a shared machine)
-// on half the CPU (11.5 ms a call against 19.1).
+// cache, one loop that reads them once takes as long on half the CPU
+// (docs/measurements.md).
 func oneRows(run *scatterRun, block, n, size int) bool {
 	return run.fast != nil && block > 1 && block <= 64 && n*block >= run.size && size <= oneRowsBytes
 }

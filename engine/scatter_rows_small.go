@@ -12,13 +12,12 @@ import (
 // most a row or two ahead, so the misses barely overlap. The loops over
 // blocks ask for the dst block of the pair rowsAhead pairs on to be
 // brought into the cache as they reduce each one, so that several misses
-// are under way at once (W10 on two workers: 75-93 ms of CPU a call
-// without, 33-45 with). Each block is still reduced in the order of the
+// are under way at once. Each block is still reduced in the order of the
 // pairs, element by element: the results are the same bits. Then the
 // loop's own instructions count: float32 sums, and the maxima and minima
 // that one vector instruction computes (MinMaxStdUpdate, MinMaxLastNaN),
-// go by floatRows, eight elements an AVX instruction (rows_amd64.s; W10 on
-// one thread, 22-26 ms of CPU a call in Go, 8-12 there).
+// go by floatRows, eight elements an AVX instruction (rows_amd64.s).
+// docs/measurements.md has the figures of both.
 
 // rowsAhead is how many pairs ahead the loops over blocks prefetch.
 const rowsAhead = 8
