@@ -141,10 +141,10 @@ func TestDeterministicAcrossThreads(t *testing.T) {
 	s := HostStrategy()
 	s.StreamBytes = 1 << 10
 	forceStrategy(t, s)
-	defer func(b, m, c, hb, hm int) {
-		blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin = b, m, c, hb, hm
-	}(blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin)
-	blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin = 64, 64, 64, 256, 100
+	defer func(b, m, c, hb, hm int, ht bool) {
+		blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin, halvesTimed = b, m, c, hb, hm, ht
+	}(blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin, halvesTimed)
+	blockedBytes, blockedMin, halvesChunk, halvesBytes, halvesMin, halvesTimed = 64, 64, 64, 256, 100, false
 	t.Run("small blocks and halves", same)
 }
 

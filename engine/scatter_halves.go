@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Halves. Many single updates reduced into a dst of a few MiB (W3: 4M
@@ -22,6 +24,14 @@ import (
 // with the rest, alone if need be. Whoever runs a task, each element of
 // dst gets its updates in index order, so the result does not depend on
 // the timing. (How much faster than the one loop: docs/measurements.md.)
+//
+// The halves pay only while the two workers run side by side at full
+// speed. A host that puts both vCPUs on the two hardware threads of one
+// core, or takes one away, makes them slower than the one loop, by up to
+// 2.5 times, for minutes at a time. So which way is faster is timed as the
+// calls go (wayTimes): a call takes the faster, and the other way once its
+// timing is older than timesStale, so that a change of the machine's state
+// shows within that. Either way the result is the same bits.
 
 // The sizes of the halves, variables for tests.
 var (
@@ -32,7 +42,85 @@ var (
 	halvesBytes = 2 << 20
 	// halvesMin is the fewest updates for which they pay.
 	halvesMin = 1 << 18
+	// halvesTimed says that the halves and the one loop are chosen by
+	// their timings (wayTimes); tests turn it off to run the halves
+	// whenever halving allows them.
+	halvesTimed = true
 )
+
+// A way of applying many single updates into a dst in the cache.
+type way int
+
+const (
+	halvesWay way = iota // in halves, on two workers
+	loopWay              // in one loop, on this goroutine
+)
+
+// timesStale is how old a way's timing may grow before a call takes that
+// way again to time it: about one call a second takes the slower way.
+const timesStale = int64(time.Second)
+
+// clockBase is the origin of wayTimes' clock (time.Since, monotonic).
+var clockBase = time.Now()
+
+// now returns the time since clockBase, in nanoseconds.
+func now() int64 { return int64(time.Since(clockBase)) }
+
+// wayTimes are the timings of the two ways for the calls into a dst of
+// one size class: each way's time of an update, in picoseconds, averaged
+// over its recent calls (0 until it has one), when it was last timed, and
+// how many calls took it. A way's first call is not timed: it also pays
+// for what later calls find ready (the halves' buckets, their pages).
+// Calls running at once read and write these without a lock: a timing
+// lost to another's is one of many.
+type wayTimes struct {
+	ps    [2]atomic.Int64
+	when  [2]atomic.Int64
+	calls [2]atomic.Int64
+}
+
+// halvesTimes are the timings by size class of dst: its bytes' bit
+// length.
+var halvesTimes [65]wayTimes
+
+// timesOf returns the timings of calls into a dst of the given bytes.
+func timesOf(bytes int) *wayTimes { return &halvesTimes[bits.Len64(uint64(bytes))] }
+
+// choose returns the way a call at time t takes: the halves until they
+// are timed; then the one loop until it is; then the faster of the two,
+// unless the other's timing is older than timesStale.
+func (w *wayTimes) choose(t int64) way {
+	h, l := w.ps[halvesWay].Load(), w.ps[loopWay].Load()
+	switch {
+	case h == 0:
+		return halvesWay
+	case l == 0:
+		return loopWay
+	}
+	fast, slow := halvesWay, loopWay
+	if l < h {
+		fast, slow = loopWay, halvesWay
+	}
+	if t-w.when[slow].Load() > timesStale {
+		return slow
+	}
+	return fast
+}
+
+// record adds the timing of a call at time t that applied n updates by
+// way x in elapsed, unless it is the way's first: a quarter of the
+// average, unless that is stale, when the new timing replaces it.
+func (w *wayTimes) record(x way, t int64, elapsed time.Duration, n int) {
+	if w.calls[x].Add(1) == 1 || n <= 0 {
+		return
+	}
+	ps := elapsed.Nanoseconds() * 1000 / int64(n)
+	if old := w.ps[x].Load(); old != 0 && t-w.when[x].Load() <= timesStale {
+		ps = (3*old + ps) / 4
+	}
+	w.ps[x].Store(max(ps, 1))
+	w.when[x].Store(t)
+}
 
 // halvesSlots is how many chunks' buckets are held at once: a worker
 // may sort a chunk that many ahead of the oldest one not yet applied.

@@ -20,9 +20,11 @@ import (
 // range, which the one loop takes over from their chunk on (skipped, or
 // reported by position); and the one loop itself, for the same result.
 func TestScatterNDHalves(t *testing.T) {
-	defer func(c, b, m, w int) { halvesChunk, halvesBytes, halvesMin, minWork = c, b, m, w }(halvesChunk, halvesBytes, halvesMin, minWork)
+	defer func(c, b, m, w int, ht bool) {
+		halvesChunk, halvesBytes, halvesMin, minWork, halvesTimed = c, b, m, w, ht
+	}(halvesChunk, halvesBytes, halvesMin, minWork, halvesTimed)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	halvesChunk, halvesBytes, halvesMin, minWork = 64, 256, 100, 64
+	halvesChunk, halvesBytes, halvesMin, minWork, halvesTimed = 64, 256, 100, 64, false
 	for _, chunk := range []int{64, 4096} { // many chunks; one, odd, smaller than a chunk
 		halvesChunk = chunk
 		halvesCases(t)
@@ -129,13 +131,7 @@ func TestHalvesOneWorker(t *testing.T) {
 	defer func(c int) { halvesChunk = c }(halvesChunk)
 	halvesChunk = 64
 	const size, n = 1000, 3001 // 47 chunks, far more than halvesSlots
-	rng := rand.New(rand.NewPCG(15, 16))
-	idx := make([]int64, n)
-	upd := make([]float32, n)
-	for i := range idx {
-		idx[i] = int64(rng.IntN(size))
-		upd[i] = float32(rng.IntN(1000)) * []float32{1e-6, 1, 1e6}[rng.IntN(3)]
-	}
+	idx, upd := spreadUpdates(rand.New(rand.NewPCG(15, 16)), size, n)
 	for _, bad := range []int{-1, 700} { // none; in chunk 10
 		for w := range 2 {
 			ind := slices.Clone(idx)
@@ -229,4 +225,94 @@ func workAlone(t *testing.T, j job, w int) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("worker %d alone has not finished in 20 s", w)
 	}
+}
+
+// TestWayTimes follows the timed choice between the halves and the one
+// loop through a run of calls, at times given in milliseconds: each way's
+// first call is not timed, the faster way wins, the slower is taken again
+// once its timing is older than timesStale, and a way whose call took
+// five times as long loses at once.
+func TestWayTimes(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	steps := []struct {
+		at      int64 // ms
+		want    way
+		elapsed time.Duration // of the call, 1000 updates
+	}{
+		{0, halvesWay, 50 * time.Millisecond}, // the first: not timed
+		{10, halvesWay, 6 * time.Microsecond}, // timed: 6 ns an update
+		{20, loopWay, 90 * time.Millisecond},  // the loop's first
+		{30, loopWay, 10 * time.Microsecond},  // timed: 10 ns
+		{40, halvesWay, 6 * time.Microsecond}, // the faster
+		{50, halvesWay, 6 * time.Microsecond},
+		{1040, loopWay, 10 * time.Microsecond},   // the loop's timing is stale
+		{1050, halvesWay, 30 * time.Microsecond}, // the halves slow down: 6 -> 12 ns
+		{1060, loopWay, 10 * time.Microsecond},   // the loop wins
+		{1070, loopWay, 10 * time.Microsecond},
+		{2051, halvesWay, 6 * time.Microsecond}, // the halves are stale: 6 ns anew
+		{2060, halvesWay, 6 * time.Microsecond},
+	}
+	var w wayTimes
+	for i, s := range steps {
+		if got := w.choose(s.at * ms); got != s.want {
+			t.Fatalf("step %d (at %d ms): chose way %d, want %d", i, s.at, got, s.want)
+		}
+		w.record(s.want, s.at*ms, s.elapsed, 1000)
+	}
+	if got, want := w.ps[halvesWay].Load(), int64(6000); got != want {
+		t.Errorf("the halves' timing %d ps, want %d", got, want)
+	}
+	if got, want := w.calls[loopWay].Load(), int64(5); got != want {
+		t.Errorf("%d calls took the loop, want %d", got, want)
+	}
+}
+
+// TestTimedWays checks that ScatterND takes the way its timings say is
+// faster, and that both ways give the bits of a loop that applies every
+// update in index order.
+func TestTimedWays(t *testing.T) {
+	defer func(b, m, w int) { halvesBytes, halvesMin, minWork = b, m, w }(halvesBytes, halvesMin, minWork)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	halvesBytes, halvesMin, minWork = 256, 100, 64
+	const size, n = 1000, 3001
+	idx, upd := spreadUpdates(rand.New(rand.NewPCG(17, 18)), size, n)
+	want := make([]float32, size)
+	for i, v := range idx {
+		want[v] += upd[i]
+	}
+	data := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{size}))
+	ind := tensor.Must(tensor.From(tensor.Shape{n, 1}, idx))
+	updates := tensor.Must(tensor.From(tensor.Shape{n}, upd))
+	w := timesOf(4 * size)
+	defer func(h, l int64) { w.ps[halvesWay].Store(h); w.ps[loopWay].Store(l) }(w.ps[halvesWay].Load(), w.ps[loopWay].Load())
+	for _, fast := range []way{loopWay, halvesWay, loopWay} {
+		// Both ways timed just now, the other twice as slow.
+		w.ps[fast].Store(1000)
+		w.ps[1-fast].Store(2000)
+		w.when[0].Store(now())
+		w.when[1].Store(now())
+		before := [2]int64{w.calls[0].Load(), w.calls[1].Load()}
+		dst := tensor.Must(tensor.New(tensor.Float32, tensor.Shape{size}))
+		if err := ScatterND(dst, data, ind, updates, ScatterOptions{Reduction: Add}); err != nil {
+			t.Fatal(err)
+		}
+		if w.calls[fast].Load() != before[fast]+1 || w.calls[1-fast].Load() != before[1-fast] {
+			t.Errorf("way %d timed faster: calls by way went from %v to [%d %d]", fast, before, w.calls[0].Load(), w.calls[1].Load())
+		}
+		if got := dst.Data().([]float32); !slices.Equal(got, want) {
+			t.Errorf("way %d: the sums differ from a loop in index order", fast)
+		}
+	}
+}
+
+// spreadUpdates returns n indices in [0, size) and n float32 updates far
+// apart in magnitude, whose sums depend on their order.
+func spreadUpdates(rng *rand.Rand, size, n int) ([]int64, []float32) {
+	idx := make([]int64, n)
+	upd := make([]float32, n)
+	for i := range idx {
+		idx[i] = int64(rng.IntN(size))
+		upd[i] = float32(rng.IntN(1000)) * []float32{1e-6, 1, 1e6}[rng.IntN(3)]
+	}
+	return idx, upd
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/scatter-dev/scatter/tensor"
 )
 
@@ -148,14 +150,31 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		// read every index twice. An error may leave dst partly written.
 		run.fill(0, run.size)
 		skip := opt.Rules.OutOfRange == OutOfRangeSkip
-		from := 0 // the updates before it are applied
+		from := 0           // the updates before it are applied
+		var times *wayTimes // of the call's way, when timed
+		x, begin := loopWay, int64(0)
 		if h, ok := run.fast.(halver); ok && halving(n, size, int(s.views[vDst].size), work) {
-			// Two workers, each owning half of dst (see scatter_halves.go),
-			// up to a chunk that holds an index this loop must see.
-			from = h.halves(ind, &s.done)
+			x = halvesWay
+			if halvesTimed {
+				times = timesOf(size * int(s.views[vDst].size))
+				begin = now()
+				x = times.choose(begin)
+			}
+			if x == halvesWay {
+				// Two workers, each owning half of dst (see
+				// scatter_halves.go), up to a chunk that holds an index
+				// this loop must see.
+				from = h.halves(ind, &s.done)
+			}
 		}
-		if bad := run.fast.scatterLine(0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
-			return indexErr(opt.Rules, *indices, from+bad, ds, 0, 1)
+		if from < n {
+			if bad := run.fast.scatterLine(0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
+				return indexErr(opt.Rules, *indices, from+bad, ds, 0, 1)
+			}
+		}
+		if times != nil && (x == loopWay || from == n) {
+			end := now()
+			times.record(x, end, time.Duration(end-begin), n)
 		}
 		return nil
 	}
