@@ -29,14 +29,14 @@ import (
 // and bfloat16 compute self + alpha*source in float32 and round once a
 // step, as PyTorch's CPU kernel does.
 func IndexAdd(input tensor.Tensor, dim int, index, source tensor.Tensor, alpha Scalar) (tensor.Tensor, error) {
-	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, source: source, alpha: alpha, includeSelf: true}
+	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, kind: &indexAddKind, source: source, alpha: alpha, includeSelf: true}
 	return c.alloc()
 }
 
 // IndexAddInto is IndexAdd writing into dst, which has input's type and
 // shape and may be input itself (x.index_add_(...)).
 func IndexAddInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor, alpha Scalar) error {
-	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, source: source, alpha: alpha, includeSelf: true}
+	c := indexCall{alongDim: alongDim{opIndexAdd, indexAddBehavior, input, dim, index}, kind: &indexAddKind, source: source, alpha: alpha, includeSelf: true}
 	return c.into(dst)
 }
 
@@ -47,14 +47,14 @@ func IndexAddInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor
 // index value). Of duplicate index values the last in index order wins
 // (PyTorch leaves it undefined).
 func IndexCopy(input tensor.Tensor, dim int, index, source tensor.Tensor) (tensor.Tensor, error) {
-	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, source: source}
+	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, kind: &indexCopyKind, source: source}
 	return c.alloc()
 }
 
 // IndexCopyInto is IndexCopy writing into dst, which has input's type and
 // shape and may be input itself (x.index_copy_(...)).
 func IndexCopyInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor) error {
-	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, source: source}
+	c := indexCall{alongDim: alongDim{opIndexCopy, indexCopyBehavior, input, dim, index}, kind: &indexCopyKind, source: source}
 	return c.into(dst)
 }
 
@@ -65,14 +65,14 @@ func IndexCopyInto(dst, input tensor.Tensor, dim int, index, source tensor.Tenso
 // Python number (see ScatterValue); a complex value into a real input is
 // an error whatever its imaginary part.
 func IndexFill(input tensor.Tensor, dim int, index tensor.Tensor, value Scalar) (tensor.Tensor, error) {
-	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, value: value, fill: true}
+	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, kind: &indexFillKind, value: value}
 	return c.alloc()
 }
 
 // IndexFillInto is IndexFill writing into dst, which has input's type and
 // shape and may be input itself (x.index_fill_(...)).
 func IndexFillInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value Scalar) error {
-	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, value: value, fill: true}
+	c := indexCall{alongDim: alongDim{opIndexFill, indexFillBehavior, input, dim, index}, kind: &indexFillKind, value: value}
 	return c.into(dst)
 }
 
@@ -89,7 +89,7 @@ func IndexFillInto(dst, input tensor.Tensor, dim int, index tensor.Tensor, value
 // float16 and bfloat16 round after every step. bool and complex input
 // are refused.
 func IndexReduce(input tensor.Tensor, dim int, index, source tensor.Tensor, reduce Reduce, includeSelf bool) (tensor.Tensor, error) {
-	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, source: source,
+	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, kind: &indexReduceKind, source: source,
 		reduce: string(reduce), includeSelf: includeSelf}
 	return c.alloc()
 }
@@ -97,7 +97,7 @@ func IndexReduce(input tensor.Tensor, dim int, index, source tensor.Tensor, redu
 // IndexReduceInto is IndexReduce writing into dst, which has input's type
 // and shape and may be input itself (x.index_reduce_(...)).
 func IndexReduceInto(dst, input tensor.Tensor, dim int, index, source tensor.Tensor, reduce Reduce, includeSelf bool) error {
-	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, source: source,
+	c := indexCall{alongDim: alongDim{opIndexReduce, indexReduceBehavior, input, dim, index}, kind: &indexReduceKind, source: source,
 		reduce: string(reduce), includeSelf: includeSelf}
 	return c.into(dst)
 }
@@ -110,13 +110,43 @@ const (
 	opIndexReduce = "torch.index_reduce"
 )
 
+// indexKind is what sets an index operator's calls apart beyond its
+// Behavior: the rules of PyTorch's kernel for it.
+type indexKind struct {
+	// fill says that the operator fills with a value (index_fill), where
+	// the others take the slices of source.
+	fill bool
+	// scaled says that source is scaled by alpha (index_add).
+	scaled bool
+	// expanded says that the call may take PyTorch's scatter_add path
+	// over an expanded index, which rounds float16 and bfloat16 sums
+	// once (index_add: see rowsPath).
+	expanded bool
+	// scalarSource says that a 0-d source goes into an input of rank 0
+	// or 1, taking exactly one index value (index_copy).
+	scalarSource bool
+	// emptyRank is the least rank of an input without elements that
+	// PyTorch returns unchanged without checking the index values:
+	// index_add's kernel for rank 2 or more, index_copy's and
+	// index_fill's for any; -1 for none (index_reduce checks them all).
+	emptyRank int
+}
+
+// The kinds of the index operators.
+var (
+	indexAddKind    = indexKind{scaled: true, expanded: true, emptyRank: 2}
+	indexCopyKind   = indexKind{scalarSource: true}
+	indexFillKind   = indexKind{fill: true}
+	indexReduceKind = indexKind{emptyRank: -1}
+)
+
 // indexCall is one call of an index operator along dim: with source, or
 // with value (fill).
 type indexCall struct {
 	alongDim
+	kind        *indexKind
 	source      tensor.Tensor
 	value       Scalar // index_fill's
-	fill        bool
 	alpha       Scalar // index_add's
 	reduce      string // index_reduce's
 	includeSelf bool
@@ -133,7 +163,7 @@ func (c *indexCall) into(dst tensor.Tensor) error {
 // check checks the call as PyTorch's argument checks do and returns dim
 // normalised.
 func (c *indexCall) check(dst tensor.Tensor) (int, error) {
-	d, err := c.checkFirst(c.source, "source", c.fill)
+	d, err := c.checkFirst(c.source, "source", c.kind.fill)
 	if err != nil {
 		return 0, err
 	}
@@ -147,7 +177,7 @@ func (c *indexCall) check(dst tensor.Tensor) (int, error) {
 	if err := c.b.CheckType("input", dt); err != nil {
 		return 0, err
 	}
-	if !c.fill {
+	if !c.kind.fill {
 		if err := c.checkSource(d); err != nil {
 			return 0, err
 		}
@@ -164,7 +194,7 @@ func (c *indexCall) checkSource(d int) error {
 	if src.DType() != in.DType() {
 		return fmt.Errorf("%w: source has type %v, input has type %v; they must be equal", engine.ErrType, src.DType(), in.DType())
 	}
-	if c.op == opIndexCopy && src.Rank() == 0 && in.Rank() <= 1 {
+	if c.kind.scalarSource && src.Rank() == 0 && in.Rank() <= 1 {
 		if n != 1 {
 			return fmt.Errorf("%w: a 0-d source takes exactly one index value, got %d", engine.ErrShape, n)
 		}
@@ -207,7 +237,7 @@ func (c *indexCall) options(d int, scale *filledSrc) (engine.ScatterOptions, err
 	if scale != nil {
 		opt.Scale = scale.t
 	}
-	if c.op == opIndexAdd && c.rowsPath(d, scale == nil) {
+	if c.kind.expanded && c.rowsPath(d, scale == nil) {
 		opt.Arith = indexAddRowsArith
 	}
 	return opt, nil
@@ -227,18 +257,11 @@ func (c *indexCall) rowsPath(d int, one bool) bool {
 		c.index.DType() == tensor.Int64 && in.DType().IsFloat()
 }
 
-// skipsEmpty reports whether PyTorch returns an empty input unchanged
-// without checking the index values: index_add of rank 2 or more
-// ("numel == 0 || self.numel() == 0"), index_copy and index_fill; its
-// rank 0 and 1 loop and index_reduce check every index value.
+// skipsEmpty reports whether PyTorch returns the call's input, which has
+// no elements, unchanged without checking the index values (see
+// indexKind.emptyRank; index_add: "numel == 0 || self.numel() == 0").
 func (c *indexCall) skipsEmpty() bool {
-	switch c.op {
-	case opIndexAdd:
-		return c.input.Rank() > 1
-	case opIndexReduce:
-		return false
-	}
-	return true
+	return c.kind.emptyRank >= 0 && c.input.Rank() >= c.kind.emptyRank
 }
 
 func (c *indexCall) run(dst tensor.Tensor) error {
@@ -250,14 +273,14 @@ func (c *indexCall) run(dst tensor.Tensor) error {
 	var fill, scale *filledSrc
 	var v cast
 	switch {
-	case c.fill:
+	case c.kind.fill:
 		if c.value.kind == kindComplex && !dt.IsComplex() {
 			return fmt.Errorf("%w: value %v is complex and input is %v: a complex value cannot fill a real tensor", dialect.ErrInput, c.value, dt)
 		}
 		if v, err = c.value.as(dt); err != nil {
 			return err
 		}
-	case c.op == opIndexAdd:
+	case c.kind.scaled:
 		a, err := c.alpha.asParam(dt, "alpha")
 		if err != nil {
 			return err
@@ -287,7 +310,7 @@ func (c *indexCall) run(dst tensor.Tensor) error {
 	// The index as a column of start indices.
 	index, _ := c.index.View(sh.Ptr(append(sh.Buf(2), n, 1)))
 	var src tensor.Tensor
-	if c.fill {
+	if c.kind.fill {
 		shape := sh.Of(input)
 		shape[d] = n
 		fill = getFilledShape(dt, shape, v)

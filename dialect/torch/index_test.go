@@ -2,6 +2,7 @@ package torch_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -507,4 +508,53 @@ func TestPutAccumulateTorchTest(t *testing.T) {
 	}
 	got, err := torch.Take(empty, i64s())
 	same(t, "take nothing from an empty tensor", got, err, full32(tensor.Shape{0}, 0))
+}
+
+// TestIndexEmptyInput holds each index operator to PyTorch's rule for an
+// input without elements and an index value out of its range: index_add
+// returns input unchanged from rank 2 ("numel == 0 || self.numel() ==
+// 0") and checks the value at rank 1, index_copy and index_fill return it
+// unchanged at any rank, index_reduce always checks.
+func TestIndexEmptyInput(t *testing.T) {
+	cases := []struct {
+		op    string
+		shape tensor.Shape // of input; source the same but one slice along dim 0
+		ok    bool         // returned unchanged, else ErrIndex
+	}{
+		{"index_add", tensor.Shape{0}, false},
+		{"index_add", tensor.Shape{2, 0}, true},
+		{"index_add", tensor.Shape{2, 0, 3}, true},
+		{"index_copy", tensor.Shape{0}, true},
+		{"index_copy", tensor.Shape{2, 0}, true},
+		{"index_fill", tensor.Shape{0}, true},
+		{"index_fill", tensor.Shape{2, 0}, true},
+		{"index_reduce", tensor.Shape{0}, false},
+		{"index_reduce", tensor.Shape{2, 0}, false},
+	}
+	for _, c := range cases {
+		input := full32(c.shape, 0)
+		ss := c.shape.Clone()
+		ss[0] = 1
+		source, index := full32(ss, 1), i64s(7) // past dim 0 whatever its size
+		var got tensor.Tensor
+		var err error
+		switch c.op {
+		case "index_add":
+			got, err = torch.IndexAdd(input, 0, index, source, torch.Int(1))
+		case "index_copy":
+			got, err = torch.IndexCopy(input, 0, index, source)
+		case "index_fill":
+			got, err = torch.IndexFill(input, 0, index, torch.Int(1))
+		case "index_reduce":
+			got, err = torch.IndexReduce(input, 0, index, source, torch.ReduceProd, true)
+		}
+		name := fmt.Sprintf("%s of %v", c.op, c.shape)
+		if !c.ok {
+			if !errors.Is(err, engine.ErrIndex) {
+				t.Errorf("%s: %v, want ErrIndex", name, err)
+			}
+			continue
+		}
+		same(t, name, got, err, full32(c.shape, 0))
+	}
 }
