@@ -26,12 +26,14 @@ import (
 // the timing. (How much faster than the one loop: docs/measurements.md.)
 //
 // The halves pay only while the two workers run side by side at full
-// speed. A host that puts both vCPUs on the two hardware threads of one
-// core, or takes one away, makes them slower than the one loop, by up to
-// 2.5 times, for minutes at a time. So which way is faster is timed as the
-// calls go (wayTimes): a call takes the faster, and the other way once its
-// timing is older than timesStale, so that a change of the machine's state
-// shows within that. Either way the result is the same bits.
+// speed. A shared machine may, for minutes at a time, run every task of
+// theirs several times slower, both workers busy (as when the host puts
+// both vCPUs on one core's two hardware threads), or lend the second
+// worker's vCPU to another: the halves then take two to three times as
+// long as the one loop. So which way is faster is timed as the calls go
+// (wayTimes): a call takes the faster, and the other way once its timing
+// is older than timesStale, so that a change of the machine's state shows
+// within that. Either way the result is the same bits.
 
 // The sizes of the halves, variables for tests.
 var (
