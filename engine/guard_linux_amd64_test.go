@@ -1,0 +1,90 @@
+//go:build amd64 && !purego && linux
+
+package engine
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// guarded returns n values of type T that end where a page the process may
+// not read begins, so that an assembly loop reading one value past them
+// faults, and a func that unmaps them.
+func guarded[T any](t *testing.T, n int) ([]T, func()) {
+	t.Helper()
+	page := syscall.Getpagesize()
+	size := int(unsafe.Sizeof(*new(T)))
+	pages := (n*size+page-1)/page + 1
+	mem, err := syscall.Mmap(-1, 0, pages*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	if err := syscall.Mprotect(mem[(pages-1)*page:], syscall.PROT_NONE); err != nil {
+		syscall.Munmap(mem)
+		t.Skipf("mprotect: %v", err)
+	}
+	end := (pages - 1) * page
+	vals := unsafe.Slice((*T)(unsafe.Pointer(&mem[end-n*size])), n)
+	return vals, func() { syscall.Munmap(mem) }
+}
+
+// TestAssemblyStaysInBounds runs the assembly loops that read a slice
+// given by its start and length (add_amd64.s, index_amd64.s, and the
+// element moves of gather_amd64.s that read pairs or tuples ahead, at
+// every distance ahead) over slices
+// that end where an unreadable page begins, at every length around the
+// widths they take at a time: a loop that read one value past the last
+// faults. Each with AVX2 and without.
+func TestAssemblyStaysInBounds(t *testing.T) { eachVector(t, testAssemblyStaysInBounds) }
+
+func testAssemblyStaysInBounds(t *testing.T) {
+	const size = 64
+	for n := 0; n <= 70; n++ {
+		dst := make([]float32, size*max(n, 1)) // a row an update at most
+		idx, freeIdx := guarded[int64](t, n)
+		upd, freeUpd := guarded[float32](t, n)
+		es, freeEs := guarded[halfEntry[float32]](t, n)
+		for i := range idx {
+			idx[i], upd[i], es[i] = int64(i%size), 1, halfEntry[float32]{off: int32(i % size), u: 1}
+		}
+		for _, last := range []int{1, 8, max(n, 1)} {
+			if k := addFloatRows(dst, size, idx, last, upd); k != n {
+				t.Errorf("addFloatRows, n %d, last %d: added %d", n, last, k)
+			}
+		}
+		addPlaced(dst, idx, upd)
+		addEntryFloats(dst, es)
+		if got := orBlocks(idx[:n&^7], 0); got >= 2*size {
+			t.Errorf("orBlocks, n %d: %d", n, got)
+		}
+		out := make([]int64, n)
+		if got := copyOr(out, idx); got >= 2*size {
+			t.Errorf("copyOr, n %d: %d", n, got)
+		}
+		ps, freePs := guarded[pair](t, n)
+		tuples, freeTuples := guarded[int64](t, 2*n)
+		for i := range ps {
+			ps[i] = pair{d: i, s: i % size}
+			tuples[2*i], tuples[2*i+1] = int64(i%8), int64(i%size/8)
+		}
+		src := make([]uint64, size)
+		lims := []limit{{size: 8}, {size: 8}}
+		strides := []int{8, 1}
+		for _, ahead := range []int{1, 16, 32, 100} {
+			movePairs4or8(make([]uint32, max(n, 1)), make([]uint32, size), ps, ahead)
+			movePairs4or8(make([]uint64, max(n, 1)), src, ps, ahead)
+			if n > 0 {
+				got := make([]uint64, n)
+				if k := gatherPairElems(unsafe.Pointer(&got[0]), unsafe.Pointer(&src[0]), &tuples[0], n, &lims[0], &strides[0], ahead, true); k != n {
+					t.Errorf("gatherPairElems, n %d, ahead %d: moved %d", n, ahead, k)
+				}
+			}
+		}
+		freePs()
+		freeTuples()
+		freeIdx()
+		freeUpd()
+		freeEs()
+	}
+}
