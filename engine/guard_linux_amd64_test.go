@@ -30,12 +30,13 @@ func guarded[T any](t *testing.T, n int) ([]T, func()) {
 }
 
 // TestAssemblyStaysInBounds runs the assembly loops that read a slice
-// given by its start and length (add_amd64.s, index_amd64.s, and the
-// element moves of gather_amd64.s that read pairs or tuples ahead, at
-// every distance ahead) over slices
-// that end where an unreadable page begins, at every length around the
-// widths they take at a time: a loop that read one value past the last
-// faults. Each with AVX2 and without.
+// given by its start and length (the sums by index, placed and by entry;
+// the index ORs; the element moves that read pairs or tuples ahead, at
+// every distance ahead; the rows' reductions by pairs and by offsets and
+// the runs' sums; the triples' offsets; GatherElements' gathers) over
+// slices that end where an unreadable page begins, at every length around
+// the widths they take at a time: a loop that read one value past the
+// last faults. Each with AVX2 and without.
 func TestAssemblyStaysInBounds(t *testing.T) { eachVector(t, testAssemblyStaysInBounds) }
 
 func testAssemblyStaysInBounds(t *testing.T) {
@@ -81,6 +82,43 @@ func testAssemblyStaysInBounds(t *testing.T) {
 				}
 			}
 		}
+		// The rows' reductions: pairs, offsets and the rows of src end
+		// at the page; the runs' sums read src to its end.
+		const block = 8
+		rows, freeRows := guarded[float32](t, n*block)
+		offs, freeOffs := guarded[int32](t, n)
+		for i := range offs {
+			offs[i] = int32(i % (size / block) * block)
+		}
+		rowPs, freeRowPs := guarded[pair](t, n)
+		for i := range rowPs {
+			rowPs[i] = pair{d: i % (size / block) * block, s: i * block}
+		}
+		for _, red := range []Reduction{Add, maxUpdate} {
+			floatRows(make([]float32, size), rows, rowPs, block, red)
+			floatOffsetRows(make([]float32, size), rows, offs, block, red)
+		}
+		freeRowPs()
+		if n > 0 {
+			sumRun(make([]float32, block), rows, n, block, false, true)
+			// Triples: n/3 of them, their components ending at the page.
+			trip, freeTrip := guarded[int64](t, n/3*3)
+			clear(trip)
+			if k := offsetsTriples(make([]int32, n/3), trip, []limit{{size: 2}, {size: 2}, {size: 2}}, []int{4, 2, 1}); k != n/3 {
+				t.Errorf("offsetsTriples, %d triples: %d", n/3, k)
+			}
+			freeTrip()
+			// GatherElements' eight indices at once (where the
+			// processor gathers), the last eight ending at the page.
+			if m := n &^ 7; m > 0 {
+				got := make([]uint64, m)
+				if k := gatherAtOnce(got, src, 0, size, idx[n-m:], m); canGather && k != m {
+					t.Errorf("gatherAtOnce, %d indices: gathered %d", m, k)
+				}
+			}
+		}
+		freeRows()
+		freeOffs()
 		freePs()
 		freeTuples()
 		freeIdx()
