@@ -37,7 +37,10 @@
 //
 // Index order: indices are read in row-major order, and duplicates apply
 // in that order whatever the number of workers, so every result is
-// deterministic, bit for bit.
+// deterministic, bit for bit. That holds too where a way of running a
+// call is chosen by how fast it has been of late (the halves or the one
+// loop: wayTimes in scatter_halves.go): every way applies the updates in
+// the same order.
 //
 // Validation: indices are read as int64 (an int64 tensor's own elements,
 // other integer types widened once into the scratch; a uint64 above
