@@ -53,7 +53,7 @@ func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
 // (addEntries), which asks for the element of an entry sixteen ahead
 // while it adds the current one. Each entry's offset lies in dst: it was
 // checked when sortHalves made the entry, so it is not checked again.
-func addEntryFloats(dst []float32, es []halfEntry[float32]) {
+func addEntryFloats(dst []float32, es []entry[float32]) {
 	if len(es) == 0 {
 		return
 	}
@@ -64,7 +64,7 @@ func addEntryFloats(dst []float32, es []halfEntry[float32]) {
 // addEntries is addEntryFloats' loop over the n entries at es.
 //
 //go:noescape
-func addEntries(dst *float32, es *halfEntry[float32], n int)
+func addEntries(dst *float32, es *entry[float32], n int)
 
 // sortFloatHalves is sortHalves for float32, in assembly (sortEntries):
 // each entry one quadword store to each bucket, with no bounds check,
@@ -72,7 +72,7 @@ func addEntries(dst *float32, es *halfEntry[float32], n int)
 // The buckets must hold len(ind)+1 entries, and upd len(ind) updates:
 // slicing panics, as Go's indexing would, before the assembly could
 // overrun them.
-func sortFloatHalves(b0, b1 []halfEntry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
+func sortFloatHalves(b0, b1 []entry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
 	if len(ind) == 0 {
 		return 0, 0, 0
 	}
@@ -83,4 +83,4 @@ func sortFloatHalves(b0, b1 []halfEntry[float32], ind []int64, upd []float32, sp
 // sortEntries is sortFloatHalves over the n updates at ind and upd.
 //
 //go:noescape
-func sortEntries(b0, b1 *halfEntry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
+func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)

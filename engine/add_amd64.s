@@ -165,9 +165,9 @@ onetest:
 	JLT oneat
 	RET
 
-// func addEntries(dst *float32, es *halfEntry[float32], n int)
+// func addEntries(dst *float32, es *entry[float32], n int)
 //
-// For each of the n entries at es, in order: dst[e.off] += e.u, as
+// For each of the n entries at es, in order: dst[e.off] += e.v, as
 // addFloats adds (dst's element first). The element of the entry sixteen
 // on is prefetched: the halves' dst is a few MiB, each element a miss of
 // the core's cache, and the loop is short enough that the processor alone
@@ -200,7 +200,7 @@ entryAdd:
 entriesDone:
 	RET
 
-// func sortEntries(b0, b1 *halfEntry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
+// func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
 //
 // sortHalves for float32 (see scatter_halves.go): for each of the n
 // updates, in order, the entry {v - split*hi, u} (hi: v >= split, signed)

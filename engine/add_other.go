@@ -27,9 +27,9 @@ func addFloatRowsGo(dst []float32, size int, idx []int64, last int, upd []float3
 // has in assembly (addEntries), and what every other build runs: each
 // entry's update added to its element of dst, in order, a NaN sum as
 // ADDSS makes it (add).
-func addEntryFloatsGo(dst []float32, es []halfEntry[float32]) {
+func addEntryFloatsGo(dst []float32, es []entry[float32]) {
 	for _, e := range es {
-		dst[e.off] = add(dst[e.off], e.u)
+		dst[e.off] = add(dst[e.off], e.v)
 	}
 }
 

@@ -45,9 +45,9 @@ func testAssemblyStaysInBounds(t *testing.T) {
 		dst := make([]float32, size*max(n, 1)) // a row an update at most
 		idx, freeIdx := guarded[int64](t, n)
 		upd, freeUpd := guarded[float32](t, n)
-		es, freeEs := guarded[halfEntry[float32]](t, n)
+		es, freeEs := guarded[entry[float32]](t, n)
 		for i := range idx {
-			idx[i], upd[i], es[i] = int64(i%size), 1, halfEntry[float32]{off: int32(i % size), u: 1}
+			idx[i], upd[i], es[i] = int64(i%size), 1, entry[float32]{off: int32(i % size), v: 1}
 		}
 		for _, last := range []int{1, 8, max(n, 1)} {
 			if k := addFloatRows(dst, size, idx, last, upd); k != n {

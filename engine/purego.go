@@ -16,10 +16,10 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 
 // addEntryFloats is applyEntries' loop for float32 sums (see
 // addEntryFloatsGo).
-func addEntryFloats(dst []float32, es []halfEntry[float32]) { addEntryFloatsGo(dst, es) }
+func addEntryFloats(dst []float32, es []entry[float32]) { addEntryFloatsGo(dst, es) }
 
 // sortFloatHalves is sortHalves for float32 (see sortHalves, its twin).
-func sortFloatHalves(b0, b1 []halfEntry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
+func sortFloatHalves(b0, b1 []entry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
 	return sortHalves(b0, b1, ind, upd, split)
 }
 

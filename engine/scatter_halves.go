@@ -146,17 +146,18 @@ func halving(n, size, elem, work int) bool {
 	return n >= halvesMin && size*elem >= halvesBytes && int64(size) <= 1<<31 && parts(work) >= 2
 }
 
-// halfEntry is an update in a bucket: its element's offset in the half of
-// dst, and its value.
-type halfEntry[T number] struct {
+// entry is an update sorted by where it lands, with its value: in a
+// bucket of the halves, its element's offset in the half of dst; in the
+// blocks' sort (scatter_nd_blocked.go), in dst.
+type entry[E any] struct {
 	off int32
-	u   T
+	v   E
 }
 
 // halfBuckets are the two buckets of one sorting task, and whether its
 // updates held an index outside [0, size).
 type halfBuckets[T number] struct {
-	b   [2][]halfEntry[T]
+	b   [2][]entry[T]
 	n   [2]int
 	bad bool
 }
@@ -184,7 +185,7 @@ type halvesJob[T number] struct {
 	// stop is the first chunk with an index outside [0, size), chunks
 	// when none: its tasks and those after it are not run.
 	stop atomic.Int64
-	buf  []halfEntry[T]
+	buf  []entry[T]
 }
 
 // halvesPool keeps the jobs, with their buckets' memory, between calls.
@@ -211,7 +212,7 @@ func (j *halvesJob[T]) start(r *numReducer[T], ind []int64) {
 	// the slot written past them.
 	per := (chunk+1)/2 + 1
 	if cap(j.buf) < 4*halvesSlots*per {
-		j.buf = make([]halfEntry[T], 4*halvesSlots*per)
+		j.buf = make([]entry[T], 4*halvesSlots*per)
 	}
 	for c := range j.sorted {
 		for s := range j.sorted[c] {
@@ -334,13 +335,13 @@ func (h *halfBuckets[T]) bucket(ind []int64, upd []T, split, size int) {
 // checks them all in the same pass.
 //
 //go:noinline
-func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int) (n0, n1 int, most uint64) {
+func sortHalves[T number](b0, b1 []entry[T], ind []int64, upd []T, split int) (n0, n1 int, most uint64) {
 	upd = upd[:len(ind)]
 	b0, b1 = b0[:len(ind)+1], b1[:len(ind)+1]
 	for i, v := range ind {
 		most = max(most, uint64(v))
 		hi := b2i(v >= int64(split))
-		e := halfEntry[T]{int32(v) - int32(split*hi), upd[i]}
+		e := entry[T]{int32(v) - int32(split*hi), upd[i]}
 		b0[n0] = e
 		b1[n1] = e
 		n0 += 1 - hi
@@ -353,18 +354,18 @@ func sortHalves[T number](b0, b1 []halfEntry[T], ind []int64, upd []T, split int
 // order: float32 sums by addEntryFloats, which asks for elements ahead.
 //
 //go:noinline
-func applyEntries[T number](red Reduction, dst []T, es []halfEntry[T]) {
+func applyEntries[T number](red Reduction, dst []T, es []entry[T]) {
 	if d, ok := any(dst).([]float32); ok && red == Add {
-		addEntryFloats(d, any(es).([]halfEntry[float32]))
+		addEntryFloats(d, any(es).([]entry[float32]))
 		return
 	}
 	if red == Add {
 		for _, e := range es {
-			dst[e.off] = add(dst[e.off], e.u)
+			dst[e.off] = add(dst[e.off], e.v)
 		}
 		return
 	}
 	for _, e := range es {
-		dst[e.off] = combine(red, dst[e.off], e.u)
+		dst[e.off] = combine(red, dst[e.off], e.v)
 	}
 }

@@ -188,16 +188,16 @@ func TestSortFloatHalvesTwin(t *testing.T) {
 				}
 				upd[i] = math.Float32frombits(rng.Uint32())
 			}
-			a0, a1 := make([]halfEntry[float32], n+1), make([]halfEntry[float32], n+1)
-			g0, g1 := make([]halfEntry[float32], n+1), make([]halfEntry[float32], n+1)
+			a0, a1 := make([]entry[float32], n+1), make([]entry[float32], n+1)
+			g0, g1 := make([]entry[float32], n+1), make([]entry[float32], n+1)
 			an0, an1, amost := sortFloatHalves(a0, a1, ind, upd, split)
 			gn0, gn1, gmost := sortHalves(g0, g1, ind, upd, split)
 			if an0 != gn0 || an1 != gn1 || amost != gmost {
 				t.Fatalf("%d updates, split %d: counts %d, %d and largest %d; the twin's %d, %d and %d", n, split, an0, an1, amost, gn0, gn1, gmost)
 			}
-			same := func(a, g []halfEntry[float32]) bool {
+			same := func(a, g []entry[float32]) bool {
 				for i := range a {
-					if a[i].off != g[i].off || math.Float32bits(a[i].u) != math.Float32bits(g[i].u) {
+					if a[i].off != g[i].off || math.Float32bits(a[i].v) != math.Float32bits(g[i].v) {
 						return false
 					}
 				}

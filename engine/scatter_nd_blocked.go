@@ -39,13 +39,6 @@ func blocking(run *scatterRun, n, size, elem, p int) bool {
 		strategy.StreamBytes > 0 && size*elem >= strategy.StreamBytes && int64(size) <= 1<<31
 }
 
-// blockEntry is an update sorted by block: its element's offset in dst and
-// its value.
-type blockEntry[E any] struct {
-	off int32
-	v   E
-}
-
 // blockedMover is a mover that can place and apply sorted updates.
 type blockedMover interface {
 	// reserve makes the job's entries of the mover's element type hold
@@ -87,7 +80,7 @@ type blockedJob struct {
 	// at is, per half, where its next update of each block goes, as
 	// placeBlocked places them.
 	at      [2][]int
-	entries any // a []blockEntry[E] of dst's element type, kept between calls
+	entries any // a []entry[E] of dst's element type, kept between calls
 	tasks   [sortTasks]task
 	next    counter // the next block to fill and apply
 }
@@ -210,13 +203,13 @@ func (j *blockedJob) setStarts(h int) {
 }
 
 func (m *wordMover[E]) reserve(j *blockedJob, n int) {
-	if es, _ := j.entries.([]blockEntry[E]); cap(es) < n {
-		j.entries = make([]blockEntry[E], n)
+	if es, _ := j.entries.([]entry[E]); cap(es) < n {
+		j.entries = make([]entry[E], n)
 	}
 }
 
 func (m *wordMover[E]) placeBlocked(j *blockedJob, h int) {
-	es, at := j.entries.([]blockEntry[E]), j.at[h]
+	es, at := j.entries.([]entry[E]), j.at[h]
 	copy(at, j.begin[h][:j.blocks])
 	t0 := 0
 	if h == 1 {
@@ -232,12 +225,12 @@ func (m *wordMover[E]) placeBlocked(j *blockedJob, h int) {
 // placeEntries writes the entry of each update src[i] at offs[i] (none at
 // -1) to es at at[b], b its block (of 1<<shift elements), and moves at[b]
 // on.
-func placeEntries[E any, O int32 | int](es []blockEntry[E], at []int, offs []O, src []E, shift uint) {
+func placeEntries[E any, O int32 | int](es []entry[E], at []int, offs []O, src []E, shift uint) {
 	src = src[:len(offs)]
 	for i, o := range offs {
 		if o >= 0 {
 			b := o >> shift
-			es[at[b]] = blockEntry[E]{int32(o), src[i]}
+			es[at[b]] = entry[E]{int32(o), src[i]}
 			at[b]++
 		}
 	}
@@ -245,7 +238,7 @@ func placeEntries[E any, O int32 | int](es []blockEntry[E], at []int, offs []O, 
 
 func (m *wordMover[E]) applyBlocked(j *blockedJob, lo, hi int) {
 	dst := m.dst
-	for _, e := range j.entries.([]blockEntry[E])[lo:hi] {
+	for _, e := range j.entries.([]entry[E])[lo:hi] {
 		dst[e.off] = e.v
 	}
 }

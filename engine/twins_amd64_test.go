@@ -78,9 +78,9 @@ func TestAddEntryFloatsTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range twinLengths {
 		for _, size := range []int{1, 5, 40} {
-			es := make([]halfEntry[float32], n)
+			es := make([]entry[float32], n)
 			for i := range es {
-				es[i] = halfEntry[float32]{off: int32(r.IntN(size)), u: twinFloat(r, 1e3)}
+				es[i] = entry[float32]{off: int32(r.IntN(size)), v: twinFloat(r, 1e3)}
 			}
 			base := make([]float32, size)
 			for i := range base {
