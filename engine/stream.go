@@ -26,10 +26,9 @@ import (
 // which the garbage collector must see written. A block streams only
 // where it starts 16-byte aligned (see moveAhead): the forms' blocks start
 // at multiples of the block, but a general scatter's window may start at
-// any element.
-// Single elements of 4 or 8 bytes from a table past the cache are asked
-// for ElementsAhead pairs ahead, and never streamed.
-// It returns how many pairs ahead to ask (0: none).
+// any element. Single elements of 4 or 8 bytes from a table past the
+// cache are asked for ElementsAhead pairs ahead, and never streamed. It
+// returns how many pairs ahead to ask (0: none).
 func streaming[E any](dst, src view, block int) (ahead int, stream bool) {
 	bytes := uintptr(block) * dst.size
 	if block == 1 && (bytes == 4 || bytes == 8) {

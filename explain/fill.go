@@ -106,7 +106,8 @@ func onesOf(shape tensor.Shape) (tensor.Tensor, error) {
 	if err != nil {
 		return tensor.Tensor{}, err
 	}
-	for i, v := 0, ones.Data().([]int32); i < len(v); i++ {
+	v := ones.Data().([]int32)
+	for i := range v {
 		v[i] = 1
 	}
 	return ones, nil
