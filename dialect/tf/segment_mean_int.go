@@ -15,9 +15,10 @@ import (
 // unsorted_segment_sum in data's type (wrapping as the kernel's adds
 // do), the count N of each segment's slices in data's type too (a sum of
 // ones: 128 slices make -128 in int8), then sum / maximum(N, 1) by
-// Python's true division, which casts both to dst's type (trueDivs)
-// and divides there. dst has that type and the output's shape.
-func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
+// Python's true division, which casts both to dst's type and divides
+// there (t, data's type's in trueDivs). dst has that type and the
+// output's shape.
+func trueDivMean(sh *opcall.Shapes, t trueDiv, dst, data, segmentIDs tensor.Tensor) error {
 	sums, err := getMeanSums(data.DType(), sh.Ptr(sh.Of(dst)))
 	if err != nil {
 		return err
@@ -36,15 +37,12 @@ func trueDivMean(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
 			return err
 		}
 	}
-	if t, ok := trueDivs[data.DType()]; ok {
-		return t.divide(dst, sums.t.Data(), sums.counts)
-	}
-	return fmt.Errorf("%w: an integer mean of %v data", engine.ErrType, data.DType())
+	return t.divide(dst, sums.t.Data(), sums.counts)
 }
 
 // trueDiv is Python's true division of two integer tensors of one type in
-// TensorFlow: the type it makes (out), and divideInto for sums held in a
-// slice of the integer type.
+// TensorFlow: the type it makes (out), and divide, divideInto for sums
+// held in a slice of the integer type.
 type trueDiv struct {
 	out    tensor.DType
 	divide func(dst tensor.Tensor, sums any, counts []int64) error

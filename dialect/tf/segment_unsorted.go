@@ -151,8 +151,8 @@ func prepareUnsorted(sh *opcall.Shapes, op *unsortedOp, data, segmentIDs tensor.
 // mean whose output has another type than data (an integer mean) by
 // TensorFlow's composite, every other call by one scatter.
 func (op *unsortedOp) run(sh *opcall.Shapes, dst, data, segmentIDs tensor.Tensor) error {
-	if op.outType(data.DType()) != data.DType() {
-		return trueDivMean(sh, dst, data, segmentIDs)
+	if t, ok := op.trueDiv[data.DType()]; ok {
+		return trueDivMean(sh, t, dst, data, segmentIDs)
 	}
 	return runUnsorted(sh, op, dst, data, segmentIDs)
 }
