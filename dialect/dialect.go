@@ -314,9 +314,12 @@ type Behavior struct {
 
 	// reductions lists Reductions for Reduction, and defaultReduction is
 	// the Default of the operator's reduction attribute, in the Behaviors
-	// that Shared builds.
+	// that Shared builds; writeByDefault is set where that attribute is
+	// optional and has no Default, so that leaving it out is a plain write
+	// (engine.None) under a name Reductions need not accept.
 	reductions       []namedReduction
 	defaultReduction string
+	writeByDefault   bool
 }
 
 // namedReduction is an entry of Behavior.Reductions.
@@ -502,7 +505,7 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 			for _, name := range ReductionNames(b.Reductions) {
 				b.reductions = append(b.reductions, namedReduction{name, b.Reductions[name]})
 			}
-			b.defaultReduction = op.defaultReduction(b)
+			b.defaultReduction, b.writeByDefault = op.defaultReduction(b)
 			op.behaviors[j] = b
 		}
 	})
@@ -512,19 +515,20 @@ func (op *Op) Shared(opset int) (int, *Behavior, error) {
 // defaultReduction returns the name of the reduction that an operator of
 // Behavior b does when a call names none: the Default of its reduction
 // attribute, or, for an operator without one whose Reductions has a
-// single entry, that entry's name.
-func (op *Op) defaultReduction(b Behavior) string {
+// single entry, that entry's name. write reports an optional reduction
+// attribute without a Default: left out, it asks for no reduction.
+func (op *Op) defaultReduction(b Behavior) (name string, write bool) {
 	for _, a := range op.Attrs {
 		if a.Role == RoleReduction {
-			return a.Default
+			return a.Default, a.Default == "" && !a.Required
 		}
 	}
 	if len(b.Reductions) == 1 {
 		for name := range b.Reductions {
-			return name
+			return name, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // IsScatter reports whether the operators of the named family (one of

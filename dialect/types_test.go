@@ -77,8 +77,9 @@ func TestCheckData(t *testing.T) {
 
 // TestParseReduction: "" stands for the reduction attribute's default (or
 // the single reduction of an operator without the attribute), a name
-// Reductions lacks is refused in the Behavior's words, and "" without a
-// default in MissingReduction's.
+// Reductions lacks is refused in the Behavior's words, "" without a
+// default in MissingReduction's, and "" for an optional attribute without
+// a default is a plain write, a name Reductions need not have.
 func TestParseReduction(t *testing.T) {
 	red := map[string]engine.Reduction{"none": engine.None, "sum": engine.Add}
 	withDefault := &dialect.Op{Name: "x.a", Versions: []int{1},
@@ -94,6 +95,11 @@ func TestParseReduction(t *testing.T) {
 		Behavior: func(int) dialect.Behavior {
 			return dialect.Behavior{Reductions: red, MissingReduction: "r is required ({allowed})"}
 		}}
+	optional := &dialect.Op{Name: "x.d", Versions: []int{1},
+		Attrs: []dialect.Attr{{Name: "r", Role: dialect.RoleReduction, Kind: dialect.String}},
+		Behavior: func(int) dialect.Behavior {
+			return dialect.Behavior{Reductions: map[string]engine.Reduction{"add": engine.Add}, MissingReduction: "r is required"}
+		}}
 	tests := []struct {
 		op   *dialect.Op
 		name string
@@ -107,6 +113,9 @@ func TestParseReduction(t *testing.T) {
 		{single, "add", 0, `invalid attribute: reduction "add" is not allowed (allowed: mul)`},
 		{required, "sum", engine.Add, ""},
 		{required, "", 0, "invalid attribute: r is required (none, sum)"},
+		{optional, "", engine.None, ""},
+		{optional, "add", engine.Add, ""},
+		{optional, "none", 0, `invalid attribute: reduction "none" is not allowed (allowed: add)`},
 	}
 	for _, tt := range tests {
 		_, b, err := tt.op.Shared(1)

@@ -420,7 +420,7 @@ func (c *scatterCall) check(sh *opcall.Shapes, dst tensor.Tensor) (int, engine.R
 			return 0, 0, err
 		}
 	}
-	red, err := c.reduction()
+	red, err := c.b.ParseReduction(c.reduce)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -464,13 +464,6 @@ func (c *scatterCall) checkShapes(sh *opcall.Shapes, d int) error {
 
 // reduction resolves the call's reduction name through its operator's
 // Behavior; torch.scatter without reduce writes.
-func (c *scatterCall) reduction() (engine.Reduction, error) {
-	if c.op == opScatter && c.reduce == "" {
-		return engine.None, nil
-	}
-	return c.b.ParseReduction(c.reduce)
-}
-
 func (c *scatterCall) run(dst tensor.Tensor) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
