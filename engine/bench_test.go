@@ -76,3 +76,37 @@ func benchScatterReduce(b *testing.B, red Reduction, elements bool, perRow int) 
 		}
 	}
 }
+
+// BenchmarkOffsetsPairs makes the offsets of W1's pairs of index values
+// (1Mi of them, into [4096,4096]) on one goroutine, into int32 (ScatterND's
+// offsets) and into int (the general scatter's window starts), by
+// offsets2: four pairs an AVX2 round where the processor has it
+// ("vector"), and one at a time ("loop").
+func BenchmarkOffsetsPairs(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 1 << 20
+	ind := make([]int64, 2*n)
+	for i := range ind {
+		ind[i] = rng.Int64N(4096)
+	}
+	lim := limit{size: 4096}
+	for _, vector := range []bool{true, false} {
+		name := "loop"
+		if vector {
+			name = "vector"
+		}
+		b.Run(name+"/int32", func(b *testing.B) { benchOffsets2(b, make([]int32, n), ind, lim, vector) })
+		b.Run(name+"/int", func(b *testing.B) { benchOffsets2(b, make([]int, n), ind, lim, vector) })
+	}
+}
+
+func benchOffsets2[O int32 | int](b *testing.B, offs []O, ind []int64, lim limit, vector bool) {
+	defer func(on bool) { hasAVX2 = on }(hasAVX2)
+	hasAVX2 = hasAVX2 && vector
+	b.SetBytes(int64(len(ind)) * 8)
+	for b.Loop() {
+		if k := offsets2(offs, ind, lim, lim, 4096, 1, false); k != len(offs) {
+			b.Fatalf("stopped at %d", k)
+		}
+	}
+}

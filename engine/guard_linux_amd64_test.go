@@ -33,7 +33,7 @@ func guarded[T any](t *testing.T, n int) ([]T, func()) {
 // given by its start and length (the sums by index, placed and by entry;
 // the index ORs; the element moves that read pairs or tuples ahead, at
 // every distance ahead; the rows' reductions by pairs and by offsets and
-// the runs' sums; the triples' offsets; GatherElements' gathers) over
+// the runs' sums; the pairs' and the triples' offsets; GatherElements' gathers) over
 // slices that end where an unreadable page begins, at every length around
 // the widths they take at a time: a loop that read one value past the
 // last faults. Each with AVX2 and without.
@@ -72,6 +72,9 @@ func testAssemblyStaysInBounds(t *testing.T) {
 		src := make([]uint64, size)
 		lims := []limit{{size: 8}, {size: 8}}
 		strides := []int{8, 1}
+		if k := offsetsPairs(make([]int32, n), tuples, lims[0], lims[1], strides[0], strides[1]); hasAVX2 && k != n&^3 {
+			t.Errorf("offsetsPairs, n %d: set %d", n, k)
+		}
 		for _, ahead := range []int{1, 16, 32, 100} {
 			movePairs4or8(make([]uint32, max(n, 1)), make([]uint32, size), ps, ahead)
 			movePairs4or8(make([]uint64, max(n, 1)), src, ps, ahead)

@@ -85,6 +85,10 @@ func offsetsTriples(offs []int32, ind []int64, lims []limit, strides []int) int 
 	return offsets3(offs, ind, lims, strides, false)
 }
 
+// offsetsPairs sets no offsets at once without the assembly: offsets2's
+// loop, the assembly's twin, sets them all.
+func offsetsPairs[O int32 | int](offs []O, ind []int64, l0, l1 limit, s0, s1 int) int { return 0 }
+
 // copyOr copies ind to dst and returns the OR of its values (see
 // copyOrGo).
 func copyOr(dst, ind []int64) uint64 { return copyOrGo(dst, ind) }

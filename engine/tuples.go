@@ -282,19 +282,25 @@ func offsets1(offs []int32, ind []int64, l limit, stride int, skip bool) int {
 // strides of their two components. The general scatter writes its window
 // starts, of type int, with it too (see layout.startsLine).
 //
+// The pairs from the first are set four at a time by offsetsPairs, as
+// far as it goes: on amd64 with AVX2, up to the first four holding a pair
+// outside the limits (BenchmarkOffsetsPairs).
+//
 //go:noinline
 func offsets2[O int32 | int](offs []O, ind []int64, l0, l1 limit, s0, s1 int, skip bool) int {
 	ind = ind[:2*len(offs)]
+	done := offsetsPairs(offs, ind, l0, l1, s0, s1)
+	o, x := offs[done:], ind[2*done:]
 	n0, n1, e0, e1 := uint64(l0.size), uint64(l1.size), l0.fromEnd, l1.fromEnd
-	for t := range offs {
-		p0, p1 := wrap(ind[2*t], e0), wrap(ind[2*t+1], e1)
+	for t := range o {
+		p0, p1 := wrap(x[2*t], e0), wrap(x[2*t+1], e1)
 		d := -1
 		if uint64(p0) < n0 && uint64(p1) < n1 {
 			d = int(p0)*s0 + int(p1)*s1
 		} else if !skip {
-			return t
+			return done + t
 		}
-		offs[t] = O(d)
+		o[t] = O(d)
 	}
 	return len(offs)
 }
