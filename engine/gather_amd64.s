@@ -64,7 +64,7 @@ done:
 	CMPQ R10, R13; \
 	JGE take; \
 	MOVQ 8(R10)(R12*1), R9; \
-	PREFETCHT0 (SI)(R9*scale); \
+	PREFETCHT1 (SI)(R9*scale); \
 	take:; \
 	MOVQ 8(R10), R8; \
 	MOVQ 0(R10), R9; \
@@ -82,10 +82,10 @@ done:
 // For each of the n pairs at ps, in order: dst's element at pair.d set to
 // src's at pair.s, or to zero where pair.s is negative; elements of 4
 // bytes (8 if wide). src's element of the pair ahead pairs on is
-// prefetched, while there is one: src is a table past the cache, read at
-// random, whose misses would otherwise be waited on a few at a time. A
-// negative pair.s asks for an address before src, which a prefetch
-// ignores.
+// prefetched into the L2 (PREFETCHT1, as prefetchL2), while there is one:
+// src is a table past the cache, read at random, whose misses would
+// otherwise be waited on a few at a time. A negative pair.s asks for an
+// address before src, which a prefetch ignores.
 //
 // DI dst, SI src, R10 the pair, R13 the last pair that prefetches, CX the
 // end of the pairs, R12 ahead in bytes of pairs; R8 and R9 the pair's s
@@ -153,7 +153,7 @@ done:
 	JGE load; \
 	LEAQ (R10)(BX*1), R15; \
 	PAIR_OFFSET(R15, UNCHECKED, pairsDone); \
-	PREFETCHT0 (SI)(R8*scale); \
+	PREFETCHT1 (SI)(R8*scale); \
 	load:; \
 	PAIR_OFFSET(R10, CHECKED, pairsDone); \
 	MOV (SI)(R8*scale), R9; \
@@ -169,8 +169,9 @@ done:
 // against its limit (lims[0], lims[1]) and times its stride; elements of
 // 4 bytes (8 if wide). It returns the first t whose tuple lies outside
 // the limits, or n. The element of the tuple ahead tuples on is
-// prefetched, its offset computed but not checked (a prefetch of a wild
-// address faults nowhere): src is a table past the cache, read at random.
+// prefetched into the L2 (PREFETCHT1, as prefetchL2), its offset computed
+// but not checked (a prefetch of a wild address faults nowhere): src is a
+// table past the cache, read at random.
 //
 // DI out, SI src, R10 the tuple, CX n, AX t, DX n-ahead (the last t that
 // prefetches), BX ahead tuples in bytes, R15 the tuple ahead, R11 the

@@ -262,7 +262,7 @@ func (m *wordMover[E]) moveAhead(ps []pair) {
 	bytes := uintptr(b) * unsafe.Sizeof(zero)
 	ask := func(p pair) {
 		if p.s >= 0 {
-			prefetchBytes(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
+			prefetchL2(unsafe.Pointer(&src[p.s:][:b][0]), bytes)
 		}
 	}
 	ahead := m.ahead

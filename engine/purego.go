@@ -44,8 +44,11 @@ var hasAVX2 = false
 // assembly it does not, and the movers never ask it to.
 const canStream = false
 
-// prefetchBytes is a hint with nothing to compute: it does nothing.
-func prefetchBytes(p unsafe.Pointer, n uintptr) {}
+// prefetchL1 and prefetchL2 are hints with nothing to compute: they do
+// nothing.
+func prefetchL1(p unsafe.Pointer, n uintptr) {}
+
+func prefetchL2(p unsafe.Pointer, n uintptr) {}
 
 // copyStreaming copies n bytes from src to dst (see copyStreamingGo).
 func copyStreaming(dst, src unsafe.Pointer, n uintptr) { copyStreamingGo(dst, src, n) }

@@ -102,7 +102,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 		ahead := ask && data != nil
 		if ahead {
 			for p := range min(colAhead, size) {
-				prefetchBytes(unsafe.Pointer(&data[p*inner+b]), wb)
+				prefetchL2(unsafe.Pointer(&data[p*inner+b]), wb)
 			}
 		}
 		for p := range size {
@@ -111,7 +111,7 @@ func columnBlocks[E any](dst, data []E, size, inner, width, c0, c1 int, apply fu
 				continue
 			}
 			if ahead && p+colAhead < size {
-				prefetchBytes(unsafe.Pointer(&data[(p+colAhead)*inner+b]), wb)
+				prefetchL2(unsafe.Pointer(&data[(p+colAhead)*inner+b]), wb)
 			}
 			copy(buf[p*w:(p+1)*w], data[p*inner+b:][:w])
 		}
@@ -141,8 +141,8 @@ func columnsAhead[E any](ind []int64, src []E, k, rows, inner, b, w int) {
 		return
 	}
 	var zero E
-	prefetchBytes(unsafe.Pointer(&ind[k*inner+b]), uintptr(w)*8)
-	prefetchBytes(unsafe.Pointer(&src[k*inner+b]), uintptr(w)*unsafe.Sizeof(zero))
+	prefetchL2(unsafe.Pointer(&ind[k*inner+b]), uintptr(w)*8)
+	prefetchL2(unsafe.Pointer(&src[k*inner+b]), uintptr(w)*unsafe.Sizeof(zero))
 }
 
 // The column buffers of ScatterElements along axis 0, kept so that

@@ -31,7 +31,7 @@ const rowsBatch = 128
 // run of pairs into one block (ReduceRuns' sorted segments) asks once.
 func prefetchBlock[T any](dst []T, ps []pair, i int, bytes uintptr) {
 	if j := i + rowsAhead; j < len(ps) && ps[j].d != ps[j-1].d {
-		prefetchBytes(unsafe.Pointer(&dst[ps[j].d]), bytes)
+		prefetchL1(unsafe.Pointer(&dst[ps[j].d]), bytes)
 	}
 }
 

@@ -8,11 +8,22 @@ import "unsafe"
 // stream.go).
 const canStream = true
 
-// prefetchBytes asks for the n bytes at p to be brought into the cache,
-// a line of 64 bytes at a time, without waiting for them.
+// prefetchL1 asks for the n bytes at p to be brought into the core's
+// nearest cache (PREFETCHT0), a line of 64 bytes at a time, without
+// waiting for them: for lines a loop will read and write a few steps on
+// (a block of dst that a reduction is about to update).
 //
 //go:noescape
-func prefetchBytes(p unsafe.Pointer, n uintptr)
+func prefetchL1(p unsafe.Pointer, n uintptr)
+
+// prefetchL2 asks for the n bytes at p to be brought into the L2
+// (PREFETCHT1): for lines a loop will only read, asked for far ahead (the
+// rows of a table past the cache), whose misses then take the L2's slots
+// for misses under way, which are many, rather than the L1's, which are
+// few and which the loop's own loads need.
+//
+//go:noescape
+func prefetchL2(p unsafe.Pointer, n uintptr)
 
 // copyStreaming copies n bytes, a multiple of 64, from src to dst, which
 // must be 16-byte aligned (MOVNTDQ faults otherwise), with non-temporal

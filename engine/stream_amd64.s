@@ -5,18 +5,33 @@
 // The few instructions Go has no other way to ask for: see stream.go.
 // SSE2 and SSE, which every amd64 processor has.
 
-// func prefetchBytes(p unsafe.Pointer, n uintptr)
-TEXT ·prefetchBytes(SB), NOSPLIT, $0-16
+// PREFETCH_LINES asks by PREFETCH for the CX bytes at SI, a line of 64
+// at a time.
+#define PREFETCH_LINES(PREFETCH, loop, done) \
+	loop:; \
+	CMPQ CX, $0; \
+	JLE done; \
+	PREFETCH (SI); \
+	ADDQ $64, SI; \
+	SUBQ $64, CX; \
+	JMP loop
+
+// func prefetchL1(p unsafe.Pointer, n uintptr)
+TEXT ·prefetchL1(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
-prefetch:
-	CMPQ CX, $0
-	JLE done
-	PREFETCHT0 (SI)
-	ADDQ $64, SI
-	SUBQ $64, CX
-	JMP prefetch
-done:
+	PREFETCH_LINES(PREFETCHT0, l1, l1Done)
+
+l1Done:
+	RET
+
+// func prefetchL2(p unsafe.Pointer, n uintptr)
+TEXT ·prefetchL2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	PREFETCH_LINES(PREFETCHT1, l2, l2Done)
+
+l2Done:
 	RET
 
 // func copyStreaming(dst, src unsafe.Pointer, n uintptr)

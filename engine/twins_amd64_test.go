@@ -159,7 +159,8 @@ func TestCopyStreamingTwin(t *testing.T) {
 			src[i] = byte(r.Uint32())
 		}
 		asm, twin := aligned(n), aligned(n)
-		prefetchBytes(unsafe.Pointer(&src[0]), uintptr(n))
+		prefetchL1(unsafe.Pointer(&src[0]), uintptr(n))
+		prefetchL2(unsafe.Pointer(&src[0]), uintptr(n))
 		copyStreaming(unsafe.Pointer(&asm[0]), unsafe.Pointer(&src[0]), uintptr(n))
 		storeFence()
 		copyStreamingGo(unsafe.Pointer(&twin[0]), unsafe.Pointer(&src[0]), uintptr(n))
