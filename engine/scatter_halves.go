@@ -31,9 +31,8 @@ import (
 // both vCPUs on one core's two hardware threads), or lend the second
 // worker's vCPU to another: the halves then take two to three times as
 // long as the one loop. So which way is faster is timed as the calls go
-// (wayTimes): a call takes the faster, and the other way once its timing
-// is older than timesStale, so that a change of the machine's state shows
-// within that. Either way the result is the same bits.
+// (wayTimes): a call takes the faster, and now and then the other, to see
+// whether that has changed. Either way the result is the same bits.
 
 // The sizes of the halves, variables for tests.
 var (
@@ -59,8 +58,17 @@ const (
 )
 
 // timesStale is how old a way's timing may grow before a call takes that
-// way again to time it: about one call a second takes the slower way.
+// way again to time it, however many calls the retries' schedule still
+// has to wait (see wayTimes).
 const timesStale = int64(time.Second)
+
+// The bounds of the retries' schedule: after a switch, the slower way is
+// taken again retryLeast calls on; each retry that finds it still slower
+// doubles the wait, up to retryMost calls.
+const (
+	retryLeast = 4
+	retryMost  = 64
+)
 
 // clockBase is the origin of wayTimes' clock (time.Since, monotonic).
 var clockBase = time.Now()
@@ -69,16 +77,29 @@ var clockBase = time.Now()
 func now() int64 { return int64(time.Since(clockBase)) }
 
 // wayTimes are the timings of the two ways for the calls into a dst of
-// one size class: each way's time of an update, in picoseconds, averaged
-// over its recent calls (0 until it has one), when it was last timed, and
-// how many calls took it. A way's first call is not timed: it also pays
-// for what later calls find ready (the halves' buckets, their pages).
+// one size class: each way's time of an update, in picoseconds (0 until it
+// has one), when it was last timed, and how many calls took it; and the
+// retries' schedule: how many calls the slower way waits (every) and how
+// many are left (left).
+//
+// A way's first call is not timed: it also pays for what later calls
+// find ready (the halves' buckets, their pages). A machine's noise only
+// ever slows a call, so a way's timing falls at once to a faster call's
+// and rises only half-way to a slower one's: one slow call moves it less
+// than the calls before it say. The faster way runs; the slower is timed
+// again on a schedule, retryLeast calls after a switch and twice as long
+// after each retry that finds it still slower, up to retryMost calls, or
+// once its timing is older than timesStale. A faster way that a call
+// finds slower than the other is retried after retryLeast calls of the
+// other: one slow call, the machine's noise, costs a few calls of the
+// slower way, where a change of the machine's state shows within them.
 // Calls running at once read and write these without a lock: a timing
 // lost to another's is one of many.
 type wayTimes struct {
-	ps    [2]atomic.Int64
-	when  [2]atomic.Int64
-	calls [2]atomic.Int64
+	ps          [2]atomic.Int64
+	when        [2]atomic.Int64
+	calls       [2]atomic.Int64
+	every, left atomic.Int64
 }
 
 // halvesTimes are the timings by size class of dst: its bytes' bit
@@ -90,7 +111,8 @@ func timesOf(bytes int) *wayTimes { return &halvesTimes[bits.Len64(uint64(bytes)
 
 // choose returns the way a call at time t takes: the halves until they
 // are timed; then the one loop until it is; then the faster of the two,
-// unless the other's timing is older than timesStale.
+// but the slower when the schedule says it is its turn, or its timing is
+// older than timesStale.
 func (w *wayTimes) choose(t int64) way {
 	h, l := w.ps[halvesWay].Load(), w.ps[loopWay].Load()
 	switch {
@@ -103,25 +125,43 @@ func (w *wayTimes) choose(t int64) way {
 	if l < h {
 		fast, slow = loopWay, halvesWay
 	}
-	if t-w.when[slow].Load() > timesStale {
+	if w.left.Add(-1) < 0 || t-w.when[slow].Load() > timesStale {
 		return slow
 	}
 	return fast
 }
 
-// record adds the timing of a call at time t that applied n updates by
-// way x in elapsed, unless it is the way's first: a quarter of the
-// average, unless that is stale, when the new timing replaces it.
+// record takes in the timing of a call at time t that applied n updates
+// by way x in elapsed, unless it is the way's first, and moves the
+// retries' schedule on (see wayTimes).
 func (w *wayTimes) record(x way, t int64, elapsed time.Duration, n int) {
 	if w.calls[x].Add(1) == 1 || n <= 0 {
 		return
 	}
 	ps := elapsed.Nanoseconds() * 1000 / int64(n)
-	if old := w.ps[x].Load(); old != 0 && t-w.when[x].Load() <= timesStale {
-		ps = (3*old + ps) / 4
+	old := w.ps[x].Load()
+	if old != 0 && ps > old && t-w.when[x].Load() <= timesStale {
+		ps = (old + ps) / 2
 	}
-	w.ps[x].Store(max(ps, 1))
+	ps = max(ps, 1)
+	w.ps[x].Store(ps)
 	w.when[x].Store(t)
+	other := w.ps[1-x].Load()
+	if other == 0 {
+		return
+	}
+	wasFaster, isFaster := old != 0 && old <= other, ps <= other
+	switch {
+	case wasFaster && !isFaster: // slowed: see soon whether it stays so
+		w.left.Store(retryLeast)
+	case !wasFaster && !isFaster: // a retry, still slower: wait longer
+		every := min(max(2*w.every.Load(), retryLeast), retryMost)
+		w.every.Store(every)
+		w.left.Store(every)
+	case !wasFaster && isFaster: // a retry that switched the ways
+		w.every.Store(retryLeast)
+		w.left.Store(retryLeast)
+	}
 }
 
 // halvesSlots is how many chunks' buckets are held at once: a worker

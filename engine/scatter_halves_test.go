@@ -228,42 +228,67 @@ func workAlone(t *testing.T, j job, w int) {
 }
 
 // TestWayTimes follows the timed choice between the halves and the one
-// loop through a run of calls, at times given in milliseconds: each way's
-// first call is not timed, the faster way wins, the slower is taken again
-// once its timing is older than timesStale, and a way whose call took
-// five times as long loses at once.
+// loop through a run of calls a millisecond apart, 1000 updates each:
+// each way's first call is not timed; the faster way wins; the slower is
+// retried 4 calls after it is timed and twice as long after each retry
+// that finds it still slower; one slow call of the faster way costs 4
+// calls of the other before it is retried and wins again; a way that
+// stays slow loses; and a timing older than timesStale is retried
+// whatever the schedule says.
 func TestWayTimes(t *testing.T) {
-	const ms = int64(time.Millisecond)
+	const fast, slow, spike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
 	steps := []struct {
-		at      int64 // ms
+		calls   int
 		want    way
-		elapsed time.Duration // of the call, 1000 updates
+		elapsed time.Duration
 	}{
-		{0, halvesWay, 50 * time.Millisecond}, // the first: not timed
-		{10, halvesWay, 6 * time.Microsecond}, // timed: 6 ns an update
-		{20, loopWay, 90 * time.Millisecond},  // the loop's first
-		{30, loopWay, 10 * time.Microsecond},  // timed: 10 ns
-		{40, halvesWay, 6 * time.Microsecond}, // the faster
-		{50, halvesWay, 6 * time.Microsecond},
-		{1040, loopWay, 10 * time.Microsecond},   // the loop's timing is stale
-		{1050, halvesWay, 30 * time.Microsecond}, // the halves slow down: 6 -> 12 ns
-		{1060, loopWay, 10 * time.Microsecond},   // the loop wins
-		{1070, loopWay, 10 * time.Microsecond},
-		{2051, halvesWay, 6 * time.Microsecond}, // the halves are stale: 6 ns anew
-		{2060, halvesWay, 6 * time.Microsecond},
+		{1, halvesWay, 50 * time.Millisecond}, // the first: not timed
+		{1, halvesWay, fast},                  // timed: 6 ns an update
+		{1, loopWay, 90 * time.Millisecond},   // the loop's first
+		{1, loopWay, slow},                    // timed: 10 ns, slower
+		{4, halvesWay, fast},                  // 4 calls on
+		{1, loopWay, slow},                    // the retry: still slower
+		{8, halvesWay, fast},                  // twice as long
+		{1, loopWay, slow},
+		{16, halvesWay, fast},
+		{1, loopWay, slow},
+		{5, halvesWay, fast},
+		{1, halvesWay, spike}, // noise: 6 -> 18 ns, past the loop's 10
+		{4, loopWay, slow},    // the loop, 4 calls
+		{1, halvesWay, fast},  // retried: 6 ns at once, faster again
+		{4, halvesWay, fast},
+		{1, loopWay, slow},   // the schedule starts again at 4
+		{3, halvesWay, fast}, // the wait is now 8
+		{1, halvesWay, spike}, // 6 -> 18 ns again: the loop
+		{4, loopWay, slow},
+		{1, halvesWay, spike}, // retried: 24 ns, still slower: the machine has changed
+		{16, loopWay, slow},   // the wait doubles from 8
+		{1, halvesWay, spike}, // 27 ns
+		{10, loopWay, slow},   // 22 calls still to wait
 	}
+	const ms = int64(time.Millisecond)
 	var w wayTimes
+	at := int64(0)
 	for i, s := range steps {
-		if got := w.choose(s.at * ms); got != s.want {
-			t.Fatalf("step %d (at %d ms): chose way %d, want %d", i, s.at, got, s.want)
+		for range s.calls {
+			if got := w.choose(at * ms); got != s.want {
+				t.Fatalf("step %d (at %d ms): chose way %d, want %d", i, at, got, s.want)
+			}
+			w.record(s.want, at*ms, s.elapsed, 1000)
+			at++
 		}
-		w.record(s.want, s.at*ms, s.elapsed, 1000)
 	}
-	if got, want := w.ps[halvesWay].Load(), int64(6000); got != want {
+	if got, want := w.ps[halvesWay].Load(), int64(27000); got != want {
 		t.Errorf("the halves' timing %d ps, want %d", got, want)
 	}
-	if got, want := w.calls[loopWay].Load(), int64(5); got != want {
-		t.Errorf("%d calls took the loop, want %d", got, want)
+	// Past timesStale, the halves are retried however long the wait.
+	at += timesStale/ms + 1
+	if got := w.choose(at * ms); got != halvesWay {
+		t.Errorf("at %d ms, the halves' timing stale: chose way %d", at, got)
+	}
+	w.record(halvesWay, at*ms, fast, 1000) // a stale timing is replaced, not averaged
+	if got, want := w.ps[halvesWay].Load(), int64(6000); got != want {
+		t.Errorf("the halves' stale timing replaced by %d ps, want %d", got, want)
 	}
 }
 
@@ -287,9 +312,15 @@ func TestTimedWays(t *testing.T) {
 	ind := tensor.Must(tensor.From(tensor.Shape{n, 1}, idx))
 	updates := tensor.Must(tensor.From(tensor.Shape{n}, upd))
 	w := timesOf(4 * size)
-	defer func(h, l int64) { w.ps[halvesWay].Store(h); w.ps[loopWay].Store(l) }(w.ps[halvesWay].Load(), w.ps[loopWay].Load())
+	defer func(h, l, left int64) {
+		w.ps[halvesWay].Store(h)
+		w.ps[loopWay].Store(l)
+		w.left.Store(left)
+	}(w.ps[halvesWay].Load(), w.ps[loopWay].Load(), w.left.Load())
 	for _, fast := range []way{loopWay, halvesWay, loopWay} {
-		// Both ways timed just now, the other twice as slow.
+		// Both ways timed just now, the other twice as slow, and not
+		// due for a retry.
+		w.left.Store(retryMost)
 		w.ps[fast].Store(1000)
 		w.ps[1-fast].Store(2000)
 		w.when[0].Store(now())
