@@ -257,8 +257,8 @@ func TestWayTimes(t *testing.T) {
 		{4, loopWay, slow},    // the loop, 4 calls
 		{1, halvesWay, fast},  // retried: 6 ns at once, faster again
 		{4, halvesWay, fast},
-		{1, loopWay, slow},   // the schedule starts again at 4
-		{3, halvesWay, fast}, // the wait is now 8
+		{1, loopWay, slow},    // the schedule starts again at 4
+		{3, halvesWay, fast},  // the wait is now 8
 		{1, halvesWay, spike}, // 6 -> 18 ns again: the loop
 		{4, loopWay, slow},
 		{1, halvesWay, spike}, // retried: 24 ns, still slower: the machine has changed
