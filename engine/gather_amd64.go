@@ -14,10 +14,12 @@ var canGather = hasGather && strategy.Gather
 // dstep is in bytes; last and n are multiples of 8. It takes eight
 // indices an instruction with AVX-512's gathers; the callers run it only
 // where the processor has them and the strategy asks for them
-// (canGather). Go has no way to ask for these instructions.
+// (canGather). With stream it stores with non-temporal stores, out being
+// aligned to 32 bytes (64 if wide), and storeFence must follow. Go has no
+// way to ask for these instructions.
 //
 //go:noescape
-func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide bool) int
+func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide, stream bool) int
 
 // movePairs4or8 is moveElements' loop for elements of 4 or 8 bytes (see
 // movePairsGo), in assembly (movePairsAhead), which asks for src's element

@@ -2,19 +2,21 @@
 
 #include "textflag.h"
 
-// func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide bool) int
+// func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide, stream bool) int
 //
 // Eight indices at a time with AVX-512 (see gather_amd64.go): compare
 // them with size, unsigned, so that a negative one is out too; while all
 // eight are in, gather their elements from the current row of src, 4
-// bytes each (8 if wide), and store them. A row of indices is last long
-// (a multiple of 8), and the rows of src are dstep bytes apart.
+// bytes each (8 if wide), and store them, with non-temporal stores if
+// stream (out is then aligned to the 32 or 64 bytes they store). A row of
+// indices is last long (a multiple of 8), and the rows of src are dstep
+// bytes apart.
 //
 // DI out, SI the current row of src, DX dstep, Z1 size in every lane, BX
-// idx, R9 last, CX n, R11 wide, AX the count, R10 where the next row of
-// indices starts; Z0 the eight indices and K1 those in range. Z2, which
-// the gathers merge into, is cleared first: else each would wait for the
-// last.
+// idx, R9 last, CX n, R11 wide, R12 stream, AX the count, R10 where the
+// next row of indices starts; Z0 the eight indices and K1 those in range.
+// Z2, which the gathers merge into, is cleared first: else each would
+// wait for the last.
 TEXT ·gatherRows(SB), NOSPLIT, $0-72
 	MOVQ out+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -24,6 +26,7 @@ TEXT ·gatherRows(SB), NOSPLIT, $0-72
 	MOVQ last+40(FP), R9
 	MOVQ n+48(FP), CX
 	MOVBQZX wide+56(FP), R11
+	MOVBQZX stream+57(FP), R12
 	XORQ AX, AX
 	MOVQ R9, R10
 loop:
@@ -42,12 +45,24 @@ same:
 	TESTQ R11, R11
 	JNZ wide
 	VPGATHERQD (SI)(Z0*4), K1, Y2
+	TESTQ R12, R12
+	JNZ stream4
 	VMOVDQU32 Y2, (DI)(AX*4)
+	ADDQ $8, AX
+	JMP loop
+stream4:
+	VMOVNTDQ Y2, (DI)(AX*4)
 	ADDQ $8, AX
 	JMP loop
 wide:
 	VPGATHERQQ (SI)(Z0*8), K1, Z2
+	TESTQ R12, R12
+	JNZ stream8
 	VMOVDQU64 Z2, (DI)(AX*8)
+	ADDQ $8, AX
+	JMP loop
+stream8:
+	VMOVNTDQ Z2, (DI)(AX*8)
 	ADDQ $8, AX
 	JMP loop
 done:

@@ -84,14 +84,20 @@ func gatherElementRows[E comparable](dst, src []E, e *elemWalk, w, r0, r1 int, s
 	//
 	// A table small enough to stay in the cache needs no such reads.
 	touch := along == 0 && worthTouching(src, lim.size, e.last)
+	// An output past the cache is written around it where the processor
+	// gathers (see gatherAtOnce).
+	stream := streamsOut(dst)
+	if stream {
+		defer storeFence()
+	}
 	if len(e.is) == 2 && along == 0 {
 		// The rows of a matrix, along its last axis.
 		if !touch {
 			n := r1 - r0
 			return gatherFlat(dst[r0*e.last:][:n*e.last], src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
-				e.last, lim.fromEnd, skip, r0*e.last), 0
+				e.last, lim.fromEnd, skip, r0*e.last, stream), 0
 		}
-		return gatherRows2(dst, e.other[0], e.last, src, lim.size, e.ind, r0, r1, lim.fromEnd, skip)
+		return gatherRows2(dst, e.other[0], e.last, src, lim.size, e.ind, r0, r1, lim.fromEnd, skip, stream)
 	}
 	for c := e.row(w, r0); c.r < r1; e.next(c) {
 		base, other := c.data, c.other
@@ -104,7 +110,7 @@ func gatherElementRows[E comparable](dst, src []E, e *elemWalk, w, r0, r1 int, s
 			if touch {
 				touched += touchLines(row)
 			}
-			j = gatherRow(out, row, idx, lim.fromEnd, skip)
+			j = gatherRow(out, row, idx, lim.fromEnd, skip, stream)
 		} else {
 			j = gatherStrided(out, src, idx, base, along, value, lim, skip)
 		}
@@ -164,11 +170,11 @@ func worthTouching[E any](table []E, rowLen, n int) bool {
 // -1; with skip it sets out there to zero and goes on.
 //
 //go:noinline
-func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
+func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int, stream bool) int {
 	var zero E
 	out = out[:len(idx)]
 	// Eight at a time while in range (see gatherAtOnce).
-	k0 := gatherAtOnce(out, src, dstep, size, idx, last)
+	k0 := gatherAtOnce(out, src, dstep, size, idx, last, stream)
 	base, next := 0, last
 	if k0 > 0 {
 		base, next = k0/last*dstep, (k0/last+1)*last
@@ -199,8 +205,11 @@ func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fro
 // size elements of src dstep apart, eight k at a time from 0 while all
 // eight indices lie in [0, size), where the processor gathers
 // (canGather). It returns how many it set: a multiple of 8, at most
-// len(idx) <= len(out), which is a multiple of last.
-func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) int {
+// len(idx) <= len(out), which is a multiple of last. With stream, and out
+// aligned to the 32 or 64 bytes that eight elements take, it writes them
+// with non-temporal stores, around the cache, and storeFence must follow
+// (see streamsOut).
+func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int, stream bool) int {
 	if !canGather || len(idx) < 8 || size == 0 || last == 0 || last%8 != 0 {
 		return 0
 	}
@@ -212,8 +221,14 @@ func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) i
 	if es != 4 && es != 8 {
 		return 0
 	}
-	return gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx), es == 8)
+	stream = stream && uintptr(unsafe.Pointer(&out[0]))%(8*es) == 0
+	return gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), uintptr(dstep)*es, uint64(size), &idx[0], last, len(idx), es == 8, stream)
 }
+
+// streamsOut says whether a gather writes out around the cache, with
+// non-temporal stores, where it gathers eight elements at once: an output
+// past the cache, on a processor whose strategy streams (see streaming).
+func streamsOut[E any](out []E) bool { return strategy.NonTemporal && pastCache[E](len(out)) }
 
 // gatherRows2 is gatherRow for rows r0 to r1 of a matrix along its last
 // axis, reading each row of data a cache line at a time first (see
@@ -225,11 +240,11 @@ func gatherAtOnce[E any](out, src []E, dstep, size int, idx []int64, last int) i
 // docs/measurements.md.)
 //
 //go:noinline
-func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx []int64, r0, r1 int, fromEnd int64, skip bool) (bad, touched int) {
+func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx []int64, r0, r1 int, fromEnd int64, skip, stream bool) (bad, touched int) {
 	for r := r0; r < r1; r++ {
 		row := src[r*size:][:size]
 		touched += touchLines(row)
-		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip); j >= 0 {
+		if j := gatherRow(out[r*ostep:][:last], row, idx[r*last:][:last], fromEnd, skip, stream); j >= 0 {
 			return r*ostep + j, touched
 		}
 	}
@@ -240,15 +255,16 @@ func gatherRows2[E comparable](out []E, ostep, last int, src []E, size int, idx 
 // adding fromEnd (see wrap). It returns the first j whose index is outside
 // row, or -1; with skip it sets out[j] to zero there and goes on. Elements
 // of 4 or 8 bytes go eight at a time while the indices are in [0, size),
-// where the processor gathers (canGather).
+// where the processor gathers (canGather), around the cache with stream
+// (see gatherAtOnce).
 //
 //go:noinline
-func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip bool) int {
+func gatherRow[E any](out, row []E, idx []int64, fromEnd int64, skip, stream bool) int {
 	var zero E
 	out = out[:len(idx)]
 	size := uint64(len(row))
 	n8 := len(idx) &^ 7
-	for j := gatherAtOnce(out, row, 0, len(row), idx[:n8], n8); j < len(idx); j++ {
+	for j := gatherAtOnce(out, row, 0, len(row), idx[:n8], n8, stream); j < len(idx); j++ {
 		v := idx[j]
 		// A non-negative index in range first: one compare, and no jump
 		// taken on this path. Wrapping every index first, as the

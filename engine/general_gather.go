@@ -128,6 +128,9 @@ func (j *hloGatherJob) byLines(w, lo, hi int, coord []int) {
 	}); bad >= 0 {
 		j.found[w] = bad
 	}
+	if g.streamed {
+		storeFence()
+	}
 	g.ind = nil // the caller's, which the pooled scratch must not keep alive
 }
 
@@ -147,6 +150,9 @@ type lineGather struct {
 	// touched counts what touchLines read (see gatherRows), so that the
 	// reads stay.
 	touched int
+	// streamed says that a line was written around the cache (see
+	// streamsOut), and storeFence must follow the lines.
+	streamed bool
 	// Each worker has a lineGather of its own, next to the others' (see
 	// byLines): a cache line apart, they write no line another reads.
 	_ [64]byte
@@ -169,8 +175,10 @@ func gatherLineElems[E comparable](dst, src []E, fill E, g *lineGather) int {
 		if worthTouching(src, g.lim.size, g.n) {
 			g.touched += touchLines(row)
 		}
+		stream := streamsOut(dst)
+		g.streamed = g.streamed || stream
 		return gatherRow(dst[g.out:g.out+g.n], row, g.ind[g.at:g.at+g.n], g.lim.fromEnd,
-			g.rule == OutOfRangeSkip)
+			g.rule == OutOfRangeSkip, stream)
 	}
 	ind, at, out, base := g.ind, g.at, g.out, g.base
 	size, fromEnd := uint64(g.lim.size), g.lim.fromEnd

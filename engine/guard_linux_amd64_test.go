@@ -114,10 +114,12 @@ func testAssemblyStaysInBounds(t *testing.T) {
 			// GatherElements' eight indices at once (where the
 			// processor gathers), the last eight ending at the page.
 			if m := n &^ 7; m > 0 {
-				got := make([]uint64, m)
-				if k := gatherAtOnce(got, src, 0, size, idx[n-m:], m); canGather && k != m {
-					t.Errorf("gatherAtOnce, %d indices: gathered %d", m, k)
+				for _, stream := range []bool{false, true} {
+					if k := gatherAtOnce(alignedWords(m), src, 0, size, idx[n-m:], m, stream); canGather && k != m {
+						t.Errorf("gatherAtOnce, %d indices, stream %v: gathered %d", m, stream, k)
+					}
 				}
+				storeFence()
 			}
 		}
 		freeRows()

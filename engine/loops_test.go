@@ -101,10 +101,10 @@ func TestGatherRowKernels(t *testing.T) {
 		idx := []int64{0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 3, 0, 0, 0, 0, 0}
 		out := make([]uint64, len(idx))
 		out32 := make([]uint32, len(idx))
-		if k := gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), 32, 3, &idx[0], 8, len(idx), true); k != 16 || out[7] != 11 || out[8] != 22 || out[16] != 0 {
+		if k := gatherRows(unsafe.Pointer(&out[0]), unsafe.Pointer(&src[0]), 32, 3, &idx[0], 8, len(idx), true, false); k != 16 || out[7] != 11 || out[8] != 22 || out[16] != 0 {
 			t.Errorf("gatherRows, 8 bytes, took %d, out %v; want 16, the second row from 8 on", k, out)
 		}
-		if k := gatherRows(unsafe.Pointer(&out32[0]), unsafe.Pointer(&src32[0]), 16, 3, &idx[0], 8, len(idx), false); k != 16 || out32[7] != 11 || out32[8] != 22 || out32[16] != 0 {
+		if k := gatherRows(unsafe.Pointer(&out32[0]), unsafe.Pointer(&src32[0]), 16, 3, &idx[0], 8, len(idx), false, false); k != 16 || out32[7] != 11 || out32[8] != 22 || out32[16] != 0 {
 			t.Errorf("gatherRows, 4 bytes, took %d, out %v; want 16, the second row from 8 on", k, out32)
 		}
 		old := canGather
@@ -155,7 +155,7 @@ func gatherRowCases[E comparable](t *testing.T, val func(int) E) {
 		for k := range got {
 			got[k] = sentinel
 		}
-		bad := gatherRow(got, row, idx, fromEnd, skip)
+		bad := gatherRow(got, row, idx, fromEnd, skip, false)
 		if bad != wantBad || !slices.Equal(got[:max(bad, 0)], want[:max(bad, 0)]) || bad < 0 && !slices.Equal(got, want) {
 			t.Fatalf("row of %d, indices %v, fromEnd %d, skip %v: got %v, bad %d; want %v, bad %d",
 				size, idx, fromEnd, skip, got, bad, want, wantBad)
@@ -194,7 +194,7 @@ func TestGatherFlatKernel(t *testing.T) {
 			}
 		}
 		got := make([]float32, len(idx))
-		bad := gatherFlat(got, src, dstep, size, idx, last, fromEnd, skip, at)
+		bad := gatherFlat(got, src, dstep, size, idx, last, fromEnd, skip, at, false)
 		n := len(got)
 		if bad >= 0 {
 			n = bad - at

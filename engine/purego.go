@@ -28,7 +28,7 @@ var canGather = false
 
 // gatherRows sets none in practice (canGather is false): the callers'
 // loops take every index. See gatherRowsGo.
-func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide bool) int {
+func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide, stream bool) int {
 	return gatherRowsGo(out, src, dstep, size, idx, last, n, wide)
 }
 

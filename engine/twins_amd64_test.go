@@ -171,8 +171,8 @@ func TestCopyStreamingTwin(t *testing.T) {
 }
 
 // TestGatherRowsTwin checks that the AVX-512 gathers and their Go twin
-// set the same elements, 4 and 8 bytes wide, and stop at the same block
-// of eight holding a bad index.
+// set the same elements, 4 and 8 bytes wide, stored as usual and around
+// the cache, and stop at the same block of eight holding a bad index.
 func TestGatherRowsTwin(t *testing.T) {
 	if !hasGather {
 		t.Skip("the processor has no AVX-512: the assembly cannot run")
@@ -191,21 +191,24 @@ func TestGatherRowsTwin(t *testing.T) {
 					for i := range src {
 						src[i] = r.Uint64()
 					}
-					for _, wide := range []bool{false, true} {
+					for _, c := range [...]struct{ wide, stream bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 						es := uintptr(4)
-						if wide {
+						if c.wide {
 							es = 8
 						}
-						asm, twin := make([]uint64, n+1), make([]uint64, n+1)
+						// A line-aligned out, as non-temporal stores
+						// need, and a word past it.
+						asm, twin := alignedWords(n+1), alignedWords(n+1)
 						idxp := (*int64)(nil)
 						if n > 0 {
 							idxp = &idx[0]
 						}
-						ka := gatherRows(unsafe.Pointer(&asm[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, wide)
-						kt := gatherRowsGo(unsafe.Pointer(&twin[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, wide)
+						ka := gatherRows(unsafe.Pointer(&asm[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, c.wide, c.stream)
+						storeFence()
+						kt := gatherRowsGo(unsafe.Pointer(&twin[0]), unsafe.Pointer(&src[0]), stride*es, size, idxp, last, n, c.wide)
 						if ka != kt || !slices.Equal(asm, twin) {
-							t.Fatalf("n %d, last %d, bad %d = %d, wide %v: assembly set %d, twin %d; same out %v",
-								n, last, bad, value, wide, ka, kt, slices.Equal(asm, twin))
+							t.Fatalf("n %d, last %d, bad %d = %d, %+v: assembly set %d, twin %d; same out %v",
+								n, last, bad, value, c, ka, kt, slices.Equal(asm, twin))
 						}
 					}
 					if bad < 0 {
@@ -215,6 +218,13 @@ func TestGatherRowsTwin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// alignedWords returns n zero words whose first lies on a 64-byte line.
+func alignedWords(n int) []uint64 {
+	b := make([]uint64, n+8)
+	off := int(-uintptr(unsafe.Pointer(&b[0])) % 64 / 8)
+	return b[off : off+n]
 }
 
 // TestCopyOrTwin checks that copyOr, sixteen values at a time in assembly
