@@ -16,22 +16,18 @@
 	SUBQ $64, CX; \
 	JMP loop
 
-// func prefetchL1(p unsafe.Pointer, n uintptr)
-TEXT ·prefetchL1(SB), NOSPLIT, $0-16
+// func prefetchLines(p unsafe.Pointer, n uintptr, l2 bool)
+TEXT ·prefetchLines(SB), NOSPLIT, $0-17
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
-	PREFETCH_LINES(PREFETCHT0, l1, l1Done)
+	CMPB l2+16(FP), $0
+	JNE l2
+	PREFETCH_LINES(PREFETCHT0, l1, done)
 
-l1Done:
-	RET
+l2:
+	PREFETCH_LINES(PREFETCHT1, l2Line, done)
 
-// func prefetchL2(p unsafe.Pointer, n uintptr)
-TEXT ·prefetchL2(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	PREFETCH_LINES(PREFETCHT1, l2, l2Done)
-
-l2Done:
+done:
 	RET
 
 // func copyStreaming(dst, src unsafe.Pointer, n uintptr)
