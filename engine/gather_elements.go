@@ -95,7 +95,7 @@ func gatherElementRows[E comparable](dst, src []E, e *elemWalk, w, r0, r1 int, s
 		if !touch {
 			n := r1 - r0
 			return gatherFlat(dst[r0*e.last:][:n*e.last], src[r0*e.data[0]:], e.data[0], lim.size, e.ind[r0*e.last:][:n*e.last],
-				e.last, lim.fromEnd, skip, r0*e.last, stream), 0
+				e.last, lim.fromEnd, skip, r0*e.last), 0
 		}
 		return gatherRows2(dst, e.other[0], e.last, src, lim.size, e.ind, r0, r1, lim.fromEnd, skip, stream)
 	}
@@ -167,14 +167,16 @@ func worthTouching[E any](table []E, rowLen, n int) bool {
 // axis, in one loop over all of idx: out and idx hold rows of last
 // elements, src rows of size elements, the next dstep elements on. It
 // returns at plus the position in idx of the first rejected index, or
-// -1; with skip it sets out there to zero and goes on.
+// -1; with skip it sets out there to zero and goes on. It writes out as
+// usual, never around the cache: a tenth parameter, stream, cost its loop
+// a reload from the stack every element.
 //
 //go:noinline
-func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int, stream bool) int {
+func gatherFlat[E any](out, src []E, dstep, size int, idx []int64, last int, fromEnd int64, skip bool, at int) int {
 	var zero E
 	out = out[:len(idx)]
 	// Eight at a time while in range (see gatherAtOnce).
-	k0 := gatherAtOnce(out, src, dstep, size, idx, last, stream)
+	k0 := gatherAtOnce(out, src, dstep, size, idx, last, false)
 	base, next := 0, last
 	if k0 > 0 {
 		base, next = k0/last*dstep, (k0/last+1)*last

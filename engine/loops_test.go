@@ -194,7 +194,7 @@ func TestGatherFlatKernel(t *testing.T) {
 			}
 		}
 		got := make([]float32, len(idx))
-		bad := gatherFlat(got, src, dstep, size, idx, last, fromEnd, skip, at, false)
+		bad := gatherFlat(got, src, dstep, size, idx, last, fromEnd, skip, at)
 		n := len(got)
 		if bad >= 0 {
 			n = bad - at
