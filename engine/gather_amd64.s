@@ -2,6 +2,23 @@
 
 #include "textflag.h"
 
+// GATHER_STORE gathers by GATHER into R the eight elements of scale
+// bytes that the indices in Z0 select in the current row of src (K1 those
+// in range), stores them at out's element AX by PLAIN, or around the
+// cache (VMOVNTDQ, at label nt) where R12 (stream) is set, and goes on
+// with the next eight.
+#define GATHER_STORE(GATHER, R, scale, PLAIN, nt) \
+	GATHER (SI)(Z0*scale), K1, R; \
+	TESTQ R12, R12; \
+	JNZ nt; \
+	PLAIN R, (DI)(AX*scale); \
+	ADDQ $8, AX; \
+	JMP loop; \
+	nt:; \
+	VMOVNTDQ R, (DI)(AX*scale); \
+	ADDQ $8, AX; \
+	JMP loop
+
 // func gatherRows(out, src unsafe.Pointer, dstep uintptr, size uint64, idx *int64, last, n int, wide, stream bool) int
 //
 // Eight indices at a time with AVX-512 (see gather_amd64.go): compare
@@ -44,27 +61,9 @@ same:
 	VPXORQ Z2, Z2, Z2
 	TESTQ R11, R11
 	JNZ wide
-	VPGATHERQD (SI)(Z0*4), K1, Y2
-	TESTQ R12, R12
-	JNZ stream4
-	VMOVDQU32 Y2, (DI)(AX*4)
-	ADDQ $8, AX
-	JMP loop
-stream4:
-	VMOVNTDQ Y2, (DI)(AX*4)
-	ADDQ $8, AX
-	JMP loop
+	GATHER_STORE(VPGATHERQD, Y2, 4, VMOVDQU32, stream4)
 wide:
-	VPGATHERQQ (SI)(Z0*8), K1, Z2
-	TESTQ R12, R12
-	JNZ stream8
-	VMOVDQU64 Z2, (DI)(AX*8)
-	ADDQ $8, AX
-	JMP loop
-stream8:
-	VMOVNTDQ Z2, (DI)(AX*8)
-	ADDQ $8, AX
-	JMP loop
+	GATHER_STORE(VPGATHERQQ, Z2, 8, VMOVDQU64, stream8)
 done:
 	VZEROUPPER
 	MOVQ AX, ret+64(FP)
