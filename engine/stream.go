@@ -9,13 +9,14 @@ import (
 // read is a miss at a random address, and every line of the output is
 // read into the cache before it is written, only to be evicted again.
 // The mover of such a call asks for the rows some pairs ahead before it
-// copies the current one, so that several rows are in flight, and writes
-// the output with non-temporal stores, which skip reading it. What counts
-// as large, how far ahead, and whether to stream at all depend on the
-// processor: the engine's Strategy (strategy.go) says. Go offers
-// neither instruction, so stream_amd64.s holds the three it needs (SSE,
-// which every amd64 processor has); elsewhere copyStreaming is a plain
-// copy and the movers do not stream.
+// copies the current one, into the L2 (prefetchL2), so that several rows
+// are in flight, and writes the output with non-temporal stores, which
+// skip reading it. What counts as large, how far ahead, and whether to
+// stream at all depend on the processor: the engine's Strategy
+// (strategy.go) says. Go offers none of these instructions, so
+// stream_amd64.s holds the four it needs (SSE, which every amd64
+// processor has); elsewhere copyStreaming is a plain copy and the movers
+// do not stream.
 
 // streaming says whether a mover of blocks of block elements from src to
 // dst, of element type E, should ask for rows ahead (prefetch) and write
