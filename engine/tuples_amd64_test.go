@@ -18,27 +18,11 @@ func TestOffsetsTriplesTwin(t *testing.T) {
 	dims := []int{2, 5, 7}
 	strides := []int{35, 7, 1}
 	for _, fromEnd := range []bool{false, true} {
-		lims := make([]limit, 3)
-		for i, d := range dims {
-			lims[i] = limit{size: d}
-			if fromEnd {
-				lims[i].fromEnd = int64(d)
-			}
-		}
+		lims := twinLimits(dims, fromEnd)
 		for _, n := range twinLengths {
 			for bad := -1; bad < 3*n; bad += max(1, n/2) {
 				for _, value := range []int64{-1, -3, 7, 99, -99} {
-					ind := make([]int64, 3*n)
-					for i := range ind {
-						d := int64(dims[i%3])
-						ind[i] = r.Int64N(2*d) - d // in [-d, d): negative ones too
-						if !fromEnd && ind[i] < 0 {
-							ind[i] = -ind[i] - 1
-						}
-					}
-					if bad >= 0 {
-						ind[bad] = value
-					}
+					ind := twinTuples(r, n, dims, fromEnd, bad, value)
 					asm, twin := make([]int32, n), make([]int32, n)
 					ka := offsetsTriples(asm, ind, lims, strides)
 					kt := offsets3(twin, ind, lims, strides, false)
@@ -67,29 +51,13 @@ func TestOffsetsPairsTwin(t *testing.T) {
 		t.Skip("the processor has no AVX2: the assembly cannot run")
 	}
 	r := rand.New(rand.NewPCG(9, 10))
-	dims, strides := [2]int{5, 7}, [2]int{9, 1} // a row of 9 holds 7
+	dims, strides := []int{5, 7}, [2]int{9, 1} // a row of 9 holds 7
 	for _, fromEnd := range []bool{false, true} {
-		var lims [2]limit
-		for i, d := range dims {
-			lims[i] = limit{size: d}
-			if fromEnd {
-				lims[i].fromEnd = int64(d)
-			}
-		}
+		lims := [2]limit(twinLimits(dims, fromEnd))
 		for _, n := range twinLengths {
 			for bad := -1; bad < 2*n; bad += max(1, n/3) {
 				for _, value := range append([]int64{-6, 5, 7, -8}, badValues...) {
-					ind := make([]int64, 2*n)
-					for i := range ind {
-						d := int64(dims[i%2])
-						ind[i] = r.Int64N(2*d) - d
-						if !fromEnd && ind[i] < 0 {
-							ind[i] = -ind[i] - 1
-						}
-					}
-					if bad >= 0 {
-						ind[bad] = value
-					}
+					ind := twinTuples(r, n, dims, fromEnd, bad, value)
 					checkPairsTwin[int32](t, ind, lims, strides, bad, value)
 					checkPairsTwin[int](t, ind, lims, strides, bad, value)
 					if bad < 0 {
@@ -131,4 +99,35 @@ func checkPairsTwin[O int32 | int](t *testing.T, ind []int64, lims [2]limit, str
 	if got != want {
 		t.Fatalf("%d pairs, bad %d = %d: the assembly set %d, want %d", n, bad, value, got, want)
 	}
+}
+
+// twinLimits returns the limits of tuples' components of the given
+// sizes, negative values counting from the end or refused.
+func twinLimits(dims []int, fromEnd bool) []limit {
+	lims := make([]limit, len(dims))
+	for i, d := range dims {
+		lims[i] = limit{size: d}
+		if fromEnd {
+			lims[i].fromEnd = int64(d)
+		}
+	}
+	return lims
+}
+
+// twinTuples returns n tuples of len(dims) components, each in [-d, d)
+// for its size d where negative values count from the end (else in [0,
+// d)), with the value at bad (if bad >= 0) replaced by value.
+func twinTuples(r *rand.Rand, n int, dims []int, fromEnd bool, bad int, value int64) []int64 {
+	ind := make([]int64, len(dims)*n)
+	for i := range ind {
+		d := int64(dims[i%len(dims)])
+		ind[i] = r.Int64N(2*d) - d
+		if !fromEnd && ind[i] < 0 {
+			ind[i] = -ind[i] - 1
+		}
+	}
+	if bad >= 0 {
+		ind[bad] = value
+	}
+	return ind
 }
