@@ -31,23 +31,33 @@ func addFloatRows(dst []float32, size int, idx []int64, last int, upd []float32)
 //go:noescape
 func addFloats(dst *float32, size uint64, idx *int64, upd *float32, n, last int, avx2 bool) int
 
-// addPlaced adds upd[k] to dst[pos[k]] for every k, in order, in assembly
-// (addFloatsAt), without checking the positions: sumPlaced's, a copy of
-// the indices that it has checked and no one else can change. Eight a
-// round without a check take 4.4 instructions an update where addFloats'
-// checked rounds take 5.9.
-func addPlaced(dst []float32, pos []int64, upd []float32) {
-	if len(pos) == 0 {
+// addPlaced adds upd[k] to dst[r*size + pos[k]] for every k, in order,
+// r being k/last (rows of last positions, row r into dst's row r of size
+// elements; one row of all of them for single elements), in assembly
+// (addFloatsAt), without checking the positions: scratch.placed's, a copy
+// of the indices that it has checked, each in [0, size), and no one else
+// can change. Eight a round without a check take 4.4 instructions an
+// update where addFloats' checked rounds take 5.9.
+func addPlaced(dst []float32, size int, pos []int64, last int, upd []float32) {
+	n := len(pos)
+	if n == 0 || last <= 0 {
 		return
 	}
-	upd = upd[:len(pos)] // panics, as Go's indexing would, before the assembly could overrun
-	addFloatsAt(&dst[0], &pos[0], &upd[0], len(pos))
+	// The rows the positions reach, and the updates: slicing panics, as
+	// Go's indexing would, before the assembly could overrun them.
+	rows := 1
+	if last < n {
+		rows = n / last
+	}
+	dst, upd = dst[:rows*size], upd[:n]
+	addFloatsAt(&dst[0], size, &pos[0], &upd[0], n, last)
 }
 
-// addFloatsAt is addPlaced over n positions and updates at pos and upd.
+// addFloatsAt is addPlaced over n positions and updates at pos and upd,
+// in rows of last, and the rows of size elements at dst.
 //
 //go:noescape
-func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
+func addFloatsAt(dst *float32, size int, pos *int64, upd *float32, n, last int)
 
 // addEntryFloats is applyEntries' loop for float32 sums, in assembly
 // (addEntries), which asks for the element of an entry sixteen ahead

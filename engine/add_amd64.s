@@ -129,22 +129,37 @@ done:
 out:
 	RET
 
-// func addFloatsAt(dst *float32, pos *int64, upd *float32, n int)
+// func addFloatsAt(dst *float32, size int, pos *int64, upd *float32, n, last int)
 //
-// For k from 0 to n-1, in order: dst[pos[k]] += upd[k], eight a round,
-// then one at a time, with no check: the positions are the caller's own
-// copy, which it has checked (see sumPlaced). Each sum is dst's element
-// plus the update, in that order, as addFloats computes it.
+// For k from 0 to n-1, in order: dst[r*size + pos[k]] += upd[k], r being
+// k/last (n is a multiple of last: rows of last positions, each into its
+// row of size elements of dst), eight a round while eight are left in
+// the row, then one at a time, with no check: the positions are the
+// caller's own copy, which it has checked (see scratch.placed). Each sum
+// is dst's element plus the update, in that order, as addFloats computes
+// it.
 //
-// DI dst, SI pos, BX upd, CX n, AX k, DX the last k that starts a round of
-// eight, R8-R11 four positions.
-TEXT ·addFloatsAt(SB), NOSPLIT, $0-32
+// DI the row of dst, R12 size in bytes, SI pos, BX upd, CX n, R14 last,
+// AX k, R13 where the row ends, DX the last k of the row that starts a
+// round of eight, R8-R11 four positions.
+TEXT ·addFloatsAt(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
-	MOVQ pos+8(FP), SI
-	MOVQ upd+16(FP), BX
-	MOVQ n+24(FP), CX
+	MOVQ size+8(FP), R12
+	SHLQ $2, R12
+	MOVQ pos+16(FP), SI
+	MOVQ upd+24(FP), BX
+	MOVQ n+32(FP), CX
+	MOVQ last+40(FP), R14
 	XORQ AX, AX
-	LEAQ -8(CX), DX
+	MOVQ R14, R13
+	JMP rowtest
+nextrow:
+	ADDQ R12, DI
+	ADDQ R14, R13
+rowtest:
+	CMPQ AX, CX
+	JGE rowsdone
+	LEAQ -8(R13), DX
 	JMP eighttest
 eightat:
 	LOAD_FOUR(0)
@@ -161,8 +176,10 @@ oneat:
 	ADD_ONE(0(BX)(AX*4))
 	INCQ AX
 onetest:
-	CMPQ AX, CX
+	CMPQ AX, R13
 	JLT oneat
+	JMP nextrow
+rowsdone:
 	RET
 
 // func addEntries(dst *float32, es *entry[float32], n int)

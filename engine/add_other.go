@@ -35,12 +35,14 @@ func addEntryFloatsGo(dst []float32, es []entry[float32]) {
 
 // addPlacedGo is the specification of addPlaced, which amd64 has in
 // assembly (addFloatsAt), and what every other build runs (purego.go):
-// upd[k] added to dst[pos[k]] for every k, in order, the positions all in
-// range; a sum that is NaN is the one ADDSS makes (add). It builds
-// everywhere, so that a test compares it with the assembly on amd64.
-func addPlacedGo(dst []float32, pos []int64, upd []float32) {
+// upd[k] added to dst[r*size + pos[k]] for every k, in order, r being
+// k/last, the positions all in [0, size); a sum that is NaN is the one
+// ADDSS makes (add). It builds everywhere, so that a test compares it
+// with the assembly on amd64.
+func addPlacedGo(dst []float32, size int, pos []int64, last int, upd []float32) {
 	upd = upd[:len(pos)]
 	for k, p := range pos {
-		dst[p] = add(dst[p], upd[k])
+		d := k/last*size + int(p)
+		dst[d] = add(dst[d], upd[k])
 	}
 }

@@ -54,7 +54,11 @@ func testAssemblyStaysInBounds(t *testing.T) {
 				t.Errorf("addFloatRows, n %d, last %d: added %d", n, last, k)
 			}
 		}
-		addPlaced(dst, idx, upd)
+		for _, last := range []int{1, 8, n} { // rows of one, of eight, and one row
+			if last > 0 && n%last == 0 {
+				addPlaced(dst, size, idx, last, upd)
+			}
+		}
 		addEntryFloats(dst, es)
 		if got := orBlocks(idx[:n&^7], 0); got >= 2*size {
 			t.Errorf("orBlocks, n %d: %d", n, got)

@@ -97,7 +97,11 @@ func offsetsPairs[O int32 | int](offs []O, ind []int64, l0, l1 limit, s0, s1 int
 func copyOr(dst, ind []int64) uint64 { return copyOrGo(dst, ind) }
 
 // addPlaced adds updates at checked positions (see addPlacedGo).
-func addPlaced(dst []float32, pos []int64, upd []float32) { addPlacedGo(dst, pos, upd) }
+func addPlaced(dst []float32, size int, pos []int64, last int, upd []float32) {
+	if len(pos) > 0 && last > 0 {
+		addPlacedGo(dst, size, pos, last, upd)
+	}
+}
 
 // canPlace says that small float32 sums take their indices through
 // scratch.placed: only with the assembly.

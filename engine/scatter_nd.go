@@ -103,7 +103,8 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}
 		if pos != nil {
-			addPlaced(words[float32](s.views[vDst]), pos, words[float32](s.views[vUpd]))
+			d := words[float32](s.views[vDst])
+			addPlaced(d, len(d), pos, len(pos), words[float32](s.views[vUpd]))
 			return nil
 		}
 		// Negative values, checked: the loop that wraps them.

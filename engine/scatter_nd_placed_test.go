@@ -96,3 +96,75 @@ func randFloats(r *rand.Rand, n int) []float32 {
 	}
 	return v
 }
+
+// TestScatterElementsPlacedSums holds the small float32 sums along the
+// last axis in place that take their indices through scratch.placed (S4:
+// a checked copy, then each row added into its row of dst without a
+// check) to testkit/reftest, and the same calls into another dst, which
+// do not: rows fewer and shorter than dst's, rank 1 and 3, an inner
+// dimension of indices shorter than dst's (whose rows do not follow one
+// another in dst, and which the other loops take), duplicates, a negative
+// value (checked, then wrapped by the other loops), and a value out of
+// range, which must fail with an *IndexError naming it and leave data as
+// it was.
+func TestScatterElementsPlacedSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	opt := ScatterOptions{Reduction: Add, Rules: IndexRules{Negative: NegativeFromEnd}}
+	for _, c := range []struct{ data, idx tensor.Shape }{
+		{tensor.Shape{64, 64}, tensor.Shape{64, 8}}, // S4
+		{tensor.Shape{5, 7}, tensor.Shape{3, 4}},
+		{tensor.Shape{9}, tensor.Shape{5}},
+		{tensor.Shape{2, 3, 6}, tensor.Shape{2, 3, 4}},
+		{tensor.Shape{2, 3, 6}, tensor.Shape{2, 2, 4}}, // rows not one after another in dst
+		{tensor.Shape{4, 16}, tensor.Shape{4, 16}},
+	} {
+		axis := len(c.data) - 1
+		size := c.data[axis]
+		n, _ := c.idx.NumElements()
+		elems, _ := c.data.NumElements()
+		for _, bad := range []string{"none", "negative", "first", "last"} {
+			for _, inPlace := range []bool{true, false} {
+				name := fmt.Sprintf("data %v, indices %v, bad %s, in place %v", c.data, c.idx, bad, inPlace)
+				idx := make([]int64, n)
+				for i := range idx {
+					idx[i] = int64(r.IntN(size))
+					if i%3 == 2 {
+						idx[i] = idx[i-1] // duplicates, summed in order
+					}
+				}
+				switch bad {
+				case "negative":
+					idx[n/2] = -int64(size)
+				case "first":
+					idx[0] = int64(size)
+				case "last":
+					idx[n-1] = -int64(size) - 1
+				}
+				indices := tensor.Must(tensor.From(c.idx, idx))
+				data := tensor.Must(tensor.FromFloat32s(tensor.Float32, c.data, randFloats(r, elems)))
+				updates := tensor.Must(tensor.FromFloat32s(tensor.Float32, c.idx, randFloats(r, n)))
+				want, wantErr := reftest.ScatterElements(data, indices, updates, axis, opt)
+				dst, was := data, data.Clone()
+				if !inPlace {
+					dst = tensor.Must(tensor.New(tensor.Float32, c.data))
+				}
+				err := ScatterElements(dst, data, indices, updates, axis, opt)
+				if d := reftest.Disagreement(dst, err, want, wantErr, sameClass); d != "" {
+					t.Fatalf("%s: %s", name, d)
+				}
+				if inPlace {
+					if d := reftest.Untouched(dst, err, was); d != "" {
+						t.Fatalf("%s: %s", name, d)
+					}
+				}
+				if bad == "first" || bad == "last" {
+					first := slices.IndexFunc(idx, func(v int64) bool { return v < -int64(size) || v >= int64(size) })
+					var ie *IndexError
+					if !errors.As(err, &ie) || ie.Pos[len(ie.Pos)-1] != first%c.idx[axis] {
+						t.Fatalf("%s: error %v, want an *IndexError at the value %d", name, err, first)
+					}
+				}
+			}
+		}
+	}
+}

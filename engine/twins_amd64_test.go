@@ -249,7 +249,8 @@ func testCopyOrTwin(t *testing.T) {
 
 // TestAddPlacedTwin checks that the assembly of addPlaced and its Go twin
 // add the same updates, duplicates in order, to the same bits, NaNs
-// among them.
+// among them: in one row, and in rows of 1, 3, 8 and 9 positions, each
+// into its own row of dst.
 func TestAddPlacedTwin(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	const size = 10
@@ -259,15 +260,20 @@ func TestAddPlacedTwin(t *testing.T) {
 		for i := range upd {
 			upd[i] = twinFloat(r, 1e3)
 		}
-		base := make([]float32, size)
+		base := make([]float32, size*max(n, 1)+1) // a row a position at most, and one past
 		for i := range base {
 			base[i] = twinFloat(r, 1)
 		}
-		asm, twin := slices.Clone(base), slices.Clone(base)
-		addPlaced(asm, pos, upd)
-		addPlacedGo(twin, pos, upd)
-		if !sameFloat32Bits(asm, twin) {
-			t.Fatalf("n %d: assembly %v, twin %v", n, asm, twin)
+		for _, last := range []int{n, 1, 3, 8, 9} {
+			if last == 0 || n%last != 0 {
+				continue
+			}
+			asm, twin := slices.Clone(base), slices.Clone(base)
+			addPlaced(asm, size, pos, last, upd)
+			addPlacedGo(twin, size, pos, last, upd)
+			if !sameFloat32Bits(asm, twin) {
+				t.Fatalf("n %d, rows of %d: assembly %v, twin %v", n, last, asm, twin)
+			}
 		}
 	}
 }
