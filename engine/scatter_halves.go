@@ -82,8 +82,10 @@ func now() int64 { return int64(time.Since(clockBase)) }
 // retries' schedule: how many calls the slower way waits (every) and how
 // many are left (left).
 //
-// A way's first call is not timed: it also pays for what later calls
-// find ready (the halves' buckets, their pages). A machine's noise only
+// The halves' first call is not timed: it also pays for what later calls
+// find ready (their buckets, and the buckets' pages); the one loop has
+// nothing to make ready, and its first call is timed, so that finding
+// out costs a short run one call of the slower way, not two. A machine's noise only
 // ever slows a call, so a way's timing falls at once to a faster call's
 // and rises only half-way to a slower one's: one slow call moves it less
 // than the calls before it say. The faster way runs; the slower is timed
@@ -132,10 +134,10 @@ func (w *wayTimes) choose(t int64) way {
 }
 
 // record takes in the timing of a call at time t that applied n updates
-// by way x in elapsed, unless it is the way's first, and moves the
+// by way x in elapsed, unless it is the halves' first, and moves the
 // retries' schedule on (see wayTimes).
 func (w *wayTimes) record(x way, t int64, elapsed time.Duration, n int) {
-	if w.calls[x].Add(1) == 1 || n <= 0 {
+	if w.calls[x].Add(1) == 1 && x == halvesWay || n <= 0 {
 		return
 	}
 	ps := elapsed.Nanoseconds() * 1000 / int64(n)

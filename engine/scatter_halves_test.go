@@ -229,12 +229,12 @@ func workAlone(t *testing.T, j job, w int) {
 
 // TestWayTimes follows the timed choice between the halves and the one
 // loop through a run of calls a millisecond apart, 1000 updates each:
-// each way's first call is not timed; the faster way wins; the slower is
-// retried 4 calls after it is timed and twice as long after each retry
-// that finds it still slower; one slow call of the faster way costs 4
-// calls of the other before it is retried and wins again; a way that
-// stays slow loses; and a timing older than timesStale is retried
-// whatever the schedule says.
+// the halves' first call is not timed, the loop's is; the faster way
+// wins; the slower is retried 4 calls after it is timed and twice as
+// long after each retry that finds it still slower; one slow call of the
+// faster way costs 4 calls of the other before it is retried and wins
+// again; a way that stays slow loses; and a timing older than timesStale
+// is retried whatever the schedule says.
 func TestWayTimes(t *testing.T) {
 	const fast, slow, spike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
 	steps := []struct {
@@ -242,10 +242,9 @@ func TestWayTimes(t *testing.T) {
 		want    way
 		elapsed time.Duration
 	}{
-		{1, halvesWay, 50 * time.Millisecond}, // the first: not timed
+		{1, halvesWay, 50 * time.Millisecond}, // the halves' first: not timed
 		{1, halvesWay, fast},                  // timed: 6 ns an update
-		{1, loopWay, 90 * time.Millisecond},   // the loop's first
-		{1, loopWay, slow},                    // timed: 10 ns, slower
+		{1, loopWay, slow},                    // the loop's first, timed: 10 ns, slower
 		{4, halvesWay, fast},                  // 4 calls on
 		{1, loopWay, slow},                    // the retry: still slower
 		{8, halvesWay, fast},                  // twice as long
