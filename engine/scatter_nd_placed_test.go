@@ -33,23 +33,7 @@ func TestScatterNDPlacedSums(t *testing.T) {
 						if n == 0 && bad != "none" {
 							continue
 						}
-						idx := make([]int64, n)
-						for i := range idx {
-							idx[i] = int64(r.IntN(size))
-							if i%5 == 0 && i > 0 {
-								idx[i] = idx[i-1] // duplicates, applied in order
-							}
-						}
-						switch bad {
-						case "negative":
-							idx[n/2] = -int64(size)
-						case "first":
-							idx[0] = int64(size)
-						case "middle":
-							idx[n/2] = -int64(size) - 1
-						case "last":
-							idx[n-1] = int64(size) + 100
-						}
+						idx := placedIndices(r, n, size, bad)
 						indices := tensor.Must(tensor.From(tensor.Shape{n, 1}, idx))
 						if itype == tensor.Int32 {
 							v := make([]int32, n)
@@ -61,19 +45,9 @@ func TestScatterNDPlacedSums(t *testing.T) {
 						data := tensor.Must(tensor.FromFloat32s(tensor.Float32, tensor.Shape{size}, randFloats(r, size)))
 						updates := tensor.Must(tensor.FromFloat32s(tensor.Float32, tensor.Shape{n}, randFloats(r, n)))
 						want, wantErr := reftest.ScatterND(data, indices, updates, opt)
-						dst, was := data, data.Clone()
-						if !inPlace {
-							dst = tensor.Must(tensor.New(tensor.Float32, tensor.Shape{size}))
-						}
-						err := ScatterND(dst, data, indices, updates, opt)
-						if d := reftest.Disagreement(dst, err, want, wantErr, sameClass); d != "" {
-							t.Fatalf("%s: %s", name, d)
-						}
-						if inPlace {
-							if d := reftest.Untouched(dst, err, was); d != "" {
-								t.Fatalf("%s: %s", name, d)
-							}
-						}
+						err := checkPlaced(t, name, data, inPlace, want, wantErr, func(dst tensor.Tensor) error {
+							return ScatterND(dst, data, indices, updates, opt)
+						})
 						if bad != "none" && bad != "negative" {
 							first := slices.IndexFunc(idx, func(v int64) bool { return v < -int64(size) || v >= int64(size) })
 							var ie *IndexError
@@ -86,6 +60,53 @@ func TestScatterNDPlacedSums(t *testing.T) {
 			}
 		}
 	}
+}
+
+// placedIndices returns n indices in [0, size), every fifth the one
+// before it (duplicates, applied in order), with the value bad names: a
+// negative one in the middle (checked, then wrapped), or one out of range
+// first, in the middle or last.
+func placedIndices(r *rand.Rand, n, size int, bad string) []int64 {
+	idx := make([]int64, n)
+	for i := range idx {
+		idx[i] = int64(r.IntN(size))
+		if i%5 == 0 && i > 0 {
+			idx[i] = idx[i-1]
+		}
+	}
+	switch bad {
+	case "negative":
+		idx[n/2] = -int64(size)
+	case "first":
+		idx[0] = int64(size)
+	case "middle":
+		idx[n/2] = -int64(size) - 1
+	case "last":
+		idx[n-1] = int64(size) + 100
+	}
+	return idx
+}
+
+// checkPlaced runs a scatter into data itself (inPlace) or into a new
+// tensor of its shape, holds it to want and wantErr, and in place checks
+// that an error left data as it was; it returns the scatter's error.
+func checkPlaced(t *testing.T, name string, data tensor.Tensor, inPlace bool, want tensor.Tensor, wantErr error,
+	scatter func(dst tensor.Tensor) error) error {
+	t.Helper()
+	dst, was := data, data.Clone()
+	if !inPlace {
+		dst = tensor.Must(tensor.New(data.DType(), data.Shape()))
+	}
+	err := scatter(dst)
+	if d := reftest.Disagreement(dst, err, want, wantErr, sameClass); d != "" {
+		t.Fatalf("%s: %s", name, d)
+	}
+	if inPlace {
+		if d := reftest.Untouched(dst, err, was); d != "" {
+			t.Fatalf("%s: %s", name, d)
+		}
+	}
+	return err
 }
 
 // randFloats returns n float32 values in [0, 1).
@@ -105,8 +126,8 @@ func randFloats(r *rand.Rand, n int) []float32 {
 // dimension of indices shorter than dst's (whose rows do not follow one
 // another in dst, and which the other loops take), duplicates, a negative
 // value (checked, then wrapped by the other loops), and a value out of
-// range, which must fail with an *IndexError naming it and leave data as
-// it was.
+// range first, in the middle and last, which must fail with an
+// *IndexError naming it and leave data as it was.
 func TestScatterElementsPlacedSums(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	opt := ScatterOptions{Reduction: Add, Rules: IndexRules{Negative: NegativeFromEnd}}
@@ -122,42 +143,18 @@ func TestScatterElementsPlacedSums(t *testing.T) {
 		size := c.data[axis]
 		n, _ := c.idx.NumElements()
 		elems, _ := c.data.NumElements()
-		for _, bad := range []string{"none", "negative", "first", "last"} {
+		for _, bad := range []string{"none", "negative", "first", "middle", "last"} {
 			for _, inPlace := range []bool{true, false} {
 				name := fmt.Sprintf("data %v, indices %v, bad %s, in place %v", c.data, c.idx, bad, inPlace)
-				idx := make([]int64, n)
-				for i := range idx {
-					idx[i] = int64(r.IntN(size))
-					if i%3 == 2 {
-						idx[i] = idx[i-1] // duplicates, summed in order
-					}
-				}
-				switch bad {
-				case "negative":
-					idx[n/2] = -int64(size)
-				case "first":
-					idx[0] = int64(size)
-				case "last":
-					idx[n-1] = -int64(size) - 1
-				}
+				idx := placedIndices(r, n, size, bad)
 				indices := tensor.Must(tensor.From(c.idx, idx))
 				data := tensor.Must(tensor.FromFloat32s(tensor.Float32, c.data, randFloats(r, elems)))
 				updates := tensor.Must(tensor.FromFloat32s(tensor.Float32, c.idx, randFloats(r, n)))
 				want, wantErr := reftest.ScatterElements(data, indices, updates, axis, opt)
-				dst, was := data, data.Clone()
-				if !inPlace {
-					dst = tensor.Must(tensor.New(tensor.Float32, c.data))
-				}
-				err := ScatterElements(dst, data, indices, updates, axis, opt)
-				if d := reftest.Disagreement(dst, err, want, wantErr, sameClass); d != "" {
-					t.Fatalf("%s: %s", name, d)
-				}
-				if inPlace {
-					if d := reftest.Untouched(dst, err, was); d != "" {
-						t.Fatalf("%s: %s", name, d)
-					}
-				}
-				if bad == "first" || bad == "last" {
+				err := checkPlaced(t, name, data, inPlace, want, wantErr, func(dst tensor.Tensor) error {
+					return ScatterElements(dst, data, indices, updates, axis, opt)
+				})
+				if bad != "none" && bad != "negative" {
 					first := slices.IndexFunc(idx, func(v int64) bool { return v < -int64(size) || v >= int64(size) })
 					var ie *IndexError
 					if !errors.As(err, &ie) || ie.Pos[len(ie.Pos)-1] != first%c.idx[axis] {
