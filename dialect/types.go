@@ -131,10 +131,11 @@ func (b *Behavior) CheckType(input string, d tensor.DType) error {
 // stands for, from Reductions. "" stands for the default: the Default of
 // the operator's reduction attribute, in the Behaviors that Op.Shared and
 // Op.Resolve hand out, or engine.None where that attribute is optional
-// and has no Default (torch.scatter without reduce). A name Reductions lacks, or "" where there is no
-// default, is an ErrAttribute error worded by ReductionRefusal (or
-// MissingReduction), in which {name} is the name quoted and {allowed}
-// the names of Reductions as ReductionNames orders them.
+// and has no Default (torch.scatter without reduce). A name Reductions
+// lacks, or "" where there is no default, is an ErrAttribute error worded
+// by ReductionRefusal (or MissingReduction), in which {name} is the name
+// quoted and {allowed} the names of Reductions as ReductionNames orders
+// them.
 func (b *Behavior) ParseReduction(name string) (engine.Reduction, error) {
 	if name == "" {
 		if b.writeByDefault {

@@ -44,10 +44,10 @@ var hasAVX2 = false
 // assembly it does not, and the movers never ask it to.
 const canStream = false
 
-// prefetchL1 and prefetchL2 are hints with nothing to compute: they do
-// nothing.
+// prefetchL1 is a hint with nothing to compute: it does nothing.
 func prefetchL1(p unsafe.Pointer, n uintptr) {}
 
+// prefetchL2 is a hint with nothing to compute: it does nothing.
 func prefetchL2(p unsafe.Pointer, n uintptr) {}
 
 // copyStreaming copies n bytes from src to dst (see copyStreamingGo).

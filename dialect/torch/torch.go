@@ -462,8 +462,8 @@ func (c *scatterCall) checkShapes(sh *opcall.Shapes, d int) error {
 	return nil
 }
 
-// reduction resolves the call's reduction name through its operator's
-// Behavior; torch.scatter without reduce writes.
+// run checks the call and scatters into dst: input itself (in place), or
+// another tensor of its type and shape.
 func (c *scatterCall) run(dst tensor.Tensor) error {
 	sh := opcall.GetShapes()
 	defer sh.Release()
