@@ -85,16 +85,18 @@ func now() int64 { return int64(time.Since(clockBase)) }
 // The halves' first call is not timed: it also pays for what later calls
 // find ready (their buckets, and the buckets' pages); the one loop has
 // nothing to make ready, and its first call is timed, so that finding
-// out costs a short run one call of the slower way, not two. A machine's noise only
-// ever slows a call, so a way's timing falls at once to a faster call's
-// and rises only half-way to a slower one's: one slow call moves it less
-// than the calls before it say. The faster way runs; the slower is timed
-// again on a schedule, retryLeast calls after a switch and twice as long
-// after each retry that finds it still slower, up to retryMost calls, or
-// once its timing is older than timesStale. A faster way that a call
-// finds slower than the other is retried after retryLeast calls of the
-// other: one slow call, the machine's noise, costs a few calls of the
-// slower way, where a change of the machine's state shows within them.
+// out costs a short run one call of the slower way, not two.
+//
+// A machine's noise only ever slows a call, so a way's timing falls at
+// once to a faster call's and rises only half-way to a slower one's: one
+// slow call moves it less than the calls before it say. The faster way
+// runs; the slower is timed again on a schedule, retryLeast calls after a
+// switch and twice as long after each retry that finds it still slower,
+// up to retryMost calls, or once its timing is older than timesStale. A
+// faster way that a call finds slower than the other is retried after
+// retryLeast calls of the other: one slow call, the machine's noise,
+// costs a few calls of the slower way, where a change of the machine's
+// state shows within them.
 // Calls running at once read and write these without a lock: a timing
 // lost to another's is one of many.
 type wayTimes struct {
