@@ -137,6 +137,31 @@ func (s *scratch) placed(ind []int64, l limit) (pos []int64, bad int) {
 	return s.ind, -1
 }
 
+// sumsPlaced reports whether a small call in place into dst with opt may
+// add float32 updates by scratch.sumPlaced, as far as opt and dst's type
+// say: sums without ExcludeSelf that refuse an index out of range, where
+// the assembly copies and checks the indices (canPlace).
+func sumsPlaced(dst *tensor.Tensor, opt *ScatterOptions) bool {
+	return canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
+		opt.Rules.OutOfRange == OutOfRangeError
+}
+
+// sumPlaced adds the float32 updates (s.views[vUpd]) into dst
+// (s.views[vDst]) at the indices ind, in rows of last, row r into dst's
+// row r of l.size elements: the indices checked into a copy of their own
+// (placed), and added without a check each, with no reducer to set up.
+// It reports false, adding nothing, when a value is negative (checked,
+// for a loop that wraps it), and bad is the position of the first value
+// outside l, or -1.
+func (s *scratch) sumPlaced(ind []int64, l limit, last int) (added bool, bad int) {
+	pos, bad := s.placed(ind, l)
+	if bad >= 0 || pos == nil {
+		return false, bad
+	}
+	addPlaced(words[float32](s.views[vDst]), l.size, pos, last, words[float32](s.views[vUpd]))
+	return true, -1
+}
+
 // firstNegative returns the position of the first negative value of ind
 // when the rules refuse negative values only (NegativeRefused), or -1: the
 // kernels call it before any other check of the values, which then skip

@@ -47,23 +47,18 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 		opt.Rules = rules // opt is the public call's own copy
 	}
 	lim := s.limits(opt.Rules, ds[axis:axis+1])[0]
-	if canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
-		opt.Rules.OutOfRange == OutOfRangeError && axis == len(ds)-1 && us.Equal(is) &&
-		(axis == 0 || is[1:axis].Equal(ds[1:axis])) && small(2*len(ind)) &&
-		s.views[vDst].span().same(s.views[vData].span()) {
+	if sumsPlaced(dst, opt) && axis == len(ds)-1 && us.Equal(is) && (axis == 0 || is[1:axis].Equal(ds[1:axis])) &&
+		small(2*len(ind)) && s.views[vDst].span().same(s.views[vData].span()) {
 		// A small call of float32 sums along the last axis in place (S4):
-		// the indices checked into a copy of their own (see
-		// scratch.placed), and each row of them added into its row of dst
-		// without a check each, with no reducer to set up.
-		pos, bad := s.placed(ind, lim)
+		// each row of indices into its row of dst, which follow one
+		// another as the rows of indices do (see scratch.sumPlaced).
+		added, bad := s.sumPlaced(ind, lim, is[axis])
 		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
 		}
-		if pos != nil {
-			addPlaced(words[float32](s.views[vDst]), ds[axis], pos, is[axis], words[float32](s.views[vUpd]))
+		if added {
 			return nil
-		}
-		// Negative values, checked: the loops that wrap them.
+		} // else negative values, checked: the loops that wrap them
 	}
 	run := newScatterRun(s, dst, data, updates, 1, opt)
 	// Along a later axis, into a dst that is not data, the one-loop path

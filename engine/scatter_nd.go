@@ -93,22 +93,16 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		}
 		opt.Rules = rules // opt is the public call's own copy: runRules'
 	}
-	if k == 1 && block == 1 && canPlace && opt.Reduction == Add && !opt.ExcludeSelf && dst.DType() == tensor.Float32 &&
-		opt.Rules.OutOfRange == OutOfRangeError && few && inPlace {
-		// A small call of float32 sums of single indices in place (S6):
-		// the indices checked into a copy of their own, and added without
-		// a check each (see scratch.placed), with no reducer to set up.
-		pos, bad := s.placed(ind, lims[0])
+	if k == 1 && block == 1 && sumsPlaced(dst, opt) && few && inPlace {
+		// A small call of float32 sums of single indices in place (S6),
+		// dst's elements one row (see scratch.sumPlaced).
+		added, bad := s.sumPlaced(ind, lims[0], len(ind))
 		if bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, 0, 1)
 		}
-		if pos != nil {
-			d := words[float32](s.views[vDst])
-			addPlaced(d, len(d), pos, len(pos), words[float32](s.views[vUpd]))
-			return nil
+		if !added { // negative values, checked: the loop that wraps them
+			reduceIndex(Add, words[float32](s.views[vDst]), ind, words[float32](s.views[vUpd]), lims[0].size, lims[0].fromEnd)
 		}
-		// Negative values, checked: the loop that wraps them.
-		reduceIndex(Add, words[float32](s.views[vDst]), ind, words[float32](s.views[vUpd]), lims[0].size, lims[0].fromEnd)
 		return nil
 	}
 	if k > 0 && size > 0 && size <= maxOffset && opt.Reduction == None && dst.DType() != tensor.String &&
