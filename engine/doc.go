@@ -79,7 +79,8 @@
 // Each operation has a file: scatter_nd.go (and its plans,
 // scatter_nd_plan.go; its single elements into another dst past the
 // cache, sorted by block of dst, scatter_nd_blocked.go), scatter_elements.go (and its
-// column blocks along axis 0, scatter_columns.go; its single updates in
+// column blocks along axis 0, scatter_columns.go; its slabs through a
+// buffer along the last axis, scatter_slabs.go; its single updates in
 // halves, scatter_halves.go; blocks of a few elements at random rows,
 // prefetched, scatter_rows_small.go; many of them into another dst in
 // the cache on one goroutine, their offsets made alongside by another,

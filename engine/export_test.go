@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"testing"
 
 	"github.com/scatter-dev/scatter/tensor"
 )
@@ -213,3 +214,6 @@ func PlanValid(s *Scratch) bool { return s.ndp.valid }
 func PlanMatches(s *Scratch, dst, data, indices, updates *tensor.Tensor, opt *ScatterOptions) bool {
 	return s.ndp.matches(dst, data, indices, updates, opt)
 }
+
+// ForceStrategy is forceStrategy, for the tests of package engine_test.
+func ForceStrategy(t testing.TB, s Strategy) { forceStrategy(t, s) }

@@ -111,6 +111,9 @@ func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64
 	// dimension 0, each receiving the windows of its own batch positions.
 	if l.slabs {
 		j.unit = l.opStrides[0]
+		if j.rows {
+			j.through = slabsThrough(s, dst, j.slabsAtATime()*j.unit, j.unit, false)
+		}
 	}
 	p := parts(run.work(l.batches * l.windows * l.run))
 	if !j.asItGoes && l.windows == 1 && l.run == 1 && l.otherStep == 1 &&
@@ -140,9 +143,10 @@ func scatterLayout(s *scratch, dst, operand, updates *tensor.Tensor, ind []int64
 type hloScatterJob struct {
 	s        *scratch
 	unit     int
-	asItGoes bool    // starts are computed and checked by the workers
-	rows     bool    // asItGoes by lines along rows of the operand (see applyAsItGoes)
-	ind      []int64 // the start indices, for asItGoes
+	asItGoes bool      // starts are computed and checked by the workers
+	rows     bool      // asItGoes by lines along rows of the operand (see applyAsItGoes)
+	through  *slabPlan // rows through a buffer (see throughRows), or nil
+	ind      []int64   // the start indices, for asItGoes
 	found    []int
 }
 
@@ -161,9 +165,23 @@ func (j *hloScatterJob) work(w, lo, hi int) {
 	// coordinate is d. A few slabs at a time are filled and then updated,
 	// while they are in cache.
 	per, n := l.batches/max(l.bSize[0], 1), l.bSize[0]
-	step := max(1, slabBytes/max(1, j.unit*int(s.views[vDst].size)))
+	step := j.slabsAtATime()
+	var buf view
+	if j.through != nil {
+		b, v := j.through.buffer()
+		defer slabPool.Put(b)
+		defer storeFence()
+		buf = v
+	}
 	for d := lo; d < hi; d += step {
 		e := min(d+step, hi)
+		if j.through != nil {
+			if bad := j.throughRows(w, d*j.unit, e*j.unit, min(e+step, hi)*j.unit, min(d, n)*per, min(e, n)*per, buf); bad >= 0 {
+				j.found[w] = bad
+				return
+			}
+			continue
+		}
 		if j.asItGoes {
 			if bad := j.applyAsItGoes(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per); bad >= 0 {
 				j.found[w] = bad
@@ -173,6 +191,12 @@ func (j *hloScatterJob) work(w, lo, hi int) {
 		}
 		j.apply(w, d*j.unit, e*j.unit, min(d, n)*per, min(e, n)*per)
 	}
+}
+
+// slabsAtATime returns how many slabs of dst a worker fills and updates
+// at a time (see slabBytes).
+func (j *hloScatterJob) slabsAtATime() int {
+	return max(1, slabBytes/max(1, j.unit*int(j.s.views[vDst].size)))
 }
 
 // applyAsItGoes fills dst[lo:hi] and applies to it, in index order, the
@@ -189,7 +213,7 @@ func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
 		// updates consecutive: the forms' loop over the line.
 		lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
 		return l.lines(b0, b1-b0, coord, func(i, at, _, base, m int) int {
-			if bad := run.fast.scatterLine(base, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
+			if bad := run.fast.scatterLine(s.views[vDst], base, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
 				return at + bad
 			}
 			return -1
@@ -204,6 +228,35 @@ func (j *hloScatterJob) applyAsItGoes(w, lo, hi, b0, b1 int) int {
 		run.fast.scatterStarts(starts, b)
 	}
 	return -1
+}
+
+// throughRows is applyAsItGoes by rows where the slabs go through a
+// buffer, buf (see scatter_slabs.go): it fills buf from data's lo to hi,
+// applies the lines to it slabStep updates at a time, asking in between
+// for the data of the slabs from hi to ahead (the next ones), and writes
+// buf out to dst.
+func (j *hloScatterJob) throughRows(w, lo, hi, ahead, b0, b1 int, buf view) int {
+	s := j.s
+	l, fast, p := &s.hlo, s.run.fast, j.through
+	p.fill(buf, lo, hi-lo)
+	var next slabAhead
+	p.ask(&next, hi, ahead-hi, nil, 0, 0, (b1-b0+slabStep-1)/slabStep)
+	coord, _ := l.coordsOf(w)
+	lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
+	bad := l.lines(b0, b1-b0, coord, func(i, at, _, base, m int) int {
+		for k := 0; k < m; k += slabStep {
+			next.step()
+			k1 := min(k+slabStep, m)
+			if bad := fast.scatterLine(buf, base-lo, j.ind[at+k:at+k1], b0+i+k, lim, skip); bad >= 0 {
+				return at + k + bad
+			}
+		}
+		return -1
+	})
+	if bad < 0 {
+		p.out(buf, lo, hi-lo)
+	}
+	return bad
 }
 
 // slabBytes is how much of dst the general scatter fills and updates at a

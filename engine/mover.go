@@ -330,8 +330,8 @@ func (m *wordMover[E]) scatterIndex(ind []int64, lim limit, block int) {
 
 func (m *wordMover[E]) scatterStarts(starts []int, s0 int) { setOffsets(m.dst, starts, m.src[s0:]) }
 
-func (m *wordMover[E]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return setRow(m.dst[base:][:lim.size], ind, m.src[s0:], lim.fromEnd, skip)
+func (m *wordMover[E]) scatterLine(to view, base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return setRow(words[E](to)[base:][:lim.size], ind, m.src[s0:], lim.fromEnd, skip)
 }
 
 func (m *wordMover[E]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {

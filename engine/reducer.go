@@ -86,8 +86,8 @@ func (r *numReducer[T]) scatterStarts(starts []int, s0 int) {
 	reduceOffsets(r.red, r.dst, starts, r.src[s0:])
 }
 
-func (r *numReducer[T]) scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int {
-	return reduceRow(r.red, r.dst[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
+func (r *numReducer[T]) scatterLine(to view, base int, ind []int64, s0 int, lim limit, skip bool) int {
+	return reduceRow(r.red, words[T](to)[base:][:lim.size], ind, r.src[s0:], lim.fromEnd, skip)
 }
 
 func (r *numReducer[T]) scatterRows(e *elemWalk, w, r0, r1 int, skip bool) int {

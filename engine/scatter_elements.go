@@ -116,6 +116,9 @@ func scatterElements(s *scratch, dst, data, indices, updates *tensor.Tensor, axi
 		if run.fast == nil && j.sum == nil {
 			s.workerPairs(p)
 		}
+		if axis == len(ds)-1 && j.sum == nil {
+			j.through = slabsThrough(s, dst, j.slab, j.slab, us.Equal(is))
+		}
 		parallel(ds[0], p, j, &s.done)
 		if bad := firstOf(s.found); bad >= 0 {
 			return indexErr(opt.Rules, *indices, bad, ds, axis, 0)
@@ -168,12 +171,22 @@ type slabJob struct {
 	perSlab int // rows of indices per slab
 	skip    bool
 	sum     fastScatter // Mean's one-loop sum, or nil
+	// through, where not nil, takes the slabs that have indices through
+	// a buffer (see slabsThrough).
+	through *slabPlan
 	found   []int
 }
 
 func (j *slabJob) work(w, lo, hi int) {
 	s := j.s
 	run := &s.run
+	if end := min(hi, j.slabs); j.through != nil && lo < end {
+		if bad := j.throughSlabs(w, lo, end); bad >= 0 {
+			j.found[w] = bad
+			return
+		}
+		lo = end
+	}
 	for d0 := lo; d0 < hi; d0++ {
 		run.fill(d0*j.slab, (d0+1)*j.slab)
 		if d0 >= j.slabs {

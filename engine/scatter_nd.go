@@ -163,7 +163,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 			}
 		}
 		if from < n {
-			if bad := run.fast.scatterLine(0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
+			if bad := run.fast.scatterLine(s.views[vDst], 0, ind[from:], from, s.nd.lims[0], skip); bad >= 0 {
 				return indexErr(opt.Rules, *indices, from+bad, ds, 0, 1)
 			}
 		}

@@ -384,9 +384,11 @@ type fastScatter interface {
 	scatterStarts(starts []int, s0 int)
 	// scatterLine applies, in order, update s0+t to dst at base+ind[t],
 	// ind[t] checked against lim: an index outside it is skipped with
-	// skip, else its position t is returned (-1 when there is none). It
-	// is a line of the general scatter along a row of dst.
-	scatterLine(base int, ind []int64, s0 int, lim limit, skip bool) int
+	// skip, else its position t is returned (-1 when there is none). dst
+	// is to: dst itself, or a buffer that holds a slab of it (see
+	// scatter_slabs.go). It is a line of the general scatter along a row
+	// of dst, or part of a row of ScatterElements along its last axis.
+	scatterLine(to view, base int, ind []int64, s0 int, lim limit, skip bool) int
 	// scatterIndex is scatterOffsets for tuples of one component, ind,
 	// checked against lim (a value outside it is skipped): update t goes
 	// to the block at ind[t].

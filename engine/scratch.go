@@ -44,18 +44,19 @@ type scratch struct {
 	el  elemWalk
 	run scatterRun
 
-	bad     badJob
-	offsets offsetsJob
-	snd     scatterNDJob
-	blocked blockedJob
-	pipe    pipeJob
-	slabs   slabJob
-	columns columnJob
-	ranges  rangeJob
-	gnd     gatherNDJob
-	gel     gatherElementsJob
-	gat     gatherJob
-	runs    runsJob
+	bad      badJob
+	offsets  offsetsJob
+	snd      scatterNDJob
+	blocked  blockedJob
+	pipe     pipeJob
+	slabs    slabJob
+	slabPlan slabPlan
+	columns  columnJob
+	ranges   rangeJob
+	gnd      gatherNDJob
+	gel      gatherElementsJob
+	gat      gatherJob
+	runs     runsJob
 
 	// The general gather and scatter: the walk, the operand's window
 	// dimensions and sizes, the windows' start offsets, and the jobs.
@@ -89,6 +90,7 @@ func (s *scratch) release() {
 	s.fill.forget()
 	s.apply.forget()
 	s.views = [4]view{}
+	s.slabPlan = slabPlan{}
 	if r := s.run.red; r != nil { // the one reducer a call uses
 		r.rebind(nil, nil, 0)
 		s.run.red = nil // unbound: a later call that sets up no run has none to unbind
