@@ -87,10 +87,11 @@ func sortFloatHalves(b0, b1 []entry[float32], ind []int64, upd []float32, split 
 		return 0, 0, 0
 	}
 	b0, b1, upd = b0[:len(ind)+1], b1[:len(ind)+1], upd[:len(ind)]
-	return sortEntries(&b0[0], &b1[0], &ind[0], &upd[0], len(ind), split)
+	return sortEntries(&b0[0], &b1[0], &ind[0], &upd[0], len(ind), split, hasAVX512)
 }
 
-// sortEntries is sortFloatHalves over the n updates at ind and upd.
+// sortEntries is sortFloatHalves over the n updates at ind and upd; with
+// wide eight at a time with AVX-512.
 //
 //go:noescape
-func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
+func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int, wide bool) (n0, n1 int, most uint64)

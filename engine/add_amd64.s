@@ -217,7 +217,7 @@ entryAdd:
 entriesDone:
 	RET
 
-// func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int) (n0, n1 int, most uint64)
+// func sortEntries(b0, b1 *entry[float32], ind *int64, upd *float32, n, split int, wide bool) (n0, n1 int, most uint64)
 //
 // sortHalves for float32 (see scatter_halves.go): for each of the n
 // updates, in order, the entry {v - split*hi, u} (hi: v >= split, signed)
@@ -225,10 +225,20 @@ entriesDone:
 // u's), and only its own bucket's count moved on; most is the largest
 // index taken as unsigned. The buckets hold n+1 entries each.
 //
+// With wide, eight updates a round with AVX-512 while eight are left:
+// their entries made side by side, and each bucket's compressed to the
+// front of a register (VPCOMPRESSQ keeps their order) and stored whole
+// at the bucket's count, which then moves on by as many as it took. A
+// bucket has taken no more than the k updates before the round, so the
+// store ends within the first k+8 <= n entries. The rest one at a time.
+//
 // DI b0, R15 b1, SI ind, BX upd, CX n, DX split, AX k, R11 n0, R12 n1,
 // R13 most, R8 the index and then the offset, R9 the entry, R10 hi,
-// R14 split or 0.
-TEXT ·sortEntries(SB), NOSPLIT, $0-72
+// R14 split or 0 (in the rounds, the last k with eight left). Rounds: Z8
+// split and Z10 the low 32 bits set, in every lane; Z9 most in each lane;
+// Z0 the indices and then the entries, Z1 the updates, K1 hi, K2 not hi,
+// Z2 and Z3 the entries of b0 and b1.
+TEXT ·sortEntries(SB), NOSPLIT, $0-80
 	MOVQ b0+0(FP), DI
 	MOVQ b1+8(FP), R15
 	MOVQ ind+16(FP), SI
@@ -239,6 +249,47 @@ TEXT ·sortEntries(SB), NOSPLIT, $0-72
 	XORQ R11, R11
 	XORQ R12, R12
 	XORQ R13, R13
+	CMPB wide+48(FP), $0
+	JEQ sortTest
+	VPBROADCASTQ DX, Z8
+	VPXORQ Z9, Z9, Z9
+	MOVL $0xffffffff, R8
+	VPBROADCASTQ R8, Z10
+	LEAQ -8(CX), R14
+
+sort8:
+	CMPQ AX, R14
+	JGT sort8Done
+	VMOVDQU64 (SI)(AX*8), Z0
+	VPMAXUQ Z0, Z9, Z9
+	VPCMPQ $5, Z8, Z0, K1 // K1: v >= split
+	VPSUBQ Z8, Z0, K1, Z0
+	VPANDQ Z10, Z0, Z0
+	VPMOVZXDQ (BX)(AX*4), Z1
+	VPSLLQ $32, Z1, Z1
+	VPORQ Z1, Z0, Z0
+	KNOTW K1, K2
+	VPCOMPRESSQ Z0, K2, Z2
+	VPCOMPRESSQ Z0, K1, Z3
+	VMOVDQU64 Z2, (DI)(R11*8)
+	VMOVDQU64 Z3, (R15)(R12*8)
+	KMOVW K1, R10
+	POPCNTL R10, R10
+	ADDQ R10, R12
+	ADDQ $8, R11
+	SUBQ R10, R11
+	ADDQ $8, AX
+	JMP sort8
+
+sort8Done:
+	VALIGNQ $4, Z9, Z9, Z1
+	VPMAXUQ Z1, Z9, Z9
+	VALIGNQ $2, Z9, Z9, Z1
+	VPMAXUQ Z1, Z9, Z9
+	VALIGNQ $1, Z9, Z9, Z1
+	VPMAXUQ Z1, Z9, Z9
+	VMOVQ X9, R13
+	VZEROUPPER
 	JMP sortTest
 
 sortEntry:
@@ -265,7 +316,7 @@ sortEntry:
 sortTest:
 	CMPQ AX, CX
 	JLT sortEntry
-	MOVQ R11, n0+48(FP)
-	MOVQ R12, n1+56(FP)
-	MOVQ R13, most+64(FP)
+	MOVQ R11, n0+56(FP)
+	MOVQ R12, n1+64(FP)
+	MOVQ R13, most+72(FP)
 	RET

@@ -110,8 +110,8 @@
 // The few instructions Go cannot ask for are in assembly, each with a Go
 // twin where it is missing: add_amd64.s (float32 sums by index, eight
 // indices checked at a time with AVX2, addFloats, or at positions already
-// checked, addFloatsAt, and the halves' sort and sums, sortEntries and
-// addEntries; add_other.go, sortHalves), gather_amd64.s (AVX-512 gathers of eight elements,
+// checked, addFloatsAt, and the halves' sort, eight updates at a time
+// with AVX-512, and sums, sortEntries and addEntries; add_other.go, sortHalves), gather_amd64.s (AVX-512 gathers of eight elements,
 // gatherRows; single elements moved by pairs with the table's element
 // asked for ahead, movePairsAhead; and GatherND's single elements by
 // pairs of index values, gatherPairElems; gather_other.go), index_amd64.s (the OR of an index check,

@@ -31,6 +31,7 @@ func guarded[T any](t *testing.T, n int) ([]T, func()) {
 
 // TestAssemblyStaysInBounds runs the assembly loops that read a slice
 // given by its start and length (the sums by index, placed and by entry;
+// the halves' sort, whose buckets end there too;
 // the index ORs; the element moves that read pairs or tuples ahead, at
 // every distance ahead; the rows' reductions by pairs and by offsets and
 // the runs' sums; the pairs' and the triples' offsets; GatherElements' gathers) over
@@ -60,6 +61,18 @@ func testAssemblyStaysInBounds(t *testing.T) {
 			}
 		}
 		addEntryFloats(dst, es)
+		b0, freeB0 := guarded[entry[float32]](t, n+1)
+		b1, freeB1 := guarded[entry[float32]](t, n+1)
+		was := hasAVX512
+		for _, wide := range []bool{false, was} { // the halves' sort, one and eight at a time
+			hasAVX512 = wide
+			if n0, n1, _ := sortFloatHalves(b0, b1, idx, upd, size/2); n0+n1 != n {
+				t.Errorf("sortFloatHalves, n %d, wide %v: %d and %d sorted", n, wide, n0, n1)
+			}
+		}
+		hasAVX512 = was
+		freeB0()
+		freeB1()
 		if got := orBlocks(idx[:n&^7], 0); got >= 2*size {
 			t.Errorf("orBlocks, n %d: %d", n, got)
 		}

@@ -14,6 +14,10 @@ func orBlocks(ind []int64, lo int64) uint64 { return orWords(ind, lo, hasAVX2) }
 // hasAVX2 says that orWords takes sixteen values a round.
 var hasAVX2 = cpu.X86.HasAVX2
 
+// hasAVX512 says that the processor (and operating system) run AVX-512F:
+// the halves' sort of float32 takes eight updates at a time (sortEntries).
+var hasAVX512 = cpu.X86.HasAVX512F
+
 // orWords is orBlocks, with AVX2 if avx2.
 //
 //go:noescape

@@ -277,3 +277,61 @@ func TestAddPlacedTwin(t *testing.T) {
 		}
 	}
 }
+
+// TestSortEntriesWideTwin checks that sortEntries with AVX-512 (eight
+// updates a round) sorts float32 updates into the same buckets, counts
+// and largest index as one at a time and as its twin sortHalves: counts
+// that are and are not multiples of eight, every update below split,
+// every one at or above it, and mixes with negative indices and ones past
+// any size, NaN payloads and -0 kept bit for bit.
+func TestSortEntriesWideTwin(t *testing.T) {
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512F")
+	}
+	defer func(on bool) { hasAVX512 = on }(hasAVX512)
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 64, 1000, 4099} {
+		for _, split := range []int{-1, 0, 500, 1 << 20} {
+			ind := make([]int64, n)
+			upd := make([]float32, n)
+			for i := range ind {
+				ind[i] = int64(rng.IntN(1000))
+				switch rng.IntN(10) {
+				case 0:
+					ind[i] = -1 - int64(rng.IntN(5))
+				case 1:
+					ind[i] = 1<<40 + int64(rng.IntN(5))
+				}
+				upd[i] = math.Float32frombits(rng.Uint32())
+			}
+			type sorted struct {
+				b0, b1 []entry[float32]
+				n0, n1 int
+				most   uint64
+			}
+			sort := func(f func(b0, b1 []entry[float32], ind []int64, upd []float32, split int) (int, int, uint64)) sorted {
+				s := sorted{b0: make([]entry[float32], n+1), b1: make([]entry[float32], n+1)}
+				s.n0, s.n1, s.most = f(s.b0, s.b1, ind, upd, split)
+				s.b0, s.b1 = s.b0[:s.n0], s.b1[:s.n1]
+				return s
+			}
+			hasAVX512 = true
+			wide := sort(sortFloatHalves)
+			hasAVX512 = false
+			one := sort(sortFloatHalves)
+			twin := sort(sortHalves[float32])
+			for _, s := range []sorted{wide, one} {
+				if s.n0 != twin.n0 || s.n1 != twin.n1 || s.most != twin.most ||
+					!slices.EqualFunc(s.b0, twin.b0, sameEntry) || !slices.EqualFunc(s.b1, twin.b1, sameEntry) {
+					t.Fatalf("%d updates, split %d: counts %d, %d, largest %d; the twin's %d, %d, %d; or the buckets differ",
+						n, split, s.n0, s.n1, s.most, twin.n0, twin.n1, twin.most)
+				}
+			}
+		}
+	}
+}
+
+// sameEntry says that a and b hold the same offset and the same bits.
+func sameEntry(a, b entry[float32]) bool {
+	return a.off == b.off && math.Float32bits(a.v) == math.Float32bits(b.v)
+}
