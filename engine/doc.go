@@ -78,7 +78,9 @@
 //
 // Each operation has a file: scatter_nd.go (and its plans,
 // scatter_nd_plan.go; its single elements into another dst past the
-// cache, sorted by block of dst, scatter_nd_blocked.go), scatter_elements.go (and its
+// cache, sorted by block of dst, scatter_nd_blocked.go; its rows into
+// another dst past the cache, each row written once,
+// scatter_nd_once.go), scatter_elements.go (and its
 // column blocks along axis 0, scatter_columns.go; its slabs through a
 // buffer along the last axis, scatter_slabs.go; its single updates in
 // halves, scatter_halves.go; blocks of a few elements at random rows,

@@ -25,9 +25,10 @@ type scratch struct {
 
 	seen [][]uint64 // per worker, ExcludeSelf's blocks reached (see resetApply)
 
-	ind    []int64 // indices widened, when they are not int64
-	offs   []int32 // ScatterND's tuple offsets
-	counts []int   // Mean's counts
+	ind     []int64 // indices widened, when they are not int64
+	offs    []int32 // ScatterND's tuple offsets
+	lastRow []int32 // the last update of each row of dst (see scatterRowsOnce)
+	counts  []int   // Mean's counts
 
 	fill, apply movers                 // dst from data, and updates into dst (or a gather's)
 	reducers    map[reducerKey]reducer // built once per element type and reduction
@@ -50,6 +51,7 @@ type scratch struct {
 	blocked  blockedJob
 	pipe     pipeJob
 	slabs    slabJob
+	once     rowsOnceJob
 	slabPlan slabPlan
 	columns  columnJob
 	ranges   rangeJob
