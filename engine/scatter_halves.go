@@ -96,7 +96,11 @@ func now() int64 { return int64(time.Since(clockBase)) }
 // faster way that a call finds slower than the other is retried after
 // retryLeast calls of the other: one slow call, the machine's noise,
 // costs a few calls of the slower way, where a change of the machine's
-// state shows within them.
+// state shows within them. But where the loop's first call finds it
+// faster than the halves, which have been timed once, the halves are
+// retried at the next call: a short run (`scatter bench`'s nine calls)
+// whose one timed halves call the noise slowed spent most of its calls
+// in the loop.
 // Calls running at once read and write these without a lock: a timing
 // lost to another's is one of many.
 type wayTimes struct {
@@ -165,6 +169,11 @@ func (w *wayTimes) record(x way, t int64, elapsed time.Duration, n int) {
 	case !wasFaster && isFaster: // a retry that switched the ways
 		w.every.Store(retryLeast)
 		w.left.Store(retryLeast)
+		if old == 0 {
+			// The way's first timing: a switch that rests on one call
+			// of each way, the other is taken again at once.
+			w.left.Store(0)
+		}
 	}
 }
 

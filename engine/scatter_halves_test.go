@@ -291,6 +291,39 @@ func TestWayTimes(t *testing.T) {
 	}
 }
 
+// TestWayTimesFirstSwitch follows the timed choice where the halves'
+// only timed call was slowed: the loop's first call finds it faster,
+// and the next call tries the halves again, which win at once; the loop
+// is then retried 4 calls on.
+func TestWayTimesFirstSwitch(t *testing.T) {
+	const fast, slow, spike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
+	steps := []struct {
+		calls   int
+		want    way
+		elapsed time.Duration
+	}{
+		{1, halvesWay, 50 * time.Millisecond}, // the halves' first: not timed
+		{1, halvesWay, spike},                 // timed, slowed: 30 ns an update
+		{1, loopWay, slow},                    // the loop's first: 10 ns, faster
+		{1, halvesWay, fast},                  // the halves again at once: 6 ns
+		{4, halvesWay, fast},
+		{1, loopWay, slow}, // the loop's retry, 4 calls on
+		{8, halvesWay, fast},
+	}
+	const ms = int64(time.Millisecond)
+	var w wayTimes
+	at := int64(0)
+	for i, s := range steps {
+		for range s.calls {
+			if got := w.choose(at * ms); got != s.want {
+				t.Fatalf("step %d (at %d ms): chose way %d, want %d", i, at, got, s.want)
+			}
+			w.record(s.want, at*ms, s.elapsed, 1000)
+			at++
+		}
+	}
+}
+
 // TestTimedWays checks that ScatterND takes the way its timings say is
 // faster, and that both ways give the bits of a loop that applies every
 // update in index order.
