@@ -176,18 +176,7 @@ func TestSortFloatHalvesTwin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, n := range []int{0, 1, 2, 7, 100, 1000} {
 		for _, split := range []int{0, 1, 500, 1 << 20} {
-			ind := make([]int64, n)
-			upd := make([]float32, n)
-			for i := range ind {
-				ind[i] = int64(rng.IntN(1000))
-				switch rng.IntN(10) {
-				case 0:
-					ind[i] = -1 - int64(rng.IntN(5))
-				case 1:
-					ind[i] = 1<<40 + int64(rng.IntN(5))
-				}
-				upd[i] = math.Float32frombits(rng.Uint32())
-			}
+			ind, upd := halvesInput(rng, n)
 			a0, a1 := make([]entry[float32], n+1), make([]entry[float32], n+1)
 			g0, g1 := make([]entry[float32], n+1), make([]entry[float32], n+1)
 			an0, an1, amost := sortFloatHalves(a0, a1, ind, upd, split)
@@ -210,6 +199,25 @@ func TestSortFloatHalvesTwin(t *testing.T) {
 	}
 }
 
+// halvesInput returns n indices and float32 updates for the halves'
+// sort: indices in [0, 1000), a tenth negative and a tenth past any size,
+// and updates of any bits (NaN payloads, -0).
+func halvesInput(rng *rand.Rand, n int) ([]int64, []float32) {
+	ind := make([]int64, n)
+	upd := make([]float32, n)
+	for i := range ind {
+		ind[i] = int64(rng.IntN(1000))
+		switch rng.IntN(10) {
+		case 0:
+			ind[i] = -1 - int64(rng.IntN(5))
+		case 1:
+			ind[i] = 1<<40 + int64(rng.IntN(5))
+		}
+		upd[i] = math.Float32frombits(rng.Uint32())
+	}
+	return ind, upd
+}
+
 // workAlone runs worker w of j alone, as when the other's vCPU is taken
 // away for the whole call, and fails the test unless it finishes within
 // 20 s: a job whose workers wait on each other never does.
@@ -227,46 +235,24 @@ func workAlone(t *testing.T, j job, w int) {
 	}
 }
 
-// TestWayTimes follows the timed choice between the halves and the one
-// loop through a run of calls a millisecond apart, 1000 updates each:
-// the halves' first call is not timed, the loop's is; the faster way
-// wins; the slower is retried 4 calls after it is timed and twice as
-// long after each retry that finds it still slower; one slow call of the
-// faster way costs 4 calls of the other before it is retried and wins
-// again; a way that stays slow loses; and a timing older than timesStale
-// is retried whatever the schedule says.
-func TestWayTimes(t *testing.T) {
-	const fast, slow, spike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
-	steps := []struct {
-		calls   int
-		want    way
-		elapsed time.Duration
-	}{
-		{1, halvesWay, 50 * time.Millisecond}, // the halves' first: not timed
-		{1, halvesWay, fast},                  // timed: 6 ns an update
-		{1, loopWay, slow},                    // the loop's first, timed: 10 ns, slower
-		{4, halvesWay, fast},                  // 4 calls on
-		{1, loopWay, slow},                    // the retry: still slower
-		{8, halvesWay, fast},                  // twice as long
-		{1, loopWay, slow},
-		{16, halvesWay, fast},
-		{1, loopWay, slow},
-		{5, halvesWay, fast},
-		{1, halvesWay, spike}, // noise: 6 -> 18 ns, past the loop's 10
-		{4, loopWay, slow},    // the loop, 4 calls
-		{1, halvesWay, fast},  // retried: 6 ns at once, faster again
-		{4, halvesWay, fast},
-		{1, loopWay, slow},    // the schedule starts again at 4
-		{3, halvesWay, fast},  // the wait is now 8
-		{1, halvesWay, spike}, // 6 -> 18 ns again: the loop
-		{4, loopWay, slow},
-		{1, halvesWay, spike}, // retried: 24 ns, still slower: the machine has changed
-		{16, loopWay, slow},   // the wait doubles from 8
-		{1, halvesWay, spike}, // 27 ns
-		{10, loopWay, slow},   // 22 calls still to wait
-	}
+// The times of the ways' calls of 1000 updates in TestWayTimes and
+// TestWayTimesFirstSwitch: the faster way, the slower, and
+// the faster way slowed by the machine's noise.
+const wayFast, waySlow, waySpike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
+
+// wayStep is a step of a walk through the timed choice: calls calls that
+// must each choose want and take elapsed, 1000 updates each.
+type wayStep struct {
+	calls   int
+	want    way
+	elapsed time.Duration
+}
+
+// walkWays walks w through steps, a call a millisecond, and returns the
+// time of the call after the last, in milliseconds.
+func walkWays(t *testing.T, w *wayTimes, steps []wayStep) int64 {
+	t.Helper()
 	const ms = int64(time.Millisecond)
-	var w wayTimes
 	at := int64(0)
 	for i, s := range steps {
 		for range s.calls {
@@ -277,6 +263,45 @@ func TestWayTimes(t *testing.T) {
 			at++
 		}
 	}
+	return at
+}
+
+// TestWayTimes follows the timed choice between the halves and the one
+// loop through a run of calls a millisecond apart, 1000 updates each:
+// the halves' first call is not timed, the loop's is; the faster way
+// wins; the slower is retried 4 calls after it is timed and twice as
+// long after each retry that finds it still slower; one slow call of the
+// faster way costs 4 calls of the other before it is retried and wins
+// again; a way that stays slow loses; and a timing older than timesStale
+// is retried whatever the schedule says.
+func TestWayTimes(t *testing.T) {
+	steps := []wayStep{
+		{1, halvesWay, 50 * time.Millisecond}, // the halves' first: not timed
+		{1, halvesWay, wayFast},               // timed: 6 ns an update
+		{1, loopWay, waySlow},                 // the loop's first, timed: 10 ns, slower
+		{4, halvesWay, wayFast},               // 4 calls on
+		{1, loopWay, waySlow},                 // the retry: still slower
+		{8, halvesWay, wayFast},               // twice as long
+		{1, loopWay, waySlow},
+		{16, halvesWay, wayFast},
+		{1, loopWay, waySlow},
+		{5, halvesWay, wayFast},
+		{1, halvesWay, waySpike}, // noise: 6 -> 18 ns, past the loop's 10
+		{4, loopWay, waySlow},    // the loop, 4 calls
+		{1, halvesWay, wayFast},  // retried: 6 ns at once, faster again
+		{4, halvesWay, wayFast},
+		{1, loopWay, waySlow},    // the schedule starts again at 4
+		{3, halvesWay, wayFast},  // the wait is now 8
+		{1, halvesWay, waySpike}, // 6 -> 18 ns again: the loop
+		{4, loopWay, waySlow},
+		{1, halvesWay, waySpike}, // retried: 24 ns, still slower: the machine has changed
+		{16, loopWay, waySlow},   // the wait doubles from 8
+		{1, halvesWay, waySpike}, // 27 ns
+		{10, loopWay, waySlow},   // 22 calls still to wait
+	}
+	const ms = int64(time.Millisecond)
+	var w wayTimes
+	at := walkWays(t, &w, steps)
 	if got, want := w.ps[halvesWay].Load(), int64(27000); got != want {
 		t.Errorf("the halves' timing %d ps, want %d", got, want)
 	}
@@ -285,7 +310,7 @@ func TestWayTimes(t *testing.T) {
 	if got := w.choose(at * ms); got != halvesWay {
 		t.Errorf("at %d ms, the halves' timing stale: chose way %d", at, got)
 	}
-	w.record(halvesWay, at*ms, fast, 1000) // a stale timing is replaced, not averaged
+	w.record(halvesWay, at*ms, wayFast, 1000) // a stale timing is replaced, not averaged
 	if got, want := w.ps[halvesWay].Load(), int64(6000); got != want {
 		t.Errorf("the halves' stale timing replaced by %d ps, want %d", got, want)
 	}
@@ -296,32 +321,17 @@ func TestWayTimes(t *testing.T) {
 // and the next call tries the halves again, which win at once; the loop
 // is then retried 4 calls on.
 func TestWayTimesFirstSwitch(t *testing.T) {
-	const fast, slow, spike = 6 * time.Microsecond, 10 * time.Microsecond, 30 * time.Microsecond
-	steps := []struct {
-		calls   int
-		want    way
-		elapsed time.Duration
-	}{
+	steps := []wayStep{
 		{1, halvesWay, 50 * time.Millisecond}, // the halves' first: not timed
-		{1, halvesWay, spike},                 // timed, slowed: 30 ns an update
-		{1, loopWay, slow},                    // the loop's first: 10 ns, faster
-		{1, halvesWay, fast},                  // the halves again at once: 6 ns
-		{4, halvesWay, fast},
-		{1, loopWay, slow}, // the loop's retry, 4 calls on
-		{8, halvesWay, fast},
+		{1, halvesWay, waySpike},              // timed, slowed: 30 ns an update
+		{1, loopWay, waySlow},                 // the loop's first: 10 ns, faster
+		{1, halvesWay, wayFast},               // the halves again at once: 6 ns
+		{4, halvesWay, wayFast},
+		{1, loopWay, waySlow}, // the loop's retry, 4 calls on
+		{8, halvesWay, wayFast},
 	}
-	const ms = int64(time.Millisecond)
 	var w wayTimes
-	at := int64(0)
-	for i, s := range steps {
-		for range s.calls {
-			if got := w.choose(at * ms); got != s.want {
-				t.Fatalf("step %d (at %d ms): chose way %d, want %d", i, at, got, s.want)
-			}
-			w.record(s.want, at*ms, s.elapsed, 1000)
-			at++
-		}
-	}
+	walkWays(t, &w, steps)
 }
 
 // TestTimedWays checks that ScatterND takes the way its timings say is

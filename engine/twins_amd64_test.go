@@ -292,18 +292,7 @@ func TestSortEntriesWideTwin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 64, 1000, 4099} {
 		for _, split := range []int{-1, 0, 500, 1 << 20} {
-			ind := make([]int64, n)
-			upd := make([]float32, n)
-			for i := range ind {
-				ind[i] = int64(rng.IntN(1000))
-				switch rng.IntN(10) {
-				case 0:
-					ind[i] = -1 - int64(rng.IntN(5))
-				case 1:
-					ind[i] = 1<<40 + int64(rng.IntN(5))
-				}
-				upd[i] = math.Float32frombits(rng.Uint32())
-			}
+			ind, upd := halvesInput(rng, n)
 			type sorted struct {
 				b0, b1 []entry[float32]
 				n0, n1 int
