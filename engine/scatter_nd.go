@@ -199,7 +199,7 @@ func scatterND(s *scratch, dst, data, indices, updates *tensor.Tensor, opt *Scat
 		s.scatterBlocked(offs, nil, size, s.views[vDst].size)
 		return nil
 	}
-	if offs != nil && rowsOnce(s, run, dst, block, blocks) {
+	if offs != nil && rowsOnce(s, run, dst, block, len(offs)) {
 		// Rows into another dst past the cache: each row of dst written
 		// once (see scatter_nd_once.go).
 		s.scatterRowsOnce(offs, block, blocks, parts(work))

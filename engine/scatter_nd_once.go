@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/scatter-dev/scatter/tensor"
@@ -19,15 +20,16 @@ import (
 // one wins as it does in the two passes.
 
 // rowsOnce says whether run's ScatterND of n rows of block elements into
-// dst of the given number of rows goes a row of dst at a time: reduction
-// none, from data into another dst past the cache, whose elements are not
-// strings, in rows of whole cache lines of at least StreamBlock bytes
-// starting on 16-byte boundaries, where the strategy streams.
-func rowsOnce(s *scratch, run *scatterRun, t *tensor.Tensor, block, rows int) bool {
+// dst goes a row of dst at a time: reduction none, from data into another
+// dst past the cache, whose elements are not strings, in rows of whole
+// cache lines of at least StreamBlock bytes starting on 16-byte
+// boundaries, where the strategy streams; and n within an int32, which
+// holds the last update of a row.
+func rowsOnce(s *scratch, run *scatterRun, t *tensor.Tensor, block, n int) bool {
 	dst := s.views[vDst]
 	bytes := uintptr(block) * dst.size
 	return canStream && strategy.NonTemporal && strategy.StreamBytes > 0 && run.red == nil &&
-		run.fillWith == fillCopy && t.DType() != tensor.String && rows <= 1<<31 &&
+		run.fillWith == fillCopy && t.DType() != tensor.String && int64(n) <= math.MaxInt32 &&
 		uintptr(dst.n)*dst.size >= uintptr(strategy.StreamBytes) &&
 		bytes >= uintptr(strategy.StreamBlock) && bytes%64 == 0 && uintptr(dst.p)%16 == 0
 }
