@@ -78,8 +78,11 @@ func addEntries(dst *float32, es *entry[float32], n int)
 
 // sortFloatHalves is sortHalves for float32, in assembly (sortEntries):
 // each entry one quadword store to each bucket, with no bounds check,
-// where Go's loop stored its two halves apart and spilled the index.
-// The buckets must hold len(ind)+1 entries, and upd len(ind) updates:
+// where Go's loop stored its two halves apart and spilled the index; where
+// the processor has AVX-512, eight updates a round, each bucket's entries
+// packed together and stored at once (some eighteen instructions an
+// update one at a time). The buckets must hold len(ind)+1 entries, and
+// upd len(ind) updates:
 // slicing panics, as Go's indexing would, before the assembly could
 // overrun them.
 func sortFloatHalves(b0, b1 []entry[float32], ind []int64, upd []float32, split int) (n0, n1 int, most uint64) {
