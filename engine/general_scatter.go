@@ -244,12 +244,8 @@ func (j *hloScatterJob) throughRows(w, lo, hi, ahead, b0, b1 int, buf view) int 
 	coord, _ := l.coordsOf(w)
 	lim, skip := l.compLim[0], l.rules.OutOfRange == OutOfRangeSkip
 	bad := l.lines(b0, b1-b0, coord, func(i, at, _, base, m int) int {
-		for k := 0; k < m; k += slabStep {
-			next.step()
-			k1 := min(k+slabStep, m)
-			if bad := fast.scatterLine(buf, base-lo, j.ind[at+k:at+k1], b0+i+k, lim, skip); bad >= 0 {
-				return at + k + bad
-			}
+		if bad := next.line(fast, buf, base-lo, j.ind[at:at+m], b0+i, lim, skip); bad >= 0 {
+			return at + bad
 		}
 		return -1
 	})

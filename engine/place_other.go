@@ -13,7 +13,7 @@ func placeRowsGo(dst unsafe.Pointer, esize uintptr, offs *int32, n int, src unsa
 			// The row's address made only where it is read: one past the
 			// last row is no pointer to make (checkptr).
 			row := unsafe.Add(src, uintptr(t)*bytes)
-			copy(unsafe.Slice((*byte)(unsafe.Add(dst, uintptr(o)*esize)), bytes), unsafe.Slice((*byte)(row), bytes))
+			copyBytes(unsafe.Add(dst, uintptr(o)*esize), row, bytes)
 		}
 	}
 }

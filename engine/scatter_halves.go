@@ -168,12 +168,13 @@ func (w *wayTimes) record(x way, t int64, elapsed time.Duration, n int) {
 		w.left.Store(every)
 	case !wasFaster && isFaster: // a retry that switched the ways
 		w.every.Store(retryLeast)
-		w.left.Store(retryLeast)
+		left := int64(retryLeast)
 		if old == 0 {
 			// The way's first timing: a switch that rests on one call
 			// of each way, the other is taken again at once.
-			w.left.Store(0)
+			left = 0
 		}
+		w.left.Store(left)
 	}
 }
 

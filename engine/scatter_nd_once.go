@@ -20,18 +20,14 @@ import (
 // one wins as it does in the two passes.
 
 // rowsOnce says whether run's ScatterND of n rows of block elements into
-// dst goes a row of dst at a time: reduction none, from data into another
-// dst past the cache, whose elements are not strings, in rows of whole
-// cache lines of at least StreamBlock bytes starting on 16-byte
-// boundaries, where the strategy streams; and n within an int32, which
-// holds the last update of a row.
+// dst goes a row of dst at a time: reduction none, into a dst that may be
+// written around the cache (streamsInto), in rows of whole cache lines of
+// at least StreamBlock bytes (so that each starts on dst's 16-byte
+// boundary); and n within an int32, which holds the last update of a row.
 func rowsOnce(s *scratch, run *scatterRun, t *tensor.Tensor, block, n int) bool {
-	dst := s.views[vDst]
-	bytes := uintptr(block) * dst.size
-	return canStream && strategy.NonTemporal && strategy.StreamBytes > 0 && run.red == nil &&
-		run.fillWith == fillCopy && t.DType() != tensor.String && int64(n) <= math.MaxInt32 &&
-		uintptr(dst.n)*dst.size >= uintptr(strategy.StreamBytes) &&
-		bytes >= uintptr(strategy.StreamBlock) && bytes%64 == 0 && uintptr(dst.p)%16 == 0
+	bytes := uintptr(block) * s.views[vDst].size
+	return run.red == nil && streamsInto(s, t) && int64(n) <= math.MaxInt32 &&
+		bytes >= uintptr(strategy.StreamBlock) && bytes%64 == 0
 }
 
 // rowsOnceJob writes each row of dst once: row r from the update last[r],

@@ -41,21 +41,17 @@ type slabPlan struct {
 	ahead, updates bool
 }
 
-// slabsThrough returns the plan of a scatter of single elements whose
-// slabs of dst, of at most slab elements, go through a buffer, or nil
-// where they should be filled in place: where the strategy writes around
-// the cache (see Strategy.NonTemporal), dst is past the cache and is
-// filled from data (not in place), a slab fits the buffer, and every
-// slab starts on a 16-byte boundary and is a whole number of cache lines
-// (unit elements a whole number of lines), and dst's elements are not
-// strings (whose headers the garbage collector must see written). The
-// caller says whether the updates follow the indices.
+// slabsThrough returns the plan of a scatter of single elements by the
+// run's one loop (fast) whose slabs of dst, of at most slab elements, go
+// through a buffer, or nil where they should be filled in place: where
+// dst may be written around the cache (streamsInto), a slab fits the
+// buffer, and every slab is a whole number of cache lines (unit elements
+// a whole number of lines), so that each starts on dst's 16-byte
+// boundary. The caller says whether the updates follow the indices.
 func slabsThrough(s *scratch, t *tensor.Tensor, slab, unit int, updates bool) *slabPlan {
 	dst := s.views[vDst]
-	if !canStream || !strategy.NonTemporal || strategy.StreamBytes <= 0 || t.DType() == tensor.String ||
-		s.run.fillWith != fillCopy || s.run.fast == nil ||
-		uintptr(dst.n)*dst.size < uintptr(strategy.StreamBytes) || slab <= 0 ||
-		uintptr(slab)*dst.size > slabBuffer || uintptr(unit)*dst.size%64 != 0 || uintptr(dst.p)%16 != 0 {
+	if !streamsInto(s, t) || s.run.fast == nil || slab <= 0 ||
+		uintptr(slab)*dst.size > slabBuffer || uintptr(unit)*dst.size%64 != 0 {
 		return nil
 	}
 	s.slabPlan = slabPlan{data: s.views[vData], dst: dst, upd: s.views[vUpd], size: slab,
@@ -71,14 +67,11 @@ func (p *slabPlan) buffer() (*[]uint64, view) {
 }
 
 // fill copies the n elements of data from lo on into buf.
-func (p *slabPlan) fill(buf view, lo, n int) {
-	es := p.dst.size
-	copy(unsafe.Slice((*byte)(buf.p), uintptr(n)*es), unsafe.Slice((*byte)(unsafe.Add(p.data.p, uintptr(lo)*es)), uintptr(n)*es))
-}
+func (p *slabPlan) fill(buf view, lo, n int) { copyBytes(buf.p, p.data.at(lo), uintptr(n)*p.data.size) }
 
 // out writes the n elements of buf to dst from lo on, around the cache.
 func (p *slabPlan) out(buf view, lo, n int) {
-	copyStreaming(unsafe.Add(p.dst.p, uintptr(lo)*p.dst.size), buf.p, uintptr(n)*p.dst.size)
+	copyStreaming(p.dst.at(lo), buf.p, uintptr(n)*p.dst.size)
 }
 
 // ask sets a to ask, in steps shares, for data's n elements from lo on
@@ -118,6 +111,21 @@ func (a *slabAhead) share(i int, base unsafe.Pointer, off, n uintptr, steps int)
 	a.per[i] = ((n+uintptr(steps)-1)/uintptr(steps) + 63) &^ 63
 }
 
+// line applies, by fast, the updates from s0 on at the indices ind, in
+// order, to the row of buf at base, slabStep at a time, asking for a's
+// next share before each (see fastScatter.scatterLine); it returns the
+// position in ind of the first value the rules refuse, or -1.
+func (a *slabAhead) line(fast fastScatter, buf view, base int, ind []int64, s0 int, lim limit, skip bool) int {
+	for k := 0; k < len(ind); k += slabStep {
+		a.step()
+		k1 := min(k+slabStep, len(ind))
+		if bad := fast.scatterLine(buf, base, ind[k:k1], s0+k, lim, skip); bad >= 0 {
+			return k + bad
+		}
+	}
+	return -1
+}
+
 // step asks for the next share of each stream.
 func (a *slabAhead) step() {
 	for i := range a.base {
@@ -151,13 +159,8 @@ func (j *slabJob) throughSlabs(w, d0, d1 int) int {
 			next = slabAhead{}
 		}
 		for c := e.row(w, d*j.perSlab); c.r < (d+1)*j.perSlab; e.next(c) {
-			at := c.r * e.last
-			for k := 0; k < e.last; k += slabStep {
-				next.step()
-				k1 := min(k+slabStep, e.last)
-				if bad := fast.scatterLine(buf, c.data-lo, e.ind[at+k:at+k1], c.other+k, e.lim, j.skip); bad >= 0 {
-					return at + k + bad
-				}
+			if bad := next.line(fast, buf, c.data-lo, e.index(c), c.other, e.lim, j.skip); bad >= 0 {
+				return c.r*e.last + bad
 			}
 		}
 		p.out(buf, lo, j.slab)

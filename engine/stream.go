@@ -2,6 +2,8 @@ package engine
 
 import (
 	"unsafe"
+
+	"github.com/scatter-dev/scatter/tensor"
 )
 
 // Streaming. A gather of whole rows from a large table into a large
@@ -55,5 +57,25 @@ func streaming[E any](dst, src view, block int) (ahead int, stream bool) {
 func pastCache[E any](n int) bool {
 	var zero E
 	_, str := any(zero).(string)
-	return canStream && !str && strategy.StreamBytes > 0 && uintptr(n)*unsafe.Sizeof(zero) >= uintptr(strategy.StreamBytes)
+	return !str && pastCacheBytes(uintptr(n)*unsafe.Sizeof(zero))
+}
+
+// pastCacheBytes says whether a tensor of the given bytes is past the
+// cache under the engine's strategy: StreamBytes or more, where the
+// processor can be asked for lines ahead and written around the cache.
+func pastCacheBytes(bytes uintptr) bool {
+	return canStream && strategy.StreamBytes > 0 && bytes >= uintptr(strategy.StreamBytes)
+}
+
+// streamsInto says whether a scatter into dst (s.views[vDst]) may write
+// it around the cache, where its run fills it from data: not in place,
+// whose lines must be read anyway; the strategy writes around the cache
+// (Strategy.NonTemporal); dst is past the cache and starts on a 16-byte
+// boundary; and its elements are not strings, whose headers the garbage
+// collector must see written. The slabs through a buffer and the rows
+// written once take it (scatter_slabs.go, scatter_nd_once.go).
+func streamsInto(s *scratch, dst *tensor.Tensor) bool {
+	d := s.views[vDst]
+	return strategy.NonTemporal && s.run.fillWith == fillCopy && dst.DType() != tensor.String &&
+		pastCacheBytes(uintptr(d.n)*d.size) && uintptr(d.p)%16 == 0
 }

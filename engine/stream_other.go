@@ -8,6 +8,4 @@ import "unsafe"
 // there (canStream is false). It builds everywhere, so that a test
 // compares it with the assembly on amd64. prefetchL1, prefetchL2 and
 // storeFence compute nothing: their twins are empty (purego.go).
-func copyStreamingGo(dst, src unsafe.Pointer, n uintptr) {
-	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
-}
+func copyStreamingGo(dst, src unsafe.Pointer, n uintptr) { copyBytes(dst, src, n) }

@@ -29,6 +29,15 @@ func (v view) span() span {
 	return span{lo, lo + uintptr(v.n)*v.size}
 }
 
+// at returns the address of v's element i.
+func (v view) at(i int) unsafe.Pointer { return unsafe.Add(v.p, uintptr(i)*v.size) }
+
+// copyBytes copies the n bytes at src to dst: moving elements needs only
+// their size.
+func copyBytes(dst, src unsafe.Pointer, n uintptr) {
+	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
+}
+
 // words returns the elements of v as E, which must have their size; nil
 // for no elements.
 func words[E any](v view) []E {
